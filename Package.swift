@@ -1,0 +1,63 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// One shared setting list keeps every target in Swift 6 mode with strict concurrency.
+let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let package = Package(
+    name: "aasa-monitor",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "aasa-monitor", targets: ["aasa-monitor"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // System libraries, found through pkg-config.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CIDN2", pkgConfig: "libidn2", providers: [.apt(["libidn2-dev"])]),
+        .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
+        // Only what Swift cannot call directly: variadic curl functions, epoll/socket glue.
+        .target(name: "CShim", dependencies: ["CCurl"], cSettings: [.define("_GNU_SOURCE")]),
+
+        // The pure core: no I/O, Foundation at most.
+        .target(name: "AASA", swiftSettings: strict),
+        // Generic HTTP/1.1 server on raw sockets; knows nothing of AASA.
+        .target(name: "HTTP", dependencies: ["CShim"], swiftSettings: strict),
+        // PostgreSQL through libpq: pool, migrations, embedded cluster, queries.
+        .target(name: "Store", dependencies: ["CLibPQ", "AASA"], swiftSettings: strict),
+        // libcurl fetcher with the outbound policy.
+        .target(name: "Fetch", dependencies: ["CCurl", "CShim", "CIDN2", "AASA"], swiftSettings: strict),
+        // Scheduler, check pipeline, alert rules.
+        .target(name: "Monitor", dependencies: ["AASA", "Fetch", "Store"], swiftSettings: strict),
+        // Email and webhook delivery from the outbox.
+        .target(name: "Notify", dependencies: ["CCurl", "CShim", "Store", "Monitor"], swiftSettings: strict),
+        // Pages, forms, JSON API, auth.
+        .target(name: "Web", dependencies: ["HTTP", "Store", "Monitor", "Notify", "AASA", "Fetch", "CArgon2"],
+                swiftSettings: strict),
+        .executableTarget(
+            name: "aasa-monitor",
+            dependencies: [
+                "AASA", "HTTP", "Store", "Fetch", "Monitor", "Notify", "Web",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict),
+
+        // Helpers that start real things for the tests (PostgreSQL, TLS fleet, SMTP, webhook receiver).
+        .target(name: "TestSupport", dependencies: ["Store", "HTTP"], swiftSettings: strict),
+
+        .testTarget(name: "AASATests", dependencies: ["AASA"], resources: [.copy("Fixtures")], swiftSettings: strict),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "FetchTests", dependencies: ["Fetch", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "MonitorTests", dependencies: ["Monitor", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "NotifyTests", dependencies: ["Notify", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "WebTests", dependencies: ["Web", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport"], swiftSettings: strict),
+
+        // Benchmarks: release-built executables that print ratios against baselines/peers.
+        .executableTarget(name: "AASABench", dependencies: ["AASA"], path: "Benchmarks/AASABench", swiftSettings: strict),
+    ]
+)

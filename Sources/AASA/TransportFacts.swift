@@ -1,0 +1,88 @@
+import Foundation
+
+/// What one HTTP exchange for an association file looked like. The fetcher (module `Fetch`) fills
+/// these in; the validator turns them into transport findings. No I/O happens here.
+public struct TransportFacts: Hashable, Sendable, Codable {
+    /// Which URL was asked: the `.well-known` location, the legacy root location, or Apple's CDN.
+    public enum Location: String, Hashable, Sendable, Codable {
+        case wellKnown = "well-known"
+        case root
+        case cdn
+    }
+
+    public var location: Location
+    public var url: String
+    /// Nil when no HTTP response arrived (DNS failure, refused, TLS failure, timeout…).
+    public var status: Int?
+    /// Response headers that matter, names lower-cased (`content-type`, `location`, `apple-failure-reason`…).
+    public var headers: [String: String]
+    /// The body as received (decoded when compressed), capped by the fetcher's limit.
+    public var body: [UInt8]
+    /// Size of the decoded body; may exceed `body.count` when the cap cut it.
+    public var decodedSize: Int
+    /// True when the fetcher stopped reading at its cap.
+    public var bodyTruncated: Bool
+    public var tls: TLSFacts?
+    public var failure: FetchFailure?
+
+    public init(location: Location, url: String, status: Int? = nil, headers: [String: String] = [:],
+                body: [UInt8] = [], decodedSize: Int? = nil, bodyTruncated: Bool = false,
+                tls: TLSFacts? = nil, failure: FetchFailure? = nil) {
+        self.location = location
+        self.url = url
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.decodedSize = decodedSize ?? body.count
+        self.bodyTruncated = bodyTruncated
+        self.tls = tls
+        self.failure = failure
+    }
+
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+}
+
+/// The certificate as the fetcher saw it.
+public struct TLSFacts: Hashable, Sendable, Codable {
+    /// Trusted by the system roots (plus an explicitly configured test CA).
+    public var trusted: Bool
+    /// Why not, in the TLS library's words, when `trusted` is false.
+    public var failureReason: String?
+    public var subject: String?
+    public var subjectAltNames: [String]
+    public var issuer: String?
+    public var notAfter: Date?
+
+    public init(trusted: Bool, failureReason: String? = nil, subject: String? = nil,
+                subjectAltNames: [String] = [], issuer: String? = nil, notAfter: Date? = nil) {
+        self.trusted = trusted
+        self.failureReason = failureReason
+        self.subject = subject
+        self.subjectAltNames = subjectAltNames
+        self.issuer = issuer
+        self.notAfter = notAfter
+    }
+}
+
+/// Why an exchange produced no usable HTTP response, as a class plus the library's message.
+public struct FetchFailure: Hashable, Sendable, Codable {
+    public enum Kind: String, Hashable, Sendable, Codable {
+        case dns, refused, timeout, reset
+        case tlsUntrusted = "tls-untrusted"
+        case tlsExpired = "tls-expired"
+        case tlsWrongHost = "tls-wrong-host"
+        case tooLarge = "too-large"
+        /// The outbound policy refused the address (loopback, private, …) before connecting.
+        case addressRefused = "address-refused"
+        case notHTTPS = "not-https"
+        case other
+    }
+
+    public var kind: Kind
+    public var message: String
+
+    public init(kind: Kind, message: String) {
+        self.kind = kind
+        self.message = message
+    }
+}

@@ -1,0 +1,1 @@
+// Fetch module: filled in by its issue. This file only keeps the target non-empty.

@@ -1,0 +1,1 @@
+// Notify module: filled in by its issue. This file only keeps the target non-empty.

@@ -1,0 +1,13 @@
+import ArgumentParser
+
+@main
+struct AASAMonitor: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "aasa-monitor",
+        abstract: "Watch apple-app-site-association files: crawl, validate, alert, and show it all on a dashboard.",
+        version: "0.1.0",
+        subcommands: [
+            // Each subcommand lives in Commands/<Name>.swift.
+        ]
+    )
+}
