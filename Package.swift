@@ -18,7 +18,7 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CIDN2", pkgConfig: "libidn2", providers: [.apt(["libidn2-dev"])]),
-        .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         // Only what Swift cannot call directly: variadic curl functions, epoll/socket glue.
         .target(name: "CShim", dependencies: ["CCurl"], cSettings: [.define("_GNU_SOURCE")]),
 
@@ -27,15 +27,15 @@ let package = Package(
         // Generic HTTP/1.1 server on raw sockets; knows nothing of AASA.
         .target(name: "HTTP", dependencies: ["CShim"], swiftSettings: strict),
         // PostgreSQL through libpq: pool, migrations, embedded cluster, queries.
-        .target(name: "Store", dependencies: ["CLibPQ", "AASA"], swiftSettings: strict),
+        .target(name: "Store", dependencies: ["CLibPQ", "CSodium", "AASA"], swiftSettings: strict),
         // libcurl fetcher with the outbound policy.
         .target(name: "Fetch", dependencies: ["CCurl", "CShim", "CIDN2", "AASA"], swiftSettings: strict),
         // Scheduler, check pipeline, alert rules.
         .target(name: "Monitor", dependencies: ["AASA", "Fetch", "Store"], swiftSettings: strict),
         // Email and webhook delivery from the outbox.
-        .target(name: "Notify", dependencies: ["CCurl", "CShim", "Store", "Monitor"], swiftSettings: strict),
+        .target(name: "Notify", dependencies: ["CCurl", "CShim", "CSodium", "Store", "Monitor"], swiftSettings: strict),
         // Pages, forms, JSON API, auth.
-        .target(name: "Web", dependencies: ["HTTP", "Store", "Monitor", "Notify", "AASA", "Fetch", "CArgon2"],
+        .target(name: "Web", dependencies: ["HTTP", "Store", "Monitor", "Notify", "AASA", "Fetch", "CSodium"],
                 swiftSettings: strict),
         .executableTarget(
             name: "aasa-monitor",
@@ -46,7 +46,7 @@ let package = Package(
             swiftSettings: strict),
 
         // Helpers that start real things for the tests (PostgreSQL, TLS fleet, SMTP, webhook receiver).
-        .target(name: "TestSupport", dependencies: ["Store", "HTTP"], swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["Store", "HTTP", "CCurl", "CShim"], swiftSettings: strict),
 
         .testTarget(name: "AASATests", dependencies: ["AASA"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strict),
