@@ -1,0 +1,75 @@
+/// A decoded `application/x-www-form-urlencoded` body (or query string), fields in order.
+public struct FormData: Sendable, Equatable {
+    public struct Limits: Sendable {
+        public var maxBytes: Int
+        public var maxFields: Int
+        public init(maxBytes: Int, maxFields: Int) {
+            self.maxBytes = maxBytes
+            self.maxFields = maxFields
+        }
+        /// Ordinary forms: a page of inputs.
+        public static let form = Limits(maxBytes: 64 << 10, maxFields: 500)
+        /// The URL tester takes a pasted association file, which Apple caps at 128 KB; percent-encoding
+        /// can triple it.
+        public static let pastedFile = Limits(maxBytes: 400 << 10, maxFields: 20)
+        public static let query = Limits(maxBytes: 8 << 10, maxFields: 50)
+    }
+
+    public enum DecodeError: Error, Equatable {
+        case tooLarge(limit: Int)
+        case tooManyFields(limit: Int)
+        case malformed(field: String)
+    }
+
+    public private(set) var fields: [(name: String, value: String)] = []
+
+    public init(fields: [(name: String, value: String)] = []) { self.fields = fields }
+
+    public static func == (a: FormData, b: FormData) -> Bool {
+        a.fields.count == b.fields.count && zip(a.fields, b.fields).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+    }
+
+    /// The first value for `name`, nil when absent.
+    public subscript(_ name: String) -> String? { fields.first { $0.name == name }?.value }
+
+    /// Every value for `name`, in order (repeated inputs such as app IDs).
+    public func all(_ name: String) -> [String] { fields.filter { $0.name == name }.map(\.value) }
+
+    public static func decode(_ body: [UInt8], limits: Limits = .form) throws(DecodeError) -> FormData {
+        guard body.count <= limits.maxBytes else { throw .tooLarge(limit: limits.maxBytes) }
+        var form = FormData()
+        for pair in body.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            guard form.fields.count < limits.maxFields else { throw .tooManyFields(limit: limits.maxFields) }
+            let eq = pair.firstIndex(of: UInt8(ascii: "="))
+            let rawName = String(decoding: pair[..<(eq ?? pair.endIndex)], as: UTF8.self)
+            let rawValue = eq.map { String(decoding: pair[pair.index(after: $0)...], as: UTF8.self) } ?? ""
+            guard let name = PercentEncoding.decode(rawName, plusAsSpace: true) else { throw .malformed(field: rawName) }
+            guard let value = PercentEncoding.decode(rawValue, plusAsSpace: true) else { throw .malformed(field: name) }
+            // Browsers send CRLF in textareas; normalise so stored text and comparisons agree.
+            form.fields.append((name, value.replacingCRLF()))
+        }
+        return form
+    }
+
+    /// Encodes fields the way a browser would (for tests and redirects that carry a query).
+    public func encoded() -> String {
+        fields.map { PercentEncoding.encode($0.name) + "=" + PercentEncoding.encode($0.value) }.joined(separator: "&")
+    }
+}
+
+extension String {
+    func replacingCRLF() -> String {
+        guard utf8.contains(13) else { return self }
+        var out = ""
+        out.reserveCapacity(utf8.count)
+        var previousCR = false
+        for scalar in unicodeScalars {
+            if previousCR && scalar != "\n" { out.unicodeScalars.append("\n") }
+            if scalar == "\r" { previousCR = true; continue }
+            previousCR = false
+            out.unicodeScalars.append(scalar)
+        }
+        if previousCR { out.unicodeScalars.append("\n") }
+        return out
+    }
+}
