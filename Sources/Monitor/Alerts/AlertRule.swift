@@ -1,0 +1,63 @@
+/// How loudly an alert speaks. Channels filter on it: CDN lag is expected after every change and
+/// must not page anyone at 3 a.m., so it gets its own lower tier.
+public enum AlertSeverity: String, Hashable, Sendable, Codable, CaseIterable, Comparable {
+    case critical, warning, info
+
+    private var rank: Int {
+        switch self {
+        case .critical: 0
+        case .warning: 1
+        case .info: 2
+        }
+    }
+
+    /// Lower rank is more severe, so sorting puts critical first.
+    public static func < (lhs: AlertSeverity, rhs: AlertSeverity) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// The conditions the monitor alerts on. Raw values are stored and sent to receivers: keep them.
+public enum AlertRule: String, Hashable, Sendable, Codable, CaseIterable, Comparable {
+    case originUnreachable = "origin-unreachable"
+    case originInvalid = "origin-invalid"
+    case appIDMissing = "app-id-missing"
+    case detailsEmpty = "details-empty"
+    case watchedURLChanged = "watched-url-changed"
+    case certificateExpiring = "certificate-expiring"
+    case certificateUntrusted = "certificate-untrusted"
+    case cdnFailure = "cdn-failure"
+    case cdnStale = "cdn-stale"
+    /// Informational: not a condition that opens and resolves, a notice sent once per new file.
+    case newVersion = "new-version"
+
+    public var severity: AlertSeverity {
+        switch self {
+        case .cdnFailure, .cdnStale: .warning
+        case .newVersion: .info
+        default: .critical
+        }
+    }
+
+    /// A certificate's expiry date is a fact, not a flaky measurement: waiting for a second check
+    /// to confirm it would only delay the warning.
+    var opensOnFirstFailure: Bool { self == .certificateExpiring }
+
+    public static func < (lhs: AlertRule, rhs: AlertRule) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// One alert's identity within a domain: the rule and what it is about (an app ID, a URL…;
+/// empty when the rule has one subject per domain).
+public struct AlertKey: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
+    public var rule: AlertRule
+    public var subject: String
+
+    public init(rule: AlertRule, subject: String = "") {
+        self.rule = rule
+        self.subject = subject
+    }
+
+    public var description: String { subject.isEmpty ? rule.rawValue : "\(rule.rawValue) \(subject)" }
+
+    public static func < (lhs: AlertKey, rhs: AlertKey) -> Bool {
+        (lhs.rule, lhs.subject) < (rhs.rule, rhs.subject)
+    }
+}

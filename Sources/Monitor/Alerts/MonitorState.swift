@@ -1,0 +1,42 @@
+import Foundation
+
+/// What the monitor remembers about a domain between checks: the previous check and the alerts'
+/// streaks. Codable, so the store keeps it as one value written in the check's transaction.
+public struct MonitorState: Hashable, Sendable, Codable {
+    public var last: CheckSummary?
+    public var tracks: [AlertTrack]
+    /// Checks in a row without an answer from the origin, for the scheduler's backoff.
+    public var consecutiveUnreachable: Int
+
+    public init(last: CheckSummary? = nil, tracks: [AlertTrack] = [], consecutiveUnreachable: Int = 0) {
+        self.last = last
+        self.tracks = tracks
+        self.consecutiveUnreachable = consecutiveUnreachable
+    }
+
+    public var openAlerts: [AlertTrack] { tracks.filter(\.isOpen) }
+
+    /// The result of feeding one check through comparison and alert rules.
+    public struct Step: Hashable, Sendable {
+        public var state: MonitorState
+        /// The current check with `versionSince` carried over.
+        public var check: CheckSummary
+        public var changes: [CheckEvent]
+        public var alerts: [AlertEvent]
+    }
+
+    /// Advances the state by one check. `diffSummary` describes the behavioural difference to the
+    /// previous file, when there is one, for the new-version notice.
+    public func advanced(by check: CheckSummary, policy: AlertPolicy, now: Date, diffSummary: String? = nil) -> Step {
+        let current = check.continuing(from: last)
+        let changes = CheckComparison.events(previous: last, current: current)
+        let rules = AlertRules.evaluate(current, policy: policy, now: now)
+        var (tracks, alerts) = AlertStateMachine.step(tracks: tracks, checks: rules, policy: policy, now: now)
+        if let notice = AlertRules.newVersionNotice(previous: last, current: current, diffSummary: diffSummary, now: now) {
+            alerts.append(notice)
+        }
+        let next = MonitorState(last: current, tracks: tracks,
+                                consecutiveUnreachable: current.originReachable ? 0 : consecutiveUnreachable + 1)
+        return Step(state: next, check: current, changes: changes, alerts: alerts)
+    }
+}

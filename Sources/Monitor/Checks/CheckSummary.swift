@@ -1,0 +1,84 @@
+import AASA
+import Foundation
+
+/// The certificate facts the alert rules need from the location a device uses.
+public struct CertificateSummary: Hashable, Sendable, Codable {
+    public var trusted: Bool
+    public var notAfter: Date?
+    public var failureReason: String?
+
+    public init(trusted: Bool, notAfter: Date? = nil, failureReason: String? = nil) {
+        self.trusted = trusted
+        self.notAfter = notAfter
+        self.failureReason = failureReason
+    }
+}
+
+/// What Apple's CDN (app-site-association.cdn-apple.com) answered for the domain.
+public struct CDNSummary: Hashable, Sendable, Codable {
+    /// True when the CDN answered 200 with a body and no `Apple-Failure-Reason`.
+    public var served: Bool
+    /// The `Apple-Failure-Reason` header, or the transport failure, when it did not.
+    public var failureReason: String?
+    /// sha256 (hex) of the file the CDN serves, when it served one.
+    public var versionSHA256: String?
+
+    public init(served: Bool, failureReason: String? = nil, versionSHA256: String? = nil) {
+        self.served = served
+        self.failureReason = failureReason
+        self.versionSHA256 = versionSHA256
+    }
+}
+
+/// Everything the comparison and the alert rules need to know about one check, small enough to be
+/// remembered as the "previous check" of the next one. Built by the pipeline from the check report.
+public struct CheckSummary: Hashable, Sendable, Codable {
+    public var checkedAt: Date
+    public var verdict: CheckVerdict
+    /// An HTTP response arrived from the location a device would use (any status).
+    public var originReachable: Bool
+    /// sha256 (hex) of the file the origin served, nil when it served none.
+    public var versionSHA256: String?
+    /// Since when the origin has served this version without interruption (for the CDN grace period).
+    public var versionSince: Date?
+    /// The origin served a file the parser could turn into a document (expectations were measured).
+    public var documentParsed: Bool
+    public var findings: [Finding]
+    /// `applinks.details` entry count; nil when the file has no `applinks`.
+    public var applinksDetailCount: Int?
+    public var expectations: ExpectationResults
+    public var certificate: CertificateSummary?
+    public var cdn: CDNSummary?
+
+    public init(checkedAt: Date, verdict: CheckVerdict, originReachable: Bool, versionSHA256: String? = nil,
+                versionSince: Date? = nil, documentParsed: Bool = false, findings: [Finding] = [], applinksDetailCount: Int? = nil,
+                expectations: ExpectationResults = ExpectationResults(), certificate: CertificateSummary? = nil,
+                cdn: CDNSummary? = nil) {
+        self.checkedAt = checkedAt
+        self.verdict = verdict
+        self.originReachable = originReachable
+        self.versionSHA256 = versionSHA256
+        self.versionSince = versionSince
+        self.documentParsed = documentParsed
+        self.findings = findings
+        self.applinksDetailCount = applinksDetailCount
+        self.expectations = expectations
+        self.certificate = certificate
+        self.cdn = cdn
+    }
+
+    /// Findings about the origin: everything except the CDN's, which belong to a lower alert tier.
+    public var originFindings: [Finding] { findings.filter { !$0.code.hasPrefix("cdn-") } }
+
+    /// Carries `versionSince` over from the previous check when the origin still serves the same file.
+    public func continuing(from previous: CheckSummary?) -> CheckSummary {
+        var copy = self
+        guard let sha = versionSHA256 else { copy.versionSince = nil; return copy }
+        if let previous, previous.versionSHA256 == sha, let since = previous.versionSince {
+            copy.versionSince = since
+        } else {
+            copy.versionSince = checkedAt
+        }
+        return copy
+    }
+}

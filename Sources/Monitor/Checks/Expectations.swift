@@ -1,0 +1,71 @@
+/// The services whose app IDs an operator can require (aasa-spec.md: applinks and the `apps` services).
+public enum AssociatedService: String, Hashable, Sendable, Codable, CodingKeyRepresentable, CaseIterable, Comparable {
+    case applinks, webcredentials, appclips, activitycontinuation
+
+    public static func < (lhs: AssociatedService, rhs: AssociatedService) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// What a link does on a device: which app opens it, or none.
+public enum URLOutcome: Hashable, Sendable, Codable, CustomStringConvertible {
+    case opensApp(String)
+    case staysInBrowser
+
+    public var description: String {
+        switch self {
+        case .opensApp(let app): "opens \(app)"
+        case .staysInBrowser: "stays in the browser"
+        }
+    }
+}
+
+/// A URL an operator watches, with what it should do.
+public struct WatchedURL: Hashable, Sendable, Codable {
+    public var url: String
+    public var expected: URLOutcome
+
+    public init(url: String, expected: URLOutcome) {
+        self.url = url
+        self.expected = expected
+    }
+}
+
+/// What an operator says must be true of a domain's file.
+public struct Expectations: Hashable, Sendable, Codable {
+    /// App IDs (`TEAMID.bundle.id`) that must be present, per service.
+    public var appIDs: [AssociatedService: [String]]
+    public var watchedURLs: [WatchedURL]
+
+    public init(appIDs: [AssociatedService: [String]] = [:], watchedURLs: [WatchedURL] = []) {
+        self.appIDs = appIDs
+        self.watchedURLs = watchedURLs
+    }
+
+    public var isEmpty: Bool { appIDs.values.allSatisfy(\.isEmpty) && watchedURLs.isEmpty }
+}
+
+/// How a watched URL behaved in one check.
+public struct WatchedURLResult: Hashable, Sendable, Codable {
+    public var url: String
+    public var expected: URLOutcome
+    public var actual: URLOutcome
+
+    public init(url: String, expected: URLOutcome, actual: URLOutcome) {
+        self.url = url
+        self.expected = expected
+        self.actual = actual
+    }
+
+    public var meetsExpectation: Bool { expected == actual }
+}
+
+/// The expectations measured against one file.
+public struct ExpectationResults: Hashable, Sendable, Codable {
+    /// Required app IDs the file does not carry, per service; services with none missing are absent.
+    public var missingAppIDs: [AssociatedService: [String]]
+    public var watchedURLs: [WatchedURLResult]
+
+    public init(missingAppIDs: [AssociatedService: [String]] = [:], watchedURLs: [WatchedURLResult] = []) {
+        self.missingAppIDs = missingAppIDs
+        self.watchedURLs = watchedURLs
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// When a domain is checked next: its interval, spread by jitter, stretched by backoff while the
+/// origin cannot be reached. Pure: the same inputs always give the same time.
+public struct SchedulePolicy: Hashable, Sendable {
+    /// Used when a domain has no interval of its own.
+    public var defaultInterval: Duration
+    /// Shorter intervals are raised to this, so a typo cannot turn the crawler into a load test.
+    public var minimumInterval: Duration
+    /// Each next check moves by up to ± this fraction of the interval, so thousands of domains
+    /// registered in one import do not keep firing in the same second forever.
+    public var jitterFraction: Double
+    /// Backoff for unreachable domains never waits longer than this (nor less than the interval).
+    public var backoffCap: Duration
+
+    public init(defaultInterval: Duration = .seconds(3600), minimumInterval: Duration = .seconds(60),
+                jitterFraction: Double = 0.1, backoffCap: Duration = .seconds(6 * 3600)) {
+        self.defaultInterval = defaultInterval
+        self.minimumInterval = minimumInterval
+        self.jitterFraction = min(max(jitterFraction, 0), 0.5)
+        self.backoffCap = backoffCap
+    }
+
+    /// The interval a domain really gets: its own (or the default), never below the minimum.
+    public func effectiveInterval(_ requested: Duration?) -> Duration {
+        max(requested ?? defaultInterval, minimumInterval)
+    }
+
+    /// How long to wait after a check before the next one, without jitter.
+    ///
+    /// The first unreachable check keeps the normal interval so that the check confirming an alert
+    /// (alerts open after N consecutive failures) is not delayed; from the second one on the wait
+    /// doubles per failure up to the cap, so a dead domain costs little but is still noticed when it
+    /// comes back.
+    public func delay(interval requested: Duration?, consecutiveUnreachable: Int) -> Duration {
+        let interval = effectiveInterval(requested)
+        guard consecutiveUnreachable > 1 else { return interval }
+        let cap = max(backoffCap, interval)
+        let intervalSeconds = Double(interval.components.seconds)
+        let doublings = min(consecutiveUnreachable - 1, 30)
+        let seconds = intervalSeconds * pow(2, Double(doublings))
+        return seconds >= Double(cap.components.seconds) ? cap : .seconds(Int64(seconds))
+    }
+
+    /// The jitter for one (domain, round) pair, in [-fraction, +fraction] × delay. Deterministic, so
+    /// tests and restarts see the same spread, yet different domains land on different offsets.
+    public func jitter(for delay: Duration, domainKey: UInt64, round: UInt64) -> Duration {
+        guard jitterFraction > 0 else { return .zero }
+        let unit = Self.unitInterval(Self.mix(domainKey &+ Self.mix(round)))   // [0, 1)
+        let fraction = (unit * 2 - 1) * jitterFraction
+        let millis = Double(delay.components.seconds) * 1000 * fraction
+        return .milliseconds(Int64(millis.rounded()))
+    }
+
+    /// The time of the next check after one that finished at `finished`.
+    public func nextCheck(after finished: Date, interval: Duration?, consecutiveUnreachable: Int,
+                          domainKey: UInt64, round: UInt64) -> Date {
+        let base = delay(interval: interval, consecutiveUnreachable: consecutiveUnreachable)
+        let total = base + jitter(for: base, domainKey: domainKey, round: round)
+        return finished.addingTimeInterval(Self.seconds(total))
+    }
+
+    static func seconds(_ duration: Duration) -> TimeInterval {
+        let parts = duration.components
+        return TimeInterval(parts.seconds) + TimeInterval(parts.attoseconds) / 1e18
+    }
+
+    /// splitmix64's finaliser: cheap, and consecutive ids map to unrelated outputs.
+    static func mix(_ value: UInt64) -> UInt64 {
+        var z = value &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    static func unitInterval(_ value: UInt64) -> Double {
+        Double(value >> 11) / Double(UInt64(1) << 53)
+    }
+}

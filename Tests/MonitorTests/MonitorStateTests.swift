@@ -1,0 +1,83 @@
+import AASA
+import Foundation
+import Testing
+@testable import Monitor
+
+/// The whole pure step (comparison + rules + state machine) over realistic sequences of checks.
+@Suite struct MonitorStateTests {
+    func feed(_ checks: [CheckSummary], policy: AlertPolicy = AlertPolicy()) -> (MonitorState, [[AlertEvent]]) {
+        var state = MonitorState()
+        var events: [[AlertEvent]] = []
+        for check in checks {
+            let step = state.advanced(by: check, policy: policy, now: check.checkedAt)
+            state = step.state
+            events.append(step.alerts)
+        }
+        return (state, events)
+    }
+
+    func at(_ hour: Int) -> TimeInterval { 1_700_000_000 + Double(hour) * 3600 }
+
+    @Test func outageOpensOnceAndRecovers() {
+        let checks = [passingCheck(at: at(0)), unreachableCheck(at: at(1)), unreachableCheck(at: at(2)),
+                      unreachableCheck(at: at(3)), passingCheck(at: at(4))]
+        let (state, events) = feed(checks)
+        #expect(events.map { $0.map { "\($0.kind.rawValue) \($0.key)" } } == [
+            [], [], ["opened origin-unreachable"], [], ["resolved origin-unreachable"],
+        ])
+        #expect(state.tracks.isEmpty && state.consecutiveUnreachable == 0)
+    }
+
+    @Test func unreachableStreakFeedsTheBackoff() {
+        let (state, _) = feed([unreachableCheck(at: at(0)), unreachableCheck(at: at(1)), unreachableCheck(at: at(2))])
+        #expect(state.consecutiveUnreachable == 3)
+        #expect(state.openAlerts.map(\.key) == [AlertKey(rule: .originUnreachable)])
+    }
+
+    @Test func newVersionIsANoticeNotAnAlert() {
+        let (state, events) = feed([passingCheck(at: at(0), sha: "a1"), passingCheck(at: at(1), sha: "b2")])
+        #expect(events[1].map(\.kind) == [.notice])
+        #expect(state.tracks.isEmpty)
+    }
+
+    @Test func versionSinceCarriesAcrossUnchangedChecks() {
+        var first = passingCheck(at: at(0), sha: "a1")
+        first.versionSince = nil
+        var later = passingCheck(at: at(5), sha: "a1")
+        later.versionSince = nil
+        var changed = passingCheck(at: at(6), sha: "b2")
+        changed.versionSince = nil
+        var state = MonitorState()
+        state = state.advanced(by: first, policy: AlertPolicy(), now: first.checkedAt).state
+        state = state.advanced(by: later, policy: AlertPolicy(), now: later.checkedAt).state
+        #expect(state.last?.versionSince == first.checkedAt)
+        state = state.advanced(by: changed, policy: AlertPolicy(), now: changed.checkedAt).state
+        #expect(state.last?.versionSince == changed.checkedAt)
+    }
+
+    @Test func cdnLagAfterAChangeRaisesOnlyTheLowerTierAfterTheGrace() {
+        var checks: [CheckSummary] = [passingCheck(at: at(0), sha: "old")]
+        for hour in stride(from: 1, through: 52, by: 1) {
+            var check = passingCheck(at: at(hour), sha: "new")
+            check.versionSince = nil
+            check.cdn = CDNSummary(served: true, versionSHA256: "old")
+            checks.append(check)
+        }
+        let (_, events) = feed(checks)
+        let opened = events.enumerated().flatMap { hour, list in list.filter { $0.kind == .opened }.map { (hour, $0) } }
+        // Origin changed at hour 1; hour 49 is exactly 48 h later (still within the grace), hour 50 is
+        // the first failing check and hour 51 the second, which opens the alert.
+        #expect(opened.map(\.0) == [51])
+        #expect(opened.map(\.1.severity) == [.warning])
+        #expect(opened.map(\.1.key.rule) == [.cdnStale])
+    }
+
+    @Test func stateRoundTripsThroughJSON() throws {
+        var check = passingCheck(at: at(0))
+        check.findings = [finding("size-near-128k", .warning, at: "")]
+        check.expectations.missingAppIDs = [.applinks: ["T.x"]]
+        let (state, _) = feed([check, check])
+        let data = try JSONEncoder().encode(state)
+        #expect(try JSONDecoder().decode(MonitorState.self, from: data) == state)
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+@testable import Monitor
+
+@Suite struct SchedulePolicyTests {
+    let policy = SchedulePolicy()
+
+    @Test(arguments: [
+        (nil as Int?, 3600),   // default one hour
+        (300, 300),
+        (60, 60),              // the minimum itself
+        (10, 60),              // below the minimum is raised
+        (0, 60),
+        (86_400, 86_400),
+    ])
+    func effectiveInterval(requested: Int?, expected: Int) {
+        #expect(policy.effectiveInterval(requested.map { .seconds($0) }) == .seconds(expected))
+    }
+
+    @Test(arguments: [
+        (0, 3600),             // reachable: the interval
+        (1, 3600),             // first failure: the interval, so the confirming check is not delayed
+        (2, 7200),
+        (3, 14_400),
+        (4, 21_600),           // capped at six hours
+        (50, 21_600),
+        (10_000, 21_600),      // no overflow for absurd streaks
+    ])
+    func backoffDoublesUpToTheCap(unreachable: Int, expectedSeconds: Int) {
+        #expect(policy.delay(interval: .seconds(3600), consecutiveUnreachable: unreachable) == .seconds(expectedSeconds))
+    }
+
+    @Test func capNeverShortensALongInterval() {
+        // A domain checked daily is not checked more often because the cap is six hours.
+        #expect(policy.delay(interval: .seconds(86_400), consecutiveUnreachable: 5) == .seconds(86_400))
+    }
+
+    @Test func jitterStaysWithinTheFraction() {
+        let delay = Duration.seconds(3600)
+        for domain in UInt64(0)..<2000 {
+            let jitter = policy.jitter(for: delay, domainKey: domain, round: 7)
+            #expect(abs(SchedulePolicy.seconds(jitter)) <= 360.001)
+        }
+    }
+
+    @Test func jitterSpreadsManyDomainsAcrossTheWindow() {
+        // 10,000 domains registered at once: in 36 buckets of 20 s across ±6 min, none may hold a
+        // crowd. Uniform gives ~278 per bucket; a broken mix (all equal) puts 10,000 in one.
+        var buckets = [Int](repeating: 0, count: 36)
+        for domain in UInt64(1)...10_000 {
+            let seconds = SchedulePolicy.seconds(policy.jitter(for: .seconds(3600), domainKey: domain, round: 1))
+            let index = min(Int((seconds + 360) / 20), 35)
+            buckets[index] += 1
+        }
+        #expect(buckets.allSatisfy { $0 > 150 && $0 < 420 }, "\(buckets)")
+    }
+
+    @Test func jitterIsDeterministicButChangesPerRound() {
+        let a = policy.jitter(for: .seconds(3600), domainKey: 42, round: 1)
+        #expect(a == policy.jitter(for: .seconds(3600), domainKey: 42, round: 1))
+        let rounds = Set((UInt64(0)..<20).map { policy.jitter(for: .seconds(3600), domainKey: 42, round: $0) })
+        #expect(rounds.count > 15)
+    }
+
+    @Test func noJitterWhenDisabled() {
+        let still = SchedulePolicy(jitterFraction: 0)
+        let finished = Date(timeIntervalSince1970: 1_000_000)
+        #expect(still.nextCheck(after: finished, interval: .seconds(600), consecutiveUnreachable: 0,
+                                domainKey: 9, round: 3) == finished.addingTimeInterval(600))
+    }
+
+    @Test func nextCheckIsDelayPlusJitter() {
+        let finished = Date(timeIntervalSince1970: 1_000_000)
+        let next = policy.nextCheck(after: finished, interval: .seconds(3600), consecutiveUnreachable: 3,
+                                    domainKey: 5, round: 2)
+        let offset = next.timeIntervalSince(finished)
+        // Backoff 4 h, ± 10 %.
+        #expect(offset >= 14_400 * 0.9 && offset <= 14_400 * 1.1)
+        let jitter = SchedulePolicy.seconds(policy.jitter(for: .seconds(14_400), domainKey: 5, round: 2))
+        #expect(abs(offset - (14_400 + jitter)) < 0.001)
+    }
+}
