@@ -1,0 +1,29 @@
+/// One domain to register from an import file, before its host is validated.
+public struct DomainListEntry: Hashable, Sendable {
+    /// 1-based line number in the file, for messages.
+    public var line: Int
+    public var host: String
+    /// Required app IDs per service, from the CSV columns after the host.
+    public var appIDs: [AssociatedService: [String]]
+
+    public init(line: Int, host: String, appIDs: [AssociatedService: [String]] = [:]) {
+        self.line = line
+        self.host = host
+        self.appIDs = appIDs
+    }
+}
+
+/// A line of an import file that cannot become a registration, and why.
+public struct DomainListRefusal: Hashable, Sendable, CustomStringConvertible {
+    public var line: Int
+    public var text: String
+    public var reason: String
+
+    public init(line: Int, text: String, reason: String) {
+        self.line = line
+        self.text = text
+        self.reason = reason
+    }
+
+    public var description: String { "line \(line): \(text): \(reason)" }
+}

@@ -1,0 +1,118 @@
+/// Reads an import file: one domain per line, or CSV whose first column is the host and whose other
+/// columns are app IDs (`TEAMID.bundle.id`, for applinks) or `service:TEAMID.bundle.id`.
+/// Blank lines, `#` comments and a header row starting with `host` are ignored. Never throws:
+/// every line becomes an entry or a refusal with its reason.
+public enum DomainListParser {
+    public struct Result: Hashable, Sendable {
+        public var entries: [DomainListEntry]
+        public var refusals: [DomainListRefusal]
+    }
+
+    public static func parse(_ text: String) -> Result {
+        var entries: [DomainListEntry] = []
+        var refusals: [DomainListRefusal] = []
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        var sawData = false
+        for (index, raw) in lines.enumerated() {
+            let number = index + 1
+            let line = raw.trimmed(of: " \t\r\u{FEFF}")
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let fields = splitCSV(line).map { $0.trimmed(of: " \t") }
+            let host = fields[0]
+            let firstDataLine = !sawData
+            sawData = true
+            if firstDataLine, ["host", "domain"].contains(host.lowercased()) { continue }
+            guard !host.isEmpty else {
+                refusals.append(DomainListRefusal(line: number, text: line, reason: "the first column (the host) is empty"))
+                continue
+            }
+            var appIDs: [AssociatedService: [String]] = [:]
+            var problem: String?
+            for field in fields.dropFirst() where !field.isEmpty {
+                switch appID(field) {
+                case .success(let (service, id)):
+                    if !(appIDs[service] ?? []).contains(id) { appIDs[service, default: []].append(id) }
+                case .failure(let reason):
+                    problem = reason.message
+                }
+                if problem != nil { break }
+            }
+            if let problem {
+                refusals.append(DomainListRefusal(line: number, text: line, reason: problem))
+            } else {
+                entries.append(DomainListEntry(line: number, host: host, appIDs: appIDs))
+            }
+        }
+        return Result(entries: entries, refusals: refusals)
+    }
+
+    struct FieldError: Error { var message: String }
+
+    /// `TEAMID.bundle.id` or `service:TEAMID.bundle.id`. Team IDs are ten letters or digits
+    /// (Apple's format); the bundle part may not be empty.
+    static func appID(_ field: String) -> Swift.Result<(AssociatedService, String), FieldError> {
+        var service = AssociatedService.applinks
+        var id = Substring(field)
+        if let colon = field.firstIndex(of: ":") {
+            let name = field[..<colon].lowercased()
+            guard let known = AssociatedService(rawValue: name) else {
+                return .failure(FieldError(message: "unknown service \"\(name)\" (use applinks, webcredentials, appclips or activitycontinuation)"))
+            }
+            service = known
+            id = field[field.index(after: colon)...]
+        }
+        let parts = id.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 10,
+              parts[0].unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) || ("0"..."9").contains($0) }),
+              !parts[1].isEmpty, !parts[1].contains(where: { $0 == " " || $0 == "/" }) else {
+            return .failure(FieldError(message: "\"\(id)\" is not an app ID (TEAMID.bundle.id with a ten-character team ID)"))
+        }
+        return .success((service, String(id)))
+    }
+
+    /// Splits one CSV line on commas, honouring double quotes (`""` inside quotes is a quote).
+    static func splitCSV(_ line: String) -> [String] {
+        var fields: [String] = []
+        var current = ""
+        var quoted = false
+        var iterator = line.makeIterator()
+        while let character = iterator.next() {
+            if quoted {
+                if character == "\"" {
+                    // Either the closing quote or the first half of an escaped one.
+                    var lookahead = iterator
+                    if lookahead.next() == "\"" {
+                        current.append("\"")
+                        iterator = lookahead
+                    } else {
+                        quoted = false
+                    }
+                } else {
+                    current.append(character)
+                }
+            } else if character == "\"" {
+                quoted = true
+            } else if character == "," {
+                fields.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        fields.append(current)
+        return fields
+    }
+}
+
+extension Substring {
+    func trimmed(of set: String) -> String {
+        var slice = self[...]
+        while let first = slice.first, set.contains(first) { slice = slice.dropFirst() }
+        while let last = slice.last, set.contains(last) { slice = slice.dropLast() }
+        return String(slice)
+    }
+}
+
+extension String {
+    func trimmed(of set: String) -> String { self[...].trimmed(of: set) }
+}

@@ -1,0 +1,65 @@
+import Testing
+@testable import Monitor
+
+@Suite struct DomainListParserTests {
+    @Test func oneDomainPerLine() {
+        let result = DomainListParser.parse("example.com\n\n# a comment\n  bücher.example  \r\nshop.example.org\n")
+        #expect(result.entries.map(\.host) == ["example.com", "bücher.example", "shop.example.org"])
+        #expect(result.entries.map(\.line) == [1, 4, 5])
+        #expect(result.refusals.isEmpty)
+    }
+
+    @Test func csvWithAppIDsAndAHeader() {
+        let text = """
+            host,app ids
+            example.com,ABCDE12345.com.example.app,webcredentials:ABCDE12345.com.example.app
+            "other.example", "ZYXWV98765.com.other"
+            plain.example,
+            """
+        let result = DomainListParser.parse(text)
+        #expect(result.refusals.isEmpty)
+        #expect(result.entries == [
+            DomainListEntry(line: 2, host: "example.com", appIDs: [.applinks: ["ABCDE12345.com.example.app"],
+                                                                   .webcredentials: ["ABCDE12345.com.example.app"]]),
+            DomainListEntry(line: 3, host: "other.example", appIDs: [.applinks: ["ZYXWV98765.com.other"]]),
+            DomainListEntry(line: 4, host: "plain.example"),
+        ])
+    }
+
+    @Test(arguments: [
+        ("example.com,notanappid", "\"notanappid\" is not an app ID"),
+        ("example.com,abcde12345.lower", "\"abcde12345.lower\" is not an app ID"),
+        ("example.com,ABCDE12345.", "\"ABCDE12345.\" is not an app ID"),
+        ("example.com,maps:ABCDE12345.x", "unknown service \"maps\""),
+        (",ABCDE12345.x", "the first column (the host) is empty"),
+    ])
+    func refusalsSayWhy(line: String, reason: String) {
+        let result = DomainListParser.parse("ok.example\n" + line)
+        #expect(result.entries.map(\.host) == ["ok.example"])
+        #expect(result.refusals.count == 1)
+        #expect(result.refusals.first?.line == 2)
+        #expect(result.refusals.first?.reason.hasPrefix(reason) == true, "\(result.refusals)")
+    }
+
+    @Test func quotedFieldsKeepCommasAndQuotes() {
+        #expect(DomainListParser.splitCSV(#"a,"b,c","d""e",f"#) == ["a", "b,c", "d\"e", "f"])
+    }
+
+    @Test func headerOnlyOnTheFirstDataLine() {
+        // A domain literally called "host" later in the file is not a header (and not a valid name either,
+        // but that is the host validation's business, not the parser's).
+        #expect(DomainListParser.parse("a.example\nhost").entries.map(\.host) == ["a.example", "host"])
+    }
+}
+
+@Suite struct ProgressBarTests {
+    @Test(arguments: [
+        (0, "[----------]   0/200"),
+        (100, "[#####-----] 100/200"),
+        (200, "[##########] 200/200"),
+        (250, "[##########] 200/200"),
+    ])
+    func drawsProportionally(done: Int, line: String) {
+        #expect(ProgressBar(total: 200, width: 10).line(done: done) == line)
+    }
+}
