@@ -24,6 +24,16 @@ public struct TransportFacts: Hashable, Sendable, Codable {
     public var bodyTruncated: Bool
     public var tls: TLSFacts?
     public var failure: FetchFailure?
+    /// Where a 3xx pointed (never followed: Apple follows no redirect, so the target is only reported).
+    public var redirectTarget: String?
+    /// The address the connection went to (the one the outbound policy checked and pinned).
+    public var ipAddress: String?
+    /// How long each phase took; nil when nothing was attempted (e.g. the address was refused).
+    public var timings: TransportTimings?
+    /// The User-Agent the request was sent with.
+    public var userAgent: String?
+    /// Bytes received on the wire (compressed size when `content-encoding` was used).
+    public var wireSize: Int?
 
     public init(location: Location, url: String, status: Int? = nil, headers: [String: String] = [:],
                 body: [UInt8] = [], decodedSize: Int? = nil, bodyTruncated: Bool = false,
@@ -40,6 +50,24 @@ public struct TransportFacts: Hashable, Sendable, Codable {
     }
 
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
+}
+
+/// Durations of one exchange's phases, each measured from the start of the request, in seconds.
+public struct TransportTimings: Hashable, Sendable, Codable {
+    /// Name resolution by the outbound policy's resolver (before curl starts).
+    public var dns: Double
+    public var connect: Double
+    public var tls: Double
+    public var firstByte: Double
+    public var total: Double
+
+    public init(dns: Double, connect: Double, tls: Double, firstByte: Double, total: Double) {
+        self.dns = dns
+        self.connect = connect
+        self.tls = tls
+        self.firstByte = firstByte
+        self.total = total
+    }
 }
 
 /// The certificate as the fetcher saw it.

@@ -1,0 +1,36 @@
+/// The outcome of one full check of a domain: which location a device would use, the document it
+/// would get, every finding, and a verdict. Produced by `CheckEvaluation.evaluate`.
+public struct CheckReport: Hashable, Sendable {
+    public enum Verdict: String, Hashable, Sendable, Codable {
+        case pass, warn, fail
+    }
+
+    /// The location a device (through Apple's CDN) would take the file from; nil when neither works.
+    public var deviceLocation: TransportFacts.Location?
+    /// The parsed document at `deviceLocation`, when it parsed.
+    public var document: AASADocument?
+    /// Errors first, then warnings, deprecations, infos.
+    public var findings: [Finding]
+    public var verdict: Verdict
+    /// True when no HTTP answer came from the origin for a reason that may be ours (DNS, refused,
+    /// timeout, reset, the outbound policy): the CLI's exit status 3.
+    public var couldNotCheck: Bool
+
+    public init(deviceLocation: TransportFacts.Location?, document: AASADocument?, findings: [Finding],
+                verdict: Verdict, couldNotCheck: Bool) {
+        self.deviceLocation = deviceLocation
+        self.document = document
+        self.findings = findings
+        self.verdict = verdict
+        self.couldNotCheck = couldNotCheck
+    }
+
+    public var codes: [String] { findings.map(\.code) }
+
+    /// The verdict a list of findings earns: any error fails, any warning or deprecation warns.
+    public static func verdict(for findings: [Finding]) -> Verdict {
+        if findings.contains(where: { $0.severity == .error }) { return .fail }
+        if findings.contains(where: { $0.severity == .warning || $0.severity == .deprecation }) { return .warn }
+        return .pass
+    }
+}

@@ -1,0 +1,162 @@
+import AASA
+import CCurl
+import CShim
+import Foundation
+
+/// Runs every transfer of a `Fetcher` on one thread through the curl multi interface, so
+/// thousands of fetches share one thread and one connection cache. Admission control keeps at
+/// most `maxTotal` transfers in flight, and at most `maxPerAddress` towards one IP address.
+final class TransferLoop: @unchecked Sendable {
+    // Shared with submitters; guarded by `lock`.
+    private let lock = NSLock()
+    private var submitted: [(TransferRequest, @Sendable (TransportFacts) -> Void)] = []
+    private var stopping = false
+
+    // Owned by the loop thread.
+    private let multi: UnsafeMutableRawPointer
+    private let settings: TransferSettings
+    private let maxTotal: Int
+    private let maxPerAddress: Int
+    private var waiting: [String: ArraySlice<(TransferRequest, @Sendable (TransportFacts) -> Void)>] = [:]
+    private var waitingOrder: [String] = []
+    private var waitingCount = 0
+    private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+    private var activePerAddress: [String: Int] = [:]
+    private let finished = NSCondition()
+    private var threadDone = false
+
+    init(settings: TransferSettings, maxTotal: Int, maxPerAddress: Int) {
+        CurlGlobal.initializeOnce()
+        guard let multi = curl_multi_init() else { preconditionFailure("curl_multi_init failed: out of memory") }
+        self.multi = multi
+        self.settings = settings
+        self.maxTotal = max(1, maxTotal)
+        self.maxPerAddress = max(1, maxPerAddress)
+        // Our own admission control decides what runs; curl's caps are a second fence.
+        _ = cshim_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, self.maxTotal)
+        _ = cshim_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, self.maxTotal)
+        let thread = Thread { [self] in run() }
+        thread.name = "aasa-fetch-loop"
+        thread.start()
+    }
+
+    /// Queues `request`; `completion` runs on the loop thread when it is done, so it must be quick.
+    func submit(_ request: TransferRequest, completion: @escaping @Sendable (TransportFacts) -> Void) {
+        lock.lock()
+        let accepted = !stopping
+        if accepted { submitted.append((request, completion)) }
+        lock.unlock()
+        if accepted {
+            curl_multi_wakeup(multi)
+        } else {
+            completion(TransportFacts(location: request.location, url: request.url,
+                                      failure: FetchFailure(kind: .other, message: "the fetcher is shutting down")))
+        }
+    }
+
+    /// Lets in-flight and queued transfers finish, then stops the thread and frees curl's state.
+    func shutdown() {
+        lock.lock()
+        stopping = true
+        lock.unlock()
+        curl_multi_wakeup(multi)
+        finished.lock()
+        while !threadDone { finished.wait() }
+        finished.unlock()
+        curl_multi_cleanup(multi)
+    }
+
+    private func run() {
+        while true {
+            lock.lock()
+            let incoming = submitted
+            submitted.removeAll(keepingCapacity: true)
+            let stop = stopping
+            lock.unlock()
+            for item in incoming { enqueue(item) }
+            if stop && active.isEmpty && waitingCount == 0 { break }
+
+            admit()
+            var running: Int32 = 0
+            curl_multi_perform(multi, &running)
+            harvest()
+            if !active.isEmpty || waitingCount == 0 {
+                var ready: Int32 = 0
+                curl_multi_poll(multi, nil, 0, 1000, &ready)
+            }
+        }
+        finished.lock()
+        threadDone = true
+        finished.broadcast()
+        finished.unlock()
+    }
+
+    private func enqueue(_ item: (TransferRequest, @Sendable (TransportFacts) -> Void)) {
+        let key = item.0.addressKey
+        if waiting[key] == nil {
+            waiting[key] = []
+            waitingOrder.append(key)
+        }
+        waiting[key]?.append(item)
+        waitingCount += 1
+    }
+
+    private func admit() {
+        guard waitingCount > 0, active.count < maxTotal else { return }
+        var emptied = false
+        for key in waitingOrder {
+            guard active.count < maxTotal else { break }
+            while activePerAddress[key, default: 0] < maxPerAddress, active.count < maxTotal,
+                  let item = waiting[key]?.popFirst() {
+                waitingCount -= 1
+                start(item.0, completion: item.1, key: key)
+            }
+            if waiting[key]?.isEmpty == true {
+                waiting[key] = nil
+                emptied = true
+            }
+        }
+        if emptied { waitingOrder.removeAll { waiting[$0] == nil } }
+    }
+
+    private func start(_ request: TransferRequest, completion: @escaping @Sendable (TransportFacts) -> Void, key: String) {
+        guard let transfer = CurlTransfer(request: request, settings: settings, completion: completion) else {
+            completion(TransportFacts(location: request.location, url: request.url,
+                                      failure: FetchFailure(kind: .other, message: "curl_easy_init failed (out of memory)")))
+            return
+        }
+        let rc = curl_multi_add_handle(multi, transfer.handle)
+        guard rc == CURLM_OK else {
+            completion(TransportFacts(location: request.location, url: request.url,
+                                      failure: FetchFailure(kind: .other, message: "curl_multi_add_handle failed: \(String(cString: curl_multi_strerror(rc)))")))
+            return
+        }
+        active[transfer.handle] = transfer
+        activePerAddress[key, default: 0] += 1
+    }
+
+    private func harvest() {
+        var left: Int32 = 0
+        while let message = curl_multi_info_read(multi, &left) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
+                  let transfer = active.removeValue(forKey: easy) else { continue }
+            let result = message.pointee.data.result
+            let facts = transfer.facts(result: result)
+            curl_multi_remove_handle(multi, easy)
+            let key = transfer.request.addressKey
+            activePerAddress[key, default: 1] -= 1
+            if activePerAddress[key] == 0 { activePerAddress[key] = nil }
+            transfer.completion(facts)
+        }
+    }
+}
+
+/// curl_global_init must run once before any other curl call and is not thread-safe itself.
+enum CurlGlobal {
+    private static let initialized: Bool = {
+        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+        return true
+    }()
+
+    static func initializeOnce() { _ = initialized }
+}

@@ -1,0 +1,18 @@
+import AASA
+import Foundation
+
+/// Everything one check of a domain saw, and what it means.
+public struct DomainCheck: Sendable {
+    public var host: Host
+    public var startedAt: Date
+    public var finishedAt: Date
+    /// `.well-known`, fetched as Apple's CDN fetcher identifies itself.
+    public var wellKnown: TransportFacts
+    /// The legacy root location; nil when the configuration fetches it only on demand and it was not needed.
+    public var root: TransportFacts?
+    /// Apple's CDN copy; nil when the CDN is not asked.
+    public var cdn: TransportFacts?
+    /// `.well-known` again with a browser's User-Agent; nil when the comparison is off.
+    public var plainUserAgent: TransportFacts?
+    public var report: CheckReport
+}

@@ -1,0 +1,80 @@
+/// Everything a `Fetcher` needs to know, fixed when it is created.
+public struct FetchConfiguration: Sendable {
+    public var policy: OutboundPolicy
+    /// Apple's CDN endpoint; the host is appended: `BASE/HOST`.
+    public var cdnBase: String
+    /// Whether a check asks Apple's CDN at all (off for crawl benchmarks of the origin alone).
+    public var checkCDN: Bool
+    /// When the legacy root location is fetched: always (so `locations-disagree` can be seen), or
+    /// only when `.well-known` does not serve the file.
+    public var rootLocation: RootLocationPolicy
+    /// Whether a check repeats the `.well-known` fetch with `plainUserAgent` to spot a firewall
+    /// that blocks only Apple.
+    public var compareUserAgents: Bool
+    /// How Apple's CDN fetcher identifies itself (aasa-spec.md §2.2, F-768759).
+    public var appleUserAgent: String
+    /// An ordinary browser's User-Agent.
+    public var plainUserAgent: String
+    /// A PEM file of extra CA certificates trusted *in addition to* the system roots.
+    public var extraCAFile: String?
+    /// The system's root bundle, combined with `extraCAFile`.
+    public var systemCAFile: String
+    public var connectTo: [ConnectToRule]
+    /// Bodies are kept up to this many decoded bytes (well above Apple's 128 KB, so an oversized
+    /// file is measured and shown, not swallowed).
+    public var bodyLimit: Int
+    /// Past this many decoded bytes the transfer is aborted as too large; up to here the true size
+    /// is measured even though only `bodyLimit` bytes are kept.
+    public var measureLimit: Int
+    public var connectTimeout: Duration
+    public var totalTimeout: Duration
+    /// Concurrent transfers overall, and per remote IP address (politeness towards shared hosts).
+    public var maxConnections: Int
+    public var maxConnectionsPerAddress: Int
+    /// Threads that run blocking getaddrinfo calls, so the transfer loop never waits on DNS.
+    public var resolverThreads: Int
+    public var resolver: any HostResolver
+
+    public init(policy: OutboundPolicy = OutboundPolicy(),
+                cdnBase: String = "https://app-site-association.cdn-apple.com/a/v1",
+                checkCDN: Bool = true,
+                rootLocation: RootLocationPolicy = .always,
+                compareUserAgents: Bool = true,
+                appleUserAgent: String = "AASA-Bot/1.0.0",
+                plainUserAgent: String = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15",
+                extraCAFile: String? = nil,
+                systemCAFile: String = "/etc/ssl/certs/ca-certificates.crt",
+                connectTo: [ConnectToRule] = [],
+                bodyLimit: Int = 1 << 20,
+                measureLimit: Int = 8 << 20,
+                connectTimeout: Duration = .seconds(10),
+                totalTimeout: Duration = .seconds(30),
+                maxConnections: Int = 256,
+                maxConnectionsPerAddress: Int = 8,
+                resolverThreads: Int = 8,
+                resolver: any HostResolver = SystemResolver()) {
+        self.policy = policy
+        self.cdnBase = cdnBase
+        self.checkCDN = checkCDN
+        self.rootLocation = rootLocation
+        self.compareUserAgents = compareUserAgents
+        self.appleUserAgent = appleUserAgent
+        self.plainUserAgent = plainUserAgent
+        self.extraCAFile = extraCAFile
+        self.systemCAFile = systemCAFile
+        self.connectTo = connectTo
+        self.bodyLimit = bodyLimit
+        self.measureLimit = measureLimit
+        self.connectTimeout = connectTimeout
+        self.totalTimeout = totalTimeout
+        self.maxConnections = maxConnections
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress
+        self.resolverThreads = resolverThreads
+        self.resolver = resolver
+    }
+}
+
+public enum RootLocationPolicy: String, Hashable, Sendable {
+    case always
+    case whenWellKnownFails = "when-well-known-fails"
+}

@@ -1,0 +1,194 @@
+import AASA
+import Foundation
+
+/// Fetches association files the way Apple's CDN does — HTTPS only, no redirects, capped bodies —
+/// under the outbound policy, with every transfer on one curl multi loop.
+///
+/// Never throws for a domain's problems: they come back as `TransportFacts.failure` and findings.
+public final class Fetcher: Sendable {
+    public let configuration: FetchConfiguration
+    private let loop: TransferLoop
+    private let resolvers: ResolverPool
+    private let cdn: CDNEndpoint
+    private let caBundle: CABundle?
+
+    public init(_ configuration: FetchConfiguration) throws(FetchSetupError) {
+        self.configuration = configuration
+        self.cdn = try CDNEndpoint(base: configuration.cdnBase)
+        self.caBundle = try configuration.extraCAFile.map { file throws(FetchSetupError) in
+            try CABundle(system: configuration.systemCAFile, extra: file)
+        }
+        let settings = TransferSettings(
+            caFile: caBundle?.path,
+            bodyLimit: configuration.bodyLimit,
+            measureLimit: max(configuration.measureLimit, configuration.bodyLimit),
+            connectTimeoutMilliseconds: Int(configuration.connectTimeout.milliseconds),
+            totalTimeoutMilliseconds: Int(configuration.totalTimeout.milliseconds))
+        self.loop = TransferLoop(settings: settings, maxTotal: configuration.maxConnections,
+                                 maxPerAddress: configuration.maxConnectionsPerAddress)
+        self.resolvers = ResolverPool(resolver: configuration.resolver, threads: configuration.resolverThreads)
+    }
+
+    /// Finishes queued transfers and stops the loop and resolver threads. Call once, when done.
+    public func shutdown() {
+        loop.shutdown()
+        resolvers.shutdown()
+    }
+
+    /// One full check: both origin locations, Apple's CDN, the user-agent comparison, and the report.
+    public func check(_ host: Host) async -> DomainCheck {
+        let started = Date()
+        async let cdnFacts: TransportFacts? = configuration.checkCDN ? fetchCDN(for: host) : nil
+        let pin = await pin(host.ascii)
+        let wellKnownURL = "https://\(host.ascii)/.well-known/apple-app-site-association"
+        let rootURL = "https://\(host.ascii)/apple-app-site-association"
+
+        var wellKnown: TransportFacts
+        var root: TransportFacts?
+        var plain: TransportFacts?
+        switch pin {
+        case .failure(let failure, let dns):
+            wellKnown = TransportFacts(location: .wellKnown, url: wellKnownURL, failure: failure)
+            wellKnown.timings = TransportTimings(dns: dns, connect: 0, tls: 0, firstByte: 0, total: dns)
+            wellKnown.userAgent = configuration.appleUserAgent
+        case .success(let target):
+            async let rootFacts: TransportFacts? = configuration.rootLocation == .always
+                ? transfer(.root, url: rootURL, host: host.ascii, target: target, userAgent: configuration.appleUserAgent)
+                : nil
+            async let plainFacts: TransportFacts? = configuration.compareUserAgents
+                ? transfer(.wellKnown, url: wellKnownURL, host: host.ascii, target: target,
+                           userAgent: configuration.plainUserAgent, certificate: false)
+                : nil
+            wellKnown = await transfer(.wellKnown, url: wellKnownURL, host: host.ascii, target: target,
+                                       userAgent: configuration.appleUserAgent)
+            root = await rootFacts
+            plain = await plainFacts
+            if root == nil, !CheckEvaluation.serves(wellKnown), configuration.rootLocation == .whenWellKnownFails {
+                root = await transfer(.root, url: rootURL, host: host.ascii, target: target,
+                                      userAgent: configuration.appleUserAgent)
+            }
+        }
+        let cdnResult = await cdnFacts
+        let report = CheckEvaluation.evaluate(wellKnown: wellKnown, root: root, cdn: cdnResult, plainUserAgent: plain)
+        return DomainCheck(host: host, startedAt: started, finishedAt: Date(), wellKnown: wellKnown, root: root,
+                           cdn: cdnResult, plainUserAgent: plain, report: report)
+    }
+
+    /// Checks many hosts, at most `maxInFlight` at a time, handing each result to `each` as it
+    /// completes (in completion order). The transfer loop's connection caps still apply.
+    public func check(_ hosts: some Sequence<Host>, maxInFlight: Int = 512,
+                      _ each: @escaping @Sendable (DomainCheck) async -> Void) async {
+        await withTaskGroup(of: Void.self) { group in
+            var inFlight = 0
+            for host in hosts {
+                if inFlight >= max(1, maxInFlight) {
+                    await group.next()
+                    inFlight -= 1
+                }
+                group.addTask { await each(await self.check(host)) }
+                inFlight += 1
+            }
+        }
+    }
+
+    /// Fetches one location of `host` as Apple's fetcher would (policy, pinning, no redirects).
+    public func fetch(_ location: TransportFacts.Location, of host: Host, userAgent: String? = nil) async -> TransportFacts {
+        if location == .cdn { return await fetchCDN(for: host) }
+        let path = location == .wellKnown ? "/.well-known/apple-app-site-association" : "/apple-app-site-association"
+        let url = "https://\(host.ascii)\(path)"
+        switch await pin(host.ascii) {
+        case .failure(let failure, _):
+            return TransportFacts(location: location, url: url, failure: failure)
+        case .success(let target):
+            return await transfer(location, url: url, host: host.ascii, target: target,
+                                  userAgent: userAgent ?? configuration.appleUserAgent)
+        }
+    }
+
+    private func fetchCDN(for host: Host) async -> TransportFacts {
+        let url = cdn.url(for: host)
+        switch await pin(cdn.host) {
+        case .failure(let failure, _):
+            return TransportFacts(location: .cdn, url: url, failure: failure)
+        case .success(let target):
+            return await transfer(.cdn, url: url, host: cdn.host, target: target, userAgent: configuration.plainUserAgent)
+        }
+    }
+
+    // MARK: - Resolve, judge, pin
+
+    enum Pin {
+        case success(PinnedTarget)
+        case failure(FetchFailure, dns: Double)
+    }
+
+    struct PinnedTarget {
+        var connectTarget: (host: String, port: Int)?
+        var addresses: [IPAddress]
+        var dnsSeconds: Double
+    }
+
+    /// Resolves where a connection to `host`:443 would go and judges every address; a refusal
+    /// names the address and the range.
+    func pin(_ host: String) async -> Pin {
+        let rule = configuration.connectTo.first { $0.matches(host: host, port: 443) }
+        let targetHost = rule?.connectHost ?? host
+        let targetPort = rule?.connectPort ?? 443
+        let connectTarget: (host: String, port: Int)? = rule == nil ? nil : (targetHost, targetPort)
+
+        let addresses: [IPAddress]
+        let seconds: Double
+        if let literal = IPAddress(targetHost) {
+            addresses = [literal]
+            seconds = 0
+        } else {
+            let (result, elapsed) = await resolvers.resolve(targetHost)
+            seconds = elapsed
+            switch result {
+            case .failure(let error):
+                return .failure(FetchFailure(kind: .dns, message: error.message), dns: seconds)
+            case .success(let list):
+                addresses = list
+            }
+        }
+        for address in addresses {
+            if let range = configuration.policy.refusal(for: address) {
+                let via = targetHost == host ? "" : " (via connect-to \(targetHost))"
+                return .failure(FetchFailure(
+                    kind: .addressRefused,
+                    message: "\(host)\(via) resolves to \(address), which is \(range); the monitor does not fetch from private or special-purpose addresses (test setups opt in with --allow-private-addresses)."),
+                    dns: seconds)
+            }
+        }
+        return .success(PinnedTarget(connectTarget: connectTarget, addresses: addresses, dnsSeconds: seconds))
+    }
+
+    private func transfer(_ location: TransportFacts.Location, url: String, host: String, target: PinnedTarget,
+                          userAgent: String, certificate: Bool = true) async -> TransportFacts {
+        var request = TransferRequest(location: location, url: url, host: host, port: 443, userAgent: userAgent,
+                                      connectTarget: target.connectTarget, pinnedAddresses: target.addresses,
+                                      dnsSeconds: target.dnsSeconds, wantCertificate: certificate)
+        var facts = await run(request)
+        // A failed verification tells us why but not what the certificate says; a second look with
+        // verification off records subject, names, issuer and expiry. Its answer is never used.
+        if certificate, let failure = facts.failure, failure.kind.isTLS {
+            request.verifyPeer = false
+            let probe = await run(request)
+            if let seen = probe.tls {
+                facts.tls = TLSFacts(trusted: false, failureReason: failure.message, subject: seen.subject,
+                                     subjectAltNames: seen.subjectAltNames, issuer: seen.issuer, notAfter: seen.notAfter)
+            }
+        }
+        return facts
+    }
+
+    private func run(_ request: TransferRequest) async -> TransportFacts {
+        await withCheckedContinuation { continuation in
+            loop.submit(request) { continuation.resume(returning: $0) }
+        }
+    }
+}
+
+extension Duration {
+    var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
+}
