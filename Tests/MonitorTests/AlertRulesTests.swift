@@ -93,12 +93,12 @@ import Testing
 
     @Test func cdnStaleOnlyAfterTheGracePeriod() {
         var check = passingCheck(sha: "new")
-        check.cdn = CDNSummary(served: true, versionSHA256: "old")
+        check.cdn = CDNSummary(served: true, matchesOrigin: false)
         check.versionSince = now.addingTimeInterval(-47 * 3600)
         #expect(!AlertRules.cdnStale(check, policy: policy, now: now).evaluated, "within the grace: expected lag")
         check.versionSince = now.addingTimeInterval(-49 * 3600)
         #expect(AlertRules.cdnStale(check, policy: policy, now: now).failures.count == 1)
-        check.cdn?.versionSHA256 = "new"
+        check.cdn?.matchesOrigin = true
         let caughtUp = AlertRules.cdnStale(check, policy: policy, now: now)
         #expect(caughtUp.evaluated && caughtUp.failures.isEmpty)
     }

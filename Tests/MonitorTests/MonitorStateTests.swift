@@ -60,7 +60,7 @@ import Testing
         for hour in stride(from: 1, through: 52, by: 1) {
             var check = passingCheck(at: at(hour), sha: "new")
             check.versionSince = nil
-            check.cdn = CDNSummary(served: true, versionSHA256: "old")
+            check.cdn = CDNSummary(served: true, matchesOrigin: false)
             checks.append(check)
         }
         let (_, events) = feed(checks)

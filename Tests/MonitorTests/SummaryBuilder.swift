@@ -8,7 +8,7 @@ func passingCheck(at time: TimeInterval = 1_700_000_000, sha: String? = "aaaa") 
                  versionSHA256: sha, versionSince: Date(timeIntervalSince1970: time), documentParsed: true,
                  findings: [], applinksDetailCount: 1, expectations: ExpectationResults(),
                  certificate: CertificateSummary(trusted: true, notAfter: Date(timeIntervalSince1970: time + 90 * 86_400)),
-                 cdn: CDNSummary(served: true, versionSHA256: sha))
+                 cdn: CDNSummary(served: true))
 }
 
 func unreachableCheck(at time: TimeInterval = 1_700_000_000) -> CheckSummary {

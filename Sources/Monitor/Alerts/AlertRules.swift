@@ -102,8 +102,8 @@ public enum AlertRules {
     /// Apple's CDN still serves another file than the origin, longer than the grace period after the
     /// origin changed. Within the grace period the lag is expected, so the rule holds its state.
     public static func cdnStale(_ check: CheckSummary, policy: AlertPolicy, now: Date) -> RuleCheck {
-        guard let cdn = check.cdn, cdn.served, let origin = check.versionSHA256 else { return .notEvaluated(.cdnStale) }
-        guard cdn.versionSHA256 != origin else { return RuleCheck(rule: .cdnStale) }
+        guard let cdn = check.cdn, cdn.served, check.versionSHA256 != nil else { return .notEvaluated(.cdnStale) }
+        guard !cdn.matchesOrigin else { return RuleCheck(rule: .cdnStale) }
         let since = check.versionSince ?? check.checkedAt
         guard now.timeIntervalSince(since) > SchedulePolicy.seconds(policy.cdnGrace) else { return .notEvaluated(.cdnStale) }
         let hours = Int(now.timeIntervalSince(since) / 3600)

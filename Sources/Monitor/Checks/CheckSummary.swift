@@ -20,13 +20,14 @@ public struct CDNSummary: Hashable, Sendable, Codable {
     public var served: Bool
     /// The `Apple-Failure-Reason` header, or the transport failure, when it did not.
     public var failureReason: String?
-    /// sha256 (hex) of the file the CDN serves, when it served one.
-    public var versionSHA256: String?
+    /// The CDN's file behaves like the origin's. Compared by behaviour, not bytes: the CDN may
+    /// re-encode the JSON, and a byte difference alone would look like lag forever.
+    public var matchesOrigin: Bool
 
-    public init(served: Bool, failureReason: String? = nil, versionSHA256: String? = nil) {
+    public init(served: Bool, failureReason: String? = nil, matchesOrigin: Bool = true) {
         self.served = served
         self.failureReason = failureReason
-        self.versionSHA256 = versionSHA256
+        self.matchesOrigin = matchesOrigin
     }
 }
 

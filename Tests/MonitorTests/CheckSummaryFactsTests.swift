@@ -1,0 +1,58 @@
+import AASA
+import Foundation
+import Testing
+@testable import Monitor
+
+@Suite struct CheckSummaryFactsTests {
+    let now = Date(timeIntervalSince1970: 1_700_000_000)
+    let tls = TLSFacts(trusted: true, notAfter: Date(timeIntervalSince1970: 1_800_000_000))
+    func fakeSHA(_ bytes: [UInt8]) -> String { "sha-of-\(bytes.count)" }
+
+    @Test func servedFileAtWellKnown() {
+        let wellKnown = TransportFacts(location: .wellKnown, url: "https://e.example/.well-known/apple-app-site-association",
+                                       status: 200, body: Array("{}".utf8), tls: tls)
+        let cdn = TransportFacts(location: .cdn, url: "https://cdn/a/v1/e.example", status: 200, body: Array("{}".utf8))
+        let document = AASADocument(applinks: AppLinks(details: []))
+        let summary = CheckSummary(checkedAt: now, wellKnown: wellKnown, root: nil, cdn: cdn, deviceLocation: .wellKnown,
+                                   document: document, findings: [], verdict: .pass, expectations: ExpectationResults(),
+                                   sha256: fakeSHA)
+        #expect(summary.originReachable && summary.documentParsed)
+        #expect(summary.versionSHA256 == "sha-of-2")
+        #expect(summary.applinksDetailCount == 0)
+        #expect(summary.certificate == CertificateSummary(trusted: true, notAfter: tls.notAfter))
+        #expect(summary.cdn == CDNSummary(served: true, failureReason: nil, matchesOrigin: true))
+    }
+
+    @Test func unreachableOriginKeepsNoVersion() {
+        let wellKnown = TransportFacts(location: .wellKnown, url: "u", failure: FetchFailure(kind: .refused, message: "refused"))
+        let summary = CheckSummary(checkedAt: now, wellKnown: wellKnown, root: nil, cdn: nil, deviceLocation: nil,
+                                   document: nil, findings: [], verdict: .fail, expectations: ExpectationResults(),
+                                   sha256: fakeSHA)
+        #expect(!summary.originReachable && !summary.documentParsed)
+        #expect(summary.versionSHA256 == nil && summary.certificate == nil && summary.cdn == nil)
+    }
+
+    @Test func status404IsReachableButServesNothing() {
+        let wellKnown = TransportFacts(location: .wellKnown, url: "u", status: 404, tls: tls)
+        let summary = CheckSummary(checkedAt: now, wellKnown: wellKnown, root: nil, cdn: nil, deviceLocation: nil,
+                                   document: nil, findings: [], verdict: .fail, expectations: ExpectationResults(),
+                                   sha256: fakeSHA)
+        #expect(summary.originReachable && summary.versionSHA256 == nil)
+        #expect(summary.certificate?.trusted == true)
+    }
+
+    @Test(arguments: [
+        (200, ["apple-failure-reason": "SSL error"], "SSL error"),
+        (404, [String: String](), "HTTP 404"),
+    ])
+    func cdnFailureReasons(status: Int, headers: [String: String], reason: String) {
+        let cdn = TransportFacts(location: .cdn, url: "c", status: status, headers: headers)
+        let summary = CDNSummary(facts: cdn, findings: [])
+        #expect(!summary.served && summary.failureReason == reason)
+    }
+
+    @Test func cdnStaleFindingMeansNotMatching() {
+        let cdn = TransportFacts(location: .cdn, url: "c", status: 200, body: [1])
+        #expect(!CDNSummary(facts: cdn, findings: [finding("cdn-stale", .warning)]).matchesOrigin)
+    }
+}
