@@ -1,1 +1,0 @@
-// Store module: filled in by its issue. This file only keeps the target non-empty.
