@@ -10,7 +10,9 @@
 ///
 /// Escaping covers text and double-quoted attribute values (`& < > " '` all become references);
 /// templates must always quote attribute values.
-public struct HTML: Sendable, Hashable, CustomStringConvertible {
+/// Not `CustomStringConvertible` on purpose: interpolating `HTML` into a plain `String` by mistake
+/// then shows `HTML(rendered: …)` on the page, which tests catch, instead of silently escaping it.
+public struct HTML: Sendable, Hashable {
     public private(set) var rendered: String
 
     /// Only this module's own code may claim a string is already markup (for example the escaper
@@ -22,7 +24,6 @@ public struct HTML: Sendable, Hashable, CustomStringConvertible {
 
     public static let empty = HTML(uncheckedMarkup: "")
 
-    public var description: String { rendered }
     public var isEmpty: Bool { rendered.isEmpty }
 
     public mutating func append(_ other: HTML) { rendered += other.rendered }

@@ -1,0 +1,91 @@
+/// Open and resolved incidents, and what each channel delivered.
+public struct AlertsModel: Sendable {
+    public struct Incident: Sendable {
+        public var id: Int64
+        public var domainID: Int64
+        public var host: String
+        public var rule: String
+        public var message: String
+        public var opened: Int64
+        public var resolved: Int64?
+        public init(id: Int64, domainID: Int64, host: String, rule: String, message: String, opened: Int64, resolved: Int64?) {
+            self.id = id
+            self.domainID = domainID
+            self.host = host
+            self.rule = rule
+            self.message = message
+            self.opened = opened
+            self.resolved = resolved
+        }
+    }
+
+    public struct Delivery: Sendable {
+        public var time: Int64
+        public var event: String
+        public var attempts: Int
+        public var delivered: Bool
+        public var lastError: String?
+        public init(time: Int64, event: String, attempts: Int, delivered: Bool, lastError: String?) {
+            self.time = time
+            self.event = event
+            self.attempts = attempts
+            self.delivered = delivered
+            self.lastError = lastError
+        }
+    }
+
+    public struct ChannelLog: Sendable {
+        public var channelID: Int64
+        public var name: String
+        public var deliveries: [Delivery]
+        public init(channelID: Int64, name: String, deliveries: [Delivery]) {
+            self.channelID = channelID
+            self.name = name
+            self.deliveries = deliveries
+        }
+    }
+
+    public var open: [Incident] = []
+    public var resolved: [Incident] = []
+    public var channels: [ChannelLog] = []
+    public var now: Int64
+    public init(now: Int64) { self.now = now }
+}
+
+public enum AlertsPage {
+    public static func render(_ m: AlertsModel, viewer: Viewer, flash: Flash? = nil) -> HTML {
+        func table(_ rows: [AlertsModel.Incident], resolved: Bool) -> HTML {
+            guard !rows.isEmpty else {
+                return "<p class=\"muted\">\(resolved ? "Nothing resolved yet." : "No open alerts. Everything you watch is as expected.")</p>"
+            }
+            var body: HTML = .empty
+            for r in rows {
+                let when: HTML = resolved ? "<td>\(r.resolved.map { DisplayTime.dateTime($0) } ?? "")</td>" : .empty
+                body.append("<tr><td class=\"host\"><a href=\"/domains/\(r.domainID)\">\(r.host)</a></td><td><code>\(r.rule)</code></td><td>\(r.message)</td><td>\(DisplayTime.ago(r.opened, now: m.now))</td>\(when)</tr>")
+            }
+            let extra: HTML = resolved ? "<th>Resolved</th>" : .empty
+            return "<div class=\"table-wrap\"><table><thead><tr><th>Domain</th><th>Rule</th><th>What</th><th>Opened</th>\(extra)</tr></thead><tbody>\(body)</tbody></table></div>"
+        }
+        var channels: HTML = .empty
+        for c in m.channels {
+            var rows: HTML = .empty
+            for d in c.deliveries {
+                let state: HTML = d.delivered ? "<span class=\"pill state-passing\">delivered</span>" : "<span class=\"pill state-warning\">pending</span>"
+                rows.append("<tr><td>\(DisplayTime.dateTime(d.time))</td><td>\(d.event)</td><td>\(state)</td><td>\(d.attempts)</td><td class=\"muted\">\(d.lastError ?? "")</td></tr>")
+            }
+            let test: HTML = viewer.canChange
+                ? "<form method=\"post\" action=\"/channels/\(c.channelID)/test\" class=\"inline\">\(Layout.csrfField(viewer.csrf))<button type=\"submit\">Send test notification</button></form>"
+                : .empty
+            let table: HTML = c.deliveries.isEmpty ? "<p class=\"muted\">Nothing sent yet.</p>"
+                : "<div class=\"table-wrap\"><table><thead><tr><th>When</th><th>Event</th><th>State</th><th>Attempts</th><th>Last error</th></tr></thead><tbody>\(rows)</tbody></table></div>"
+            channels.append("<div class=\"card\"><div class=\"page-head\"><h3>\(c.name)</h3>\(test)</div>\(table)</div>")
+        }
+        if m.channels.isEmpty {
+            channels = "<p class=\"muted\">No notification channels. Add one under <a href=\"/settings\">Settings</a>.</p>"
+        }
+        return Layout.page(title: "Alerts", viewer: viewer, active: .alerts, flash: flash, body: """
+            <h1>Alerts</h1><h2>Open</h2>\(table(m.open, resolved: false))<h2>Resolved</h2>\(table(m.resolved, resolved: true))\
+            <h2>Deliveries per channel</h2>\(channels)
+            """)
+    }
+}

@@ -1,0 +1,208 @@
+import AASA
+
+public enum DomainPage {
+    public static func render(_ m: DomainPageModel, viewer: Viewer, flash: Flash? = nil) -> HTML {
+        let title = m.displayHost
+        let punycode: HTML = m.displayHost != m.host ? " <span class=\"muted mono\">\(m.host)</span>" : .empty
+        let wildcard: HTML = m.isWildcard ? " <span class=\"muted\">(wildcard *.\(m.displayHost))</span>" : .empty
+        var actions: HTML = .empty
+        if viewer.canChange {
+            actions = """
+                <form method="post" action="/domains/\(m.id)/check" class="inline">\(Layout.csrfField(viewer.csrf))\
+                <button type="submit" class="primary">Check now</button></form>\
+                <a class="button" href="/domains/\(m.id)/edit">Edit</a>\
+                <a class="button danger" href="/domains/\(m.id)/delete">Delete</a>
+                """
+        }
+        actions.append("<a class=\"button\" href=\"/tester?domain=\(m.id)\">Test a URL</a>")
+        let head: HTML = """
+            <div class="page-head"><div><h1>\(title)\(punycode)</h1><p class="muted">\(wildcard)Checked \
+            \(intervalLabel(m.intervalMinutes))\(m.lastCheck.map { " · last check " + DisplayTime.ago($0, now: m.now) } ?? "")\
+            \(m.nextCheck.map { " · next " + DisplayTime.until($0, now: m.now) } ?? "")</p></div>\
+            <div class="actions">\(actions)</div></div>
+            """
+        let progress: HTML = m.checking
+            ? "<div class=\"progress\" data-poll=\"/domains/\(m.id)/status\"><span class=\"spinner\" aria-hidden=\"true\"></span><span class=\"progress-text\">Checking… the page updates when the result is in.</span> <noscript><a href=\"/domains/\(m.id)\">Reload</a></noscript></div>"
+            : .empty
+        let verdict: HTML = """
+            <section class="verdict state-\(m.state.rawValue)" aria-label="Verdict">\(m.state.pill)\
+            <span class="sentence">\(m.verdictSentence)</span>\(progress)</section>
+            """
+        var body = head + verdict
+        body.append(findings(m))
+        body.append(locations(m))
+        body.append(file(m))
+        body.append("""
+            <section class="grid-2"><div class="card">\
+            \(LineChart(title: "Response time", unit: "ms", points: m.responseTimes).svg())</div>\
+            <div class="card">\(LineChart(title: "Days until the certificate expires", unit: "days", points: m.certificateDays, threshold: 30).svg())</div></section>
+            """)
+        body.append(diff(m))
+        body.append(timeline(m))
+        body.append(expectations(m))
+        return Layout.page(title: title, viewer: viewer, active: .overview, flash: flash, body: body)
+    }
+
+    static func intervalLabel(_ minutes: Int) -> String {
+        RegisterFormModel.intervals.first { $0.minutes == minutes }?.label ?? "every \(minutes) minutes"
+    }
+
+    static func findings(_ m: DomainPageModel) -> HTML {
+        guard !m.findings.isEmpty else {
+            return m.lastCheck == nil ? .empty : "<section class=\"card\"><h2>Findings</h2><p class=\"muted\">No findings: the file and its transport look right.</p></section>"
+        }
+        var out: HTML = "<section class=\"card\" id=\"findings\"><h2>Findings</h2>"
+        for severity in Severity.allCases {
+            let group = m.findings.filter { $0.severity == severity }
+            guard !group.isEmpty else { continue }
+            out.append("<div class=\"findings-group\"><h3>\(groupTitle(severity, group.count))</h3>")
+            for f in group {
+                let location: HTML = f.location.map { "<span>at <code>\($0.description)</code></span>" } ?? .empty
+                let affects: HTML = f.affects.map { "<span>affects \($0)</span>" } ?? .empty
+                let hint: HTML = f.hint.map { "<div class=\"hint-text\">\($0)</div>" } ?? .empty
+                out.append("""
+                    <div class="finding sev-\(f.severity.rawValue)"><div>\(f.message)</div>\(hint)\
+                    <div class="meta"><span class="sev">\(f.severity.rawValue)</span><code>\(f.code)</code>\(location)\(affects)</div></div>
+                    """)
+            }
+            out.append("</div>")
+        }
+        out.append("</section>")
+        return out
+    }
+
+    static func groupTitle(_ s: Severity, _ n: Int) -> String {
+        switch s {
+        case .error: n == 1 ? "1 error" : "\(n) errors"
+        case .warning: n == 1 ? "1 warning" : "\(n) warnings"
+        case .deprecation: n == 1 ? "1 deprecation" : "\(n) deprecations"
+        case .info: n == 1 ? "1 note" : "\(n) notes"
+        }
+    }
+
+    static func locations(_ m: DomainPageModel) -> HTML {
+        guard !m.locations.isEmpty else { return .empty }
+        var cols: HTML = .empty
+        for l in m.locations {
+            var facts: HTML = "<dt>URL</dt><dd class=\"mono\">\(l.url)</dd>"
+            if let f = l.failure { facts.append("<dt>Failure</dt><dd class=\"error-text\">\(f)</dd>") }
+            if let s = l.status { facts.append("<dt>Status</dt><dd>\(s)</dd>") }
+            if let c = l.contentType { facts.append("<dt>Content-Type</dt><dd class=\"mono\">\(c)</dd>") }
+            if let s = l.size { facts.append("<dt>Size</dt><dd>\(s) bytes</dd>") }
+            if let h = l.versionHash { facts.append("<dt>Version</dt><dd class=\"mono\">\(String(h.prefix(12)))</dd>") }
+            if let t = l.totalMilliseconds { facts.append("<dt>Time</dt><dd>\(Int(t.rounded())) ms</dd>") }
+            if let i = l.tlsIssuer { facts.append("<dt>Certificate</dt><dd>\(i)</dd>") }
+            if let n = l.certificateNotAfter {
+                facts.append("<dt>Expires</dt><dd>\(DisplayTime.date(n)) (\((n - m.now) / 86_400) days)</dd>")
+            }
+            cols.append("<div class=\"card\"><h3>\(l.title)</h3><dl class=\"facts\">\(facts)</dl></div>")
+        }
+        let hashes = Set(m.locations.compactMap(\.versionHash))
+        let note: HTML = hashes.count > 1
+            ? "<p class=\"error-text\">The locations serve different files: devices may see another version than you expect.</p>"
+            : .empty
+        return "<section id=\"locations\"><h2>Origin and Apple CDN</h2>\(note)<div class=\"grid-2\">\(cols)</div></section>"
+    }
+
+    static func file(_ m: DomainPageModel) -> HTML {
+        guard let file = m.file else { return .empty }
+        // Mark the line of each finding's location; a finding about a parent marks its first line.
+        var notes: [String: String] = [:]
+        for f in m.findings {
+            guard let p = f.location?.pointer, !p.isEmpty else { continue }
+            notes[p] = notes[p].map { $0 + "; " + f.code } ?? f.code
+        }
+        var lines: HTML = .empty
+        if let pretty = PrettyJSON.lines(file.bytes) {
+            var used = Set<String>()
+            for line in pretty {
+                if let note = notes[line.pointer], !used.contains(line.pointer) {
+                    used.insert(line.pointer)
+                    lines.append("<span class=\"line marked\" data-note=\"\(note)\" title=\"\(note)\">\(line.text)</span>")
+                } else {
+                    lines.append("<span class=\"line\">\(line.text)</span>")
+                }
+            }
+        } else {
+            for line in String(decoding: file.bytes.prefix(256 << 10), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
+                lines.append("<span class=\"line\">\(line)</span>")
+            }
+        }
+        return """
+            <section class="card" id="file"><div class="page-head"><h2>Current file</h2>\
+            <a class="button" href="/versions/\(file.hash)">Raw</a></div>\
+            <p class="muted">Version <code>\(String(file.hash.prefix(12)))</code>, \(file.bytes.count) bytes, first seen \
+            \(DisplayTime.dateTime(file.firstSeen)).</p><pre class="file">\(lines)</pre></section>
+            """
+    }
+
+    static func diff(_ m: DomainPageModel) -> HTML {
+        guard m.versions.count >= 2 else { return .empty }
+        func options(_ selected: String?) -> HTML {
+            var out: HTML = .empty
+            for v in m.versions {
+                let sel: HTML = v.hash == selected ? " selected" : ""
+                out.append("<option value=\"\(v.hash)\"\(sel)>\(String(v.hash.prefix(12))) · \(DisplayTime.dateTime(v.firstSeen))</option>")
+            }
+            return out
+        }
+        var out: HTML = """
+            <section class="card" id="diff"><h2>Changes between versions</h2>\
+            <form method="get" action="/domains/\(m.id)#diff" class="filters">\
+            <label class="inline">From <select name="from">\(options(m.diff?.fromHash))</select></label>\
+            <label class="inline">to <select name="to">\(options(m.diff?.toHash))</select></label>\
+            <button type="submit">Compare</button></form>
+            """
+        if let d = m.diff {
+            out.append("<h3>What changes for devices</h3>")
+            if d.behavioural.isEmpty && d.watched.isEmpty {
+                out.append("<p class=\"muted\">No behavioural change: every app gets the same URLs as before.</p>")
+            } else {
+                var items: HTML = .empty
+                for w in d.watched {
+                    items.append("<li><strong>Watched URL</strong> <code>\(w.url)</code>: \(w.before) → <strong>\(w.after)</strong></li>")
+                }
+                for b in d.behavioural { items.append("<li>\(b)</li>") }
+                out.append("<ul class=\"changes\">\(items)</ul>")
+            }
+            out.append("<h3>Text</h3>")
+            out.append(TextDiff.render(d.text))
+        }
+        out.append("</section>")
+        return out
+    }
+
+    static func timeline(_ m: DomainPageModel) -> HTML {
+        guard !m.timeline.isEmpty else { return .empty }
+        var items: HTML = .empty
+        for t in m.timeline {
+            let version: HTML = t.versionHash.map { "<code>\(String($0.prefix(12)))</code>" } ?? .empty
+            let new: HTML = t.newVersion ? "<span class=\"badge-new\">new version</span>" : .empty
+            items.append("<li><span class=\"when\">\(DisplayTime.dateTime(t.time))</span>\(t.state.pill)\(version)\(new)<span>\(t.summary)</span></li>")
+        }
+        return "<section class=\"card\" id=\"timeline\"><h2>Timeline</h2><ul class=\"timeline\">\(items)</ul></section>"
+    }
+
+    static func expectations(_ m: DomainPageModel) -> HTML {
+        guard !m.appIDs.isEmpty || !m.watched.isEmpty else { return .empty }
+        var out: HTML = "<section class=\"card\"><h2>Expectations</h2><dl class=\"facts\">"
+        for a in m.appIDs { out.append("<dt>\(a.service.rawValue)</dt><dd class=\"mono\">\(a.appID)</dd>") }
+        for w in m.watched {
+            let expect = w.expect == "browser" ? "stays in the browser" : "opens " + w.expect
+            out.append("<dt>URL</dt><dd><code>\(w.url)</code> \(expect)</dd>")
+        }
+        out.append("</dl></section>")
+        return out
+    }
+
+    /// The confirmation page a delete link leads to; the deletion itself is a POST.
+    public static func confirmDelete(id: Int64, displayHost: String, viewer: Viewer) -> HTML {
+        Layout.page(title: "Delete " + displayHost, viewer: viewer, active: .overview, body: """
+            <h1>Delete \(displayHost)?</h1><div class="card"><p>This removes the domain, its checks, versions and alerts. \
+            It cannot be undone.</p>\
+            <form method="post" action="/domains/\(id)/delete" data-confirm="Delete \(displayHost) and all its history?">\
+            \(Layout.csrfField(viewer.csrf))<button type="submit" class="danger">Delete</button> \
+            <a class="button" href="/domains/\(id)">Cancel</a></form></div>
+            """)
+    }
+}

@@ -1,0 +1,152 @@
+import AASA
+
+/// Everything the domain page shows, gathered by the handler from the store and the AASA module.
+public struct DomainPageModel: Sendable {
+    public struct FileView: Sendable {
+        public var bytes: [UInt8]
+        public var hash: String
+        public var firstSeen: Int64
+        public init(bytes: [UInt8], hash: String, firstSeen: Int64) {
+            self.bytes = bytes
+            self.hash = hash
+            self.firstSeen = firstSeen
+        }
+    }
+
+    /// One fetched location (origin well-known, origin root, Apple's CDN), for the side-by-side view.
+    public struct LocationView: Sendable {
+        public var title: String
+        public var url: String
+        public var status: Int?
+        public var contentType: String?
+        public var size: Int?
+        public var versionHash: String?
+        public var tlsIssuer: String?
+        public var certificateNotAfter: Int64?
+        public var totalMilliseconds: Double?
+        public var failure: String?
+        public init(title: String, url: String, status: Int? = nil, contentType: String? = nil, size: Int? = nil,
+                    versionHash: String? = nil, tlsIssuer: String? = nil, certificateNotAfter: Int64? = nil,
+                    totalMilliseconds: Double? = nil, failure: String? = nil) {
+            self.title = title
+            self.url = url
+            self.status = status
+            self.contentType = contentType
+            self.size = size
+            self.versionHash = versionHash
+            self.tlsIssuer = tlsIssuer
+            self.certificateNotAfter = certificateNotAfter
+            self.totalMilliseconds = totalMilliseconds
+            self.failure = failure
+        }
+    }
+
+    public struct TimelineEntry: Sendable {
+        public var checkID: Int64
+        public var time: Int64
+        public var state: DomainState
+        public var versionHash: String?
+        /// This check saw a file no earlier check had seen for this domain.
+        public var newVersion: Bool
+        public var summary: String
+        public init(checkID: Int64, time: Int64, state: DomainState, versionHash: String?, newVersion: Bool, summary: String) {
+            self.checkID = checkID
+            self.time = time
+            self.state = state
+            self.versionHash = versionHash
+            self.newVersion = newVersion
+            self.summary = summary
+        }
+    }
+
+    public struct VersionEntry: Sendable {
+        public var hash: String
+        public var firstSeen: Int64
+        public var size: Int
+        public init(hash: String, firstSeen: Int64, size: Int) {
+            self.hash = hash
+            self.firstSeen = firstSeen
+            self.size = size
+        }
+    }
+
+    public struct WatchedChange: Sendable {
+        public var url: String
+        public var before: String
+        public var after: String
+        public init(url: String, before: String, after: String) {
+            self.url = url
+            self.before = before
+            self.after = after
+        }
+    }
+
+    public struct DiffView: Sendable {
+        public var fromHash: String
+        public var toHash: String
+        /// Sentences, most important first (an app lost a path, a rule now excludes…).
+        public var behavioural: [String]
+        public var watched: [WatchedChange]
+        public var text: [TextDiff.Op]
+        public init(fromHash: String, toHash: String, behavioural: [String], watched: [WatchedChange], text: [TextDiff.Op]) {
+            self.fromHash = fromHash
+            self.toHash = toHash
+            self.behavioural = behavioural
+            self.watched = watched
+            self.text = text
+        }
+    }
+
+    public var id: Int64
+    public var host: String
+    public var displayHost: String
+    public var isWildcard: Bool
+    public var intervalMinutes: Int
+    public var badge: Bool
+    public var state: DomainState
+    public var verdictSentence: String
+    public var checking: Bool
+    public var lastCheck: Int64?
+    public var nextCheck: Int64?
+    public var findings: [Finding]
+    public var file: FileView?
+    public var locations: [LocationView]
+    public var timeline: [TimelineEntry]
+    public var versions: [VersionEntry]
+    public var diff: DiffView?
+    public var responseTimes: [LineChart.Point]
+    public var certificateDays: [LineChart.Point]
+    public var appIDs: [(service: AppService, appID: String)]
+    public var watched: [(url: String, expect: String)]
+    public var now: Int64
+
+    public init(id: Int64, host: String, displayHost: String, isWildcard: Bool = false, intervalMinutes: Int = 60,
+                badge: Bool = false, state: DomainState, verdictSentence: String, checking: Bool = false,
+                lastCheck: Int64? = nil, nextCheck: Int64? = nil, findings: [Finding] = [], file: FileView? = nil,
+                locations: [LocationView] = [], timeline: [TimelineEntry] = [], versions: [VersionEntry] = [],
+                diff: DiffView? = nil, responseTimes: [LineChart.Point] = [], certificateDays: [LineChart.Point] = [],
+                appIDs: [(service: AppService, appID: String)] = [], watched: [(url: String, expect: String)] = [], now: Int64) {
+        self.id = id
+        self.host = host
+        self.displayHost = displayHost
+        self.isWildcard = isWildcard
+        self.intervalMinutes = intervalMinutes
+        self.badge = badge
+        self.state = state
+        self.verdictSentence = verdictSentence
+        self.checking = checking
+        self.lastCheck = lastCheck
+        self.nextCheck = nextCheck
+        self.findings = findings
+        self.file = file
+        self.locations = locations
+        self.timeline = timeline
+        self.versions = versions
+        self.diff = diff
+        self.responseTimes = responseTimes
+        self.certificateDays = certificateDays
+        self.appIDs = appIDs
+        self.watched = watched
+        self.now = now
+    }
+}

@@ -1,0 +1,77 @@
+/// Who is looking at a page, as the layout needs it.
+public struct Viewer: Sendable {
+    public var userID: Int64
+    public var email: String
+    public var role: Role
+    /// The CSRF token every form on the page carries.
+    public var csrf: String
+
+    public init(userID: Int64, email: String, role: Role, csrf: String) {
+        self.userID = userID
+        self.email = email
+        self.role = role
+        self.csrf = csrf
+    }
+
+    public var canChange: Bool { role.canChange }
+}
+
+public enum NavItem: String, Sendable {
+    case overview, register, tester, alerts, settings, none
+}
+
+/// The frame every page shares: header with navigation, a flash message, the page, a footer.
+/// Styles and the script are files under /static, so the CSP can forbid inline code.
+public enum Layout {
+    public static func page(title: String, viewer: Viewer?, active: NavItem, flash: Flash? = nil, body: HTML) -> HTML {
+        let nav: HTML
+        if let viewer {
+            func item(_ n: NavItem, _ href: HTML, _ label: HTML) -> HTML {
+                n == active ? "<a href=\"\(href)\" aria-current=\"page\">\(label)</a>" : "<a href=\"\(href)\">\(label)</a>"
+            }
+            let register: HTML = viewer.canChange ? item(.register, "/domains/new", "Register") : .empty
+            nav = """
+                <nav class="main-nav" aria-label="Main">\(item(.overview, "/", "Domains"))\(register)\
+                \(item(.tester, "/tester", "URL tester"))\(item(.alerts, "/alerts", "Alerts"))\
+                \(item(.settings, "/settings", "Settings"))</nav>\
+                <div class="account"><span class="muted">\(viewer.email)</span>\
+                <span class="role role-\(viewer.role.rawValue)">\(viewer.role.label)</span>\
+                <form method="post" action="/logout" class="inline">\(csrfField(viewer.csrf))\
+                <button class="link" type="submit">Log out</button></form></div>
+                """
+        } else {
+            nav = .empty
+        }
+        let flashHTML: HTML = flash.map { f in "<div class=\"flash flash-\(f.kind.rawValue)\" role=\"status\">\(f.message)</div>" } ?? .empty
+        return """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8">\
+            <meta name="viewport" content="width=device-width, initial-scale=1">\
+            <meta name="color-scheme" content="light dark">\
+            <title>\(title) · aasa-monitor</title>\
+            <link rel="stylesheet" href="/static/css/app.css">\
+            <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">\
+            <script src="/static/js/app.js" defer></script></head>
+            <body><header class="top"><a class="brand" href="/"><span class="logo" aria-hidden="true"></span>aasa-monitor</a>\
+            \(nav)</header>
+            <main>\(flashHTML)\(body)</main>
+            <footer class="foot muted">aasa-monitor watches apple-app-site-association files. \
+            <a href="/api/v1/openapi.json">API</a> · <a href="/metrics">Metrics</a></footer>
+            </body></html>
+            """
+    }
+
+    public static func csrfField(_ token: String) -> HTML {
+        "<input type=\"hidden\" name=\"csrf\" value=\"\(token)\">"
+    }
+}
+
+public struct Flash: Sendable {
+    public enum Kind: String, Sendable { case success, error, info }
+    public var kind: Kind
+    public var message: String
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+}

@@ -1,0 +1,171 @@
+/// One row of the overview table.
+public struct OverviewRow: Sendable {
+    public var id: Int64
+    /// ASCII (punycode) form, used in links and the API.
+    public var host: String
+    /// Unicode form for people.
+    public var displayHost: String
+    public var state: DomainState
+    /// The one-line reason: the worst finding's message, or the fetch failure.
+    public var reason: String?
+    public var lastCheck: Int64?
+    /// When the served file last changed (first time the current version was seen).
+    public var lastChange: Int64?
+    /// Recent total response times in ms, oldest first; nil for a failed fetch.
+    public var responseTimes: [Double?]
+    public var openAlerts: Int
+
+    public init(id: Int64, host: String, displayHost: String, state: DomainState, reason: String? = nil,
+                lastCheck: Int64? = nil, lastChange: Int64? = nil, responseTimes: [Double?] = [], openAlerts: Int = 0) {
+        self.id = id
+        self.host = host
+        self.displayHost = displayHost
+        self.state = state
+        self.reason = reason
+        self.lastCheck = lastCheck
+        self.lastChange = lastChange
+        self.responseTimes = responseTimes
+        self.openAlerts = openAlerts
+    }
+}
+
+public enum OverviewSort: String, Sendable, CaseIterable {
+    case host, state, lastCheck = "last-check", lastChange = "last-change"
+}
+
+/// What the overview shows: a page of rows plus the query that produced it.
+public struct OverviewQuery: Sendable, Equatable {
+    public var state: DomainState?
+    public var search: String
+    public var sort: OverviewSort
+    public var descending: Bool
+    public var page: Int
+    public var pageSize: Int
+
+    public init(state: DomainState? = nil, search: String = "", sort: OverviewSort = .state, descending: Bool = false,
+                page: Int = 1, pageSize: Int = 50) {
+        self.state = state
+        self.search = search
+        self.sort = sort
+        self.descending = descending
+        self.page = page
+        self.pageSize = pageSize
+    }
+
+    /// Reads `?state=&q=&sort=&dir=&page=` leniently: anything unknown falls back to the default.
+    public init(_ form: FormData) {
+        self.init()
+        state = form["state"].flatMap(DomainState.init(rawValue:))
+        search = String((form["q"] ?? "").trimmingCharacters(in: .whitespaces).prefix(200))
+        sort = form["sort"].flatMap(OverviewSort.init(rawValue:)) ?? .state
+        descending = form["dir"] == "desc"
+        page = max(1, min(Int(form["page"] ?? "") ?? 1, 100_000))
+    }
+
+    /// The query string for a link that changes some of these values.
+    func link(state: DomainState?? = .none, sort: OverviewSort? = nil, descending: Bool? = nil, page: Int? = nil) -> String {
+        var f: [(String, String)] = []
+        let s: DomainState? = state ?? self.state
+        if let s { f.append(("state", s.rawValue)) }
+        if !search.isEmpty { f.append(("q", search)) }
+        let so = sort ?? self.sort
+        if so != .state { f.append(("sort", so.rawValue)) }
+        if descending ?? self.descending { f.append(("dir", "desc")) }
+        let p = page ?? 1
+        if p > 1 { f.append(("page", String(p))) }
+        return f.isEmpty ? "/" : "/?" + FormData(fields: f.map { ($0.0, $0.1) }).encoded()
+    }
+}
+
+public struct OverviewModel: Sendable {
+    public var rows: [OverviewRow]
+    /// Rows matching the filter and search, across all pages.
+    public var matching: Int
+    /// Domains per state, ignoring the filter, for the summary cards.
+    public var counts: [DomainState: Int]
+    public var query: OverviewQuery
+    public var now: Int64
+
+    public init(rows: [OverviewRow], matching: Int, counts: [DomainState: Int], query: OverviewQuery, now: Int64) {
+        self.rows = rows
+        self.matching = matching
+        self.counts = counts
+        self.query = query
+        self.now = now
+    }
+}
+
+import Foundation
+
+public enum OverviewPage {
+    public static func render(_ m: OverviewModel, viewer: Viewer, flash: Flash? = nil) -> HTML {
+        let total = m.counts.values.reduce(0, +)
+        var cards: [HTML] = []
+        let allCurrent: HTML = m.query.state == nil ? " aria-current=\"true\"" : ""
+        cards.append("<a href=\"\(m.query.link(state: .some(nil)))\"\(allCurrent)><span class=\"count\">\(total)</span><span class=\"muted\">All domains</span></a>")
+        for s in DomainState.allCases {
+            let current: HTML = m.query.state == s ? " aria-current=\"true\"" : ""
+            cards.append("<a href=\"\(m.query.link(state: .some(s)))\"\(current)><span class=\"count\">\(m.counts[s] ?? 0)</span>\(s.pill)</a>")
+        }
+        let register: HTML = viewer.canChange ? "<a class=\"button primary\" href=\"/domains/new\">Register a domain</a>" : .empty
+        let head: HTML = """
+            <div class="page-head"><h1>Domains</h1><div class="actions">\
+            <a class="button" href="/export/domains.csv">Export CSV</a>\
+            <a class="button" href="/export/domains.json">Export JSON</a>\(register)</div></div>
+            <nav class="summary" aria-label="Filter by state">\(cards)</nav>
+            """
+        var stateOptions: HTML = "<option value=\"\">Any state</option>"
+        for s in DomainState.allCases {
+            let sel: HTML = m.query.state == s ? " selected" : ""
+            stateOptions.append("<option value=\"\(s.rawValue)\"\(sel)>\(s.label)</option>")
+        }
+        var sortOptions: HTML = .empty
+        for (s, label) in [(OverviewSort.state, "Worst first"), (.host, "Host"), (.lastCheck, "Last check"), (.lastChange, "Last change")] {
+            let sel: HTML = m.query.sort == s ? " selected" : ""
+            sortOptions.append("<option value=\"\(s.rawValue)\"\(sel)>\(label)</option>")
+        }
+        let filters: HTML = """
+            <form class="filters" method="get" action="/" role="search">\
+            <input type="search" name="q" value="\(m.query.search)" placeholder="Search hosts" aria-label="Search hosts">\
+            <select name="state" aria-label="State">\(stateOptions)</select>\
+            <select name="sort" aria-label="Sort">\(sortOptions)</select>\
+            <button type="submit">Apply</button></form>
+            """
+        guard !m.rows.isEmpty else {
+            let message: HTML = total == 0
+                ? "No domains yet. Register one and its first check starts at once."
+                : "No domain matches this filter."
+            return Layout.page(title: "Domains", viewer: viewer, active: .overview, flash: flash,
+                               body: head + filters + "<div class=\"card empty\">\(message)</div>")
+        }
+        func sortHeader(_ s: OverviewSort, _ label: HTML, _ cls: HTML = .empty) -> HTML {
+            let desc = m.query.sort == s ? !m.query.descending : false
+            let arrow: HTML = m.query.sort == s ? (m.query.descending ? " ↓" : " ↑") : .empty
+            return "<th\(cls)><a href=\"\(m.query.link(sort: s, descending: desc))\">\(label)\(arrow)</a></th>"
+        }
+        var body: HTML = .empty
+        for r in m.rows {
+            let reason: HTML = r.reason.map { "<span class=\"reason\" title=\"\($0)\">\($0)</span>" } ?? .empty
+            let hostTitle: HTML = r.displayHost != r.host ? "<span class=\"muted mono\"> \(r.host)</span>" : .empty
+            let alerts: HTML = r.openAlerts > 0 ? "<a class=\"alert-count\" href=\"/alerts\">\(r.openAlerts)</a>" : "<span class=\"muted\">0</span>"
+            body.append("""
+                <tr><td class="host"><a href="/domains/\(r.id)">\(r.displayHost)</a>\(hostTitle)\(reason)</td>\
+                <td>\(r.state.pill)</td>\
+                <td class="hide-narrow">\(r.lastCheck.map { DisplayTime.ago($0, now: m.now) } ?? "—")</td>\
+                <td class="hide-narrow">\(r.lastChange.map { DisplayTime.ago($0, now: m.now) } ?? "—")</td>\
+                <td class="hide-narrow">\(Sparkline.svg(r.responseTimes, label: "Response times of " + r.displayHost))</td>\
+                <td>\(alerts)</td></tr>
+                """)
+        }
+        let pages = max(1, (m.matching + m.query.pageSize - 1) / m.query.pageSize)
+        let prev: HTML = m.query.page > 1 ? "<a class=\"button\" rel=\"prev\" href=\"\(m.query.link(page: m.query.page - 1))\">← Previous</a>" : .empty
+        let next: HTML = m.query.page < pages ? "<a class=\"button\" rel=\"next\" href=\"\(m.query.link(page: m.query.page + 1))\">Next →</a>" : .empty
+        let table: HTML = """
+            <div class="table-wrap"><table><thead><tr>\(sortHeader(.host, "Domain"))\(sortHeader(.state, "State"))\
+            \(sortHeader(.lastCheck, "Last check", " class=\"hide-narrow\""))\(sortHeader(.lastChange, "File changed", " class=\"hide-narrow\""))\
+            <th class="hide-narrow">Response time</th><th>Open alerts</th></tr></thead><tbody>\(body)</tbody></table></div>
+            <div class="pagination"><span class="muted">\(m.matching) domains · page \(m.query.page) of \(pages)</span>\(prev)\(next)</div>
+            """
+        return Layout.page(title: "Domains", viewer: viewer, active: .overview, flash: flash, body: head + filters + table)
+    }
+}

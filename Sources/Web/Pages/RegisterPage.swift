@@ -1,0 +1,126 @@
+/// The services whose app IDs a user can require (aasa-spec.md §3).
+public enum AppService: String, Sendable, CaseIterable, Codable {
+    case applinks, webcredentials, appclips, activitycontinuation
+
+    public var label: String {
+        switch self {
+        case .applinks: "Universal links (applinks)"
+        case .webcredentials: "Password autofill (webcredentials)"
+        case .appclips: "App Clips (appclips)"
+        case .activitycontinuation: "Handoff (activitycontinuation)"
+        }
+    }
+}
+
+/// What a watched URL is expected to do on a device.
+public enum WatchedOutcome: Sendable, Equatable, Codable {
+    /// Opens this app.
+    case opens(String)
+    /// Stays in the browser (no app claims it).
+    case staysInBrowser
+
+    /// The form's text: an app ID or "browser".
+    public var formValue: String {
+        if case .opens(let app) = self { return app }
+        return "browser"
+    }
+}
+
+/// The register/edit form as typed, with a message per field that was refused.
+public struct RegisterFormModel: Sendable {
+    public var host: String = ""
+    /// One entry per row the user filled, per service.
+    public var appIDs: [(service: AppService, appID: String)] = []
+    public var watched: [(url: String, expect: String)] = []
+    public var intervalMinutes: Int = 60
+    public var badge: Bool = false
+    /// Field name → message. Field names: `host`, `appid.N`, `url.N`, `expect.N`, `interval`, `form`.
+    public var errors: [String: String] = [:]
+    /// nil when registering; the domain id when editing.
+    public var editing: Int64?
+
+    public init() {}
+
+    public static let intervals: [(minutes: Int, label: String)] = [
+        (5, "every 5 minutes"), (15, "every 15 minutes"), (60, "every hour"), (360, "every 6 hours"), (1440, "every day"),
+    ]
+}
+
+public enum RegisterPage {
+    public static func render(_ m: RegisterFormModel, viewer: Viewer) -> HTML {
+        func error(_ field: String) -> HTML {
+            guard let message = m.errors[field] else { return .empty }
+            return "<p class=\"error-text\" id=\"err-\(field)\">\(message)</p>"
+        }
+        func cls(_ field: String) -> HTML { m.errors[field] != nil ? " class=\"field-error\"" : .empty }
+        func described(_ field: String) -> HTML {
+            m.errors[field] != nil ? " aria-invalid=\"true\" aria-describedby=\"err-\(field)\"" : .empty
+        }
+        // Keep what was typed, plus empty rows to fill.
+        var appRows = m.appIDs
+        if appRows.isEmpty { appRows = [(.applinks, ""), (.webcredentials, "")] } else { appRows.append((.applinks, "")) }
+        var apps: HTML = .empty
+        for (i, row) in appRows.enumerated() {
+            var options: HTML = .empty
+            for s in AppService.allCases {
+                let sel: HTML = s == row.service ? " selected" : ""
+                options.append("<option value=\"\(s.rawValue)\"\(sel)>\(s.label)</option>")
+            }
+            apps.append("""
+                <div\(cls("appid.\(i)"))><div class="row-inputs">\
+                <input type="text" name="appid" value="\(row.appID)" placeholder="ABCDE12345.com.example.app" \
+                aria-label="App ID \(i + 1)"\(described("appid.\(i)"))>\
+                <select name="service" aria-label="Service for app ID \(i + 1)">\(options)</select></div>\(error("appid.\(i)"))</div>
+                """)
+        }
+        var urlRows = m.watched
+        urlRows.append(("", ""))
+        var urls: HTML = .empty
+        for (i, row) in urlRows.enumerated() {
+            urls.append("""
+                <div\(cls("url.\(i)"))><div class="row-inputs">\
+                <input type="text" name="url" value="\(row.url)" placeholder="https://example.com/product/42" \
+                aria-label="Watched URL \(i + 1)"\(described("url.\(i)"))>\
+                <input type="text" name="expect" value="\(row.expect)" placeholder="app ID, or browser" \
+                aria-label="Expected outcome for URL \(i + 1)"></div>\(error("url.\(i)"))\(error("expect.\(i)"))</div>
+                """)
+        }
+        var intervals: HTML = .empty
+        for (minutes, label) in RegisterFormModel.intervals {
+            let sel: HTML = minutes == m.intervalMinutes ? " selected" : ""
+            intervals.append("<option value=\"\(minutes)\"\(sel)>\(label)</option>")
+        }
+        let badgeChecked: HTML = m.badge ? " checked" : ""
+        let title = m.editing == nil ? "Register a domain" : "Edit " + m.host
+        let action: HTML = m.editing.map { "/domains/\($0)/edit" } ?? "/domains"
+        let hostField: HTML = m.editing == nil
+            ? """
+              <div\(cls("host"))><label for="host">Host <span class="hint">— Unicode or Punycode; \
+              <code>*.example.com</code> for a wildcard</span></label>\
+              <input type="text" id="host" name="host" value="\(m.host)" required autocomplete="off" \
+              placeholder="example.com" autofocus\(described("host"))>\(error("host"))</div>
+              """
+            : "<p>Host: <strong>\(m.host)</strong></p>"
+        let body: HTML = """
+            <h1>\(title)</h1>\(error("form"))
+            <form method="post" action="\(action)" class="card" novalidate>\(Layout.csrfField(viewer.csrf))\
+            \(hostField)
+            <fieldset><legend>App IDs that must be present</legend>\
+            <p class="hint">Team ID, a dot, then the bundle ID: <code>ABCDE12345.com.example.app</code>. \
+            Leave rows empty that you do not need.</p><div id="app-rows">\(apps)</div>\
+            <button type="button" class="link" data-add-row="app-rows" hidden>+ Add another app ID</button></fieldset>
+            <fieldset><legend>Watched URLs</legend>\
+            <p class="hint">A URL on this host and what should happen when it is tapped: an app ID that must \
+            open it, or <code>browser</code> if no app should.</p><div id="url-rows">\(urls)</div>\
+            <button type="button" class="link" data-add-row="url-rows" hidden>+ Add another URL</button></fieldset>
+            <div\(cls("interval"))><label for="interval">Check</label>\
+            <select id="interval" name="interval">\(intervals)</select>\(error("interval"))</div>
+            <label class="hint"><input type="checkbox" name="badge" value="on"\(badgeChecked)> \
+            Publish a status badge at <code>/badge/HOST.svg</code></label>
+            <p><button type="submit" class="primary">\(m.editing == nil ? "Register and check now" : "Save changes")</button> \
+            <a class="button" href="\(m.editing.map { "/domains/\($0)" } ?? "/")">Cancel</a></p>
+            </form>
+            """
+        return Layout.page(title: title, viewer: viewer, active: m.editing == nil ? .register : .overview, body: body)
+    }
+}

@@ -1,0 +1,140 @@
+/// Channels, users, API tokens and defaults.
+public struct SettingsModel: Sendable {
+    public struct ChannelRow: Sendable {
+        public var id: Int64
+        public var kind: String
+        public var target: String
+        public var enabled: Bool
+        public init(id: Int64, kind: String, target: String, enabled: Bool) {
+            self.id = id
+            self.kind = kind
+            self.target = target
+            self.enabled = enabled
+        }
+    }
+
+    public struct UserRow: Sendable {
+        public var id: Int64
+        public var email: String
+        public var role: Role
+        public var created: Int64
+        public init(id: Int64, email: String, role: Role, created: Int64) {
+            self.id = id
+            self.email = email
+            self.role = role
+            self.created = created
+        }
+    }
+
+    public struct TokenRow: Sendable {
+        public var id: Int64
+        public var name: String
+        public var created: Int64
+        public var lastUsed: Int64?
+        public init(id: Int64, name: String, created: Int64, lastUsed: Int64?) {
+            self.id = id
+            self.name = name
+            self.created = created
+            self.lastUsed = lastUsed
+        }
+    }
+
+    public var channels: [ChannelRow] = []
+    public var users: [UserRow] = []
+    public var tokens: [TokenRow] = []
+    public var defaultIntervalMinutes = 60
+    /// Shown once, right after creation.
+    public var newToken: String?
+    public var errors: [String: String] = [:]
+    public var values: [String: String] = [:]
+    public var now: Int64
+
+    public init(now: Int64) { self.now = now }
+}
+
+public enum SettingsPage {
+    public static func render(_ m: SettingsModel, viewer: Viewer, flash: Flash? = nil) -> HTML {
+        func err(_ f: String) -> HTML { m.errors[f].map { "<p class=\"error-text\">\($0)</p>" } ?? .empty }
+        func value(_ f: String) -> String { m.values[f] ?? "" }
+        let csrf = Layout.csrfField(viewer.csrf)
+        let change = viewer.canChange
+
+        var channels: HTML = .empty
+        for c in m.channels {
+            let remove: HTML = change
+                ? "<form method=\"post\" action=\"/channels/\(c.id)/delete\" class=\"inline\" data-confirm=\"Remove this channel?\">\(csrf)<button type=\"submit\" class=\"link\">Remove</button></form>"
+                : .empty
+            let test: HTML = change
+                ? "<form method=\"post\" action=\"/channels/\(c.id)/test\" class=\"inline\">\(csrf)<button type=\"submit\" class=\"link\">Send test</button></form>"
+                : .empty
+            channels.append("<tr><td>\(c.kind)</td><td class=\"mono\">\(c.target)</td><td>\(c.enabled ? "enabled" : "disabled")</td><td class=\"actions\">\(test)\(remove)</td></tr>")
+        }
+        let channelTable: HTML = m.channels.isEmpty ? "<p class=\"muted\">No channels yet: alerts are only shown here.</p>"
+            : "<div class=\"table-wrap\"><table><thead><tr><th>Kind</th><th>Target</th><th>State</th><th></th></tr></thead><tbody>\(channels)</tbody></table></div>"
+        let kindEmail: HTML = value("kind") == "webhook" ? .empty : " selected"
+        let kindWebhook: HTML = value("kind") == "webhook" ? " selected" : .empty
+        let channelForm: HTML = change ? """
+            <form method="post" action="/channels" class="card">\(csrf)<h3>Add a channel</h3>\
+            <label for="kind">Kind</label><select id="kind" name="kind"><option value="email"\(kindEmail)>Email</option>\
+            <option value="webhook"\(kindWebhook)>Webhook</option></select>\
+            <label for="target">Email address or webhook URL</label><input type="text" id="target" name="target" value="\(value("target"))">\(err("target"))\
+            <label for="secret">Webhook secret <span class="hint">— signs each POST (HMAC-SHA256); leave empty for email</span></label>\
+            <input type="text" id="secret" name="secret" autocomplete="off">\
+            <p><button type="submit" class="primary">Add channel</button></p></form>
+            """ : .empty
+
+        var users: HTML = .empty
+        for u in m.users {
+            let remove: HTML = change && u.id != viewer.userID
+                ? "<form method=\"post\" action=\"/users/\(u.id)/delete\" class=\"inline\" data-confirm=\"Remove this user?\">\(csrf)<button type=\"submit\" class=\"link\">Remove</button></form>"
+                : .empty
+            users.append("<tr><td>\(u.email)</td><td>\(u.role.label)</td><td>\(DisplayTime.date(u.created))</td><td>\(remove)</td></tr>")
+        }
+        let roleOptions: HTML = "<option value=\"read-only\">Read-only</option><option value=\"admin\">Admin</option>"
+        let userForm: HTML = change ? """
+            <form method="post" action="/users" class="card">\(csrf)<h3>Add a user</h3>\
+            <label for="user-email">Email</label><input type="email" id="user-email" name="email" value="\(value("email"))">\(err("email"))\
+            <label for="user-password">Password <span class="hint">— at least 10 characters</span></label>\
+            <input type="password" id="user-password" name="password" autocomplete="new-password">\(err("password"))\
+            <label for="role">Role</label><select id="role" name="role">\(roleOptions)</select>\
+            <p><button type="submit" class="primary">Add user</button></p></form>
+            """ : .empty
+
+        var tokens: HTML = .empty
+        for t in m.tokens {
+            let revoke: HTML = change
+                ? "<form method=\"post\" action=\"/tokens/\(t.id)/delete\" class=\"inline\" data-confirm=\"Revoke this token? Scripts using it stop working.\">\(csrf)<button type=\"submit\" class=\"link\">Revoke</button></form>"
+                : .empty
+            tokens.append("<tr><td>\(t.name)</td><td>\(DisplayTime.date(t.created))</td><td>\(t.lastUsed.map { DisplayTime.ago($0, now: m.now) } ?? "never")</td><td>\(revoke)</td></tr>")
+        }
+        let newToken: HTML = m.newToken.map {
+            "<div class=\"flash flash-success\">New token (shown once, copy it now): <code class=\"mono\">\($0)</code></div>"
+        } ?? .empty
+        let tokenForm: HTML = change ? """
+            <form method="post" action="/tokens" class="filters">\(csrf)<input type="text" name="name" placeholder="Token name, e.g. ci" aria-label="Token name" value="\(value("name"))">\
+            <button type="submit">Create token</button></form>\(err("name"))
+            """ : .empty
+
+        let tokenTable: HTML = m.tokens.isEmpty ? "<p class=\"muted\">No tokens.</p>"
+            : "<div class=\"table-wrap\"><table><thead><tr><th>Name</th><th>Created</th><th>Last used</th><th></th></tr></thead><tbody>\(tokens)</tbody></table></div>"
+        var intervals: HTML = .empty
+        for (minutes, label) in RegisterFormModel.intervals {
+            let sel: HTML = minutes == m.defaultIntervalMinutes ? " selected" : ""
+            intervals.append("<option value=\"\(minutes)\"\(sel)>\(label)</option>")
+        }
+        let defaults: HTML = change ? """
+            <form method="post" action="/settings/defaults" class="filters">\(csrf)<label for="default-interval" class="inline">New domains are checked</label>\
+            <select id="default-interval" name="interval">\(intervals)</select><button type="submit">Save</button></form>
+            """ : "<p>New domains are checked \(DomainPage.intervalLabel(m.defaultIntervalMinutes)).</p>"
+
+        return Layout.page(title: "Settings", viewer: viewer, active: .settings, flash: flash, body: """
+            <div class="page-head"><h1>Settings</h1><a class="button" href="/account/password">Change my password</a></div>
+            <section><h2>Notification channels</h2>\(channelTable)\(channelForm)</section>
+            <section><h2>Users</h2><div class="table-wrap"><table><thead><tr><th>Email</th><th>Role</th><th>Since</th><th></th></tr></thead>\
+            <tbody>\(users)</tbody></table></div>\(userForm)</section>
+            <section><h2>API tokens</h2><p class="muted">For scripts: <code>Authorization: Bearer TOKEN</code> on <code>/api/v1</code>.</p>\(newToken)\
+            \(tokenTable)\(tokenForm)</section>
+            <section><h2>Defaults</h2><div class="card">\(defaults)</div></section>
+            """)
+    }
+}

@@ -1,0 +1,149 @@
+import Testing
+import AASA
+@testable import Web
+
+/// Every page rendered from view models whose every string is hostile: no `<script` may survive, and
+/// no `HTML(rendered:` may leak (an HTML value interpolated into a plain String by mistake).
+@Suite struct PageRenderingTests {
+    static let evil = "<script>alert(1)</script>\"'&"
+    let viewer = Viewer(userID: 1, email: evil + "@x", role: .admin, csrf: "tok\"en")
+    let readOnly = Viewer(userID: 2, email: "r@x", role: .readOnly, csrf: "t")
+
+    func expectSafe(_ page: HTML, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        let s = page.rendered
+        #expect(!s.contains("<script>"), sourceLocation: sourceLocation)
+        #expect(!s.contains("HTML(rendered"), sourceLocation: sourceLocation)
+        #expect(s.contains("&lt;script&gt;"), sourceLocation: sourceLocation)
+        // The only scripts are our own file.
+        #expect(s.components(separatedBy: "<script").count == 2, sourceLocation: sourceLocation)
+        #expect(s.contains("<script src=\"/static/js/app.js\" defer></script>"), sourceLocation: sourceLocation)
+    }
+
+    @Test func overview() {
+        let e = Self.evil
+        let rows = (1...3).map { OverviewRow(id: Int64($0), host: e, displayHost: e, state: .failing, reason: e, lastCheck: 10,
+                                             lastChange: 5, responseTimes: [1, nil, 3], openAlerts: 2) }
+        let m = OverviewModel(rows: rows, matching: 120, counts: [.failing: 3], query: OverviewQuery(search: e, page: 2), now: 100)
+        let page = OverviewPage.render(m, viewer: viewer, flash: Flash(.error, e))
+        expectSafe(page)
+        #expect(page.rendered.contains("page 2 of 3"))
+        #expect(page.rendered.contains("rel=\"prev\"") && page.rendered.contains("rel=\"next\""))
+        #expect(page.rendered.contains("Register a domain"))
+        #expect(!OverviewPage.render(m, viewer: readOnly).rendered.contains("Register a domain"))
+        let empty = OverviewModel(rows: [], matching: 0, counts: [:], query: OverviewQuery(), now: 0)
+        #expect(OverviewPage.render(empty, viewer: viewer).rendered.contains("No domains yet"))
+    }
+
+    @Test func register() {
+        var m = RegisterFormModel()
+        let e = Self.evil
+        m.host = e
+        m.appIDs = [(.applinks, e)]
+        m.watched = [(e, e)]
+        m.errors = ["host": e, "appid.0": e, "url.0": e, "form": e]
+        let page = RegisterPage.render(m, viewer: viewer)
+        expectSafe(page)
+        #expect(page.rendered.contains("aria-invalid=\"true\" aria-describedby=\"err-host\""))
+        #expect(page.rendered.contains("value=\"tok&quot;en\""))
+    }
+
+    @Test func domain() {
+        let e = Self.evil
+        let file = Array("{\"applinks\":{\"details\":[{\"appIDs\":[\"\(e.replacingOccurrences(of: "\"", with: "\\\""))\"],\"components\":[{\"/\":\"/a\"}]}]}}".utf8)
+        let finding = Finding(code: e, severity: .error, location: AASA.SourceLocation(pointer: "/applinks/details/0/appIDs"),
+                              message: e, hint: e, affects: e)
+        let m = DomainPageModel(
+            id: 7, host: e, displayHost: e, state: .failing, verdictSentence: e, checking: true, lastCheck: 1, nextCheck: 99,
+            findings: [finding, Finding(code: "x", severity: .info, message: e)],
+            file: .init(bytes: file, hash: e, firstSeen: 0),
+            locations: [.init(title: e, url: e, status: 200, contentType: e, size: 3, versionHash: e, tlsIssuer: e,
+                              certificateNotAfter: 86_400 * 40, totalMilliseconds: 12, failure: e)],
+            timeline: [.init(checkID: 1, time: 0, state: .failing, versionHash: e, newVersion: true, summary: e)],
+            versions: [.init(hash: e, firstSeen: 0, size: 1), .init(hash: "b", firstSeen: 1, size: 2)],
+            diff: .init(fromHash: e, toHash: "b", behavioural: [e], watched: [.init(url: e, before: e, after: e)],
+                        text: TextDiff.diff([e, "a"], ["a", e + "!"])),
+            responseTimes: [.init(time: 0, value: 5), .init(time: 60, value: 7)],
+            certificateDays: [.init(time: 0, value: 40)],
+            appIDs: [(.applinks, e)], watched: [(e, e)], now: 100)
+        let page = DomainPage.render(m, viewer: viewer)
+        expectSafe(page)
+        let s = page.rendered
+        #expect(s.contains("class=\"line marked\""))
+        #expect(s.contains("data-poll=\"/domains/7/status\""))
+        #expect(s.contains("1 error") && s.contains("1 note"))
+        #expect(s.contains("action=\"/domains/7/check\""))
+        #expect(!DomainPage.render(m, viewer: readOnly).rendered.contains("action=\"/domains/7/check\""))
+        expectSafe(DomainPage.confirmDelete(id: 7, displayHost: e, viewer: viewer))
+    }
+
+    @Test func otherPages() {
+        let e = Self.evil
+        var t = TesterModel()
+        t.url = e; t.pasted = e; t.domains = [(1, e)]; t.errors = ["url": e]; t.source = e; t.findings = [e]
+        t.outcomes = [.init(appID: e, opens: true, reason: e, steps: [.init(text: e, location: e, decides: true)])]
+        let tester = TesterPage.render(t, viewer: viewer)
+        expectSafe(tester)
+        #expect(tester.rendered.contains("class=\"decider\""))
+
+        var a = AlertsModel(now: 10)
+        a.open = [.init(id: 1, domainID: 1, host: e, rule: e, message: e, opened: 1, resolved: nil)]
+        a.resolved = [.init(id: 2, domainID: 1, host: e, rule: e, message: e, opened: 1, resolved: 5)]
+        a.channels = [.init(channelID: 1, name: e, deliveries: [.init(time: 1, event: e, attempts: 2, delivered: false, lastError: e)])]
+        expectSafe(AlertsPage.render(a, viewer: viewer))
+
+        var s = SettingsModel(now: 10)
+        s.channels = [.init(id: 1, kind: e, target: e, enabled: true)]
+        s.users = [.init(id: 3, email: e, role: .readOnly, created: 0)]
+        s.tokens = [.init(id: 1, name: e, created: 0, lastUsed: nil)]
+        s.newToken = e; s.errors = ["target": e]; s.values = ["target": e]
+        let settings = SettingsPage.render(s, viewer: viewer)
+        expectSafe(settings)
+        #expect(settings.rendered.contains("<table><thead><tr><th>Name</th>"))
+        expectSafe(AccountPages.login(email: e, error: e, csrf: e))
+        expectSafe(AccountPages.setup(email: e, errors: ["email": e], csrf: e))
+        expectSafe(AccountPages.changePassword(viewer: viewer, errors: ["current": e]))
+        expectSafe(AccountPages.problem(status: 404, title: e, message: e, viewer: viewer, requestID: e))
+    }
+
+    @Test func prettyJSONKeepsOrderAndPointers() throws {
+        let lines = try #require(PrettyJSON.lines(Array(#"{"b":1,"a/x":[true,{"k":"v\"w"}]}"#.utf8)))
+        #expect(lines.map(\.text) == ["{", "  \"b\": 1,", "  \"a/x\": [", "    true,", "    {", "      \"k\": \"v\\\"w\"",
+                                      "    }", "  ]", "}"])
+        #expect(lines[1].pointer == "/b")
+        #expect(lines[3].pointer == "/a~1x/0")
+        #expect(lines[5].pointer == "/a~1x/1/k")
+        #expect(PrettyJSON.lines(Array("{\"a\":".utf8)) == nil)
+        #expect(PrettyJSON.lines(Array("[] x".utf8)) == nil)
+    }
+
+    @Test func textDiffCollapsesUnchangedRuns() {
+        let old = (1...20).map { "line \($0)" }
+        var new = old
+        new[10] = "changed"
+        let ops = TextDiff.diff(old, new, context: 2)
+        #expect(ops == [.skipped(8), .same("line 9"), .same("line 10"), .removed("line 11"), .added("changed"),
+                        .same("line 12"), .same("line 13"), .skipped(7)])
+        #expect(TextDiff.diff(["a"], ["a"]) == [.skipped(1)])
+    }
+
+    @Test func inputChecksSayWhatIsWrong() {
+        #expect(AppIDInput.validate(" ABCDE12345.com.example.app ") == .success("ABCDE12345.com.example.app"))
+        #expect(AppIDInput.validate("abcde12345.com.x").failureMessage?.contains("upper-case: ABCDE12345") == true)
+        #expect(AppIDInput.validate("ABC.com.x").failureMessage?.contains("10 upper-case") == true)
+        #expect(AppIDInput.validate("ABCDE12345").failureMessage?.contains("no dot") == true)
+        #expect(AppIDInput.validate("ABCDE12345.com/x").failureMessage?.contains("bundle ID") == true)
+        #expect(HostInput.precheck("https://example.com").failureMessage?.contains("without \"https://\"") == true)
+        #expect(HostInput.precheck("example.com/app").failureMessage?.contains("path \"/app\"") == true)
+        #expect(HostInput.precheck("example.com:8443").failureMessage?.contains("port \":8443\"") == true)
+        #expect(HostInput.precheck("192.168.1.1").failureMessage?.contains("IP address") == true)
+        #expect(HostInput.precheck("[::1]").failureMessage?.contains("IP address") == true)
+        #expect(HostInput.precheck("  *.bücher.example ") == .success("*.bücher.example"))
+    }
+}
+
+extension Result where Failure == FieldMessage {
+    var failureMessage: String? {
+        if case .failure(let f) = self { return f.message }
+        return nil
+    }
+}
