@@ -1,0 +1,40 @@
+/// Percent-decoding for `percentEncoded: false` rules: the URL is decoded, the pattern is not
+/// (aasa-spec.md §8.2).
+enum PercentDecoding {
+    /// Decodes `%XX` escapes as UTF-8 and returns code points. An invalid escape (`%zz`, a lone `%`)
+    /// stays literal text, the best-supported reading of an undocumented case (§8.2); bytes that do not
+    /// form valid UTF-8 become U+FFFD, as Swift's repairing decoder does.
+    static func decode(_ text: String) -> [UInt32] {
+        let bytes = Array(text.utf8)
+        guard bytes.contains(UInt8(ascii: "%")) else { return PatternUnit.units(text) }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%"), index + 2 < bytes.count,
+               let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+                out.append(high << 4 | low)
+                index += 3
+            } else {
+                out.append(byte)
+                index += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self).unicodeScalars.map(\.value)
+    }
+
+    /// Decodes a query item name the way `NSURLQueryItem` reports it.
+    static func decodeToString(_ text: String) -> String {
+        String(String.UnicodeScalarView(decode(text).compactMap(Unicode.Scalar.init)))
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,72 @@
+/// Matcher for patterns without variables: the literal pieces between stars.
+///
+/// Anchored glob matching with only `*` and `?` needs no backtracking: the first piece must sit at
+/// the start, the last at the end, and each middle piece can take its leftmost place, because a later
+/// place never leaves more room for the pieces after it. So `*a*a*a…*b` costs one pass, and a plain
+/// literal, prefix (`/buy/*`) or suffix (`*/checkout`) pattern is one comparison.
+struct SegmentGlob: Sendable {
+    /// The piece before the first star (the whole pattern when there is no star).
+    let prefix: [UInt32]
+    /// Pieces between stars, in order; none is empty.
+    let middles: [[UInt32]]
+    /// The piece after the last star.
+    let suffix: [UInt32]
+    let hasStar: Bool
+
+    /// nil when the tokens hold a variable; those need the automaton.
+    init?(_ tokens: [PatternToken]) {
+        var pieces: [[UInt32]] = [[]]
+        for token in tokens {
+            switch token {
+            case .unit(let unit): pieces[pieces.count - 1].append(unit)
+            case .anyOne: pieces[pieces.count - 1].append(PatternUnit.anyOne)
+            case .star: pieces.append([])
+            case .alternatives, .undefined: return nil
+            }
+        }
+        hasStar = pieces.count > 1
+        prefix = pieces[0]
+        suffix = hasStar ? pieces[pieces.count - 1] : []
+        middles = hasStar ? pieces[1..<(pieces.count - 1)].filter { !$0.isEmpty } : []
+    }
+
+    func matches(_ input: [UInt32], folding: Bool) -> Bool {
+        if !hasStar {
+            return input.count == prefix.count && Self.piece(prefix, at: 0, in: input, folding: folding)
+        }
+        var low = prefix.count
+        let high = input.count - suffix.count
+        guard low <= high,
+              Self.piece(prefix, at: 0, in: input, folding: folding),
+              Self.piece(suffix, at: high, in: input, folding: folding) else { return false }
+        for piece in middles {
+            guard let found = Self.find(piece, in: input, from: low, to: high, folding: folding) else { return false }
+            low = found + piece.count
+        }
+        return true
+    }
+
+    @inline(__always)
+    static func piece(_ piece: [UInt32], at offset: Int, in input: [UInt32], folding: Bool) -> Bool {
+        var index = 0
+        while index < piece.count {
+            let want = piece[index]
+            if want != PatternUnit.anyOne {
+                let have = folding ? CaseFolding.fold(input[offset + index]) : input[offset + index]
+                if have != want { return false }
+            }
+            index += 1
+        }
+        return true
+    }
+
+    /// Leftmost start of `piece` inside input[from..<to].
+    private static func find(_ piece: [UInt32], in input: [UInt32], from: Int, to: Int, folding: Bool) -> Int? {
+        var start = from
+        while start + piece.count <= to {
+            if Self.piece(piece, at: start, in: input, folding: folding) { return start }
+            start += 1
+        }
+        return nil
+    }
+}
