@@ -33,7 +33,7 @@ let package = Package(
         // Scheduler, check pipeline, alert rules.
         .target(name: "Monitor", dependencies: ["AASA", "Fetch", "Store"], swiftSettings: strict),
         // Email and webhook delivery from the outbox.
-        .target(name: "Notify", dependencies: ["CCurl", "CShim", "CSodium", "Store", "Monitor"], swiftSettings: strict),
+        .target(name: "Notify", dependencies: ["CCurl", "CShim", "CSodium", "Store", "Monitor", "Fetch"], swiftSettings: strict),
         // Pages, forms, JSON API, auth.
         .target(name: "Web", dependencies: ["HTTP", "Store", "Monitor", "Notify", "AASA", "Fetch", "CSodium"],
                 swiftSettings: strict),
