@@ -1,0 +1,55 @@
+/// Everything `AASAValidator` found in a body, plus the document for callers that go on to match.
+public struct ValidationReport: Sendable {
+    public var document: AASADocument?
+    /// In file order within each check; use `sortedFindings` for severity order.
+    public var findings: [Finding]
+
+    public init(document: AASADocument?, findings: [Finding]) {
+        self.document = document
+        self.findings = findings
+    }
+
+    /// The most severe finding's severity; nil when there is none at all.
+    public var worstSeverity: Severity? { findings.map(\.severity).min() }
+
+    /// Errors first, then warnings, deprecations, infos; file order within a severity.
+    public var sortedFindings: [Finding] {
+        findings.enumerated().sorted { ($0.element.severity, $0.offset) < ($1.element.severity, $1.offset) }.map(\.element)
+    }
+
+    public func count(_ severity: Severity) -> Int { findings.filter { $0.severity == severity }.count }
+}
+
+/// Validates association-file bytes: everything that needs no HTTP exchange (aasa-spec.md §15.2,
+/// plus the byte-level checks of §15.1: size, BOM, signing).
+///
+/// Never throws or traps for malformed input; findings carry stable codes documented in docs/findings.md.
+public enum AASAValidator {
+    /// Apple's "128 KB": above 131,072 bytes certainly too large; 128,001–131,072 maybe (§2.4, [uncertain]).
+    static let hardLimit = 131_072
+    static let softLimit = 128_000
+
+    public static func validate(_ bytes: [UInt8]) -> ValidationReport {
+        var findings = sizeFindings(bytes.count)
+        let parsed = AASAParser.parse(bytes)
+        findings += parsed.findings
+        if let document = parsed.document {
+            findings += DocumentChecks.findings(document)
+        }
+        return ValidationReport(document: parsed.document, findings: findings)
+    }
+
+    static func sizeFindings(_ size: Int) -> [Finding] {
+        if size > hardLimit {
+            return [FindingDefinition.sizeOver128k.finding(at: nil,
+                "The file is \(size) bytes; Apple's limit is 128 KB (131,072 bytes), and larger files are rejected.",
+                hint: "Shrink it: merge rules with wildcards or substitution variables, drop apps and rules no longer used.")]
+        }
+        if size > softLimit {
+            return [FindingDefinition.sizeNear128k.finding(at: nil,
+                "The file is \(size) bytes, within 3 KB of Apple's 128 KB limit (which may mean 128,000 bytes).",
+                hint: "Keep it under 128,000 bytes to be safe.")]
+        }
+        return []
+    }
+}
