@@ -11,3 +11,4 @@ CURLcode cshim_curl_getinfo_ptr(CURL *h, CURLINFO i, void **v) { return curl_eas
 CURLMcode cshim_curl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
 
 int cshim_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags) { return accept4(fd, addr, len, flags); }
+int cshim_pthread_setname(pthread_t thread, const char *name) { return pthread_setname_np(thread, name); }

@@ -13,6 +13,7 @@
 #include <netinet/tcp.h>
 #include <arpa/inet.h>
 #include <signal.h>
+#include <pthread.h>
 
 CURLcode cshim_curl_setopt_long(CURL *h, CURLoption o, long v);
 CURLcode cshim_curl_setopt_ptr(CURL *h, CURLoption o, const void *v);
@@ -26,3 +27,6 @@ CURLMcode cshim_curl_multi_setopt_long(CURLM *m, CURLMoption o, long v);
 
 /* accept4 is declared only under _GNU_SOURCE. */
 int cshim_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags);
+
+/* pthread_setname_np is declared only under _GNU_SOURCE; names show in top -H and gdb. */
+int cshim_pthread_setname(pthread_t thread, const char *name);

@@ -1,1 +1,0 @@
-// HTTP module: filled in by its issue. This file only keeps the target non-empty.

@@ -1,0 +1,16 @@
+import Synchronization
+
+/// What all event loops of one server share: read-only configuration and responder, the worker
+/// pool, and the live connection count that enforces `maxConnections` across loops.
+final class ServerCore: Sendable {
+    let configuration: HTTPServerConfiguration
+    let responder: any HTTPResponder
+    let workers: WorkerPool
+    let connectionCount = Atomic<Int>(0)
+
+    init(configuration: HTTPServerConfiguration, responder: any HTTPResponder, workers: WorkerPool) {
+        self.configuration = configuration
+        self.responder = responder
+        self.workers = workers
+    }
+}
