@@ -67,7 +67,7 @@ struct DocumentSnapshot {
     var document: AASADocument?
     var findings: [Finding]
     /// Sorted-keys re-serialisation: equal for files that differ only in formatting or key order.
-    var canonical: Data?
+    var canonical: Data
 
     init(facts: TransportFacts) {
         var bytes = facts.body
@@ -75,20 +75,21 @@ struct DocumentSnapshot {
         document = nil
         if let object = try? JSONSerialization.jsonObject(with: Data(bytes), options: []),
            object is [String: Any] {
-            canonical = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+            canonical = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data(bytes)
             findings = []
         } else if facts.body.first == 0x30 {
             canonical = Data(facts.body)
             findings = [Finding(code: "signed-file-deprecated", severity: .deprecation,
                                 message: "The file is a signed CMS message; Apple deprecated signed files in 2019. Serve plain JSON.")]
         } else {
-            canonical = nil
+            // Unreadable bodies compare by their bytes, so two identical broken files agree.
+            canonical = Data([0xFF] + facts.body)
             findings = [Finding(code: "invalid-json", severity: .error,
                                 message: "The body of \(facts.url) is not a JSON object; Apple cannot read it.")]
         }
     }
 
     func behavesLike(_ other: DocumentSnapshot) -> Bool {
-        canonical != nil && canonical == other.canonical
+        canonical == other.canonical
     }
 }

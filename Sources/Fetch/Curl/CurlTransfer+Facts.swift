@@ -63,6 +63,8 @@ extension CurlTransfer {
         switch code {
         case CURLE_COULDNT_RESOLVE_HOST:
             return FetchFailure(kind: .dns, message: detail)
+        case CURLE_COULDNT_CONNECT where detail.lowercased().contains("reset"):
+            return FetchFailure(kind: .reset, message: "the connection was reset (\(detail))")
         case CURLE_COULDNT_CONNECT:
             return FetchFailure(kind: .refused, message: "the server refused the connection (\(detail))")
         case CURLE_OPERATION_TIMEDOUT:
@@ -89,14 +91,15 @@ extension CurlTransfer {
         var verify = 0
         _ = cshim_curl_getinfo_long(handle, CURLINFO_SSL_VERIFYRESULT, &verify)
         let x509CertHasExpired = 10, x509NotYetValid = 9, x509HostnameMismatch = 62
+        if detail.contains("subject name") || detail.contains("host name") || detail.contains("hostname") {
+            return FetchFailure(kind: .tlsWrongHost, message: "the certificate is for another name (\(detail))")
+        }
         switch verify {
         case x509CertHasExpired:
             return FetchFailure(kind: .tlsExpired, message: "the certificate has expired (\(detail))")
         case x509NotYetValid:
             return FetchFailure(kind: .tlsUntrusted, message: "the certificate is not valid yet (\(detail))")
         case x509HostnameMismatch:
-            return FetchFailure(kind: .tlsWrongHost, message: "the certificate is for another name (\(detail))")
-        case 0 where detail.contains("subject name") || detail.contains("host name") || detail.contains("hostname"):
             return FetchFailure(kind: .tlsWrongHost, message: "the certificate is for another name (\(detail))")
         default:
             return FetchFailure(kind: .tlsUntrusted, message: "the certificate chain is not trusted (\(detail))")

@@ -154,6 +154,9 @@ final class TransferLoop: @unchecked Sendable {
 /// curl_global_init must run once before any other curl call and is not thread-safe itself.
 enum CurlGlobal {
     private static let initialized: Bool = {
+        // A peer that resets mid-handshake can make OpenSSL write to a dead socket; without this
+        // the whole process would die of SIGPIPE instead of recording a `reset`.
+        signal(SIGPIPE, SIG_IGN)
         curl_global_init(Int(CURL_GLOBAL_DEFAULT))
         return true
     }()

@@ -1,0 +1,80 @@
+/// One host of the fleet: which certificate it presents, what it serves, and what the fake CDN
+/// says about it.
+struct FleetSite {
+    enum Certificate { case wildcard, expired, otherName, selfSigned }
+    enum CDNAnswer {
+        /// The CDN serves this copy with Apple's success headers.
+        case copy([UInt8])
+        /// The CDN answers 404 with `Apple-Failure-Reason`.
+        case failure(String)
+    }
+    struct File {
+        var path: String
+        var body: [UInt8]
+        /// nil: no Content-Type header at all.
+        var contentType: String?
+    }
+
+    var name: String
+    var certificate: Certificate = .wildcard
+    var files: [File] = []
+    /// Extra nginx directives at server level (redirects, user-agent rules, proxying).
+    var directives: String = ""
+    var cdn: CDNAnswer
+    /// False for the hosts that misbehaving servers answer instead of nginx.
+    var servedByNginx = true
+
+    static let wellKnown = "/.well-known/apple-app-site-association"
+    static let root = "/apple-app-site-association"
+
+    static func json(_ path: String, _ body: [UInt8]) -> File { File(path: path, body: body, contentType: "application/json") }
+}
+
+extension FleetSite {
+    /// Every scenario of issue 4, by host label (`good` → `good.fleet.test`).
+    static func scenarios(signed: [UInt8], dripPort: Int) -> [FleetSite] {
+        let good = FleetFiles.good
+        let notServed = "SWCERR00101 Bad HTTP Response"
+        var sites: [FleetSite] = [
+            FleetSite(name: "good", files: [json(wellKnown, good)], cdn: .copy(FleetFiles.goodReformatted)),
+            FleetSite(name: "both", files: [json(wellKnown, good), json(root, good)], cdn: .copy(good)),
+            FleetSite(name: "disagree", files: [json(wellKnown, good), json(root, FleetFiles.previous)], cdn: .copy(good)),
+            FleetSite(name: "rootonly", files: [json(root, good)], cdn: .copy(good)),
+            FleetSite(name: "redirecthttp", directives: "return 301 http://good.fleet.test$request_uri;",
+                      cdn: .failure("\(notServed): 301 Moved Permanently")),
+            FleetSite(name: "notfound", cdn: .failure("\(notServed): 404 Not Found")),
+            FleetSite(name: "apple403", files: [json(wellKnown, good)],
+                      directives: #"if ($http_user_agent ~* "AASA-Bot") { return 403; }"#,
+                      cdn: .failure("\(notServed): 403 Forbidden")),
+            FleetSite(name: "spa", files: [FleetSite.File(path: "/index.html", body: FleetFiles.spaPage, contentType: "text/html")],
+                      directives: "location / { try_files /index.html =404; }",
+                      cdn: .failure("SWCERR00103 Unable to parse JSON")),
+            FleetSite(name: "octet", files: [File(path: wellKnown, body: good, contentType: "application/octet-stream")], cdn: .copy(good)),
+            FleetSite(name: "notype", files: [File(path: wellKnown, body: good, contentType: nil)], cdn: .copy(good)),
+            FleetSite(name: "big", files: [json(wellKnown, FleetFiles.large)], cdn: .failure("SWCERR00102 Response too large")),
+            FleetSite(name: "gzip", files: [json(wellKnown, FleetFiles.compressible)],
+                      directives: "gzip on; gzip_types *; gzip_min_length 1;", cdn: .copy(FleetFiles.compressible)),
+            FleetSite(name: "bom", files: [json(wellKnown, [0xEF, 0xBB, 0xBF] + good)], cdn: .copy(good)),
+            FleetSite(name: "invalid", files: [json(wellKnown, FleetFiles.invalid)], cdn: .failure("SWCERR00103 Unable to parse JSON")),
+            FleetSite(name: "signed", files: [File(path: wellKnown, body: signed, contentType: "application/pkcs7-mime")], cdn: .copy(signed)),
+            FleetSite(name: "expired", certificate: .expired, files: [json(wellKnown, good)],
+                      cdn: .failure("SWCERR00201 Bad server trust")),
+            FleetSite(name: "wrongname", certificate: .otherName, files: [json(wellKnown, good)],
+                      cdn: .failure("SWCERR00201 Bad server trust")),
+            FleetSite(name: "selfsigned", certificate: .selfSigned, files: [json(wellKnown, good)],
+                      cdn: .failure("SWCERR00201 Bad server trust")),
+            FleetSite(name: "stale", files: [json(wellKnown, good)], cdn: .copy(FleetFiles.previous)),
+            FleetSite(name: "drip",
+                      directives: "location / { proxy_pass http://127.0.0.1:\(dripPort); proxy_buffering off; proxy_read_timeout 120s; }",
+                      cdn: .failure("SWCERR00301 Timeout")),
+            FleetSite(name: "hang", cdn: .failure("SWCERR00301 Timeout"), servedByNginx: false),
+            FleetSite(name: "reset", cdn: .failure("SWCERR00301 Timeout"), servedByNginx: false),
+        ]
+        for code in [301, 302, 307, 308] {
+            sites.append(FleetSite(name: "redirect\(code)",
+                                   directives: "return \(code) https://good.fleet.test$request_uri;",
+                                   cdn: .failure("\(notServed): \(code)")))
+        }
+        return sites
+    }
+}

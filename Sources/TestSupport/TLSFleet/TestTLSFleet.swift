@@ -1,0 +1,300 @@
+import Foundation
+import Glibc
+
+/// Real HTTPS servers on loopback for the fetcher's tests: nginx (Debian's) with one server block
+/// per scenario host under `fleet.test`, certificates from a test CA made with openssl, a fake
+/// Apple CDN at `cdn.fleet.test`, and `MisbehavingServer`s for hang/reset/drip.
+///
+/// Names reach the loopback ports through `connectTo` (curl's `--connect-to` rules): point the
+/// fetcher at them together with `caFile` and the private-address opt-in. Every unknown name
+/// under the domain is answered by a default server with the good file (the crawl benchmark).
+public final class TestTLSFleet: @unchecked Sendable {
+    public static let domain = "fleet.test"
+    public let directory: URL
+    public let authority: TestCertificateAuthority
+    /// nginx's TLS port on 127.0.0.1.
+    public let port: Int
+    /// The test CA (PEM): trust it in addition to the system roots.
+    public var caFile: String { authority.certificateFile }
+    /// `HOST:PORT:CONNECT_HOST:CONNECT_PORT` rules, specific ones first, then the catch-all.
+    public let connectTo: [String]
+    public let cdnBase = "https://cdn.fleet.test/a/v1"
+    /// Every scenario label (`good`, `redirect301`, …).
+    public let scenarios: [String]
+
+    private let nginx: Process
+    private let misbehaving: [MisbehavingServer]
+    private let lock = NSLock()
+    private var stopped = false
+
+    public func host(_ label: String) -> String { "\(label).\(Self.domain)" }
+
+    /// Makes the CA and certificates, writes the sites, and starts nginx with `workerProcesses`
+    /// workers; returns once nginx accepts connections.
+    public init(workerProcesses: Int = 1) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-fleet-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o755])
+        self.directory = directory
+        do {
+            authority = try TestCertificateAuthority(directory: directory)
+            let wildcard = try authority.issue("wildcard", names: ["*.\(Self.domain)", Self.domain])
+            let certificates: [FleetSite.Certificate: TestCertificateAuthority.Issued] = [
+                .wildcard: wildcard,
+                .expired: try authority.issue("expired", names: ["expired.\(Self.domain)"], validity: .expired),
+                .otherName: try authority.issue("othername", names: ["other.invalid"]),
+                .selfSigned: try authority.selfSigned("selfsigned", name: "selfsigned.\(Self.domain)"),
+            ]
+            let signed = try authority.cmsSign(FleetFiles.good, with: wildcard, label: "signed")
+
+            let hang = try MisbehavingServer(.hang)
+            let reset = try MisbehavingServer(.reset)
+            let drip = try MisbehavingServer(.drip)
+            misbehaving = [hang, reset, drip]
+            let sites = FleetSite.scenarios(signed: signed, dripPort: drip.port)
+            scenarios = sites.map(\.name).sorted()
+
+            var lastError: (any Error)?
+            var started: (Process, Int)?
+            for _ in 0..<5 {
+                let port = try Self.freePort()
+                let config = try Self.writeSites(sites, certificates: certificates, port: port,
+                                                 workers: workerProcesses, in: directory)
+                do {
+                    started = (try Self.startNginx(config: config, port: port, in: directory), port)
+                    break
+                } catch {
+                    lastError = error
+                }
+            }
+            guard let (process, port) = started else {
+                for server in misbehaving { server.stop() }
+                throw lastError ?? FleetError(message: "nginx did not start")
+            }
+            nginx = process
+            self.port = port
+            connectTo = ["hang.\(Self.domain):443:127.0.0.1:\(hang.port)",
+                         "reset.\(Self.domain):443:127.0.0.1:\(reset.port)",
+                         "::127.0.0.1:\(port)"]
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            throw error
+        }
+    }
+
+    deinit { stop() }
+
+    /// Stops nginx and the misbehaving servers and removes the temp directory. Idempotent.
+    public func stop() {
+        lock.lock()
+        let already = stopped
+        stopped = true
+        lock.unlock()
+        guard !already else { return }
+        if nginx.isRunning {
+            nginx.terminate()
+            nginx.waitUntilExit()
+        }
+        for server in misbehaving { server.stop() }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    // MARK: - nginx
+
+    private static func writeSites(_ sites: [FleetSite], certificates: [FleetSite.Certificate: TestCertificateAuthority.Issued],
+                                   port: Int, workers: Int, in directory: URL) throws -> URL {
+        let fm = FileManager.default
+        let www = directory.appendingPathComponent("www")
+        let cdnRoot = directory.appendingPathComponent("cdn")
+        try? fm.removeItem(at: www)
+        try? fm.removeItem(at: cdnRoot)
+        let listen = "listen 127.0.0.1:\(port) ssl http2;"
+        func tls(_ c: TestCertificateAuthority.Issued) -> String {
+            "ssl_certificate \(c.certificateFile); ssl_certificate_key \(c.keyFile);"
+        }
+        guard let wildcard = certificates[.wildcard] else { throw FleetError(message: "no wildcard certificate") }
+
+        var servers: [String] = []
+        var cdnLocations: [String] = []
+        for site in sites {
+            let hostName = "\(site.name).\(domain)"
+            switch site.cdn {
+            case .copy(let body):
+                try write(body, to: cdnRoot.appendingPathComponent("a/v1/\(hostName)"))
+                cdnLocations.append("""
+                    location = /a/v1/\(hostName) {
+                        default_type application/json;
+                        add_header Apple-From "https://\(hostName)/.well-known/apple-app-site-association";
+                        add_header Apple-Origin-Format json;
+                        add_header Apple-Try-Direct false;
+                        add_header Cache-Control "max-age=21600,public";
+                        add_header Age 5400;
+                    }
+                    """)
+            case .failure(let reason):
+                cdnLocations.append("""
+                    location = /a/v1/\(hostName) {
+                        add_header Apple-Failure-Reason "\(reason)" always;
+                        add_header Apple-Failure-Details '{"cause":"\(reason)"}' always;
+                        add_header Apple-Try-Direct true always;
+                        add_header Cache-Control "max-age=3600" always;
+                        return 404;
+                    }
+                    """)
+            }
+            guard site.servedByNginx else { continue }
+            let docroot = www.appendingPathComponent(hostName)
+            try fm.createDirectory(at: docroot, withIntermediateDirectories: true)
+            var locations: [String] = []
+            for file in site.files {
+                try write(file.body, to: docroot.appendingPathComponent(String(file.path.dropFirst())))
+                let type = file.contentType.map { "default_type \($0);" } ?? #"default_type "";"#
+                if file.path != "/index.html" {
+                    locations.append("location = \(file.path) { types { } \(type) }")
+                }
+            }
+            guard let certificate = certificates[site.certificate] else { throw FleetError(message: "missing certificate") }
+            servers.append("""
+                server {
+                    \(listen)
+                    server_name \(hostName);
+                    \(tls(certificate))
+                    root \(docroot.path);
+                    types { } default_type text/html;
+                    \(site.directives)
+                    \(locations.joined(separator: "\n    "))
+                }
+                """)
+        }
+        let defaultRoot = www.appendingPathComponent("_default")
+        try write(FleetFiles.good, to: defaultRoot.appendingPathComponent(".well-known/apple-app-site-association"))
+        servers.append("""
+            server {
+                listen 127.0.0.1:\(port) ssl http2 default_server;
+                server_name _;
+                \(tls(wildcard))
+                root \(defaultRoot.path);
+                types { } default_type application/json;
+            }
+            server {
+                \(listen)
+                server_name cdn.\(domain);
+                \(tls(wildcard))
+                root \(cdnRoot.path);
+                \(cdnLocations.joined(separator: "\n    "))
+                location /a/v1/ {
+                    add_header Apple-Failure-Reason "SWCERR00101 Bad HTTP Response: 404 Not Found" always;
+                    add_header Apple-Try-Direct true always;
+                    return 404;
+                }
+            }
+            """)
+
+        let isRoot = getuid() == 0
+        let temp = directory.appendingPathComponent("nginx-temp").path
+        let config = """
+            daemon off;
+            master_process on;
+            worker_processes \(max(1, workers));
+            \(isRoot ? "user nobody nogroup;" : "")
+            pid \(directory.appendingPathComponent("nginx.pid").path);
+            error_log \(directory.appendingPathComponent("error.log").path) warn;
+            events { worker_connections 4096; }
+            http {
+                access_log off;
+                server_tokens off;
+                client_body_temp_path \(temp)/body;
+                proxy_temp_path \(temp)/proxy;
+                fastcgi_temp_path \(temp)/fastcgi;
+                uwsgi_temp_path \(temp)/uwsgi;
+                scgi_temp_path \(temp)/scgi;
+                ssl_protocols TLSv1.2 TLSv1.3;
+                keepalive_requests 10000;
+                \(servers.joined(separator: "\n"))
+            }
+
+            """
+        try fm.createDirectory(atPath: temp, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("nginx.conf")
+        try Data(config.utf8).write(to: file)
+        // Workers run as nobody when we are root: they must be able to read the docroots.
+        _ = try? ToolRunner.run("chmod", ["-R", "a+rX", www.path, cdnRoot.path], in: directory)
+        return file
+    }
+
+    private static func write(_ bytes: [UInt8], to url: URL) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(bytes).write(to: url)
+    }
+
+    private static func startNginx(config: URL, port: Int, in directory: URL) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ToolRunner.locate("nginx"))
+        process.arguments = ["-p", directory.path, "-c", config.path, "-e", directory.appendingPathComponent("error.log").path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline {
+            if !process.isRunning {
+                let log = (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
+                throw FleetError(message: "nginx exited with \(process.terminationStatus): \(log)")
+            }
+            if canConnect(port: port) { return process }
+            usleep(20_000)
+        }
+        process.terminate()
+        process.waitUntilExit()
+        throw FleetError(message: "nginx did not accept connections on port \(port) within 15 s")
+    }
+
+    static func canConnect(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
+    }
+
+    /// A port nobody listens on right now (bind to 0, read it, release it); the caller retries on a race.
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw FleetError(message: "socket() failed") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard ok else { throw FleetError(message: "bind() failed") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+public struct FleetError: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
+
+extension TestTLSFleet {
+    /// Starts a fleet, runs `body`, and stops the fleet whether `body` throws or not.
+    public static func with<T>(workerProcesses: Int = 1, _ body: (TestTLSFleet) async throws -> T) async throws -> T {
+        let fleet = try TestTLSFleet(workerProcesses: workerProcesses)
+        do {
+            let result = try await body(fleet)
+            fleet.stop()
+            return result
+        } catch {
+            fleet.stop()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import AASA
+import Fetch
+import Foundation
+import TestSupport
+import Testing
+
+/// Every scenario of the fleet, checked end to end over real TLS, with the exact finding codes.
+@Suite(.serialized) struct FleetScenarioTests {
+    static let expected: [String: Set<String>] = [
+        "good": [],
+        "both": [],
+        "gzip": [],
+        "disagree": ["locations-disagree"],
+        "rootonly": ["root-path-deprecated"],
+        "redirect301": ["redirect-not-allowed", "cdn-failure"],
+        "redirect302": ["redirect-not-allowed", "cdn-failure"],
+        "redirect307": ["redirect-not-allowed", "cdn-failure"],
+        "redirect308": ["redirect-not-allowed", "cdn-failure"],
+        "redirecthttp": ["redirect-not-allowed", "cdn-failure"],
+        "notfound": ["http-status", "cdn-failure"],
+        "apple403": ["http-status", "cdn-failure", "user-agent-differs"],
+        "spa": ["content-type-not-json", "invalid-json", "cdn-failure"],
+        "octet": ["content-type-not-json"],
+        "notype": ["content-type-not-json"],
+        "big": ["size-over-128k", "cdn-failure"],
+        "bom": ["utf8-bom"],
+        "invalid": ["invalid-json", "cdn-failure"],
+        "signed": ["signed-file-deprecated"],
+        "expired": ["tls-untrusted", "cdn-failure"],
+        "wrongname": ["tls-untrusted", "cdn-failure"],
+        "selfsigned": ["tls-untrusted", "cdn-failure"],
+        "stale": ["cdn-stale"],
+        "drip": ["fetch-failed", "cdn-failure"],
+        "hang": ["fetch-failed", "cdn-failure"],
+        "reset": ["fetch-failed", "cdn-failure"],
+    ]
+
+    @Test func everyScenarioGetsItsFindings() async throws {
+        try await TestTLSFleet.with { fleet in
+            #expect(Set(fleet.scenarios) == Set(Self.expected.keys), "a scenario without expectations, or the reverse")
+            let fetcher = try Fetcher(.fleet(fleet))
+            defer { fetcher.shutdown() }
+            let hosts = try fleet.scenarios.map { try Host(fleet.host($0)) }
+            let results = ResultBox()
+            await fetcher.check(hosts) { await results.add($0) }
+            let checks = await results.byLabel
+            for (label, codes) in Self.expected.sorted(by: { $0.key < $1.key }) {
+                let check = try #require(checks[label], "no result for \(label)")
+                #expect(Set(check.report.codes) == codes, "\(label): \(check.report.findings.map { "\($0.code): \($0.message)" })")
+                #expect(check.report.codes.count == Set(check.report.codes).count, "\(label): duplicate codes")
+            }
+            try Self.details(checks)
+        }
+    }
+
+    /// Facts beyond the codes: what a device uses, the TLS reasons, sizes, headers, verdicts.
+    static func details(_ checks: [String: DomainCheck]) throws {
+        let good = try #require(checks["good"])
+        #expect(good.report.verdict == .pass)
+        #expect(good.report.deviceLocation == .wellKnown)
+        #expect(good.wellKnown.status == 200)
+        #expect(good.wellKnown.body == FleetFiles.good)
+        #expect(good.wellKnown.ipAddress == "127.0.0.1")
+        #expect(good.wellKnown.userAgent == "AASA-Bot/1.0.0")
+        #expect(good.wellKnown.header("content-type") == "application/json")
+        #expect(good.wellKnown.header("etag") != nil && good.wellKnown.header("last-modified") != nil)
+        let tls = try #require(good.wellKnown.tls)
+        #expect(tls.trusted)
+        #expect(tls.subjectAltNames.contains("*.fleet.test"))
+        #expect(tls.issuer?.contains("aasa-monitor test CA") == true)
+        #expect((tls.notAfter ?? .distantPast) > Date())
+        let timings = try #require(good.wellKnown.timings)
+        #expect(timings.total >= timings.firstByte && timings.firstByte >= timings.tls && timings.tls >= timings.connect)
+        #expect(good.root?.status == 404)
+        #expect(good.cdn?.status == 200 && good.cdn?.header("apple-from") != nil && good.cdn?.header("age") == "5400")
+
+        let rootOnly = try #require(checks["rootonly"])
+        #expect(rootOnly.report.deviceLocation == .root && rootOnly.report.verdict == .warn)
+
+        for code in ["301", "302", "307", "308"] {
+            let check = try #require(checks["redirect\(code)"])
+            #expect(check.wellKnown.status == Int(code))
+            #expect(check.wellKnown.redirectTarget == "https://good.fleet.test/.well-known/apple-app-site-association")
+            #expect(check.report.verdict == .fail)
+        }
+        #expect(checks["redirecthttp"]?.wellKnown.redirectTarget == "http://good.fleet.test/.well-known/apple-app-site-association")
+
+        let apple403 = try #require(checks["apple403"])
+        #expect(apple403.wellKnown.status == 403 && apple403.plainUserAgent?.status == 200)
+        #expect(apple403.report.findings.first { $0.code == "user-agent-differs" }?.severity == .error)
+        #expect(apple403.cdn?.header("apple-failure-reason") == "SWCERR00101 Bad HTTP Response: 403 Forbidden")
+
+        let big = try #require(checks["big"])
+        #expect(big.wellKnown.decodedSize == FleetFiles.large.count && !big.wellKnown.bodyTruncated)
+
+        let gzip = try #require(checks["gzip"])
+        #expect(gzip.wellKnown.header("content-encoding") == "gzip")
+        #expect(gzip.wellKnown.decodedSize == FleetFiles.compressible.count)
+        #expect((gzip.wellKnown.wireSize ?? .max) < FleetFiles.compressible.count)
+
+        #expect(checks["expired"]?.wellKnown.failure?.kind == .tlsExpired)
+        #expect(checks["wrongname"]?.wellKnown.failure?.kind == .tlsWrongHost, "\(String(describing: checks["wrongname"]?.wellKnown.failure))")
+        #expect(checks["selfsigned"]?.wellKnown.failure?.kind == .tlsUntrusted)
+        // The second probe (verification off) still records what the certificate says.
+        #expect(checks["expired"]?.wellKnown.tls?.notAfter.map { $0 < Date() } == true)
+        #expect(checks["wrongname"]?.wellKnown.tls?.subjectAltNames == ["other.invalid"])
+        #expect(checks["selfsigned"]?.wellKnown.tls?.trusted == false)
+        #expect(checks["selfsigned"]?.wellKnown.tls?.subject?.contains("selfsigned.fleet.test") == true)
+
+        #expect(checks["hang"]?.wellKnown.failure?.kind == .timeout)
+        #expect(checks["drip"]?.wellKnown.failure?.kind == .timeout)
+        #expect(checks["reset"]?.wellKnown.failure?.kind == .reset, "\(String(describing: checks["reset"]?.wellKnown.failure))")
+        #expect(checks["hang"]?.report.couldNotCheck == true && checks["reset"]?.report.couldNotCheck == true)
+        #expect(checks["good"]?.report.couldNotCheck == false)
+
+        let stale = try #require(checks["stale"])
+        #expect(stale.report.findings.first { $0.code == "cdn-stale" }?.message.contains("5400") == true)
+    }
+}
+
+/// Collects results from concurrent checks.
+actor ResultBox {
+    private(set) var checks: [DomainCheck] = []
+    func add(_ check: DomainCheck) { checks.append(check) }
+    var byLabel: [String: DomainCheck] {
+        Dictionary(checks.map { (String($0.host.ascii.prefix { $0 != "." }), $0) }, uniquingKeysWith: { a, _ in a })
+    }
+}
