@@ -8,6 +8,7 @@ struct AASAMonitor: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             // Each subcommand lives in Commands/<Name>.swift.
+            Validate.self,
         ]
     )
 }

@@ -36,6 +36,12 @@ extension FindingDefinition {
     public static let fetchFailed = FindingDefinition("fetch-failed", .error, affects: OS.all,
         condition: "no HTTP response arrived (DNS, refused connection, timeout, reset, refused address)",
         source: "ours (D-TN)", producer: "transport")
+    public static let addressRefused = FindingDefinition("address-refused", .error, affects: OS.all,
+        condition: "the host resolves to a loopback, private, link-local or otherwise non-public address, which Apple's CDN refuses too (SWCERR00202)",
+        source: "F-821908, ours", producer: "transport")
+    public static let userAgentDiffers = FindingDefinition("user-agent-differs", .warning, affects: OS.all,
+        condition: "the file URL answers Apple's user agent differently from a browser's (error when only Apple's fetcher is refused)",
+        source: "D-TN", producer: "check-evaluation")
     public static let rootPathDeprecated = FindingDefinition("root-path-deprecated", .deprecation, affects: OS.deprecated2019,
         condition: "the file is only at /apple-app-site-association, none at /.well-known/", source: "S19, S20",
         producer: "check-evaluation")
@@ -217,7 +223,7 @@ extension FindingDefinition {
 public enum FindingCatalog {
     public static let all: [FindingDefinition] = [
         .notHTTPS, .tlsUntrusted, .redirectNotAllowed, .httpStatus, .contentTypeNotJSON, .sizeOver128k, .sizeNear128k,
-        .cdnFailure, .fetchFailed, .rootPathDeprecated, .locationsDisagree, .cdnStale,
+        .cdnFailure, .fetchFailed, .addressRefused, .rootPathDeprecated, .locationsDisagree, .cdnStale, .userAgentDiffers,
         .utf8BOM, .signedFileDeprecated, .signedContentUnreadable, .invalidJSON, .invalidUTF8, .duplicateKey,
         .nestingTooDeep, .findingsTruncated,
         .rootNotObject, .noServices, .unknownKey, .serviceNotObject, .serviceAppsWrongType, .serviceAppsMissing,

@@ -31,12 +31,13 @@ struct ReadContext {
     mutating func reportUnknownKeys(_ object: [JSONMember], known: [String], at path: JSONPath, what: String,
                                     severity: Severity = .warning, aliases: [String: String] = [:],
                                     skipping skipped: Set<String> = []) {
+        let subject = what.prefix(1).uppercased() + what.dropFirst()
         for member in object where !known.contains(member.key) && !skipped.contains(member.key) {
             let suggestion = aliases[member.key] ?? KeySuggestion.nearest(to: member.key, among: known)
-            var message = "\(what) has the key \"\(member.key)\", which Apple does not define; it is ignored."
+            var message = "\(subject) has the key \"\(member.key)\", which Apple does not define; it is ignored."
             var hint: String? = "Remove it, or use one of: \(known.map { "\"\($0)\"" }.joined(separator: ", "))."
             if let suggestion {
-                message = "\(what) has the key \"\(member.key)\", which Apple ignores. Did you mean \"\(suggestion)\"?"
+                message = "\(subject) has the key \"\(member.key)\", which Apple ignores. Did you mean \"\(suggestion)\"?"
                 hint = "Rename \"\(member.key)\" to \"\(suggestion)\" (key names are case-sensitive)."
             }
             report(.unknownKey, path.appending(member.key), member.keyPosition, message, hint: hint, severity: severity)

@@ -1,5 +1,6 @@
 /// Keys that older systems silently ignore (aasa-spec.md §14): reported once per feature, so a
 /// site that still supports those systems knows which rules behave differently there.
+/// (`components` and `appIDs` are covered by `entry-needs-ios13`.)
 enum FeatureMinOS {
     private struct Feature {
         let name: String
@@ -12,8 +13,6 @@ enum FeatureMinOS {
         func note(_ feature: Feature, _ location: SourceLocation) {
             if !used.contains(where: { $0.0.name == feature.name }) { used.append((feature, location)) }
         }
-        let components = Feature(name: "components", since: "iOS 13, macOS 10.15, tvOS 13, watchOS 7",
-                                 effect: "older systems ignore the entry's components and use only its paths")
         let caseSensitive = Feature(name: "caseSensitive", since: "iOS 13.5, macOS 10.15.5",
                                     effect: "on iOS 13.0–13.4 the rule stays case-sensitive")
         let percentEncoded = Feature(name: "percentEncoded", since: "iOS 14, macOS 11",
@@ -29,7 +28,6 @@ enum FeatureMinOS {
             if settings.percentEncoded != nil { note(percentEncoded, appLinks.location) }
         }
         for entry in appLinks.details {
-            if entry.rulesSource == .components { note(components, entry.location) }
             if let settings = entry.defaults {
                 note(defaults, entry.location)
                 if settings.caseSensitive != nil { note(caseSensitive, entry.location) }

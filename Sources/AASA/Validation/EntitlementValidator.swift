@@ -1,0 +1,110 @@
+/// Checks one Associated Domains entitlement string, `<service>:<host>[?mode=<mode>]`
+/// (aasa-spec.md §13, §15.3), and optionally whether the host's file lists the app for that service.
+public enum EntitlementValidator {
+    public static let services = ["applinks", "webcredentials", "activitycontinuation", "appclips", "authsrv"]
+    public static let modes = ["developer", "managed", "developer+managed"]
+
+    /// - Parameters:
+    ///   - entitlement: e.g. `applinks:*.example.com?mode=developer`.
+    ///   - file: the host's parsed association file, to check that it lists `appID`.
+    ///   - appID: the app the entitlement belongs to.
+    public static func findings(for entitlement: String, file: AASADocument? = nil, appID: String? = nil) -> [Finding] {
+        var findings: [Finding] = []
+        func malformed(_ message: String, _ hint: String) {
+            findings.append(FindingDefinition.entitlementMalformed.finding(at: nil, message, hint: hint))
+        }
+        let example = "applinks:example.com"
+        if entitlement.contains(where: { $0 == " " || $0 == "\t" || $0 == "\n" }) {
+            malformed("The entitlement \"\(entitlement)\" contains spaces.", "Remove every space: \(example).")
+        }
+        let trimmed = entitlement.filter { $0 != " " && $0 != "\t" && $0 != "\n" }
+        guard let colon = trimmed.firstIndex(of: ":") else {
+            malformed("The entitlement \"\(entitlement)\" has no service prefix.", "Write <service>:<host>, e.g. \(example).")
+            return findings
+        }
+        let service = String(trimmed[..<colon])
+        var rest = String(trimmed[trimmed.index(after: colon)...])
+        if !services.contains(service) {
+            let suggestion = KeySuggestion.nearest(to: service, among: services)
+            findings.append(FindingDefinition.entitlementUnknownService.finding(at: nil,
+                "\"\(service)\" is not an Associated Domains service\(suggestion.map { "; did you mean \"\($0)\"?" } ?? ".")",
+                hint: "Use one of: \(services.joined(separator: ", "))."))
+        }
+        if let schemeEnd = rest.range(of: "//") {
+            malformed("The entitlement \"\(entitlement)\" contains a URL scheme; it takes a bare host name.",
+                      "Write \(service):\(rest[schemeEnd.upperBound...].split(separator: "/").first.map(String.init) ?? "example.com").")
+            rest = String(rest[schemeEnd.upperBound...])
+        }
+        var mode: String?
+        if let question = rest.firstIndex(of: "?") {
+            let query = String(rest[rest.index(after: question)...])
+            rest = String(rest[..<question])
+            if query.hasPrefix("mode=") {
+                mode = String(query.dropFirst(5))
+            } else {
+                malformed("The entitlement \"\(entitlement)\" has the query \"?\(query)\"; only ?mode=… is allowed.",
+                          "Remove \"?\(query)\".")
+            }
+        }
+        var host = rest
+        if let slash = host.firstIndex(of: "/") {
+            let tail = String(host[slash...])
+            malformed(tail == "/" ? "The entitlement \"\(entitlement)\" ends with a slash." :
+                        "The entitlement \"\(entitlement)\" contains the path \"\(tail)\"; it takes a host name only.",
+                      "Write \(service):\(host[..<slash]).")
+            host = String(host[..<slash])
+        }
+        if let portColon = host.lastIndex(of: ":") {
+            let port = host[host.index(after: portColon)...]
+            findings.append(FindingDefinition.entitlementPort.finding(at: nil,
+                "The entitlement \"\(entitlement)\" names the port \(port); Associated Domains work only on the default HTTPS port.",
+                hint: "Remove \":\(port)\" and serve the file on port 443."))
+            host = String(host[..<portColon])
+        }
+        if host.isEmpty {
+            malformed("The entitlement \"\(entitlement)\" has no host name.", "Write \(service):example.com.")
+        }
+        let wildcard = host.hasPrefix("*.")
+        let body = wildcard ? String(host.dropFirst(2)) : host
+        if body.contains("*") {
+            findings.append(FindingDefinition.entitlementWildcardNotAllowed.finding(at: nil,
+                "\"\(host)\" has a * other than a leading \"*.\"; only *.example.com wildcards exist.",
+                hint: "Write *.example.com, or list the hosts one by one."))
+        } else if wildcard && service == "appclips" {
+            findings.append(FindingDefinition.entitlementWildcardNotAllowed.finding(at: nil,
+                "App Clips cannot use wildcard domains (\(entitlement)).",
+                hint: "List each host of the App Clip: appclips:\(body), appclips:www.\(body)…"))
+        }
+        if body.unicodeScalars.contains(where: { !$0.isASCII }) {
+            findings.append(FindingDefinition.entitlementIDNNotPunycode.finding(at: nil,
+                "The host \"\(host)\" contains non-ASCII characters; the entitlement needs the Punycode form (xn--…).",
+                hint: "Convert the host to Punycode (IDNA), e.g. bücher.example → xn--bcher-kva.example."))
+        }
+        if let mode {
+            if modes.contains(mode) {
+                findings.append(FindingDefinition.entitlementAlternateMode.finding(at: nil,
+                    "The entitlement uses ?mode=\(mode): devices fetch the file directly instead of through Apple's CDN, only in \(mode) mode; App Store builds ignore it.",
+                    hint: "Fine for development or MDM; ship App Store builds without ?mode."))
+            } else {
+                findings.append(FindingDefinition.entitlementModeInvalid.finding(at: nil,
+                    "?mode=\(mode) is not a mode; the modes are developer, managed and developer+managed.",
+                    hint: "Write ?mode=developer, ?mode=managed or ?mode=developer+managed."))
+            }
+        }
+        if let file, let appID, services.contains(service), !lists(file, service: service, appID: appID) {
+            findings.append(FindingDefinition.entitlementAppNotInFile.finding(at: nil,
+                "The file of \(host) does not list \(appID) for \(service), so the system will not associate the app with the domain.",
+                hint: service == "applinks" ? "Add \(appID) to an entry's appIDs in applinks.details."
+                    : "Add \(appID) to \(service).apps."))
+        }
+        return findings
+    }
+
+    /// App IDs are compared exactly: whether devices fold case is [uncertain §17.10].
+    static func lists(_ file: AASADocument, service: String, appID: String) -> Bool {
+        if service == "applinks" {
+            return file.applinks?.details.contains { $0.appIDs.contains(appID) } ?? false
+        }
+        return file.appServices[service]?.apps.contains(appID) ?? false
+    }
+}
