@@ -14,11 +14,14 @@ public struct CompiledDocument: Sendable {
     public let appIDs: [String]
     let needsDecoding: Bool
     let needsQueryItems: Bool
+    let variables: SubstitutionVariables
 
     public init(_ document: AASADocument) {
         self.document = document
         let applinks = document.applinks
-        let tokenizer = PatternTokenizer(variables: SubstitutionVariables(applinks?.substitutionVariables ?? []))
+        let variables = SubstitutionVariables(applinks?.substitutionVariables ?? [])
+        self.variables = variables
+        let tokenizer = PatternTokenizer(variables: variables)
         var rules: [CompiledRule] = []
         var rulesByApp: [String: [Int]] = [:]
         var positionInEntry: [String: [Int: Int]] = [:]
