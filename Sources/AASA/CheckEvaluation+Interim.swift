@@ -1,9 +1,7 @@
-import Foundation
 
-// INTERIM: stands in for aasa-parse's `TransportValidator`/`AASAValidator` and aasa-match's
-// `AASADiff` until they land on main; then `transportFindings` calls `TransportValidator.findings(for:)`,
-// `DocumentSnapshot` wraps `AASAValidator.validate`, and `behavesLike` uses
-// `AASADiff.diff(old:new:).isBehaviourallyEqual`. Codes follow aasa-spec.md §15.1.
+// INTERIM: `transportFindings` stands in for aasa-parse's `TransportValidator.findings(for:)` and
+// `behavesLike` for aasa-match's `AASADiff.diff(old:new:).isBehaviourallyEqual` until they land on
+// main. Codes follow aasa-spec.md §15.1 and the FindingCatalog.
 
 extension CheckEvaluation {
     static func transportFindings(_ facts: TransportFacts) -> [Finding] {
@@ -62,34 +60,48 @@ extension CheckEvaluation {
     }
 }
 
-/// A body as the evaluation sees it: parsed (or not), with its findings, comparable by behaviour.
+/// A body as the evaluation sees it: validated by `AASAValidator`, comparable by behaviour.
 struct DocumentSnapshot {
     var document: AASADocument?
     var findings: [Finding]
-    /// Sorted-keys re-serialisation: equal for files that differ only in formatting or key order.
-    var canonical: Data
+    private var raw: [UInt8]
 
     init(facts: TransportFacts) {
-        var bytes = facts.body
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        document = nil
-        if let object = try? JSONSerialization.jsonObject(with: Data(bytes), options: []),
-           object is [String: Any] {
-            canonical = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data(bytes)
-            findings = []
-        } else if facts.body.first == 0x30 {
-            canonical = Data(facts.body)
-            findings = [Finding(code: "signed-file-deprecated", severity: .deprecation,
-                                message: "The file is a signed CMS message; Apple deprecated signed files in 2019. Serve plain JSON.")]
-        } else {
-            // Unreadable bodies compare by their bytes, so two identical broken files agree.
-            canonical = Data([0xFF] + facts.body)
-            findings = [Finding(code: "invalid-json", severity: .error,
-                                message: "The body of \(facts.url) is not a JSON object; Apple cannot read it.")]
-        }
+        let report = AASAValidator.validate(facts.body)
+        document = report.document
+        findings = report.sortedFindings
+        raw = facts.body
     }
 
+    /// Same behaviour: equal documents once source locations and comments (which change nothing a
+    /// device does) are set aside; unreadable bodies compare by their bytes.
     func behavesLike(_ other: DocumentSnapshot) -> Bool {
-        canonical == other.canonical
+        switch (document, other.document) {
+        case (let a?, let b?): a.behaviourOnly == b.behaviourOnly
+        case (nil, nil): raw == other.raw
+        default: false
+        }
+    }
+}
+
+extension AASADocument {
+    /// The document without what cannot change behaviour (positions, comments).
+    var behaviourOnly: AASADocument {
+        let nowhere = SourceLocation(pointer: "")
+        var copy = self
+        copy.wasSigned = false
+        for key in copy.appServices.keys { copy.appServices[key]?.location = nowhere }
+        if var links = copy.applinks {
+            links.location = nowhere
+            links.substitutionVariables = links.substitutionVariables.map { var v = $0; v.location = nowhere; return v }
+            links.details = links.details.map { entry in
+                var e = entry
+                e.location = nowhere
+                e.rules = e.rules.map { var r = $0; r.location = nowhere; r.comment = nil; return r }
+                return e
+            }
+            copy.applinks = links
+        }
+        return copy
     }
 }

@@ -6,6 +6,9 @@ import CIDN2
 /// way browsers and Apple's stack treat `bücher.example`; nothing here converts labels by hand.
 /// A leading `*.` (a wildcard entitlement) is accepted and dropped: Apple serves `*.example.com`
 /// from `example.com`'s own file (aasa-spec.md §2.1).
+///
+/// swift-corelibs-foundation also has a `Host` class: in a file that imports Foundation, calls such
+/// as `try Host("x")` resolve fine, but type annotations need `Fetch.Host`.
 public struct Host: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The ASCII form used on the wire and in URLs, lower-cased, no trailing dot.
     public let ascii: String

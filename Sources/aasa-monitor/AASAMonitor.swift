@@ -9,6 +9,7 @@ struct AASAMonitor: AsyncParsableCommand {
         subcommands: [
             // Each subcommand lives in Commands/<Name>.swift.
             Validate.self,
+            Check.self,
         ]
     )
 }

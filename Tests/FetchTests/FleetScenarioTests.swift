@@ -46,7 +46,12 @@ import Testing
             let checks = await results.byLabel
             for (label, codes) in Self.expected.sorted(by: { $0.key < $1.key }) {
                 let check = try #require(checks[label], "no result for \(label)")
-                #expect(Set(check.report.codes) == codes, "\(label): \(check.report.findings.map { "\($0.code): \($0.message)" })")
+                // The document's own findings are the validator's business (tested in AASATests);
+                // here: exactly the transport and evaluation codes, plus whatever the validator says.
+                let used = check.report.deviceLocation == .root ? check.root : check.report.deviceLocation == nil ? nil : check.wellKnown
+                let documentCodes = used.map { Set(AASAValidator.validate($0.body).findings.map(\.code)) } ?? []
+                #expect(Set(check.report.codes) == codes.union(documentCodes),
+                        "\(label): \(check.report.findings.map { "\($0.code): \($0.message)" })")
                 #expect(check.report.codes.count == Set(check.report.codes).count, "\(label): duplicate codes")
             }
             try Self.details(checks)

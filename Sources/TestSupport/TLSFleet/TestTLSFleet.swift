@@ -281,6 +281,7 @@ public final class TestTLSFleet: @unchecked Sendable {
 
 public struct FleetError: Error, CustomStringConvertible {
     public var message: String
+    public init(message: String) { self.message = message }
     public var description: String { message }
 }
 

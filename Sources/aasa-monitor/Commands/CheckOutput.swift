@@ -1,0 +1,159 @@
+import AASA
+import Fetch
+import Foundation
+
+/// How `check` prints a `DomainCheck`: text for people, JSON for pipelines, and the exit status.
+enum CheckOutput {
+    static func exitStatus(_ report: CheckReport) -> Int32 {
+        if report.couldNotCheck { return 3 }
+        switch report.verdict {
+        case .pass: return 0
+        case .warn: return 1
+        case .fail: return 2
+        }
+    }
+
+    static func verdictWord(_ report: CheckReport) -> String {
+        if report.couldNotCheck { return "COULD NOT CHECK" }
+        switch report.verdict {
+        case .pass: return "PASS"
+        case .warn: return "WARN"
+        case .fail: return "FAIL"
+        }
+    }
+
+    static func text(_ check: DomainCheck) -> String {
+        let report = check.report
+        var out = ""
+        let name = check.host.unicode == check.host.ascii ? check.host.ascii : "\(check.host.unicode) (\(check.host.ascii))"
+        out += "\(name): \(verdictWord(report))"
+        switch report.deviceLocation {
+        case .wellKnown?: out += " — devices read /.well-known/apple-app-site-association\n"
+        case .root?: out += " — devices read /apple-app-site-association (legacy root location)\n"
+        default: out += " — no location serves the file\n"
+        }
+        if report.findings.isEmpty {
+            out += "\nNo findings.\n"
+        } else {
+            out += "\nFindings:\n"
+            for finding in report.findings {
+                out += "  \(finding.severity.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)) \(finding.code)"
+                if let location = finding.location, !location.pointer.isEmpty { out += " at \(location)" }
+                out += "\n      \(finding.message)\n"
+                if let hint = finding.hint { out += "      → \(hint)\n" }
+            }
+        }
+        out += "\nFacts:\n"
+        for facts in [check.wellKnown, check.root, check.cdn, check.plainUserAgent].compactMap({ $0 }) {
+            out += describe(facts, repeatOfWellKnown: facts.location == .wellKnown && facts.userAgent != check.wellKnown.userAgent)
+        }
+        return out
+    }
+
+    private static func describe(_ facts: TransportFacts, repeatOfWellKnown: Bool) -> String {
+        var label = facts.location.rawValue
+        if repeatOfWellKnown { label += " (browser user agent)" }
+        var out = "  \(label): \(facts.url)\n"
+        if let failure = facts.failure {
+            out += "    failed: \(failure.kind.rawValue): \(failure.message)\n"
+        }
+        if let status = facts.status {
+            var line = "    HTTP \(status)"
+            if let target = facts.redirectTarget { line += " → \(target)" }
+            if let ip = facts.ipAddress { line += " from \(ip)" }
+            out += line + "\n"
+        }
+        if let t = facts.timings {
+            out += String(format: "    time: dns %.0f ms, connect %.0f ms, tls %.0f ms, first byte %.0f ms, total %.0f ms\n",
+                          t.dns * 1000, t.connect * 1000, t.tls * 1000, t.firstByte * 1000, t.total * 1000)
+        }
+        for name in ["content-type", "content-length", "content-encoding", "cache-control", "etag", "last-modified", "age",
+                     "apple-from", "apple-failure-reason", "apple-failure-details", "apple-try-direct", "apple-origin-format"] {
+            if let value = facts.header(name) { out += "    \(name): \(value)\n" }
+        }
+        if facts.status != nil {
+            var size = "    body: \(facts.decodedSize) bytes"
+            if let wire = facts.wireSize, wire != facts.decodedSize { size += " decoded (\(wire) on the wire)" }
+            if facts.bodyTruncated { size += ", kept the first \(facts.body.count)" }
+            out += size + "\n"
+        }
+        if let tls = facts.tls {
+            out += "    tls: \(tls.trusted ? "trusted" : "NOT trusted")"
+            if let reason = tls.failureReason, !tls.trusted { out += " (\(reason))" }
+            out += "\n"
+            if let subject = tls.subject { out += "      subject: \(subject)\n" }
+            if !tls.subjectAltNames.isEmpty { out += "      names: \(tls.subjectAltNames.joined(separator: ", "))\n" }
+            if let issuer = tls.issuer { out += "      issuer: \(issuer)\n" }
+            if let notAfter = tls.notAfter { out += "      not after: \(ISO8601DateFormatter().string(from: notAfter))\n" }
+        }
+        return out
+    }
+
+    // MARK: - JSON
+
+    struct Report: Encodable {
+        var host: String
+        var displayName: String
+        var verdict: String
+        var couldNotCheck: Bool
+        var exitStatus: Int32
+        var deviceLocation: String?
+        var findings: [Finding]
+        var facts: [Facts]
+        var startedAt: Date
+        var finishedAt: Date
+    }
+
+    /// Transport facts with the body as text (or base64 when it is not UTF-8), not as a byte array.
+    struct Facts: Encodable {
+        var location: String
+        var url: String
+        var userAgent: String?
+        var status: Int?
+        var redirectTarget: String?
+        var ipAddress: String?
+        var headers: [String: String]
+        var timings: TransportTimings?
+        var tls: TLSFacts?
+        var failure: FetchFailure?
+        var decodedSize: Int
+        var wireSize: Int?
+        var bodyTruncated: Bool
+        var body: String?
+        var bodyBase64: String?
+
+        init(_ f: TransportFacts) {
+            location = f.location.rawValue
+            url = f.url
+            userAgent = f.userAgent
+            status = f.status
+            redirectTarget = f.redirectTarget
+            ipAddress = f.ipAddress
+            headers = f.headers
+            timings = f.timings
+            tls = f.tls
+            failure = f.failure
+            decodedSize = f.decodedSize
+            wireSize = f.wireSize
+            bodyTruncated = f.bodyTruncated
+            if let text = String(validating: f.body, as: UTF8.self) {
+                body = text
+            } else {
+                bodyBase64 = Data(f.body).base64EncodedString()
+            }
+        }
+    }
+
+    static func json(_ check: DomainCheck) throws -> String {
+        let report = Report(
+            host: check.host.ascii, displayName: check.host.unicode, verdict: check.report.verdict.rawValue,
+            couldNotCheck: check.report.couldNotCheck, exitStatus: exitStatus(check.report),
+            deviceLocation: check.report.deviceLocation?.rawValue, findings: check.report.findings,
+            facts: [check.wellKnown, check.root, check.cdn, check.plainUserAgent].compactMap { $0 }.map(Facts.init),
+            startedAt: check.startedAt, finishedAt: check.finishedAt)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return String(decoding: try encoder.encode(report), as: UTF8.self)
+    }
+}

@@ -1,0 +1,57 @@
+import ArgumentParser
+import Fetch
+import Foundation
+
+/// How the crawler reaches the outside world; shared by `check`, `serve` and `worker`.
+/// Each option can also come from the environment, so a service unit or a CI job sets it once.
+struct FetchOptions: ParsableArguments {
+    @Flag(help: ArgumentHelp(
+        "Allow loopback and private addresses (tests and staging only). Env: AASA_MONITOR_ALLOW_PRIVATE=1."))
+    var allowPrivateAddresses = false
+
+    @Option(help: ArgumentHelp(
+        "A PEM file of CA certificates to trust in addition to the system roots. Env: AASA_MONITOR_CA_FILE.",
+        valueName: "PEM"))
+    var caFile: String?
+
+    @Option(help: ArgumentHelp(
+        "Connect to CONNECT_HOST:CONNECT_PORT instead of HOST:PORT, as curl's --connect-to (empty HOST = every host); repeatable. Env: AASA_MONITOR_CONNECT_TO (comma-separated).",
+        valueName: "HOST:PORT:CONNECT_HOST:CONNECT_PORT"))
+    var connectTo: [String] = []
+
+    @Option(help: ArgumentHelp(
+        "Apple's CDN endpoint; the host is appended. Env: AASA_MONITOR_CDN_BASE.", valueName: "URL"))
+    var cdnBase: String?
+
+    func validate() throws {
+        _ = try resolved(environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// The fetcher configuration these options (flags first, then the environment) describe.
+    func configuration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> FetchConfiguration {
+        try resolved(environment: environment)
+    }
+
+    private func resolved(environment: [String: String]) throws -> FetchConfiguration {
+        var configuration = FetchConfiguration()
+        let allowFromEnvironment = ["1", "true", "yes"].contains(environment["AASA_MONITOR_ALLOW_PRIVATE"]?.lowercased() ?? "")
+        configuration.policy = OutboundPolicy(allowPrivateAddresses: allowPrivateAddresses || allowFromEnvironment)
+        configuration.extraCAFile = caFile ?? environment["AASA_MONITOR_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+        if let base = cdnBase ?? environment["AASA_MONITOR_CDN_BASE"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            configuration.cdnBase = base
+        }
+        do {
+            if connectTo.isEmpty {
+                configuration.connectTo = try ConnectToRule.parseList(environment["AASA_MONITOR_CONNECT_TO"] ?? "")
+            } else {
+                configuration.connectTo = try connectTo.flatMap { try ConnectToRule.parseList($0) }
+            }
+        } catch {
+            throw ValidationError(String(describing: error))
+        }
+        if let file = configuration.extraCAFile, !FileManager.default.isReadableFile(atPath: file) {
+            throw ValidationError("cannot read the CA file \(file)")
+        }
+        return configuration
+    }
+}
