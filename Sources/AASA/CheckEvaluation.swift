@@ -14,10 +14,10 @@ public enum CheckEvaluation {
         let device: TransportFacts? = wellKnownWorks ? wellKnown : (rootWorks ? root : nil)
 
         if let device {
-            findings += transportFindings(device)
+            findings += TransportValidator.findings(for: device)
         } else {
             // Neither location serves a file: what went wrong at `.well-known` is what to fix.
-            findings += transportFindings(wellKnown)
+            findings += TransportValidator.findings(for: wellKnown)
         }
 
         var origin: DocumentSnapshot?
@@ -28,18 +28,17 @@ public enum CheckEvaluation {
         }
 
         if device?.location == .root, let root {
-            findings.append(Finding(
-                code: "root-path-deprecated", severity: .deprecation,
-                message: "The file is served only at \(root.url); \(wellKnown.url) answered \(outcome(wellKnown)). Apple deprecated the root location in 2019 and the alternate (developer/managed) modes need .well-known; move the file there.",
-                affects: "iOS 13+, macOS 10.15+"))
+            findings.append(FindingDefinition.rootPathDeprecated.finding(at: nil,
+                "The file is served only at \(root.url); \(wellKnown.url) answered \(outcome(wellKnown)). Apple deprecated the root location in 2019, and the alternate (developer/managed) modes need .well-known.",
+                hint: "Serve the same file at /.well-known/apple-app-site-association."))
         }
 
         if wellKnownWorks, rootWorks, let root, let origin {
             let other = DocumentSnapshot(facts: root)
             if !origin.behavesLike(other) {
-                findings.append(Finding(
-                    code: "locations-disagree", severity: .warning,
-                    message: "\(wellKnown.url) and \(root.url) serve files that behave differently; devices use .well-known, but tools and older systems may read the root file. Serve one file at both places, or remove the root copy."))
+                findings.append(FindingDefinition.locationsDisagree.finding(at: nil,
+                    "\(wellKnown.url) and \(root.url) serve files that behave differently; devices use .well-known, but tools and older systems may read the root file.",
+                    hint: "Serve one file at both places, or remove the root copy."))
             }
         }
 
@@ -78,20 +77,21 @@ public enum CheckEvaluation {
             var message = "Apple's CDN (\(cdn.url)) answered \(outcome(cdn))"
             if let reason { message += " with Apple-Failure-Reason: \(reason)" }
             if let details = cdn.header("apple-failure-details") { message += " (details: \(details))" }
-            message += ". Devices on iOS 14+/macOS 11+ get the file only from the CDN; fix what the reason names, then wait for the CDN to re-fetch (within about a day)."
-            return [Finding(code: "cdn-failure", severity: .error, message: message, affects: "iOS 14+, macOS 11+")]
+            message += ". Devices on iOS 14+/macOS 11+ get the file only through the CDN."
+            return [FindingDefinition.cdnFailure.finding(at: nil, message,
+                hint: "Fix what the reason names at the origin; the CDN re-fetches within about a day.")]
         }
         let copy = DocumentSnapshot(facts: cdn)
         guard let origin else {
-            return [Finding(code: "cdn-stale", severity: .warning,
-                            message: "Apple's CDN still serves a file although the origin serves none; devices keep the CDN's copy until it re-fetches (within about a day).",
-                            affects: "iOS 14+, macOS 11+")]
+            return [FindingDefinition.cdnStale.finding(at: nil,
+                "Apple's CDN still serves a file although the origin serves none; devices keep the CDN's copy until it re-fetches (within about a day).")]
         }
         if !origin.behavesLike(copy) {
             var message = "Apple's CDN serves a file that behaves differently from the origin's"
             if let age = cdn.header("age") { message += " (the CDN copy is \(age) s old)" }
-            message += ". Normal for up to about a day after a change; if it persists, check that the CDN can reach the origin."
-            return [Finding(code: "cdn-stale", severity: .warning, message: message, affects: "iOS 14+, macOS 11+")]
+            message += "."
+            return [FindingDefinition.cdnStale.finding(at: nil, message,
+                hint: "Normal for up to about a day after a change; if it persists, check that Apple's CDN can reach the origin.")]
         }
         return []
     }
@@ -101,14 +101,14 @@ public enum CheckEvaluation {
         let appleUA = apple.userAgent ?? "Apple's user agent", plainUA = "a browser's user agent"
         if appleWorks != plainWorks || (!appleWorks && apple.status != plain.status) {
             let severity: Severity = (!appleWorks && plainWorks) ? .error : .warning
-            return [Finding(
-                code: "user-agent-differs", severity: severity,
-                message: "\(apple.url) answers \(outcome(apple)) to \(appleUA) but \(outcome(plain)) to \(plainUA); a firewall or bot filter treats Apple's fetcher differently. TN3155 asks that the file be reachable for every user agent.")]
+            return [FindingDefinition.userAgentDiffers.finding(at: nil,
+                "\(apple.url) answers \(outcome(apple)) to \(appleUA) but \(outcome(plain)) to \(plainUA); a firewall or bot filter treats Apple's fetcher differently.",
+                hint: "Let every user agent read the file (TN3155), in particular AASA-Bot, Apple's CDN fetcher.", severity: severity)]
         }
         if appleWorks, plainWorks, !DocumentSnapshot(facts: apple).behavesLike(DocumentSnapshot(facts: plain)) {
-            return [Finding(
-                code: "user-agent-differs", severity: .warning,
-                message: "\(apple.url) serves a different file to \(appleUA) than to \(plainUA); make sure Apple's fetcher gets the file you test with.")]
+            return [FindingDefinition.userAgentDiffers.finding(at: nil,
+                "\(apple.url) serves a different file to \(appleUA) than to \(plainUA).",
+                hint: "Make sure Apple's fetcher gets the file you test with.")]
         }
         return []
     }

@@ -20,7 +20,10 @@ extension CurlTransfer {
             tls: seconds(CURLINFO_APPCONNECT_TIME_T),
             firstByte: seconds(CURLINFO_STARTTRANSFER_TIME_T),
             total: seconds(CURLINFO_TOTAL_TIME_T))
-        if request.wantCertificate, let certificate = CertificateChainText(handle: handle)?.leafFacts() {
+        if request.wantCertificate, var certificate = CertificateChainText(handle: handle)?.leafFacts() {
+            // curl reports the chain only after a completed handshake, so with verification on,
+            // a chain here is a trusted one (a TLS failure below overrides it).
+            certificate.trusted = request.verifyPeer
             facts.tls = certificate
         }
         if code != CURLE_OK {
@@ -31,8 +34,6 @@ extension CurlTransfer {
                 facts.tls?.failureReason = facts.failure?.message
                 facts.status = nil
             }
-        } else if facts.tls != nil {
-            facts.tls?.trusted = request.verifyPeer
         }
         return facts
     }
