@@ -34,8 +34,7 @@ public enum CheckEvaluation {
         }
 
         if wellKnownWorks, rootWorks, let root, let origin {
-            let other = DocumentSnapshot(facts: root)
-            if !origin.behavesLike(other) {
+            if !origin.behavesLike(root) {
                 findings.append(FindingDefinition.locationsDisagree.finding(at: nil,
                     "\(wellKnown.url) and \(root.url) serve files that behave differently; devices use .well-known, but tools and older systems may read the root file.",
                     hint: "Serve one file at both places, or remove the root copy."))
@@ -81,12 +80,11 @@ public enum CheckEvaluation {
             return [FindingDefinition.cdnFailure.finding(at: nil, message,
                 hint: "Fix what the reason names at the origin; the CDN re-fetches within about a day.")]
         }
-        let copy = DocumentSnapshot(facts: cdn)
         guard let origin else {
             return [FindingDefinition.cdnStale.finding(at: nil,
                 "Apple's CDN still serves a file although the origin serves none; devices keep the CDN's copy until it re-fetches (within about a day).")]
         }
-        if !origin.behavesLike(copy) {
+        if !origin.behavesLike(cdn) {
             var message = "Apple's CDN serves a file that behaves differently from the origin's"
             if let age = cdn.header("age") { message += " (the CDN copy is \(age) s old)" }
             message += "."
@@ -105,7 +103,7 @@ public enum CheckEvaluation {
                 "\(apple.url) answers \(outcome(apple)) to \(appleUA) but \(outcome(plain)) to \(plainUA); a firewall or bot filter treats Apple's fetcher differently.",
                 hint: "Let every user agent read the file (TN3155), in particular AASA-Bot, Apple's CDN fetcher.", severity: severity)]
         }
-        if appleWorks, plainWorks, !DocumentSnapshot(facts: apple).behavesLike(DocumentSnapshot(facts: plain)) {
+        if appleWorks, plainWorks, apple.body != plain.body, !DocumentSnapshot(facts: apple).behavesLike(plain) {
             return [FindingDefinition.userAgentDiffers.finding(at: nil,
                 "\(apple.url) serves a different file to \(appleUA) than to \(plainUA).",
                 hint: "Make sure Apple's fetcher gets the file you test with.")]

@@ -29,13 +29,15 @@ public enum FleetFiles {
 
     public static let spaPage: [UInt8] = Array("<!doctype html><html><head><title>Shop</title></head><body><div id=app></div></body></html>\n".utf8)
 
-    /// A valid file of about 200 KB (over Apple's 128 KB limit).
+    /// A valid file of about 200 KB (over Apple's 128 KB limit): few rules with long comments, so
+    /// the size is what matters, not the rule count.
     public static let large: [UInt8] = {
+        let filler = String(repeating: "This comment only makes the file large. ", count: 50)
         var components: [String] = []
         var size = 0
         var i = 0
         while size < 200 * 1024 {
-            let item = #"{"/":"/catalogue/section-\#(i)/item/*","comment":"generated rule number \#(i) to make the file large"}"#
+            let item = #"{"/":"/catalogue/section-\#(i)/*","comment":"\#(filler)"}"#
             components.append(item)
             size += item.utf8.count + 1
             i += 1
