@@ -1,0 +1,43 @@
+/// One result row, copied out of libpq's result so it can outlive the connection and cross threads.
+/// Decode columns by position or by name into any `SQLDecodable` type, e.g.
+/// `try row.decode("host", as: String.self)` or `let id: Int = try row.decode(0)`.
+public struct Row: Sendable {
+    /// Shared by every row of one result (copy-on-write), so it costs one array per result.
+    public let columnNames: [String]
+    let values: [String?]
+
+    public init(columnNames: [String], values: [String?]) {
+        self.columnNames = columnNames
+        self.values = values
+    }
+
+    public func decode<Value: SQLDecodable>(_ index: Int, as type: Value.Type = Value.self) throws -> Value {
+        guard values.indices.contains(index) else {
+            throw DatabaseError.decoding(column: "#\(index)", message: "the result has only \(values.count) columns")
+        }
+        return try Value.decode(sqlText: values[index], column: columnNames[index])
+    }
+
+    public func decode<Value: SQLDecodable>(_ name: String, as type: Value.Type = Value.self) throws -> Value {
+        guard let index = columnNames.firstIndex(of: name) else {
+            throw DatabaseError.decoding(column: name, message: "no such column in the result (\(columnNames.joined(separator: ", ")))")
+        }
+        return try Value.decode(sqlText: values[index], column: name)
+    }
+
+    public func isNull(_ name: String) -> Bool {
+        guard let index = columnNames.firstIndex(of: name) else { return true }
+        return values[index] == nil
+    }
+}
+
+/// The rows a statement returned and, for INSERT/UPDATE/DELETE, how many rows it touched.
+public struct QueryResult: Sendable {
+    public var rows: [Row]
+    public var affectedRows: Int
+
+    public init(rows: [Row], affectedRows: Int) {
+        self.rows = rows
+        self.affectedRows = affectedRows
+    }
+}
