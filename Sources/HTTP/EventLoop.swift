@@ -90,6 +90,11 @@ final class EventLoop: @unchecked Sendable {
     }
 
     deinit {
+        // Closed here, not when run() ends: a worker finishing late may still post to this
+        // loop, and writing to a closed (possibly reused) descriptor number would hit another
+        // file. Jobs hold the loop strongly, so deinit comes after the last of them.
+        Glibc.close(wakeFD)
+        Glibc.close(epfd)
         events.deallocate()
         inbound.deallocate()
         iovecs.deallocate()
@@ -147,13 +152,28 @@ final class EventLoop: @unchecked Sendable {
             }
             if Int(count) == eventCapacity { growEvents() }
             if now >= nextSweep { sweep() }
-            if draining && (liveCount == 0 || now >= drainDeadline) { break }
+            if draining && ((liveCount == 0 && core.listenerClosed.load(ordering: .acquiring)) || now >= drainDeadline) {
+                break
+            }
+        }
+        if listenFD >= 0 {
+            Glibc.close(listenFD)
+            listenFD = -1
+            core.listenerClosed.store(true, ordering: .releasing)
+        }
+        // Connections the acceptor dealt us after we stopped looking: close them too.
+        let late = inbox.withLock { box -> [Accepted] in
+            let accepted = box.accepted
+            box.accepted = []
+            return accepted
+        }
+        for accepted in late {
+            Glibc.close(accepted.fd)
+            core.connectionCount.subtract(1, ordering: .relaxed)
         }
         for case let connection? in connections { close(connection) }
         log.flush()
-        if listenFD >= 0 { Glibc.close(listenFD); listenFD = -1 }
-        Glibc.close(wakeFD)
-        Glibc.close(epfd)
+        peers = []   // the acceptor holds every loop, itself included: break that cycle
     }
 
     private func waitMilliseconds() -> Int32 {
@@ -564,6 +584,8 @@ final class EventLoop: @unchecked Sendable {
             Glibc.close(listenFD)
             listenFD = -1
             acceptPausedUntil = nil
+            // Peers may exit only after this: until now we may have dealt them connections.
+            core.listenerClosed.store(true, ordering: .releasing)
         }
         for case let connection? in connections where connection.state.isIdle && connection.outputBytes == 0 {
             close(connection)

@@ -1,3 +1,4 @@
+import CShim
 import Glibc
 
 /// Opens the non-blocking listening socket for `host:port` (numeric address or resolvable name).
