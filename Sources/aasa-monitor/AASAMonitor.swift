@@ -10,6 +10,8 @@ struct AASAMonitor: AsyncParsableCommand {
             // Each subcommand lives in Commands/<Name>.swift.
             Validate.self,
             Check.self,
+            Serve.self,
+            Migrate.self,
         ]
     )
 }

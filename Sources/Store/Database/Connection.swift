@@ -32,6 +32,9 @@ public final class Connection: Queryable, @unchecked Sendable {
             PQfinish(connection)
             throw DatabaseError.connectionFailed(message: message)
         }
+        // NOTICEs (e.g. "relation already exists, skipping") are not errors; libpq would print
+        // them on our standard error, so they are dropped here.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
         handle = connection
     }
 

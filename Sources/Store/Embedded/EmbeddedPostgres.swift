@@ -98,9 +98,7 @@ public final class EmbeddedPostgres: Sendable {
         if Self.ping(socketDirectory: socketDirectory) { return false }
         let lock = try DirectoryLock(path: dataDirectory + "/embedded.lock")
         defer { withExtendedLifetime(lock) {} }
-        let started = try Self.bringUp(dataDirectory: dataDirectory, account: account, options: options)
-        if started { options.log("restarted the embedded PostgreSQL in \(clusterDirectory)") }
-        return started
+        return try Self.bringUp(dataDirectory: dataDirectory, account: account, options: options)
     }
 
     /// Leaves the cluster: stops the server unless another process still uses it. Idempotent.

@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import HTTP
+import Store
+
+extension AASAMonitor {
+    /// `aasa-monitor serve`: the dashboard (and, as they arrive, the scheduler and notifier).
+    struct Serve: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run the dashboard on http://127.0.0.1:8080, on an embedded PostgreSQL unless DATABASE_URL is set.",
+            discussion: """
+                Starts (or creates, on the first run) a private PostgreSQL under --data-dir that listens only on a Unix \
+                socket there, applies the migrations, and serves the web interface. SIGTERM or SIGINT (Ctrl-C) finishes \
+                the requests in flight, then stops the server and the embedded PostgreSQL.
+                """)
+
+        @Option(help: "Address to listen on. Default: env AASA_MONITOR_HOST, else 127.0.0.1")
+        var host: String?
+
+        @Option(help: "Port to listen on (0: any free port). Default: env AASA_MONITOR_PORT, else 8080")
+        var port: Int?
+
+        @OptionGroup var database: DatabaseOptions
+
+        func validate() throws {
+            _ = try listenPort()
+        }
+
+        func run() throws {
+            let environment = ProcessInfo.processInfo.environment
+            let host = host ?? environment["AASA_MONITOR_HOST"].flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1"
+            let port = try listenPort()
+
+            let opened = try database.open(migrate: true)
+            let watchdog = opened.embedded.map { EmbeddedWatchdog(server: $0) }
+            var configuration = HTTPServerConfiguration(host: host, port: port)
+            configuration.publicDirectory = PublicDirectory.locate()
+            let server = HTTPServer(configuration: configuration, responder: StarterResponder(database: opened.database))
+            do {
+                try server.start()
+                try server.shutdownOnSignals()
+            } catch {
+                try? opened.close()
+                StandardError.log("error: cannot listen on \(host):\(port): \(error)")
+                throw ExitCode(71)
+            }
+            // The one line on standard output: scripts and tests read the address from it.
+            let address = "http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)"
+            FileHandle.standardOutput.write(Data("aasa-monitor listening on \(address)\n".utf8))
+            watchdog?.start()
+            server.wait()
+            watchdog?.stop()
+            StandardError.log("stopped serving; closing the database")
+            do {
+                try opened.close()
+            } catch {
+                StandardError.log("error: \(error)")
+                throw ExitCode(70)
+            }
+        }
+
+        private func listenPort() throws -> Int {
+            if let port {
+                guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+                return port
+            }
+            guard let text = ProcessInfo.processInfo.environment["AASA_MONITOR_PORT"], !text.isEmpty else { return 8080 }
+            guard let value = Int(text), (0...65535).contains(value) else {
+                throw ValidationError("AASA_MONITOR_PORT must be a port number, not \(text)")
+            }
+            return value
+        }
+    }
+}
