@@ -55,6 +55,25 @@ import Testing
         try fourth.stop()
     }
 
+    @Test func asRootOpensAClosedParentDirectoryMinimallyAndSaysSo() throws {
+        // Only root runs the cluster as another account; a normal user's own directories are fine.
+        guard geteuid() == 0 else { return }
+        let base = try TemporaryCluster.makeDirectory(prefix: "aasa-test-embedded")
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let closed = base + "/closed"   // like /root: 0700, owned by root
+        try FileManager.default.createDirectory(atPath: closed, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        let messages = LogLines()
+        var options = options(closed + "/data")
+        options.log = { messages.append($0) }
+        let server = try EmbeddedPostgres.start(options)
+        defer { try? server.stop() }
+        #expect(try roundTrip(server) == 1)
+        var info = stat()
+        #expect(stat(closed, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o701, "search only, no listing for others")
+        #expect(messages.lines.contains { $0.contains("made \(closed) searchable") }, "\(messages.lines)")
+    }
+
     @Test func ensureRunningRestartsAServerThatDied() throws {
         let directory = try TemporaryCluster.makeDirectory(prefix: "aasa-test-embedded")
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -124,6 +143,24 @@ import Testing
         var info = stat()
         #expect(stat(server.clusterDirectory, &info) == 0)
         return info.st_uid
+    }
+}
+
+/// Collects the log lines of an EmbeddedPostgres.
+final class LogLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [String] = []
+
+    func append(_ line: String) {
+        lock.lock()
+        storage.append(line)
+        lock.unlock()
+    }
+
+    var lines: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return storage
     }
 }
 
