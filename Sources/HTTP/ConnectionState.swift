@@ -86,6 +86,12 @@ public struct ConnectionState: Sendable {
             return .reject(status)
         case .complete(let request, let consumed):
             start += consumed
+            if start == buffer.count {
+                // All consumed: drop the bytes now rather than on the next read, so an idle
+                // connection after a large upload does not keep it in memory.
+                buffer.removeAll(keepingCapacity: buffer.capacity <= 64 << 10)
+                start = 0
+            }
             awaitingResponse = true
             requestStartedAt = nil
             return .dispatch(request)

@@ -14,10 +14,16 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
     public var isEmpty: Bool { fields.isEmpty }
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 
-    /// The first value of the field `name`, or nil.
+    /// The first value of the field `name`, or nil. Setting replaces every field of that name
+    /// (nil removes them).
     public subscript(name: String) -> String? {
-        for field in fields where HTTPHeaders.namesEqual(field.name, name) { return field.value }
-        return nil
+        get {
+            for field in fields where HTTPHeaders.namesEqual(field.name, name) { return field.value }
+            return nil
+        }
+        set {
+            if let newValue { set(name: name, value: newValue) } else { remove(name: name) }
+        }
     }
 
     /// Every value of the field `name`, in order.
