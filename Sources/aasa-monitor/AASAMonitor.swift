@@ -12,6 +12,8 @@ struct AASAMonitor: AsyncParsableCommand {
             Check.self,
             Serve.self,
             Migrate.self,
+            Match.self,
+            Diff.self,
         ]
     )
 }

@@ -88,7 +88,12 @@ public enum AASADiff {
         }
         for i in old.indices where !oldUsed[i] { changes.append(change(.removed, i, nil)) }
         for j in new.indices where !newUsed[j] { changes.append(change(.added, nil, j)) }
-        return changes.sorted { ($0.newPosition ?? $0.oldPosition ?? 0, $0.oldPosition ?? -1) < ($1.newPosition ?? $1.oldPosition ?? 0, $1.oldPosition ?? -1) }
+        // In reading order: by position, and at one position what went before what came.
+        func key(_ change: RuleChange) -> (Int, Int) {
+            let rank = change.kind == .removed ? 0 : change.kind == .added ? 2 : 1
+            return (change.newPosition ?? change.oldPosition ?? 0, rank)
+        }
+        return changes.sorted { key($0) < key($1) }
     }
 
     /// Index pairs of a longest common subsequence. Quadratic; a file under 128 KB holds at most a few

@@ -24,9 +24,11 @@ extension CompiledDocument {
             return explanation
         }
         let prepared = PreparedURL(parts, decoding: true, splittingQuery: true)
+        var nearness: [Int] = []
         for index in indices {
-            let trace = self.trace(rules[index], prepared)
+            let (trace, near) = self.trace(rules[index], prepared)
             explanation.trace.append(trace)
+            nearness.append(near)
             if trace.matched {
                 explanation.decidingRule = trace
                 explanation.decision = trace.exclude ? .exclude(entry: trace.entry, rule: trace.rule)
@@ -35,25 +37,54 @@ extension CompiledDocument {
             }
         }
         if explanation.decidingRule == nil {
-            explanation.closestRule = Self.closest(explanation.trace)
+            explanation.closestRule = zip(explanation.trace, nearness).filter { !$0.0.checks.isEmpty }
+                .max { lhs, rhs in lhs.1 < rhs.1 }?.0
         }
         explanation.summary = summary(explanation)
         return explanation
     }
 
-    private func trace(_ rule: CompiledRule, _ url: PreparedURL) -> RuleTrace {
+    /// The rule's trace, and how near it came to matching, for picking the closest rule of a miss.
+    private func trace(_ rule: CompiledRule, _ url: PreparedURL) -> (RuleTrace, Int) {
         var checks = rule.checks(url)
         let matched = checks.allSatisfy(\.matched)
-        if !matched { checks = withHints(checks, rule: rule, url: url) }
+        var nearness = 0
+        if !matched {
+            let hinted: Int
+            (checks, hinted) = withHints(checks, rule: rule, url: url)
+            nearness = Self.nearness(checks, hinted: hinted, exclude: rule.exclude)
+        }
         let source = document.applinks?.details[rule.entryIndex].rules[rule.ruleIndex]
-        return RuleTrace(entry: rule.entryIndex, rule: rule.ruleIndex,
-                         location: source?.location ?? SourceLocation(pointer: "/applinks/details/\(rule.entryIndex)"),
-                         text: rule.text, legacyPath: source?.legacyPath, comment: source?.comment,
-                         settings: rule.settingExplanations, checks: checks, matched: matched, exclude: rule.exclude)
+        return (RuleTrace(entry: rule.entryIndex, rule: rule.ruleIndex,
+                          location: source?.location ?? SourceLocation(pointer: "/applinks/details/\(rule.entryIndex)"),
+                          text: rule.text, legacyPath: source?.legacyPath, comment: source?.comment,
+                          settings: rule.settingExplanations, checks: checks, matched: matched, exclude: rule.exclude),
+                nearness)
+    }
+
+    /// "Nearest" as a person reads it: more components matching first; then failures that one setting
+    /// would fix; then a rule that would open the app rather than an exclusion; then how much of the
+    /// failing pattern's leading text the URL agrees with; the earliest rule on a tie.
+    private static func nearness(_ checks: [ComponentCheck], hinted: Int, exclude: Bool) -> Int {
+        let passed = checks.filter(\.matched).count
+        let failing = checks.filter { !$0.matched }
+        let agreement = failing.map { commonLiteralPrefix($0.pattern, $0.value) }.reduce(0, +)
+        return passed * 1_000_000 + hinted * 100_000 + (exclude ? 0 : 50_000) + min(agreement, 999) * 10 - failing.count
+    }
+
+    private static func commonLiteralPrefix(_ pattern: String, _ value: String) -> Int {
+        var count = 0
+        var values = value.lowercased().unicodeScalars.makeIterator()
+        for scalar in pattern.lowercased().unicodeScalars {
+            guard scalar != "*", scalar != "?", scalar != "$", let next = values.next(), next == scalar else { break }
+            count += 1
+        }
+        return count
     }
 
     /// Adds to each failing check what would have made it pass, when one setting would.
-    private func withHints(_ checks: [ComponentCheck], rule: CompiledRule, url: PreparedURL) -> [ComponentCheck] {
+    /// Also returns how many failing checks a single setting change would fix.
+    private func withHints(_ checks: [ComponentCheck], rule: CompiledRule, url: PreparedURL) -> ([ComponentCheck], Int) {
         let tokenizer = PatternTokenizer(variables: variables)
         func flipped(_ change: (inout EffectiveSettings) -> Void) -> [ComponentCheck] {
             var settings = rule.settings
@@ -63,13 +94,15 @@ extension CompiledDocument {
         }
         let caseFlip = rule.settings.caseSensitive.value ? flipped { $0.caseSensitive.value = false } : []
         let encodingFlip = flipped { $0.percentEncoded.value.toggle() }
-        return checks.enumerated().map { index, check in
+        var fixable = 0
+        let hinted = checks.enumerated().map { index, check in
             guard !check.matched else { return check }
             var check = check
             var hints: [String] = []
             if let name = undefinedVariable(in: check.pattern) {
                 hints.append("$(\(name)) is not defined in substitutionVariables (names are case-sensitive), so this pattern never matches.")
             }
+            if (index < caseFlip.count && caseFlip[index].matched) || encodingFlip[index].matched { fixable += 1 }
             if index < caseFlip.count, caseFlip[index].matched {
                 hints.append("It would match if the rule were case-insensitive (\"caseSensitive\": false).")
             }
@@ -87,6 +120,7 @@ extension CompiledDocument {
             if !hints.isEmpty { check.explanation += " " + hints.joined(separator: " ") }
             return check
         }
+        return (hinted, fixable)
     }
 
     private func undefinedVariable(in pattern: String) -> String? {
@@ -98,21 +132,6 @@ extension CompiledDocument {
             rest = rest[rest.index(after: close)...]
         }
         return nil
-    }
-
-    private static func closest(_ traces: [RuleTrace]) -> RuleTrace? {
-        var best: RuleTrace?
-        var bestScore = Int.min
-        for trace in traces where !trace.checks.isEmpty {
-            // Most passing components first, then the fewest failing: "nearest" as a person reads it.
-            let passed = trace.checks.filter(\.matched).count
-            let score = passed * 64 - (trace.checks.count - passed)
-            if score > bestScore {
-                best = trace
-                bestScore = score
-            }
-        }
-        return best
     }
 
     private func summary(_ explanation: MatchExplanation) -> String {

@@ -1,0 +1,67 @@
+import AASA
+import ArgumentParser
+import Foundation
+
+extension AASAMonitor {
+    /// `aasa-monitor diff OLD NEW [--url URL ...] [--json]`: how two versions of a file differ in behaviour.
+    /// Exit status: 0 same behaviour, 1 different, 2 a file is not usable, 64 bad usage.
+    struct Diff: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Compare two apple-app-site-association files by behaviour, not bytes.",
+            discussion: """
+                Reports app IDs added or removed per service, rules added, removed, moved or changed per app \
+                (after the defaults hierarchy, so hoisting a setting into "defaults" is no change), and for each \
+                --url, which apps' outcomes change. Exit status: 0 same behaviour, 1 different, 2 unusable file, 64 usage error.
+                """)
+
+        @Argument(help: "The old file, or - for standard input.")
+        var old: String
+
+        @Argument(help: "The new file, or - for standard input.")
+        var new: String
+
+        @Option(name: .customLong("url"), help: "A URL whose outcome to compare (repeatable).")
+        var urls: [String] = []
+
+        @Flag(help: "Print JSON.")
+        var json = false
+
+        func validate() throws {
+            if old == "-" && new == "-" { throw ValidationError("Only one of the files can be standard input.") }
+        }
+
+        func run() throws {
+            let before = try document(old)
+            let after = try document(new)
+            let diff = AASADiff.diff(old: before, new: after, urls: urls)
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                struct Output: Encodable {
+                    var behaviourallyEqual: Bool
+                    var diff: DocumentDiff
+                }
+                let data = try encoder.encode(Output(behaviourallyEqual: diff.isBehaviourallyEqual, diff: diff))
+                print(String(decoding: data, as: UTF8.self))
+            } else {
+                print(diff.description, terminator: "")
+            }
+            throw ExitCode(diff.isBehaviourallyEqual ? 0 : 1)
+        }
+
+        private func document(_ path: String) throws -> AASADocument {
+            let bytes: [UInt8]
+            do {
+                bytes = try InputFile.read(path)
+            } catch {
+                FileHandle.standardError.write(Data("aasa-monitor diff: \(error)\n".utf8))
+                throw ExitCode(64)
+            }
+            guard let document = AASAParser.parse(bytes).document else {
+                FileHandle.standardError.write(Data("aasa-monitor diff: \(path) is not a usable association file (run aasa-monitor validate \(path)).\n".utf8))
+                throw ExitCode(2)
+            }
+            return document
+        }
+    }
+}

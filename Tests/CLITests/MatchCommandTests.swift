@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+
+/// `aasa-monitor match` and `match --batch` are APIs for CI jobs and other tools: output and exit
+/// status are pinned here by running the real binary.
+@Suite struct MatchCommandTests {
+    static let overview = """
+    {"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app", "ABCDE12345.com.example.app2"], "components": [
+      {"#": "no_universal_links", "exclude": true},
+      {"/": "/buy/*"},
+      {"/": "/help/website/*", "exclude": true},
+      {"/": "/help/*", "?": {"articleNumber": "????"}}]}]},
+     "webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}
+    """
+
+    @Test func listsAppsInPrecedenceOrder() throws {
+        let dir = try ScratchDirectory()
+        let path = try dir.write("aasa.json", Self.overview)
+        let outcome = try BuiltCommand.run(["match", path, "https://example.com/buy/1"])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout == """
+            https://example.com/buy/1 opens ABCDE12345.com.example.app
+              ABCDE12345.com.example.app   match     rule 2 of details entry 1  {"/": "/buy/*"}
+              ABCDE12345.com.example.app2  match     rule 2 of details entry 1  {"/": "/buy/*"}
+
+            """)
+    }
+
+    @Test func oneAppExitStatusFollowsTheDecision() throws {
+        let dir = try ScratchDirectory()
+        let path = try dir.write("aasa.json", Self.overview)
+        let app = "ABCDE12345.com.example.app"
+        let match = try BuiltCommand.run(["match", path, "https://example.com/buy/1", "--app", app])
+        #expect(match.status == 0)
+        #expect(match.stdout == "match: \(app) (rule 2 of details entry 1: {\"/\": \"/buy/*\"})\n")
+        let exclude = try BuiltCommand.run(["match", path, "https://example.com/help/website/x", "--app", app])
+        #expect(exclude.status == 1)
+        #expect(exclude.stdout.hasPrefix("exclude: \(app) (rule 3 of details entry 1"))
+        let none = try BuiltCommand.run(["match", path, "https://example.com/sell/1", "--app", app])
+        #expect(none.status == 1)
+        #expect(none.stdout == "no_match: \(app)\n")
+    }
+
+    @Test func explainNamesTheFailingComponent() throws {
+        let outcome = try BuiltCommand.run(["match", "-", "https://example.com/help/x?articleNumber=123",
+                                            "--app", "ABCDE12345.com.example.app", "--explain"],
+                                           stdin: Array(Self.overview.utf8))
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout.contains("Closest: rule 4 of details entry 1"))
+        #expect(outcome.stdout.contains("Query item \"articleNumber\" is \"123\", which does not match \"????\"."))
+        #expect(outcome.stdout.contains("caseSensitive  true  (Apple's built-in default)"))
+    }
+
+    @Test func domainOutsideTheFileMatchesNothing() throws {
+        let dir = try ScratchDirectory()
+        let path = try dir.write("aasa.json", Self.overview)
+        let outcome = try BuiltCommand.run(["match", path, "https://other.example.org/buy/1", "--domain", "example.com"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout.hasPrefix("https://other.example.org/buy/1: the host is not example.com"))
+        let subdomain = try BuiltCommand.run(["match", path, "https://www.example.com/buy/1", "--domain", "example.com"])
+        #expect(subdomain.status == 0)
+    }
+
+    @Test func jsonOutput() throws {
+        let outcome = try BuiltCommand.run(["match", "-", "https://example.com/buy/1", "--json", "--explain",
+                                            "--app", "ABCDE12345.com.example.app2"], stdin: Array(Self.overview.utf8))
+        #expect(outcome.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        #expect(object["opens"] as? String == "ABCDE12345.com.example.app2")
+        let apps = try #require(object["apps"] as? [[String: Any]])
+        #expect(apps.count == 1)
+        #expect(apps.first?["decision"] as? String == "match")
+        #expect(apps.first?["rule"] as? Int == 1)
+        let explanation = try #require(apps.first?["explanation"] as? [String: Any])
+        #expect((explanation["summary"] as? String)?.contains("opens this URL") == true)
+    }
+
+    @Test func unusableFileAndBadUsage() throws {
+        let broken = try BuiltCommand.run(["match", "-", "https://example.com/"], stdin: Array("[1, 2".utf8))
+        #expect(broken.status == 2)
+        #expect(broken.stderr.contains("not a usable association file"))
+        let missing = try BuiltCommand.run(["match", "only-a-file"])
+        #expect(missing.status == 64)
+        let mixed = try BuiltCommand.run(["match", "--batch", "file"])
+        #expect(mixed.status == 64)
+    }
+
+    @Test func batchAnswersEveryLineAndNeverAborts() throws {
+        let compact = Self.overview.replacingOccurrences(of: "\n", with: " ")
+        let lines = [
+            #"{"id": 1, "aasa": \#(compact), "domain": "example.com", "appId": "ABCDE12345.com.example.app", "url": "https://example.com/buy/1"}"#,
+            #"{"id": "two", "aasa": \#(compact), "domain": "example.com", "appId": "ABCDE12345.com.example.app", "url": "https://example.com/buy/1#no_universal_links"}"#,
+            #"{"id": 3, "aasa": \#(compact), "domain": "example.com", "appId": "ABCDE12345.com.example.other", "url": "https://example.com/buy/1"}"#,
+            "this is not json",
+            #"{"id": 5, "aasa": "not an object", "appId": "A.b", "url": "https://example.com/"}"#,
+            #"{"id": 6, "aasa": {"applinks": {"details": [{"appID": "A.b", "paths": ["*"]}]}}, "domain": "example.com", "appId": "A.b", "url": "https://elsewhere.com/"}"#,
+            #"{"id": 12345678901234567890, "aasa": {"applinks": {"details": {"A.b": {"paths": ["/x"]}}}}, "appId": "A.b", "url": "https://example.com/x"}"#,
+            #"{"id": 8, "aasa": {}, "appId": "A.b"}"#,
+        ]
+        let outcome = try BuiltCommand.run(["match", "--batch"], stdin: Array(lines.joined(separator: "\n").utf8))
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout == """
+            {"id":1,"decision":"match"}
+            {"id":"two","decision":"exclude"}
+            {"id":3,"decision":"no_match"}
+            {"id":null,"error":"the line is not valid JSON"}
+            {"id":5,"error":"\\"aasa\\" is not a usable apple-app-site-association object"}
+            {"id":6,"decision":"no_match"}
+            {"id":12345678901234567890,"decision":"match"}
+            {"id":8,"error":"\\"url\\" is missing or not a string"}
+
+            """)
+    }
+
+    @Test func batchHandlesManyLines() throws {
+        var input = ""
+        for index in 0..<3000 {
+            let path = index % 3 == 0 ? "/buy/\(index)" : index % 3 == 1 ? "/help/website/\(index)" : "/other/\(index)"
+            input += #"{"id": \#(index), "aasa": {"applinks": {"details": [{"appIDs": ["A.b"], "components": [{"/": "/buy/*"}, {"/": "/help/*", "exclude": true}]}]}}, "appId": "A.b", "url": "https://example.com\#(path)"}"# + "\n"
+        }
+        let outcome = try BuiltCommand.run(["match", "--batch"], stdin: Array(input.utf8))
+        let lines = outcome.stdout.split(separator: "\n")
+        #expect(lines.count == 3000)
+        #expect(lines[0] == #"{"id":0,"decision":"match"}"#)
+        #expect(lines[1] == #"{"id":1,"decision":"exclude"}"#)
+        #expect(lines[2999] == #"{"id":2999,"decision":"no_match"}"#)
+    }
+}
