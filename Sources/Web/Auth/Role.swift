@@ -2,7 +2,7 @@
 /// state-changing route refuses them.
 public enum Role: String, Sendable, Codable, CaseIterable {
     case admin
-    case readOnly = "read-only"
+    case readOnly = "viewer"
 
     public var canChange: Bool { self == .admin }
     public var label: String { self == .admin ? "Admin" : "Read-only" }

@@ -1,0 +1,37 @@
+import Foundation
+
+/// JSON bodies of the API: values encoded with sorted keys; errors as `{"error": {"message", "field"}}`.
+public enum APIResponses {
+    static let encoder: JSONEncoder = {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        e.dateEncodingStrategy = .iso8601
+        return e
+    }()
+
+    public static func json<T: Encodable>(_ value: T, status: Int = 200) -> WebResponse {
+        do {
+            return .json(Array(try encoder.encode(value)), status: status)
+        } catch {
+            return self.error(status: 500, message: "The response could not be encoded.")
+        }
+    }
+
+    public static func error(status: Int, message: String, field: String? = nil) -> WebResponse {
+        struct Body: Encodable {
+            struct Inner: Encodable {
+                let message: String
+                let field: String?
+                func encode(to encoder: any Encoder) throws {
+                    var c = encoder.container(keyedBy: CodingKeys.self)
+                    try c.encode(message, forKey: .message)
+                    try c.encode(field, forKey: .field)   // null rather than absent, so clients can rely on the key
+                }
+                enum CodingKeys: String, CodingKey { case message, field }
+            }
+            let error: Inner
+        }
+        let bytes = (try? encoder.encode(Body(error: .init(message: message, field: field)))).map { Array($0) } ?? Array("{\"error\":{\"message\":\"error\",\"field\":null}}".utf8)
+        return .json(Array(bytes), status: status)
+    }
+}

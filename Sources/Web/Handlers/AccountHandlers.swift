@@ -1,0 +1,136 @@
+import Foundation
+import Store
+
+/// Login, logout, first-start setup, password change and user management.
+enum AccountHandlers {
+    static let minimumPasswordLength = 10
+
+    static func loginForm(_ c: RequestContext) throws -> WebResponse {
+        if c.app.currentSessionViewer(c.request) != nil { return .seeOther("/") }
+        return .html(AccountPages.login(csrf: c.viewer?.csrf ?? ""))
+    }
+
+    static func login(_ c: RequestContext) throws -> WebResponse {
+        let email = (c.form["email"] ?? "").trimmingCharacters(in: .whitespaces)
+        let password = c.form["password"] ?? ""
+        let address = c.request.remoteAddress
+        let wait = c.app.limiter.retryAfter(address: address, account: email, now: c.nowEpoch)
+        if wait > 0 {
+            let minutes = max(1, (wait + 59) / 60)
+            return .html(AccountPages.login(email: email, error: "Too many failed attempts. Try again in \(minutes) minute\(minutes == 1 ? "" : "s").",
+                                            csrf: c.viewer?.csrf ?? ""), status: 429)
+                .with(header: "Retry-After", String(wait))
+        }
+        guard let user = try c.database.user(email: email), PasswordHasher.verify(password, against: user.passwordHash) else {
+            c.app.limiter.recordFailure(address: address, account: email, now: c.nowEpoch)
+            return .html(AccountPages.login(email: email, error: "That email and password do not match an account.",
+                                            csrf: c.viewer?.csrf ?? ""), status: 401)
+        }
+        c.app.limiter.recordSuccess(account: email)
+        let cookie = try c.app.startSession(userID: user.id, secure: c.isSecure)
+        return .seeOther(safeNext(c.query["next"])).with(header: "Set-Cookie", cookie)
+    }
+
+    /// Only local paths, so a crafted link cannot send people to another site after login.
+    static func safeNext(_ next: String?) -> String {
+        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.hasPrefix("/\\") else { return "/" }
+        return next
+    }
+
+    static func logout(_ c: RequestContext) throws -> WebResponse {
+        if let secret = c.request.cookies[SessionCookie.sessionName] {
+            try c.database.deleteSession(tokenHash: SecretToken.digest(of: secret))
+        }
+        return .seeOther("/login").with(header: "Set-Cookie", SessionCookie.clear(name: SessionCookie.sessionName, secure: c.isSecure))
+    }
+
+    static func setupForm(_ c: RequestContext) throws -> WebResponse {
+        if c.app.isSetUp() { return .seeOther("/login") }
+        return .html(AccountPages.setup(csrf: c.viewer?.csrf ?? ""))
+    }
+
+    static func setup(_ c: RequestContext) throws -> WebResponse {
+        if c.app.isSetUp() { return .seeOther("/login") }
+        let email = (c.form["email"] ?? "").trimmingCharacters(in: .whitespaces)
+        var errors: [String: String] = [:]
+        if let e = emailProblem(email) { errors["email"] = e }
+        let password = c.form["password"] ?? ""
+        if let p = passwordProblem(password) { errors["password"] = p }
+        if password != (c.form["confirm"] ?? "") { errors["confirm"] = "The two passwords differ." }
+        guard errors.isEmpty else {
+            return .html(AccountPages.setup(email: email, errors: errors, csrf: c.viewer?.csrf ?? ""), status: 422)
+        }
+        let hash = try c.app.configuration.passwordHasher.hash(password)
+        guard let id = try c.database.withTransaction({ try $0.createFirstAdmin(email: email, passwordHash: hash) }) else {
+            return .seeOther("/login")
+        }
+        let cookie = try c.app.startSession(userID: id, secure: c.isSecure)
+        return .seeOther("/").with(header: "Set-Cookie", cookie)
+    }
+
+    static func emailProblem(_ email: String) -> String? {
+        let parts = email.split(separator: "@")
+        guard email.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !email.contains(" ") else {
+            return "Enter an email address such as ops@example.com."
+        }
+        return nil
+    }
+
+    static func passwordProblem(_ password: String) -> String? {
+        if password.count < minimumPasswordLength { return "Use at least \(minimumPasswordLength) characters." }
+        if password.utf8.count > 1024 { return "Use at most 1024 bytes." }
+        return nil
+    }
+
+    static func passwordForm(_ c: RequestContext) throws -> WebResponse {
+        .html(AccountPages.changePassword(viewer: try c.signedIn))
+    }
+
+    static func changePassword(_ c: RequestContext) throws -> WebResponse {
+        let viewer = try c.signedIn
+        guard let user = try c.database.user(id: viewer.userID) else { throw WebError.notFound("Your account no longer exists.") }
+        var errors: [String: String] = [:]
+        if !PasswordHasher.verify(c.form["current"] ?? "", against: user.passwordHash) {
+            errors["current"] = "That is not your current password."
+        }
+        let password = c.form["password"] ?? ""
+        if let p = passwordProblem(password) { errors["password"] = p }
+        if password != (c.form["confirm"] ?? "") { errors["confirm"] = "The two passwords differ." }
+        guard errors.isEmpty else { return .html(AccountPages.changePassword(viewer: viewer, errors: errors), status: 422) }
+        let hash = try c.app.configuration.passwordHasher.hash(password)
+        // Every session of the account ends, this one included; this browser gets a fresh one.
+        try c.database.withTransaction { try $0.changePassword(userID: user.id, passwordHash: hash) }
+        let cookie = try c.app.startSession(userID: user.id, secure: c.isSecure)
+        return .seeOther("/settings?done=password").with(header: "Set-Cookie", cookie)
+    }
+
+    static func createUser(_ c: RequestContext) throws -> WebResponse {
+        let email = (c.form["email"] ?? "").trimmingCharacters(in: .whitespaces)
+        var errors: [String: String] = [:]
+        if let e = emailProblem(email) { errors["email"] = e }
+        let password = c.form["password"] ?? ""
+        if let p = passwordProblem(password) { errors["password"] = p }
+        let role = Role(rawValue: c.form["role"] ?? "") ?? .readOnly
+        if errors.isEmpty {
+            let hash = try c.app.configuration.passwordHasher.hash(password)
+            if try c.database.createUser(email: email, passwordHash: hash, role: role.rawValue) != nil {
+                return .seeOther("/settings?done=user")
+            }
+            errors["email"] = "There already is an account for \(email)."
+        }
+        return try SettingsHandlers.page(c, errors: errors, values: ["email": email], status: 422)
+    }
+
+    static func deleteUser(_ c: RequestContext) throws -> WebResponse {
+        guard let id = c.parameters.id("id") else { throw WebError.notFound("No such user.") }
+        guard id != (try c.signedIn).userID else { throw WebError.badRequest("You cannot remove your own account.") }
+        try c.database.deleteUser(id: id)
+        return .seeOther("/settings?done=user-removed")
+    }
+}
+
+extension WebApp {
+    func currentSessionViewer(_ request: WebRequest) -> Viewer? {
+        (try? currentSession(request))?.viewer
+    }
+}

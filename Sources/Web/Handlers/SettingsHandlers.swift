@@ -1,0 +1,66 @@
+import Foundation
+import Store
+
+enum SettingsHandlers {
+    static let defaultIntervalKey = "default_interval_minutes"
+
+    static func show(_ c: RequestContext) throws -> WebResponse {
+        try page(c, errors: [:], values: [:], status: 200)
+    }
+
+    static func page(_ c: RequestContext, errors: [String: String], values: [String: String], status: Int,
+                     newToken: String? = nil) throws -> WebResponse {
+        var m = SettingsModel(now: c.nowEpoch)
+        m.users = try c.database.users().map {
+            .init(id: $0.id, email: $0.email, role: Role(rawValue: $0.role) ?? .readOnly, created: Int64($0.createdAt.timeIntervalSince1970))
+        }
+        m.tokens = try c.database.apiTokens().map {
+            .init(id: $0.id, name: $0.name, created: Int64($0.createdAt.timeIntervalSince1970),
+                  lastUsed: $0.lastUsedAt.map { Int64($0.timeIntervalSince1970) })
+        }
+        m.defaultIntervalMinutes = try defaultInterval(c.database)
+        m.errors = errors
+        m.values = values
+        m.newToken = newToken
+        let flash: Flash? = switch c.query["done"] {
+        case "password": Flash(.success, "Password changed. Other sessions of your account were logged out.")
+        case "user": Flash(.success, "User added.")
+        case "user-removed": Flash(.success, "User removed.")
+        case "channel": Flash(.success, "Channel added.")
+        case "defaults": Flash(.success, "Defaults saved.")
+        case "token-revoked": Flash(.success, "Token revoked.")
+        case "test": Flash(.info, "Test notification queued; its delivery shows under Alerts.")
+        default: nil
+        }
+        return .html(SettingsPage.render(m, viewer: try c.signedIn, flash: flash), status: status)
+    }
+
+    static func defaultInterval(_ db: some Queryable) throws -> Int {
+        try db.setting(defaultIntervalKey).flatMap(Int.init) ?? 60
+    }
+
+    static func saveDefaults(_ c: RequestContext) throws -> WebResponse {
+        guard let minutes = Int(c.form["interval"] ?? ""), RegisterFormModel.intervals.contains(where: { $0.minutes == minutes }) else {
+            throw WebError.badRequest("Choose one of the offered intervals.", field: "interval")
+        }
+        try c.database.setSetting(defaultIntervalKey, String(minutes))
+        return .seeOther("/settings?done=defaults")
+    }
+
+    static func createToken(_ c: RequestContext) throws -> WebResponse {
+        let name = (c.form["name"] ?? "").trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty, name.count <= 100 else {
+            return try page(c, errors: ["name": "Give the token a name (up to 100 characters), e.g. ci."], values: ["name": name], status: 422)
+        }
+        let token = SecretToken.generate(prefix: "aasa_")
+        _ = try c.database.createAPIToken(name: name, tokenHash: token.digest, userID: (try c.signedIn).userID, role: Role.admin.rawValue)
+        // Shown on this response only; it is not stored anywhere we could show it again.
+        return try page(c, errors: [:], values: [:], status: 200, newToken: token.value)
+    }
+
+    static func revokeToken(_ c: RequestContext) throws -> WebResponse {
+        guard let id = c.parameters.id("id") else { throw WebError.notFound("No such token.") }
+        try c.database.revokeAPIToken(id: id)
+        return .seeOther("/settings?done=token-revoked")
+    }
+}
