@@ -24,20 +24,22 @@ public struct WebhookSender: Sendable {
     /// `messageID` is the outbox row's stable id: the same `webhook-id` on every retry lets the
     /// receiver drop repeats. The timestamp is the attempt's (receivers reject stale ones).
     public func request(for event: NotificationEvent, url: String, format: WebhookPayload.Format,
-                        secret: WebhookSecret, messageID: String, now: Date) -> Request {
+                        secret: WebhookSecret?, messageID: String, now: Date) -> Request {
         let body = WebhookPayload.body(for: event, format: format, links: links)
         let timestamp = Int(now.timeIntervalSince1970)
-        return Request(url: url, body: body, headers: [
+        var headers = [
             ("content-type", "application/json"),
             ("user-agent", "aasa-monitor-webhook/1"),
             ("webhook-id", messageID),
             ("webhook-timestamp", String(timestamp)),
-            ("webhook-signature", secret.signature(id: messageID, timestamp: timestamp, body: body)),
-        ])
+        ]
+        // A channel without a secret (a Slack incoming webhook needs none) is sent unsigned.
+        if let secret { headers.append(("webhook-signature", secret.signature(id: messageID, timestamp: timestamp, body: body))) }
+        return Request(url: url, body: body, headers: headers)
     }
 
     public func send(_ event: NotificationEvent, url: String, format: WebhookPayload.Format,
-                     secret: WebhookSecret, messageID: String, now: Date = Date()) -> DeliveryResult {
+                     secret: WebhookSecret?, messageID: String, now: Date = Date()) -> DeliveryResult {
         send(request(for: event, url: url, format: format, secret: secret, messageID: messageID, now: now))
     }
 

@@ -1,0 +1,110 @@
+import Foundation
+import Store
+
+/// Runs the outbox in the background: `threads` sending threads and one listener thread. The
+/// listener LISTENs for new rows (NOTIFY at the enqueueing transaction's commit) and wakes the
+/// senders at once; an idle sender otherwise sleeps until the next retry is due or the poll
+/// interval passes, whichever is first, so a lost notification costs at most one poll interval.
+public final class DeliveryWorker: @unchecked Sendable {
+    public let deliverer: OutboxDeliverer
+    private let wake = WakeSignal()
+    private let lock = NSLock()
+    private var threads: [Thread] = []
+    private var running = 0
+    private let finished = NSCondition()
+    /// Errors are logged, not thrown: a database outage must not stop the worker for good.
+    private let log: @Sendable (String) -> Void
+
+    public init(database: Database, configuration: DeliveryConfiguration,
+                log: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) {
+        deliverer = OutboxDeliverer(database: database, configuration: configuration)
+        self.log = log
+    }
+
+    /// Starts the threads; returns at once.
+    public func start() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard threads.isEmpty else { return }
+        var all: [Thread] = []
+        all.append(Thread { [self] in listenLoop() })
+        for _ in 0..<deliverer.configuration.threads {
+            all.append(Thread { [self] in sendLoop() })
+        }
+        finished.lock()
+        running = all.count
+        finished.unlock()
+        for (i, t) in all.enumerated() {
+            t.name = i == 0 ? "outbox-listener" : "outbox-sender-\(i)"
+            t.start()
+        }
+        threads = all
+    }
+
+    /// Asks every thread to stop after its current send, and waits for them.
+    public func stop() {
+        wake.stop()
+        finished.lock()
+        while running > 0 { finished.wait() }
+        finished.unlock()
+        lock.lock()
+        threads.removeAll()
+        lock.unlock()
+    }
+
+    /// Wakes the senders now (e.g. right after enqueueing in this process).
+    public func poke() { wake.signal() }
+
+    private func threadDone() {
+        finished.lock()
+        running -= 1
+        finished.broadcast()
+        finished.unlock()
+    }
+
+    private func sendLoop() {
+        defer { threadDone() }
+        let poll = Self.seconds(deliverer.configuration.pollInterval)
+        while !wake.isStopped {
+            let seen = wake.current
+            do {
+                if try deliverer.deliverDueBatch() > 0 { continue }
+                let next = try deliverer.database.secondsUntilNextDelivery()
+                wake.wait(after: seen, seconds: min(poll, next ?? poll))
+            } catch {
+                log("outbox: \(error)")
+                wake.wait(after: seen, seconds: min(poll, 1))
+            }
+        }
+    }
+
+    private func listenLoop() {
+        defer { threadDone() }
+        let listener = deliverer.database.makeListener()
+        defer { listener.close() }
+        var listening = false
+        while !wake.isStopped {
+            if !listening {
+                do {
+                    try listener.listen(outboxNotificationChannel)
+                    listening = true
+                    wake.signal()  // rows may have arrived while we were not listening
+                } catch {
+                    log("outbox: cannot LISTEN (polling instead): \(error)")
+                    wake.wait(after: wake.current, seconds: Self.seconds(deliverer.configuration.pollInterval))
+                    continue
+                }
+            }
+            // Short waits so stop() is noticed promptly; a wake-up costs one poll(2) on an idle socket.
+            switch listener.wait(timeout: .milliseconds(500)) {
+            case .notifications, .reconnected: wake.signal()
+            case .timedOut: break
+            case .unavailable: listening = false
+            }
+        }
+    }
+
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Store
+
+/// Sends claimed outbox rows and records each attempt. Stateless apart from its configuration;
+/// any number of threads and processes may run it against one database.
+public struct OutboxDeliverer: Sendable {
+    public let database: Database
+    public let configuration: DeliveryConfiguration
+
+    public init(database: Database, configuration: DeliveryConfiguration) {
+        self.database = database
+        self.configuration = configuration
+    }
+
+    /// Claims up to one batch of due rows, sends them one after another and records the outcomes.
+    /// Returns how many rows it handled (0 when nothing was due).
+    @discardableResult
+    public func deliverDueBatch() throws -> Int {
+        let claimed = try database.claimDueDeliveries(limit: configuration.batchSize, lease: configuration.lease,
+                                                      worker: configuration.workerName)
+        for delivery in claimed {
+            let started = ContinuousClock.now
+            let (outcome, result) = attempt(delivery)
+            try database.recordDeliveryAttempt(deliveryID: delivery.id, outcome: outcome, responseCode: result.responseCode,
+                                               response: result.reply, error: result.error,
+                                               duration: ContinuousClock.now - started)
+        }
+        return claimed.count
+    }
+
+    /// Delivers everything due now, batch after batch, until nothing is left (for `channel test`
+    /// and tests). Returns the number of attempts made.
+    @discardableResult
+    public func drain() throws -> Int {
+        var total = 0
+        while true {
+            let n = try deliverDueBatch()
+            if n == 0 { return total }
+            total += n
+        }
+    }
+
+    /// One send, and what the outbox should do about it.
+    func attempt(_ delivery: ClaimedDelivery) -> (AttemptOutcome, DeliveryResult) {
+        let channel = delivery.channel
+        guard channel.enabled else {
+            let why = "the channel is disabled" + (channel.disabledReason.map { ": \($0)" } ?? "")
+            return (.giveUp(disableChannelBecause: nil), DeliveryResult(verdict: .retry, error: why))
+        }
+        let result = send(delivery)
+        switch result.verdict {
+        case .delivered:
+            return (.delivered, result)
+        case .retry:
+            return (.retry(delaySeconds: configuration.retry.delaySeconds(afterAttempt: delivery.attempts)), result)
+        case .gone:
+            let reason = "The receiver answered 410 Gone on \(UTCTimestamp.iso8601(Date())); the channel was disabled. "
+                + "Check the URL and enable the channel again."
+            return (.giveUp(disableChannelBecause: reason), result)
+        }
+    }
+
+    func send(_ delivery: ClaimedDelivery) -> DeliveryResult {
+        let channel = delivery.channel
+        switch channel.kind {
+        case .email:
+            guard let mail = configuration.mail else {
+                return DeliveryResult(verdict: .retry, error: "email is not configured: set SMTP_URL and SMTP_FROM, or the SMTP settings")
+            }
+            return MailSender(settings: mail, links: configuration.links)
+                .send(delivery.event, to: channel.target, deliveryKey: delivery.idempotencyID)
+        case .webhook, .slack:
+            let sender = WebhookSender(policy: configuration.webhookPolicy, links: configuration.links,
+                                       timeoutSeconds: configuration.webhookTimeoutSeconds)
+            return sender.send(delivery.event, url: channel.target, format: channel.kind == .slack ? .slack : .event,
+                               secret: channel.secret.flatMap(WebhookSecret.init), messageID: delivery.idempotencyID)
+        }
+    }
+}

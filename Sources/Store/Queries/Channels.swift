@@ -1,0 +1,174 @@
+import Foundation
+
+/// Where notifications go: an email address, a webhook URL (our signed JSON event) or a
+/// Slack-compatible webhook (`{text, blocks}`).
+public enum ChannelKind: String, Sendable, Codable, CaseIterable {
+    case email, webhook, slack
+}
+
+/// A channel as stored. `secret` is the webhook signing secret (`whsec_…`); nil for email.
+public struct ChannelRecord: Sendable, Equatable {
+    public var id: Int64
+    public var kind: ChannelKind
+    public var name: String
+    public var target: String
+    public var secret: String?
+    public var enabled: Bool
+    public var minSeverity: NotificationSeverity
+    /// Why the system switched the channel off (e.g. the receiver answered 410 Gone).
+    public var disabledReason: String?
+    /// Only these domains' events; empty means every domain.
+    public var domainIDs: [Int64]
+    public var createdAt: Date
+    public var updatedAt: Date
+}
+
+/// What a user configures when adding a channel.
+public struct NewChannel: Sendable, Equatable {
+    public var kind: ChannelKind
+    public var name: String
+    public var target: String
+    public var secret: String?
+    public var minSeverity: NotificationSeverity
+    public var domainIDs: [Int64]
+
+    public init(kind: ChannelKind, name: String = "", target: String, secret: String? = nil,
+                minSeverity: NotificationSeverity = .info, domainIDs: [Int64] = []) {
+        self.kind = kind
+        self.name = name
+        self.target = target
+        self.secret = secret
+        self.minSeverity = minSeverity
+        self.domainIDs = domainIDs
+    }
+}
+
+/// The editable part of a channel (the kind and the secret never change after creation).
+public struct ChannelChanges: Sendable, Equatable {
+    public var name: String
+    public var target: String
+    public var enabled: Bool
+    public var minSeverity: NotificationSeverity
+    public var domainIDs: [Int64]
+
+    public init(name: String, target: String, enabled: Bool, minSeverity: NotificationSeverity, domainIDs: [Int64]) {
+        self.name = name
+        self.target = target
+        self.enabled = enabled
+        self.minSeverity = minSeverity
+        self.domainIDs = domainIDs
+    }
+
+    public init(_ channel: ChannelRecord) {
+        self.init(name: channel.name, target: channel.target, enabled: channel.enabled,
+                  minSeverity: channel.minSeverity, domainIDs: channel.domainIDs)
+    }
+}
+
+extension Queryable {
+    /// Adds a channel and its domain filter in one statement.
+    public func createChannel(_ new: NewChannel) throws -> ChannelRecord {
+        guard let row = try firstRow(Self.insertChannel, new.kind.rawValue, new.name, new.target, new.secret,
+                                     new.minSeverity.rawValue, SQLArray(new.domainIDs.map { Int($0) }))
+        else { throw DatabaseError.decoding(column: "id", message: "INSERT INTO channels returned no row") }
+        return try ChannelRecord(row: row)
+    }
+
+    /// Every channel, oldest first.
+    public func channels() throws -> [ChannelRecord] {
+        try rows(Self.selectChannels + " ORDER BY c.id").map(ChannelRecord.init(row:))
+    }
+
+    public func channel(id: Int64) throws -> ChannelRecord? {
+        try firstRow(Self.selectChannels + " WHERE c.id = $1", id).map(ChannelRecord.init(row:))
+    }
+
+    /// Saves the editable fields; enabling a channel clears the reason it was disabled for.
+    /// Returns nil when there is no such channel.
+    @discardableResult
+    public func updateChannel(id: Int64, _ changes: ChannelChanges) throws -> ChannelRecord? {
+        guard try firstRow(Self.updateChannelRow, id, changes.name, changes.target, changes.enabled,
+                           changes.minSeverity.rawValue, SQLArray(changes.domainIDs.map { Int($0) })) != nil
+        else { return nil }
+        return try channel(id: id)
+    }
+
+    /// Switches a channel off and says why (shown on the settings page and by `channel list`).
+    public func disableChannel(id: Int64, reason: String) throws {
+        try execute("""
+            UPDATE channels SET enabled = false, disabled_reason = $2, updated_at = now() WHERE id = $1
+            """, id, reason)
+    }
+
+    /// Removes a channel; its deliveries and their log go with it. False when there was none.
+    @discardableResult
+    public func deleteChannel(id: Int64) throws -> Bool {
+        try execute("DELETE FROM channels WHERE id = $1", id) > 0
+    }
+
+    static var selectChannels: SQL {
+        """
+        SELECT c.id, c.kind, c.name, c.target, c.secret, c.enabled, c.min_severity, c.disabled_reason,
+               c.created_at, c.updated_at,
+               coalesce((SELECT string_agg(cd.domain_id::text, ',' ORDER BY cd.domain_id)
+                         FROM channel_domains cd WHERE cd.channel_id = c.id), '') AS domain_ids
+        FROM channels c
+        """
+    }
+
+    static var insertChannel: SQL {
+        """
+        WITH c AS (
+            INSERT INTO channels (kind, name, target, secret, min_severity)
+            VALUES ($1, $2, $3, $4, $5)
+            RETURNING *
+        ), d AS (
+            INSERT INTO channel_domains (channel_id, domain_id)
+            SELECT c.id, unnest($6::bigint[]) FROM c
+            RETURNING domain_id
+        )
+        SELECT c.id, c.kind, c.name, c.target, c.secret, c.enabled, c.min_severity, c.disabled_reason,
+               c.created_at, c.updated_at,
+               coalesce((SELECT string_agg(domain_id::text, ',' ORDER BY domain_id) FROM d), '') AS domain_ids
+        FROM c
+        """
+    }
+
+    static var updateChannelRow: SQL {
+        """
+        WITH c AS (
+            UPDATE channels SET name = $2, target = $3, enabled = $4, min_severity = $5,
+                   disabled_reason = CASE WHEN $4 THEN NULL ELSE disabled_reason END, updated_at = now()
+            WHERE id = $1
+            RETURNING id
+        ), gone AS (
+            DELETE FROM channel_domains WHERE channel_id IN (SELECT id FROM c)
+              AND NOT (domain_id = ANY ($6::bigint[]))
+        ), added AS (
+            INSERT INTO channel_domains (channel_id, domain_id)
+            SELECT c.id, unnest($6::bigint[]) FROM c
+            ON CONFLICT DO NOTHING
+        )
+        SELECT id FROM c
+        """
+    }
+}
+
+extension ChannelRecord {
+    init(row: Row) throws {
+        let kindText: String = try row.decode("kind")
+        let severityText: String = try row.decode("min_severity")
+        guard let kind = ChannelKind(rawValue: kindText) else {
+            throw DatabaseError.decoding(column: "kind", message: "unknown channel kind \"\(kindText)\"")
+        }
+        guard let severity = NotificationSeverity(rawValue: severityText) else {
+            throw DatabaseError.decoding(column: "min_severity", message: "unknown severity \"\(severityText)\"")
+        }
+        let domains: String = try row.decode("domain_ids")
+        self.init(id: try row.decode("id"), kind: kind, name: try row.decode("name"), target: try row.decode("target"),
+                  secret: try row.decode("secret"), enabled: try row.decode("enabled"), minSeverity: severity,
+                  disabledReason: try row.decode("disabled_reason"),
+                  domainIDs: domains.split(separator: ",").compactMap { Int64($0) },
+                  createdAt: try row.decode("created_at"), updatedAt: try row.decode("updated_at"))
+    }
+}
