@@ -129,10 +129,12 @@ extension Queryable {
     /// Seconds until the earliest pending delivery is due (0 when one is due now), or nil when
     /// nothing is pending: how long an idle worker may sleep without missing a retry.
     public func secondsUntilNextDelivery() throws -> Double? {
-        try value("""
-            SELECT greatest(0, extract(epoch FROM min(greatest(next_attempt_at, coalesce(lease_until, next_attempt_at))) - now()))::float8
+        // No greatest(0, …) in SQL: it skips NULLs, and NULL (nothing pending) must stay NULL.
+        let seconds: Double? = try value("""
+            SELECT extract(epoch FROM min(greatest(next_attempt_at, coalesce(lease_until, next_attempt_at))) - now())::float8
             FROM deliveries WHERE state = 'pending'
             """)
+        return seconds.map { max(0, $0) }
     }
 
     public func delivery(id: Int64) throws -> DeliveryRecord? {
