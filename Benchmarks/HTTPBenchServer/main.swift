@@ -11,10 +11,12 @@ configuration.publicDirectory = environment["PUBLIC_DIR"] ?? "Public"
 if environment["ACCESS_LOG"] == "off" { configuration.accessLog = .disabled }
 let slowMilliseconds = Int(environment["SLOW_MS"] ?? "") ?? 200
 
+// A fixed answer is built once; each request only shares its storage.
+let healthy = HTTPResponse.text("ok")
 let server = HTTPServer(configuration: configuration) { request in
     switch request.path {
     case "/healthz":
-        return .respond(.text("ok"))
+        return .respond(healthy)
     case "/slow":
         return .offload { _ in
             usleep(UInt32(slowMilliseconds * 1000))

@@ -291,8 +291,8 @@ final class EventLoop: @unchecked Sendable {
             }
             return false
         }
-        guard ok else { return "-" }
-        return text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        guard ok, let end = text.firstIndex(of: 0) else { return "-" }
+        return String(decoding: text[..<end].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private func register(_ accepted: Accepted) {

@@ -77,9 +77,10 @@ struct AccessLogBuffer {
 
     private func write(all fd: Int32) {
         buffer.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
             var offset = 0
             while offset < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                let n = Glibc.write(fd, base + offset, raw.count - offset)
                 if n > 0 { offset += n } else if n == -1 && errno == EINTR { continue } else { return }
             }
         }
