@@ -55,8 +55,9 @@ public enum AttemptOutcome: Sendable, Equatable {
     case giveUp(disableChannelBecause: String?)
 }
 
-/// The LISTEN/NOTIFY channel that wakes delivery workers when rows are added.
-public let outboxNotificationChannel = "aasa_outbox"
+/// The LISTEN/NOTIFY channel that wakes delivery workers when rows are added (the check pipeline
+/// notifies the same channel when it writes alert deliveries).
+public let outboxNotificationChannel = "deliveries"
 
 extension NotificationEvent.Kind {
     /// The `deliveries.event` column's vocabulary.
