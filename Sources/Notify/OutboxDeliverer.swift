@@ -14,10 +14,11 @@ public struct OutboxDeliverer: Sendable {
 
     /// Claims up to one batch of due rows, sends them one after another and records the outcomes.
     /// Returns how many rows it handled (0 when nothing was due).
+    /// `onlyID` limits it to one delivery (a test notification sent from the CLI).
     @discardableResult
-    public func deliverDueBatch() throws -> Int {
+    public func deliverDueBatch(onlyID: Int64? = nil) throws -> Int {
         let claimed = try database.claimDueDeliveries(limit: configuration.batchSize, lease: configuration.lease,
-                                                      worker: configuration.workerName)
+                                                      worker: configuration.workerName, onlyID: onlyID)
         for delivery in claimed {
             let started = ContinuousClock.now
             let (outcome, result) = attempt(delivery)

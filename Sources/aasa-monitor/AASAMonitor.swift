@@ -14,6 +14,7 @@ struct AASAMonitor: AsyncParsableCommand {
             Migrate.self,
             Match.self,
             Diff.self,
+            Channel.self,
         ]
     )
 }

@@ -26,7 +26,8 @@ struct BuiltCommand {
         throw Failure(description: "aasa-monitor not found next to the test bundle (\(candidates)); run swift build --build-tests first")
     }
 
-    static func run(_ arguments: [String], stdin: [UInt8] = [], timeout: Duration = .seconds(60)) throws -> Outcome {
+    static func run(_ arguments: [String], stdin: [UInt8] = [], environment: [String: String] = [:],
+                    timeout: Duration = .seconds(60)) throws -> Outcome {
         let scratch = try ScratchDirectory()
         let inURL = scratch.url.appendingPathComponent("stdin")
         let outURL = scratch.url.appendingPathComponent("stdout")
@@ -46,6 +47,9 @@ struct BuiltCommand {
         let process = Process()
         process.executableURL = try executableURL()
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         process.standardInput = inHandle
         process.standardOutput = outHandle
         process.standardError = errHandle

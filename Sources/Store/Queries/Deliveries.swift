@@ -101,8 +101,9 @@ extension Queryable {
     /// Leases up to `limit` pending deliveries that are due to `worker` for `lease` and counts the
     /// attempt. Rows other workers hold are skipped (SKIP LOCKED), and a crashed worker's lease
     /// simply expires, so every row is sent at least once.
-    public func claimDueDeliveries(limit: Int, lease: Duration, worker: String) throws -> [ClaimedDelivery] {
-        try rows(Self.claimDue, limit, Self.seconds(lease), worker).map(ClaimedDelivery.init(row:))
+    /// `onlyID` restricts the claim to one delivery (`channel test` sends just its own).
+    public func claimDueDeliveries(limit: Int, lease: Duration, worker: String, onlyID: Int64? = nil) throws -> [ClaimedDelivery] {
+        try rows(Self.claimDue, limit, Self.seconds(lease), worker, onlyID).map(ClaimedDelivery.init(row:))
     }
 
     /// Logs an attempt and moves the delivery on, in one statement: sent; pending again at
@@ -194,6 +195,7 @@ extension Queryable {
         WITH due AS (
             SELECT id FROM deliveries
             WHERE state = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())
+              AND ($4::bigint IS NULL OR id = $4)
             ORDER BY next_attempt_at, id
             LIMIT $1
             FOR UPDATE SKIP LOCKED
