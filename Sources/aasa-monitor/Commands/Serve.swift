@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Glibc
 import HTTP
+import Notify
 import Store
 
 extension AASAMonitor {
@@ -22,6 +23,9 @@ extension AASAMonitor {
         var port: Int?
 
         @OptionGroup var database: DatabaseOptions
+
+        @Flag(name: .customLong("no-notify"), help: "Do not deliver notifications from this process (another process does).")
+        var noNotify = false
 
         func validate() throws {
             _ = try listenPort()
@@ -49,7 +53,9 @@ extension AASAMonitor {
             let address = "http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)"
             FileHandle.standardOutput.write(Data("aasa-monitor listening on \(address)\n".utf8))
             watchdog?.start()
+            let notifier = noNotify ? nil : startNotifier(opened.database)
             server.wait()
+            notifier?.stop()
             watchdog?.stop()
             StandardError.log("stopped serving; closing the database")
             do {
@@ -57,6 +63,22 @@ extension AASAMonitor {
             } catch {
                 StandardError.log("error: \(error)")
                 throw ExitCode(70)
+            }
+        }
+
+        /// The outbox delivery worker (email and webhooks); a settings error is logged, not fatal,
+        /// so the dashboard still starts and the operator can fix the settings there.
+        private func startNotifier(_ database: Database) -> DeliveryWorker? {
+            do {
+                let configuration = try NotificationSettings.deliveryConfiguration(
+                    environment: ProcessInfo.processInfo.environment, database: database)
+                let worker = DeliveryWorker(database: database, configuration: configuration,
+                                            log: { StandardError.log($0) })
+                worker.start()
+                return worker
+            } catch {
+                StandardError.log("error: notifications are not delivered: \(error)")
+                return nil
             }
         }
 
