@@ -54,6 +54,9 @@ public struct RequestParser: Sendable {
     private var chunkOffset = 0
     private var chunkPhase = ChunkPhase.size
     private var chunkedBody: [UInt8] = []
+    /// Where the search for the end of a chunk-size or trailer line resumes, so a line
+    /// trickling in byte by byte is scanned once, not once per byte.
+    private var chunkLineScan = 0
 
     public init(limits: HTTPLimits = HTTPLimits()) {
         self.limits = limits
@@ -69,6 +72,7 @@ public struct RequestParser: Sendable {
         chunkOffset = 0
         chunkPhase = .size
         chunkedBody = []
+        chunkLineScan = 0
     }
 
     /// True once any byte of the current request (other than leading blank lines) was seen.
@@ -347,7 +351,8 @@ public struct RequestParser: Sendable {
         while true {
             switch chunkPhase {
             case .size:
-                guard let lineEnd = RequestParser.findLineFeed(bytes, from: chunkOffset) else {
+                guard let lineEnd = RequestParser.findLineFeed(bytes, from: max(chunkOffset, chunkLineScan)) else {
+                    chunkLineScan = count
                     return count - chunkOffset > RequestParser.maxChunkLineBytes ? .failed(.badRequest) : .incomplete
                 }
                 if lineEnd - chunkOffset > RequestParser.maxChunkLineBytes { return .failed(.badRequest) }
@@ -381,7 +386,8 @@ public struct RequestParser: Sendable {
                 }
                 chunkPhase = .size
             case .trailers(let seen):
-                guard let lineEnd = RequestParser.findLineFeed(bytes, from: chunkOffset) else {
+                guard let lineEnd = RequestParser.findLineFeed(bytes, from: max(chunkOffset, chunkLineScan)) else {
+                    chunkLineScan = count
                     return seen + count - chunkOffset > limits.maxHeaderBytes ? .failed(.requestHeaderFieldsTooLarge) : .incomplete
                 }
                 let lineLength = lineEnd - chunkOffset
