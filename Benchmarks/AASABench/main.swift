@@ -1,2 +1,3 @@
-// Filled in by the AASA core issue: matcher and validator benchmarks.
-print("AASABench: not yet written")
+// AASA benchmarks, one section per file, run in one process so their ratios share one machine state.
+// Build and run in release: swift run -c release AASABench
+MatcherBench.run()

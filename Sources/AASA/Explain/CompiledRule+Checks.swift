@@ -15,7 +15,7 @@ extension CompiledRule {
                                 matched: matcher.matches(value, folding: folding)))
         case .items(let items):
             for item in items {
-                let values = url.items.filter { $0.name == item.name }.map { encoded ? $0.encodedValue : $0.decodedValue }
+                let values = url.items.filter { $0.name == item.nameBytes }.map { encoded ? $0.encodedValue : $0.decodedValue }
                 let pattern = Self.itemPattern(item.name, in: settings.query.value)
                 let matched = itemMatches(item, in: url)
                 let failing = values.filter { !item.matcher.matches($0, folding: folding) }.map(Self.text)

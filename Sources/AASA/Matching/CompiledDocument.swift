@@ -8,6 +8,8 @@ public struct CompiledDocument: Sendable {
     let rules: [CompiledRule]
     /// For each app, indices into `rules` in the order the device tries them (§12 step 6).
     let rulesByApp: [String: [Int]]
+    /// The same for files with few apps (the usual case), where comparing a few strings beats hashing one.
+    private let fewApps: [(appID: String, rules: [Int])]?
     /// For each app, its position in each entry that lists it, to order apps within one entry.
     let positionInEntry: [String: [Int: Int]]
     /// Apps in order of first appearance in `applinks.details`.
@@ -47,6 +49,7 @@ public struct CompiledDocument: Sendable {
         }
         self.rules = rules
         self.rulesByApp = rulesByApp
+        fewApps = appIDs.count <= 8 ? appIDs.map { ($0, rulesByApp[$0] ?? []) } : nil
         self.positionInEntry = positionInEntry
         self.appIDs = appIDs
         needsDecoding = rules.contains(where: \.needsDecoding)
@@ -56,36 +59,50 @@ public struct CompiledDocument: Sendable {
     /// Does `appID` get `url` from this file? The first rule of the app that matches decides
     /// (§12 step 9). App identifiers are compared exactly: whether devices ignore case is unknown (§17 item 10).
     public func decide(url: String, appID: String) -> MatchDecision {
-        decide(parts: URLParts(parsing: url), appID: appID)
+        guard let indices = ruleIndices(of: appID), !indices.isEmpty,
+              let prepared = PreparedURL.fast(url, decoding: needsDecoding, splittingQuery: needsQueryItems) else {
+            return .noMatch
+        }
+        return decide(prepared, indices)
     }
 
     public func decide(parts: URLParts, appID: String) -> MatchDecision {
         guard parts.canBeUniversalLink, let indices = rulesByApp[appID], !indices.isEmpty else { return .noMatch }
-        let prepared = prepare(parts)
-        for index in indices {
-            let rule = rules[index]
-            if rule.matches(prepared) {
-                return rule.exclude ? .exclude(entry: rule.entryIndex, rule: rule.ruleIndex)
-                    : .match(entry: rule.entryIndex, rule: rule.ruleIndex)
-            }
+        return decide(prepare(parts), indices)
+    }
+
+    private func ruleIndices(of appID: String) -> [Int]? {
+        if let fewApps {
+            for app in fewApps where app.appID == appID { return app.rules }
+            return nil
+        }
+        return rulesByApp[appID]
+    }
+
+    private func decide(_ prepared: PreparedURL, _ indices: [Int]) -> MatchDecision {
+        for index in indices where rules[index].matches(prepared) {
+            // Read in place: copying a rule out of the array would retain every pattern it holds.
+            return rules[index].exclude ? .exclude(entry: rules[index].entryIndex, rule: rules[index].ruleIndex)
+                : .match(entry: rules[index].entryIndex, rule: rules[index].ruleIndex)
         }
         return .noMatch
     }
 
     /// Every listed app's decision for `url`, in order of the apps' first appearance.
     public func decisions(url: String) -> [(appID: String, decision: MatchDecision)] {
-        let parts = URLParts(parsing: url)
-        guard parts.canBeUniversalLink else { return appIDs.map { ($0, .noMatch) } }
-        let prepared = prepare(parts)
+        guard let prepared = PreparedURL.fast(url, decoding: needsDecoding, splittingQuery: needsQueryItems) else {
+            return appIDs.map { ($0, .noMatch) }
+        }
         // Apps sharing an entry share its rules: test each rule at most once per URL.
         var memo = [Int8](repeating: -1, count: rules.count)
         return appIDs.map { appID in
             for index in rulesByApp[appID] ?? [] {
                 if memo[index] < 0 { memo[index] = rules[index].matches(prepared) ? 1 : 0 }
                 if memo[index] == 1 {
-                    let rule = rules[index]
-                    return (appID, rule.exclude ? .exclude(entry: rule.entryIndex, rule: rule.ruleIndex)
-                        : .match(entry: rule.entryIndex, rule: rule.ruleIndex))
+                    let decision: MatchDecision = rules[index].exclude
+                        ? .exclude(entry: rules[index].entryIndex, rule: rules[index].ruleIndex)
+                        : .match(entry: rules[index].entryIndex, rule: rules[index].ruleIndex)
+                    return (appID, decision)
                 }
             }
             return (appID, .noMatch)

@@ -1,5 +1,6 @@
-/// One rule ready to test: its effective settings and a matcher per constrained component.
-struct CompiledRule: Sendable {
+/// One rule ready to test: its effective settings and a matcher per constrained component. A class:
+/// the matching loop then touches a rule through one reference instead of copying its patterns.
+final class CompiledRule: Sendable {
     struct PathMatcher: Sendable {
         let main: GlobMatcher
         /// The pattern without its final `/*` (§8.4 rule 4), when it had one.
@@ -12,6 +13,7 @@ struct CompiledRule: Sendable {
 
     struct ItemMatcher: Sendable {
         let name: String
+        let nameBytes: [UInt8]
         let matcher: GlobMatcher
     }
 
@@ -28,9 +30,10 @@ struct CompiledRule: Sendable {
     let query: QueryMatcher?
     let fragment: GlobMatcher?
 
-    var exclude: Bool { settings.exclude.value }
-    var folding: Bool { !settings.caseSensitive.value }
-    var encoded: Bool { settings.percentEncoded.value }
+    // Copies of settings the hot loop reads, so testing a rule touches no strings.
+    let exclude: Bool
+    let folding: Bool
+    let encoded: Bool
     var needsDecoding: Bool { !encoded && (path != nil || query != nil || fragment != nil) }
     var needsQueryItems: Bool { if case .items = query { true } else { false } }
 
@@ -38,6 +41,9 @@ struct CompiledRule: Sendable {
         self.entryIndex = entryIndex
         self.ruleIndex = ruleIndex
         self.settings = settings
+        exclude = settings.exclude.value
+        folding = !settings.caseSensitive.value
+        encoded = settings.percentEncoded.value
         let folded = !settings.caseSensitive.value
         if let pattern = settings.path.value {
             let (main, alternate) = PathNormalization.canonicalPattern(tokenizer.tokens(pattern, folded: folded))
@@ -58,7 +64,7 @@ struct CompiledRule: Sendable {
             let matchers = items.compactMap { item -> ItemMatcher? in
                 let matcher = GlobMatcher(tokenizer.tokens(item.pattern, folded: folded))
                 // `*` accepts every value and also the absent item (which is the empty string).
-                return matcher.matchesEverything ? nil : ItemMatcher(name: item.name, matcher: matcher)
+                return matcher.matchesEverything ? nil : ItemMatcher(name: item.name, nameBytes: Array(item.name.utf8), matcher: matcher)
             }
             query = matchers.isEmpty ? nil : .items(matchers)
         case .voided, nil:
@@ -87,7 +93,7 @@ struct CompiledRule: Sendable {
     /// Every occurrence of the name must match; an absent item is one empty value (§8.5 rules 3–4).
     func itemMatches(_ item: ItemMatcher, in url: PreparedURL) -> Bool {
         var seen = false
-        for candidate in url.items where candidate.name == item.name {
+        for candidate in url.items where candidate.name == item.nameBytes {
             seen = true
             let value = encoded ? candidate.encodedValue : candidate.decodedValue
             if !item.matcher.matches(value, folding: folding) { return false }

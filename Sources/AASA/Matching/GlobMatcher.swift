@@ -2,7 +2,7 @@
 /// Picks the cheapest engine that is exact for the pattern.
 enum GlobMatcher: Sendable {
     case segments(SegmentGlob)
-    case automaton(GlobAutomaton)
+    case automaton(AutomatonBox)
     /// References an undefined variable, so it can never match.
     case never
 
@@ -12,7 +12,7 @@ enum GlobMatcher: Sendable {
         } else if let segments = SegmentGlob(tokens) {
             self = .segments(segments)
         } else {
-            self = .automaton(GlobAutomaton(tokens))
+            self = .automaton(AutomatonBox(GlobAutomaton(tokens)))
         }
     }
 
@@ -21,7 +21,7 @@ enum GlobMatcher: Sendable {
     func matches(_ input: [UInt32], folding: Bool) -> Bool {
         switch self {
         case .segments(let glob): glob.matches(input, folding: folding)
-        case .automaton(let automaton): automaton.matches(input, folding: folding)
+        case .automaton(let box): box.automaton.matches(input, folding: folding)
         case .never: false
         }
     }
@@ -32,5 +32,14 @@ enum GlobMatcher: Sendable {
             return glob.hasStar && glob.prefix.isEmpty && glob.suffix.isEmpty && glob.middles.isEmpty
         }
         return false
+    }
+}
+
+/// Holds an automaton by reference: matching then retains one object instead of each of its arrays.
+final class AutomatonBox: Sendable {
+    let automaton: GlobAutomaton
+
+    init(_ automaton: GlobAutomaton) {
+        self.automaton = automaton
     }
 }

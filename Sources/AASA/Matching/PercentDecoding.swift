@@ -5,8 +5,18 @@ enum PercentDecoding {
     /// stays literal text, the best-supported reading of an undocumented case (§8.2); bytes that do not
     /// form valid UTF-8 become U+FFFD, as Swift's repairing decoder does.
     static func decode(_ text: String) -> [UInt32] {
-        let bytes = Array(text.utf8)
-        guard bytes.contains(UInt8(ascii: "%")) else { return PatternUnit.units(text) }
+        decode(bytes: Array(text.utf8))
+    }
+
+    static func decode<Bytes: Collection>(bytes raw: Bytes) -> [UInt32] where Bytes.Element == UInt8 {
+        if !raw.contains(where: { $0 == UInt8(ascii: "%") || $0 >= 0x80 }) { return raw.map { UInt32($0) } }
+        return String(decoding: decodedBytes(raw), as: UTF8.self).unicodeScalars.map(\.value)
+    }
+
+    /// The bytes with valid `%XX` escapes replaced by the byte they stand for.
+    static func decodedBytes<Bytes: Collection>(_ raw: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
+        let bytes = Array(raw)
+        guard bytes.contains(UInt8(ascii: "%")) else { return bytes }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var index = 0
@@ -21,12 +31,7 @@ enum PercentDecoding {
                 index += 1
             }
         }
-        return String(decoding: out, as: UTF8.self).unicodeScalars.map(\.value)
-    }
-
-    /// Decodes a query item name the way `NSURLQueryItem` reports it.
-    static func decodeToString(_ text: String) -> String {
-        String(String.UnicodeScalarView(decode(text).compactMap(Unicode.Scalar.init)))
+        return out
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

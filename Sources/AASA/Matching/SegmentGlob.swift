@@ -3,8 +3,9 @@
 /// Anchored glob matching with only `*` and `?` needs no backtracking: the first piece must sit at
 /// the start, the last at the end, and each middle piece can take its leftmost place, because a later
 /// place never leaves more room for the pieces after it. So `*a*a*a…*b` costs one pass, and a plain
-/// literal, prefix (`/buy/*`) or suffix (`*/checkout`) pattern is one comparison.
-struct SegmentGlob: Sendable {
+/// literal, prefix (`/buy/*`) or suffix (`*/checkout`) pattern is one comparison. A class, so that
+/// passing a compiled pattern around costs one reference count, not one per array.
+final class SegmentGlob: Sendable {
     /// The piece before the first star (the whole pattern when there is no star).
     let prefix: [UInt32]
     /// Pieces between stars, in order; none is empty.
@@ -16,6 +17,7 @@ struct SegmentGlob: Sendable {
     /// nil when the tokens hold a variable; those need the automaton.
     init?(_ tokens: [PatternToken]) {
         var pieces: [[UInt32]] = [[]]
+        // Stored properties are set after the scan, so a nil return leaves nothing half-built.
         for token in tokens {
             switch token {
             case .unit(let unit): pieces[pieces.count - 1].append(unit)
