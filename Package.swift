@@ -60,5 +60,7 @@ let package = Package(
         // Benchmarks: release-built executables that print ratios against baselines/peers.
         .executableTarget(name: "AASABench", dependencies: ["AASA"], path: "Benchmarks/AASABench", swiftSettings: strict),
         .executableTarget(name: "HTTPBenchServer", dependencies: ["HTTP"], path: "Benchmarks/HTTPBenchServer", swiftSettings: strict),
+        .executableTarget(name: "NotifyBench", dependencies: ["Notify", "Store", "TestSupport"], path: "Benchmarks/NotifyBench",
+                          swiftSettings: strict),
     ]
 )
