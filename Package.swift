@@ -62,5 +62,6 @@ let package = Package(
         .executableTarget(name: "HTTPBenchServer", dependencies: ["HTTP"], path: "Benchmarks/HTTPBenchServer", swiftSettings: strict),
         .executableTarget(name: "NotifyBench", dependencies: ["Notify", "Store", "TestSupport"], path: "Benchmarks/NotifyBench",
                           swiftSettings: strict),
+        .executableTarget(name: "CrawlBench", dependencies: ["Fetch", "TestSupport"], path: "Benchmarks/CrawlBench", swiftSettings: strict),
     ]
 )

@@ -17,7 +17,11 @@ public struct FetchConfiguration: Sendable {
     public var plainUserAgent: String
     /// A PEM file of extra CA certificates trusted *in addition to* the system roots.
     public var extraCAFile: String?
-    /// The system's root bundle, combined with `extraCAFile`.
+    /// The system's roots as an OpenSSL hashed directory (`c_rehash`/`update-ca-certificates`).
+    /// Preferred: OpenSSL then loads only the root a chain needs, instead of parsing the whole
+    /// bundle for every connection (measured: ~30 ms of CPU per transfer on a 140-root bundle).
+    public var systemCAPath: String?
+    /// The system's root bundle, used (combined with `extraCAFile`) when `systemCAPath` has no hashed links.
     public var systemCAFile: String
     public var connectTo: [ConnectToRule]
     /// Bodies are kept up to this many decoded bytes (well above Apple's 128 KB, so an oversized
@@ -43,6 +47,7 @@ public struct FetchConfiguration: Sendable {
                 appleUserAgent: String = "AASA-Bot/1.0.0",
                 plainUserAgent: String = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15",
                 extraCAFile: String? = nil,
+                systemCAPath: String? = "/etc/ssl/certs",
                 systemCAFile: String = "/etc/ssl/certs/ca-certificates.crt",
                 connectTo: [ConnectToRule] = [],
                 bodyLimit: Int = 1 << 20,
@@ -61,6 +66,7 @@ public struct FetchConfiguration: Sendable {
         self.appleUserAgent = appleUserAgent
         self.plainUserAgent = plainUserAgent
         self.extraCAFile = extraCAFile
+        self.systemCAPath = systemCAPath
         self.systemCAFile = systemCAFile
         self.connectTo = connectTo
         self.bodyLimit = bodyLimit

@@ -15,11 +15,11 @@ public final class Fetcher: Sendable {
     public init(_ configuration: FetchConfiguration) throws(FetchSetupError) {
         self.configuration = configuration
         self.cdn = try CDNEndpoint(base: configuration.cdnBase)
-        self.caBundle = try configuration.extraCAFile.map { file throws(FetchSetupError) in
-            try CABundle(system: configuration.systemCAFile, extra: file)
-        }
+        let trust = try TrustStore(configuration)
+        self.caBundle = trust.bundle
         let settings = TransferSettings(
-            caFile: caBundle?.path,
+            caFile: trust.caFile,
+            caPath: trust.caPath,
             bodyLimit: configuration.bodyLimit,
             measureLimit: max(configuration.measureLimit, configuration.bodyLimit),
             connectTimeoutMilliseconds: Int(configuration.connectTimeout.milliseconds),

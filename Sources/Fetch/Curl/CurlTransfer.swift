@@ -66,7 +66,13 @@ final class CurlTransfer {
         set(CURLOPT_CONNECTTIMEOUT_MS, settings.connectTimeoutMilliseconds)
         set(CURLOPT_TIMEOUT_MS, settings.totalTimeoutMilliseconds)
         set(CURLOPT_ERRORBUFFER, pointer: UnsafeRawPointer(errorBuffer))
-        if let caFile = settings.caFile { set(CURLOPT_CAINFO, caFile) }
+        if let caPath = settings.caPath {
+            set(CURLOPT_CAPATH, caPath)
+            // Only the extra CA as a file; NULL stops curl from parsing its default bundle per handle.
+            if let caFile = settings.caFile { set(CURLOPT_CAINFO, caFile) } else { set(CURLOPT_CAINFO, pointer: nil) }
+        } else if let caFile = settings.caFile {
+            set(CURLOPT_CAINFO, caFile)
+        }
         set(CURLOPT_SSL_VERIFYPEER, request.verifyPeer ? 1 : 0)
         set(CURLOPT_SSL_VERIFYHOST, request.verifyPeer ? 2 : 0)
         if request.wantCertificate { set(CURLOPT_CERTINFO, 1) }
@@ -137,7 +143,10 @@ final class CurlTransfer {
 
 /// Settings every transfer shares, derived once from the configuration.
 struct TransferSettings: Sendable {
+    /// With `caPath`: only the extra CA (or nil). Without: the bundle to use (or nil for curl's default).
     var caFile: String?
+    /// An OpenSSL hashed directory of system roots.
+    var caPath: String?
     var bodyLimit: Int
     var measureLimit: Int
     var connectTimeoutMilliseconds: Int
