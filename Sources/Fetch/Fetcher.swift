@@ -29,6 +29,9 @@ public final class Fetcher: Sendable {
         self.resolvers = ResolverPool(resolver: configuration.resolver, threads: configuration.resolverThreads)
     }
 
+    /// Transfers in flight and queued, as of the loop's last turn.
+    public var statistics: FetcherStatistics { loop.statistics }
+
     /// Finishes queued transfers and stops the loop and resolver threads. Call once, when done.
     public func shutdown() {
         loop.shutdown()

@@ -11,6 +11,7 @@ final class TransferLoop: @unchecked Sendable {
     private let lock = NSLock()
     private var submitted: [(TransferRequest, @Sendable (TransportFacts) -> Void)] = []
     private var stopping = false
+    private var published = FetcherStatistics()
 
     // Owned by the loop thread.
     private let multi: UnsafeMutableRawPointer
@@ -54,6 +55,15 @@ final class TransferLoop: @unchecked Sendable {
         }
     }
 
+    /// Counts as of the loop's last turn.
+    var statistics: FetcherStatistics {
+        lock.lock()
+        defer { lock.unlock() }
+        var snapshot = published
+        snapshot.queued += submitted.count
+        return snapshot
+    }
+
     /// Lets in-flight and queued transfers finish, then stops the thread and frees curl's state.
     func shutdown() {
         lock.lock()
@@ -80,6 +90,7 @@ final class TransferLoop: @unchecked Sendable {
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
             harvest()
+            publish()
             if !active.isEmpty || waitingCount == 0 {
                 var ready: Int32 = 0
                 curl_multi_poll(multi, nil, 0, 1000, &ready)
@@ -89,6 +100,16 @@ final class TransferLoop: @unchecked Sendable {
         threadDone = true
         finished.broadcast()
         finished.unlock()
+    }
+
+    private var completed = 0
+
+    private func publish() {
+        let snapshot = FetcherStatistics(inFlight: active.count, queued: waitingCount, completed: completed,
+                                         busiestAddressInFlight: activePerAddress.values.max() ?? 0)
+        lock.lock()
+        published = snapshot
+        lock.unlock()
     }
 
     private func enqueue(_ item: (TransferRequest, @Sendable (TransportFacts) -> Void)) {
@@ -146,9 +167,21 @@ final class TransferLoop: @unchecked Sendable {
             let key = transfer.request.addressKey
             activePerAddress[key, default: 1] -= 1
             if activePerAddress[key] == 0 { activePerAddress[key] = nil }
+            completed += 1
             transfer.completion(facts)
         }
     }
+}
+
+/// What the transfer loop is doing, for /metrics and for tests of the connection caps.
+public struct FetcherStatistics: Hashable, Sendable {
+    /// Transfers handed to curl and not finished.
+    public var inFlight = 0
+    /// Transfers waiting for a free slot (overall or for their address).
+    public var queued = 0
+    public var completed = 0
+    /// The most transfers in flight towards any one address.
+    public var busiestAddressInFlight = 0
 }
 
 /// curl_global_init must run once before any other curl call and is not thread-safe itself.

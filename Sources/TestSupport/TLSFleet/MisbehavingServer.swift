@@ -16,6 +16,14 @@ public final class MisbehavingServer: @unchecked Sendable {
     private var stopped = false
     private var held: [Int32] = []
     private var threads = 0
+    private var accepted = 0
+
+    /// Connections accepted so far.
+    public var acceptedConnections: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return accepted
+    }
     private let idle = NSCondition()
 
     public init(_ behaviour: Behaviour) throws {
@@ -89,6 +97,9 @@ public final class MisbehavingServer: @unchecked Sendable {
             guard readable(listener) else { continue }
             let fd = accept(listener, nil, nil)
             guard fd >= 0 else { continue }
+            lock.lock()
+            accepted += 1
+            lock.unlock()
             switch behaviour {
             case .hang:
                 lock.lock()

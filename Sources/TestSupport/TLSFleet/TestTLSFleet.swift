@@ -24,6 +24,8 @@ public final class TestTLSFleet: @unchecked Sendable {
 
     private let nginx: Process
     private let misbehaving: [MisbehavingServer]
+    /// The server behind `hang.fleet.test`: accepts and never answers.
+    public var hangServer: MisbehavingServer { misbehaving[0] }
     private let lock = NSLock()
     private var stopped = false
 

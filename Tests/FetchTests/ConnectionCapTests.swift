@@ -1,0 +1,48 @@
+import AASA
+import Fetch
+import Foundation
+import TestSupport
+import Testing
+
+@Suite struct ConnectionCapTests {
+    /// Five fetches towards one address with a cap of two: two connect, three wait in our queue
+    /// (not in curl's), and the server never sees more than two.
+    @Test func perAddressCapHoldsBackTheRest() async throws {
+        try await TestTLSFleet.with { fleet in
+            var configuration = try FetchConfiguration.fleet(fleet)
+            configuration.maxConnectionsPerAddress = 2
+            configuration.connectTimeout = .seconds(2)
+            configuration.totalTimeout = .seconds(2)
+            let fetcher = try Fetcher(configuration)
+            let host = try Host(fleet.host("hang"))
+            let results = ResultCollector()
+            for _ in 0..<5 {
+                Task { await results.add(await fetcher.fetch(.wellKnown, of: host)) }
+            }
+            let deadline = Date().addingTimeInterval(10)
+            var seenHeldBack = false
+            while Date() < deadline, await results.count < 5 {
+                let stats = fetcher.statistics
+                #expect(stats.busiestAddressInFlight <= 2)
+                if stats.inFlight == 2, stats.queued == 3 {
+                    seenHeldBack = true
+                    #expect(fleet.hangServer.acceptedConnections <= 2)
+                }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(seenHeldBack, "never saw two in flight and three queued")
+            #expect(await results.count == 5)
+            #expect(await results.kinds == [.timeout])
+            // Fewer than five is fine: transfers to one host wait to share one HTTP/2 connection (PIPEWAIT).
+            #expect((1...5).contains(fleet.hangServer.acceptedConnections))
+            fetcher.shutdown()
+        }
+    }
+
+    actor ResultCollector {
+        var facts: [TransportFacts] = []
+        func add(_ f: TransportFacts) { facts.append(f) }
+        var count: Int { facts.count }
+        var kinds: Set<FetchFailure.Kind> { Set(facts.compactMap { $0.failure?.kind }) }
+    }
+}
