@@ -106,10 +106,8 @@ func runCurl(_ hosts: [Fetch.Host], fleet: TestTLSFleet, parallel: Int, scratch:
 
 let options = Options(CommandLine.arguments)
 let fleet = try TestTLSFleet(workerProcesses: 1)
-defer { fleet.stop() }
 let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("crawl-bench-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(at: scratch) }
 print("crawl-bench: nginx (1 worker, wildcard certificate) on 127.0.0.1:\(fleet.port); parallelism \(options.parallel); \(options.rounds) round(s), best of each")
 print("| hosts | curl checks/s | fetcher checks/s (well-known + validation) | ratio | fetcher full checks/s (4 requests + validation) | curl peak RSS MB | fetcher peak RSS MB |")
 print("|---:|---:|---:|---:|---:|---:|---:|")
@@ -136,3 +134,6 @@ for count in options.hostCounts {
     print(String(format: "| %d | %.0f | %.0f | %.2f× | %.0f | %.1f | %.1f |", count, bestCurl, bestFetcher, bestFetcher / bestCurl,
                  bestFull, curlRSS, peakRSSMegabytes()) + (notes.isEmpty ? "" : "  (\(notes.joined(separator: "; "))))"))
 }
+// Top-level `defer` does not run before an async main returns: clean up explicitly.
+fleet.stop()
+try? FileManager.default.removeItem(at: scratch)

