@@ -6,7 +6,10 @@ import Store
 /// senders at once; an idle sender otherwise sleeps until the next retry is due or the poll
 /// interval passes, whichever is first, so a lost notification costs at most one poll interval.
 public final class DeliveryWorker: @unchecked Sendable {
-    public let deliverer: OutboxDeliverer
+    private var currentDeliverer: OutboxDeliverer
+    /// Re-reads the settings (SMTP, base URL) so a change on the settings page applies without a restart.
+    private let reload: (@Sendable () throws -> DeliveryConfiguration)?
+    private var reloadedAt = ContinuousClock.now
     private let wake = WakeSignal()
     private let lock = NSLock()
     private var threads: [Thread] = []
@@ -16,9 +19,25 @@ public final class DeliveryWorker: @unchecked Sendable {
     private let log: @Sendable (String) -> Void
 
     public init(database: Database, configuration: DeliveryConfiguration,
+                reload: (@Sendable () throws -> DeliveryConfiguration)? = nil,
                 log: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) {
-        deliverer = OutboxDeliverer(database: database, configuration: configuration)
+        currentDeliverer = OutboxDeliverer(database: database, configuration: configuration)
+        self.reload = reload
         self.log = log
+    }
+
+    /// The deliverer in use; refreshed from `reload` at most every 30 seconds.
+    public var deliverer: OutboxDeliverer {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let reload, ContinuousClock.now - reloadedAt > .seconds(30) else { return currentDeliverer }
+        reloadedAt = ContinuousClock.now
+        do {
+            currentDeliverer = OutboxDeliverer(database: currentDeliverer.database, configuration: try reload())
+        } catch {
+            log("outbox: keeping the previous settings: \(error)")
+        }
+        return currentDeliverer
     }
 
     /// Starts the threads; returns at once.
@@ -28,7 +47,7 @@ public final class DeliveryWorker: @unchecked Sendable {
         guard threads.isEmpty else { return }
         var all: [Thread] = []
         all.append(Thread { [self] in listenLoop() })
-        for _ in 0..<deliverer.configuration.threads {
+        for _ in 0..<currentDeliverer.configuration.threads {
             all.append(Thread { [self] in sendLoop() })
         }
         finished.lock()
@@ -67,6 +86,7 @@ public final class DeliveryWorker: @unchecked Sendable {
         let poll = Self.seconds(deliverer.configuration.pollInterval)
         while !wake.isStopped {
             let seen = wake.current
+            let deliverer = self.deliverer
             do {
                 if try deliverer.deliverDueBatch() > 0 { continue }
                 let next = try deliverer.database.secondsUntilNextDelivery()

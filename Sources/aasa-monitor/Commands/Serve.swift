@@ -70,10 +70,12 @@ extension AASAMonitor {
         /// so the dashboard still starts and the operator can fix the settings there.
         private func startNotifier(_ database: Database) -> DeliveryWorker? {
             do {
-                let configuration = try NotificationSettings.deliveryConfiguration(
-                    environment: ProcessInfo.processInfo.environment, database: database)
-                let worker = DeliveryWorker(database: database, configuration: configuration,
-                                            log: { StandardError.log($0) })
+                let environment = ProcessInfo.processInfo.environment
+                let configuration = try NotificationSettings.deliveryConfiguration(environment: environment, database: database)
+                let worker = DeliveryWorker(
+                    database: database, configuration: configuration,
+                    reload: { try NotificationSettings.deliveryConfiguration(environment: environment, database: database) },
+                    log: { StandardError.log($0) })
                 worker.start()
                 return worker
             } catch {
