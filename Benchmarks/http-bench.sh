@@ -4,7 +4,7 @@
 #   SERVER_URL=... http-compare.sh /healthz /bench/page.html
 # /healthz is a fixed inline "ok"; /bench/page.html is a ~20 KB static file from Public/.
 # Env: HTTP_COMPARE (path of http-compare.sh; default ../shared/bench/http-compare.sh next to
-# the repository), PORT (default 18090), DURATION, CONNECTIONS, THREADS (passed through),
+# the repository), PORT (default 0: any free port), DURATION, CONNECTIONS, THREADS (passed through),
 # STRACE=1 to also count system calls per request under wrk (needs strace).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +13,7 @@ compare=${HTTP_COMPARE:-../shared/bench/http-compare.sh}
 [ -x "$compare" ] || compare=/work/shared/bench/http-compare.sh
 [ -x "$compare" ] || { echo "http-bench: set HTTP_COMPARE to shared/bench/http-compare.sh" >&2; exit 2; }
 compare=$(cd "$(dirname "$compare")" && pwd)/$(basename "$compare")
-port=${PORT:-18090}
+port=${PORT:-0}
 
 swift build -c release --product HTTPBenchServer >&2
 bin=$(swift build -c release --show-bin-path)/HTTPBenchServer
@@ -23,7 +23,7 @@ server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -f "$log"' EXIT
 for _ in $(seq 50); do grep -q listening "$log" && break; sleep 0.1; done
 grep -q listening "$log" || { echo "http-bench: server did not start" >&2; exit 1; }
-url=http://127.0.0.1:$port
+url=$(awk '/listening on/ {print $3}' "$log")
 curl -sf "$url/healthz" >/dev/null && curl -sf "$url/bench/page.html" >/dev/null
 
 echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')  machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"

@@ -164,7 +164,8 @@ import Testing
         try outside.write("private.txt", "secret")
         symlink(outside.path + "/private.txt", directory.path + "/link.txt")
 
-        try withServer({ $0.publicDirectory = directory.path }, handler: testHandler) { server in
+        try directory.write("big.txt", String(repeating: "0123456789", count: 300))
+        try withServer({ $0.publicDirectory = directory.path; $0.staticCacheMaxFileBytes = 1000 }, handler: testHandler) { server in
             let client = try RawClient(port: server.port)
             try client.send("GET /site.css HTTP/1.1\r\nHost: t\r\n\r\n")
             let css = try #require(client.readResponse())
@@ -193,6 +194,13 @@ import Testing
             let head = try #require(client.readResponse(head: true))
             #expect(head.headers["Content-Type"] == "text/html; charset=utf-8")
             #expect(head.headers["Content-Length"] == "9")
+
+            // Larger than the cache limit: read on a worker, same headers.
+            try client.send("GET /big.txt HTTP/1.1\r\nHost: t\r\n\r\nHEAD /big.txt HTTP/1.1\r\nHost: t\r\n\r\n")
+            let big = try #require(client.readResponse())
+            #expect(big.body.count == 3000)
+            #expect(big.headers["Content-Type"] == "text/plain; charset=utf-8")
+            #expect(client.readResponse(head: true)?.headers["Content-Length"] == "3000")
 
             for path in ["/../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/sub%20dir/..%2f..%2fetc/passwd", "/link.txt"] {
                 try client.send("GET \(path) HTTP/1.1\r\nHost: t\r\n\r\n")
