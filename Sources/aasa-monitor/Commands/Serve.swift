@@ -4,6 +4,7 @@ import Glibc
 import HTTP
 import Notify
 import Store
+import Web
 
 extension AASAMonitor {
     /// `aasa-monitor serve`: the dashboard (and, as they arrive, the scheduler and notifier).
@@ -27,6 +28,8 @@ extension AASAMonitor {
         @Flag(name: .customLong("no-notify"), help: "Do not deliver notifications from this process (another process does).")
         var noNotify = false
 
+        @OptionGroup var webOptions: WebOptions
+
         func validate() throws {
             _ = try listenPort()
         }
@@ -40,7 +43,10 @@ extension AASAMonitor {
             let watchdog = opened.embedded.map { EmbeddedWatchdog(server: $0) }
             var configuration = HTTPServerConfiguration(host: host, port: port)
             configuration.publicDirectory = PublicDirectory.locate()
-            let server = HTTPServer(configuration: configuration, responder: StarterResponder(database: opened.database))
+            // Public/ is served under /static/, where the pages link their CSS, JS and icons.
+            configuration.publicURLPrefix = "/static/"
+            let web = WebApp(database: opened.database, configuration: webOptions.configuration)
+            let server = HTTPServer(configuration: configuration, responder: WebResponder(app: web))
             do {
                 try server.start()
                 try server.shutdownOnSignals()
