@@ -14,10 +14,12 @@ import Testing
         let health = try PlainHTTPResponse.get(port: port, path: "/healthz")
         #expect(health.status == 200, "\(serve.standardError)")
         #expect(health.body.contains(#""database":"ok""#))
-        let home = try PlainHTTPResponse.get(port: port, path: "/")
-        #expect(home.status == 200)
-        #expect(home.body.contains("aasa-monitor"))
-        #expect(home.body.contains("No domains yet"))
+        // Before the first account exists, the dashboard asks for one.
+        #expect(try PlainHTTPResponse.get(port: port, path: "/").status == 303)
+        let setup = try PlainHTTPResponse.get(port: port, path: "/setup")
+        #expect(setup.status == 200)
+        #expect(setup.body.contains("aasa-monitor"))
+        #expect(setup.body.contains("Create the first administrator account"))
         #expect(FileManager.default.fileExists(atPath: dataDirectory + "/postgresql/postmaster.pid"))
 
         // A second command on the same data directory joins the cluster and leaves it running.
@@ -47,7 +49,7 @@ import Testing
 
         try postgres.ensureRunning()
         try waitForStatus(200, port: port)
-        #expect(try PlainHTTPResponse.get(port: port, path: "/").status == 200)
+        #expect(try PlainHTTPResponse.get(port: port, path: "/setup").status == 200)
         #expect(try serve.terminate() == 0)
     }
 

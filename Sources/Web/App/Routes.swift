@@ -25,11 +25,26 @@ extension WebApp {
 
         // Operations
         add("GET", "/healthz", .open) { c in
-            c.database.isReachable() ? .text("ok") : .text("database unreachable", status: 503)
+            c.database.isReachable()
+                ? .json(Array(#"{"status":"ok","database":"ok"}"#.utf8))
+                : .json(Array(#"{"status":"unavailable","database":"unreachable"}"#.utf8), status: 503)
         }
-        add("GET", "/", .signedIn) { c in
-            .html(AccountPages.problem(status: 200, title: "Domains", message: "The overview is coming.", viewer: c.viewer))
-        }
+        // Domains
+        add("GET", "/", .signedIn, DomainHandlers.overview)
+        add("GET", "/domains/new", .admin, DomainHandlers.newForm)
+        add("POST", "/domains", .admin, DomainHandlers.create)
+        add("GET", "/domains/:id", .signedIn, DomainHandlers.show)
+        add("GET", "/domains/:id/status", .signedIn, DomainHandlers.status)
+        add("POST", "/domains/:id/check", .admin, DomainHandlers.checkNow)
+        add("GET", "/domains/:id/edit", .admin, DomainHandlers.editForm)
+        add("POST", "/domains/:id/edit", .admin, DomainHandlers.update)
+        add("GET", "/domains/:id/delete", .admin, DomainHandlers.deleteConfirm)
+        add("POST", "/domains/:id/delete", .admin, DomainHandlers.delete)
+        add("GET", "/versions/:hash", .signedIn, DomainHandlers.rawVersion)
+
+        // URL tester
+        add("GET", "/tester", .signedIn, TesterHandlers.form)
+        add("POST", "/tester", .signedIn, limits: .pastedFile, TesterHandlers.run)
         return r
     }
 }

@@ -26,6 +26,10 @@ public final class WebApp: Sendable {
             return try dispatch(request, requestID: requestID)
         } catch let error as WebError {
             return errorResponse(error, request: request, viewer: nil, requestID: requestID)
+        } catch let error as DatabaseError where error.isOutage {
+            FileHandle.standardError.write(Data("web: request \(requestID) \(request.method) \(request.path): \(error)\n".utf8))
+            return errorResponse(.unavailable("The database is unavailable right now; this page works again when it is back."),
+                                 request: request, viewer: nil, requestID: requestID)
         } catch {
             // Our own failure: the person gets an id to quote, the log gets the cause.
             FileHandle.standardError.write(Data("web: request \(requestID) \(request.method) \(request.path) failed: \(error)\n".utf8))
@@ -64,7 +68,7 @@ public final class WebApp: Sendable {
             }
             viewer = Viewer(userID: 0, email: "token:" + record.name, role: role, csrf: "")
         case .anonymous, .signedIn, .admin:
-            if !isSetUp() {
+            if try !isSetUp() {
                 if request.path != "/setup" { return .seeOther("/setup") }
             }
             let session = try currentSession(request)
@@ -127,9 +131,9 @@ public final class WebApp: Sendable {
         return response
     }
 
-    func isSetUp() -> Bool {
+    func isSetUp() throws -> Bool {
         if setupDone.load(ordering: .relaxed) { return true }
-        let done = ((try? database.userCount()) ?? 0) > 0
+        let done = try database.userCount() > 0
         if done { setupDone.store(true, ordering: .relaxed) }
         return done
     }
@@ -172,5 +176,15 @@ public final class WebApp: Sendable {
                                    expiresAt: expires)
         return SessionCookie.set(name: SessionCookie.sessionName, value: token.value, maxAge: SessionCookie.lifetimeSeconds,
                                  secure: secure)
+    }
+}
+
+extension DatabaseError {
+    /// The database is unreachable or overloaded (as opposed to a statement our code got wrong).
+    var isOutage: Bool {
+        switch self {
+        case .connectionFailed, .connectionLost, .poolTimeout: true
+        case .server, .decoding: false
+        }
     }
 }

@@ -45,12 +45,12 @@ enum AccountHandlers {
     }
 
     static func setupForm(_ c: RequestContext) throws -> WebResponse {
-        if c.app.isSetUp() { return .seeOther("/login") }
+        if try c.app.isSetUp() { return .seeOther("/login") }
         return .html(AccountPages.setup(csrf: c.viewer?.csrf ?? ""))
     }
 
     static func setup(_ c: RequestContext) throws -> WebResponse {
-        if c.app.isSetUp() { return .seeOther("/login") }
+        if try c.app.isSetUp() { return .seeOther("/login") }
         let email = (c.form["email"] ?? "").trimmingCharacters(in: .whitespaces)
         var errors: [String: String] = [:]
         if let e = emailProblem(email) { errors["email"] = e }

@@ -1,0 +1,62 @@
+import Foundation
+
+/// A check row as stored, for writers that already have every piece (imports, benchmarks, tests).
+/// The check pipeline has its own transactional writer; this one writes the row, the version and
+/// the domain's latest-state columns.
+public struct NewCheckRow: Sendable {
+    public var domainID: Int64
+    public var startedAt: Date
+    public var finishedAt: Date
+    public var verdict: String
+    /// The origin's file, nil when it served none.
+    public var originBody: [UInt8]?
+    public var cdnBody: [UInt8]?
+    public var transportJSON: String
+    public var findingsJSON: String
+    public var latencyMilliseconds: Int?
+    public var changed: Bool
+
+    public init(domainID: Int64, startedAt: Date, finishedAt: Date, verdict: String, originBody: [UInt8]?, cdnBody: [UInt8]? = nil,
+                transportJSON: String = "{}", findingsJSON: String = "[]", latencyMilliseconds: Int?, changed: Bool) {
+        self.domainID = domainID
+        self.startedAt = startedAt
+        self.finishedAt = finishedAt
+        self.verdict = verdict
+        self.originBody = originBody
+        self.cdnBody = cdnBody
+        self.transportJSON = transportJSON
+        self.findingsJSON = findingsJSON
+        self.latencyMilliseconds = latencyMilliseconds
+        self.changed = changed
+    }
+}
+
+extension Database {
+    @discardableResult
+    public func insertCheck(_ new: NewCheckRow) throws -> Int64 {
+        try withTransaction { c in
+            func version(_ body: [UInt8]?) throws -> Int64? {
+                guard let body else { return nil }
+                let sha = ContentDigest.sha256Hex(body)
+                return try c.value("""
+                    INSERT INTO aasa_versions (sha256, body, size, first_seen_at, last_seen_at) VALUES ($1, $2, $3, $4, $4)
+                    ON CONFLICT (sha256) DO UPDATE SET last_seen_at = GREATEST(aasa_versions.last_seen_at, EXCLUDED.last_seen_at)
+                    RETURNING id
+                    """, sha, body, body.count, new.finishedAt)
+            }
+            let origin = try version(new.originBody), cdn = try version(new.cdnBody)
+            let id: Int64 = try c.value("""
+                INSERT INTO checks (domain_id, attempt_key, started_at, finished_at, verdict, origin_version_id, cdn_version_id,
+                                    transport, findings, changed, latency_ms)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $11) RETURNING id
+                """, new.domainID, "insert-" + String(UInt64.random(in: 0...UInt64.max)), new.startedAt, new.finishedAt, new.verdict,
+                origin, cdn, new.transportJSON, new.findingsJSON, new.changed, new.latencyMilliseconds)
+            try c.execute("""
+                UPDATE domains SET last_check_id = $2, last_checked_at = $3, last_verdict = $4, check_requested_at = NULL,
+                  last_changed_at = CASE WHEN $5 OR last_changed_at IS NULL THEN $3 ELSE last_changed_at END
+                WHERE id = $1 AND (last_checked_at IS NULL OR last_checked_at <= $3)
+                """, new.domainID, id, new.finishedAt, new.verdict, new.changed)
+            return id
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+/// The overview's filter, sort and page, as the Store understands them.
+public struct OverviewFilter: Sendable, Equatable {
+    /// `passing`, `warning`, `failing`, `checking`, `never`, or nil for all.
+    public var state: String?
+    public var search: String
+    /// `host`, `state`, `last-check`, `last-change`
+    public var sort: String
+    public var descending: Bool
+    public var limit: Int
+    public var offset: Int
+
+    public init(state: String?, search: String, sort: String, descending: Bool, limit: Int, offset: Int) {
+        self.state = state
+        self.search = search
+        self.sort = sort
+        self.descending = descending
+        self.limit = limit
+        self.offset = offset
+    }
+}
+
+public struct OverviewItem: Sendable {
+    public var id: Int64
+    public var host: String
+    public var displayName: String
+    public var state: String
+    public var reason: String?
+    public var lastCheckedAt: Date?
+    public var lastChangedAt: Date?
+    /// Latest first.
+    public var latencies: [Int?]
+    public var openAlerts: Int
+}
+
+extension Queryable {
+    /// One page of the overview, plus how many domains match and how many are in each state.
+    /// Sparkline latencies, reasons and alert counts are fetched for the page's rows only.
+    public func overview(_ f: OverviewFilter) throws -> (items: [OverviewItem], matching: Int, counts: [String: Int]) {
+        let pattern = "%" + Self.escapeLike(f.search.lowercased()) + "%"
+        let state = f.state ?? ""
+        let order: SQL = switch (f.sort, f.descending) {
+        case ("host", false): "lower(d.display_name), d.id"
+        case ("host", true): "lower(d.display_name) DESC, d.id"
+        case ("last-check", false): "d.last_checked_at DESC NULLS LAST, d.id"
+        case ("last-check", true): "d.last_checked_at ASC NULLS FIRST, d.id"
+        case ("last-change", false): "d.last_changed_at DESC NULLS LAST, d.id"
+        case ("last-change", true): "d.last_changed_at ASC NULLS FIRST, d.id"
+        case (_, false): "state_rank, lower(d.display_name), d.id"
+        case (_, true): "state_rank DESC, lower(d.display_name), d.id"
+        }
+        let page = try rows("""
+            WITH listed AS (
+              SELECT d.id, d.host, d.display_name, d.last_check_id, d.last_checked_at, d.last_changed_at,
+                CASE WHEN d.check_requested_at IS NOT NULL OR d.lease_until > now() THEN 'checking'
+                     WHEN d.last_verdict = 'fail' THEN 'failing' WHEN d.last_verdict = 'warn' THEN 'warning'
+                     WHEN d.last_verdict = 'pass' THEN 'passing' ELSE 'never' END AS state
+              FROM domains d
+              WHERE ($1 = '%%' OR lower(d.display_name) LIKE $1 OR d.host LIKE $1)
+            ), ranked AS (
+              SELECT listed.*, CASE state WHEN 'failing' THEN 0 WHEN 'warning' THEN 1 WHEN 'checking' THEN 2
+                WHEN 'never' THEN 3 ELSE 4 END AS state_rank, count(*) OVER () AS matching
+              FROM listed WHERE ($2 = '' OR state = $2)
+            )
+            SELECT d.*,
+              (SELECT f->>'message' FROM checks c, jsonb_array_elements(c.findings) f WHERE c.id = d.last_check_id
+                 ORDER BY CASE f->>'severity' WHEN 'error' THEN 0 WHEN 'warning' THEN 1 WHEN 'deprecation' THEN 2 ELSE 3 END
+                 LIMIT 1) AS reason,
+              ARRAY(SELECT coalesce(c.latency_ms, -1) FROM checks c WHERE c.domain_id = d.id
+                 ORDER BY c.started_at DESC LIMIT 20) AS latencies,
+              (SELECT count(*) FROM alerts a WHERE a.domain_id = d.id AND a.state = 'open') AS open_alerts
+            FROM ranked d ORDER BY
+            """ + " " + order + " LIMIT $3 OFFSET $4", pattern, state, f.limit, f.offset)
+        var matching = 0
+        let items = try page.map { row -> OverviewItem in
+            matching = try row.decode("matching")
+            let latencyText: String = try row.decode("latencies")
+            let latencies = latencyText.trimmingCharacters(in: CharacterSet(charactersIn: "{}"))
+                .split(separator: ",").map { Int($0).flatMap { $0 < 0 ? nil : $0 } }
+            return OverviewItem(id: try row.decode("id"), host: try row.decode("host"), displayName: try row.decode("display_name"),
+                                state: try row.decode("state"), reason: try row.decode("reason"),
+                                lastCheckedAt: try row.decode("last_checked_at"), lastChangedAt: try row.decode("last_changed_at"),
+                                latencies: latencies, openAlerts: try row.decode("open_alerts"))
+        }
+        if items.isEmpty && f.offset > 0 {
+            matching = try value("""
+                SELECT count(*) FROM domains d WHERE ($1 = '%%' OR lower(d.display_name) LIKE $1 OR d.host LIKE $1)
+                """, pattern)
+        }
+        var counts: [String: Int] = [:]
+        for row in try rows("""
+            SELECT CASE WHEN check_requested_at IS NOT NULL OR lease_until > now() THEN 'checking'
+                        WHEN last_verdict = 'fail' THEN 'failing' WHEN last_verdict = 'warn' THEN 'warning'
+                        WHEN last_verdict = 'pass' THEN 'passing' ELSE 'never' END AS state, count(*) AS n
+            FROM domains GROUP BY 1
+            """) {
+            counts[try row.decode("state")] = try row.decode("n")
+        }
+        return (items, matching, counts)
+    }
+
+    /// Every domain for the CSV/JSON export, by host.
+    public func exportDomains() throws -> [(record: DomainRecord, appIDs: Int, watched: Int)] {
+        try rows("SELECT " + DomainRecord.columns + """
+            , (SELECT count(*) FROM expected_app_ids e WHERE e.domain_id = domains.id) AS app_ids,
+              (SELECT count(*) FROM watched_urls w WHERE w.domain_id = domains.id) AS watched
+            FROM domains ORDER BY host, wildcard
+            """).map { (try DomainRecord(row: $0), try $0.decode("app_ids"), try $0.decode("watched")) }
+    }
+
+    /// `%`, `_` and `\` match literally in a LIKE pattern once escaped.
+    static func escapeLike(_ s: String) -> String {
+        var out = ""
+        for ch in s {
+            if ch == "%" || ch == "_" || ch == "\\" { out.append("\\") }
+            out.append(ch)
+        }
+        return out
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+
+/// A domain as the dashboard registers or edits it.
+public struct DomainDraft: Sendable, Equatable {
+    public var host: String
+    public var displayName: String
+    public var wildcard: Bool
+    public var intervalSeconds: Int
+    public var badgeEnabled: Bool
+    /// (service, TEAMID.bundle.id)
+    public var appIDs: [AppIDExpectation]
+    public var watchedURLs: [WatchedURLExpectation]
+
+    public init(host: String, displayName: String, wildcard: Bool, intervalSeconds: Int, badgeEnabled: Bool,
+                appIDs: [AppIDExpectation], watchedURLs: [WatchedURLExpectation]) {
+        self.host = host
+        self.displayName = displayName
+        self.wildcard = wildcard
+        self.intervalSeconds = intervalSeconds
+        self.badgeEnabled = badgeEnabled
+        self.appIDs = appIDs
+        self.watchedURLs = watchedURLs
+    }
+}
+
+public struct AppIDExpectation: Sendable, Hashable {
+    public var service: String
+    public var appID: String
+    public init(service: String, appID: String) {
+        self.service = service
+        self.appID = appID
+    }
+}
+
+/// A URL that must open `expectedAppID`, or stay in the browser when it is nil.
+public struct WatchedURLExpectation: Sendable, Hashable {
+    public var url: String
+    public var expectedAppID: String?
+    public init(url: String, expectedAppID: String?) {
+        self.url = url
+        self.expectedAppID = expectedAppID
+    }
+}
+
+/// One registered domain with its settings and scheduling state.
+public struct DomainRecord: Sendable {
+    public var id: Int64
+    public var host: String
+    public var displayName: String
+    public var wildcard: Bool
+    public var intervalSeconds: Int
+    public var badgeEnabled: Bool
+    public var nextCheckAt: Date
+    public var checkRequestedAt: Date?
+    public var leaseUntil: Date?
+    public var lastCheckID: Int64?
+    public var lastCheckedAt: Date?
+    public var lastVerdict: String?
+    public var lastChangedAt: Date?
+    public var createdAt: Date
+
+    /// A check was asked for or is running right now.
+    public func isChecking(now: Date) -> Bool {
+        checkRequestedAt != nil || (leaseUntil.map { $0 > now } ?? false)
+    }
+
+    init(row: Row) throws {
+        id = try row.decode("id")
+        host = try row.decode("host")
+        displayName = try row.decode("display_name")
+        wildcard = try row.decode("wildcard")
+        intervalSeconds = try row.decode("interval_seconds")
+        badgeEnabled = try row.decode("badge_enabled")
+        nextCheckAt = try row.decode("next_check_at")
+        checkRequestedAt = try row.decode("check_requested_at")
+        leaseUntil = try row.decode("lease_until")
+        lastCheckID = try row.decode("last_check_id")
+        lastCheckedAt = try row.decode("last_checked_at")
+        lastVerdict = try row.decode("last_verdict")
+        lastChangedAt = try row.decode("last_changed_at")
+        createdAt = try row.decode("created_at")
+    }
+
+    static let columns: SQL = """
+        id, host, display_name, wildcard, interval_seconds, badge_enabled, next_check_at, check_requested_at, lease_until,
+        last_check_id, last_checked_at, last_verdict, last_changed_at, created_at
+        """
+}
+
+public enum DomainCreation: Sendable, Equatable {
+    case created(id: Int64)
+    case alreadyRegistered(id: Int64)
+}
+
+extension Database {
+    /// Registers a domain with its expectations in one transaction; the first check is due at once
+    /// (requested, so the scheduler takes it ahead of routine checks).
+    public func createDomain(_ draft: DomainDraft) throws -> DomainCreation {
+        try withTransaction { c in
+            guard let id: Int64 = try c.firstRow("""
+                INSERT INTO domains (host, display_name, wildcard, interval_seconds, badge_enabled, next_check_at, check_requested_at)
+                VALUES ($1, $2, $3, $4, $5, now(), now()) ON CONFLICT (host, wildcard) DO NOTHING RETURNING id
+                """, draft.host, draft.displayName, draft.wildcard, draft.intervalSeconds, draft.badgeEnabled)?.decode("id") else {
+                let existing: Int64 = try c.value("SELECT id FROM domains WHERE host = $1 AND wildcard = $2", draft.host, draft.wildcard)
+                return .alreadyRegistered(id: existing)
+            }
+            try c.replaceExpectations(domainID: id, appIDs: draft.appIDs, watchedURLs: draft.watchedURLs)
+            return .created(id: id)
+        }
+    }
+
+    /// Changes a domain's interval, badge and expectations (the host never changes: that is another domain).
+    @discardableResult
+    public func updateDomain(id: Int64, _ draft: DomainDraft) throws -> Bool {
+        try withTransaction { c in
+            guard try c.execute("""
+                UPDATE domains SET interval_seconds = $2::integer, badge_enabled = $3, updated_at = now(),
+                  next_check_at = LEAST(next_check_at, now() + make_interval(secs => $2::integer)) WHERE id = $1
+                """, id, draft.intervalSeconds, draft.badgeEnabled) == 1 else { return false }
+            try c.replaceExpectations(domainID: id, appIDs: draft.appIDs, watchedURLs: draft.watchedURLs)
+            return true
+        }
+    }
+}
+
+extension Queryable {
+    func replaceExpectations(domainID: Int64, appIDs: [AppIDExpectation], watchedURLs: [WatchedURLExpectation]) throws {
+        try execute("DELETE FROM expected_app_ids WHERE domain_id = $1", domainID)
+        try execute("DELETE FROM watched_urls WHERE domain_id = $1", domainID)
+        for a in Set(appIDs) {
+            try execute("INSERT INTO expected_app_ids (domain_id, service, app_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+                        domainID, a.service, a.appID)
+        }
+        for w in watchedURLs {
+            try execute("""
+                INSERT INTO watched_urls (domain_id, url, expected_outcome, expected_app_id) VALUES ($1, $2, $3, $4)
+                ON CONFLICT (domain_id, url) DO NOTHING
+                """, domainID, w.url, w.expectedAppID == nil ? "stays-in-browser" : "opens-app", w.expectedAppID)
+        }
+    }
+
+    public func domain(id: Int64) throws -> DomainRecord? {
+        try firstRow("SELECT " + DomainRecord.columns + " FROM domains WHERE id = $1", id).map(DomainRecord.init(row:))
+    }
+
+    public func domain(host: String) throws -> DomainRecord? {
+        try firstRow("SELECT " + DomainRecord.columns + " FROM domains WHERE host = $1 ORDER BY wildcard LIMIT 1", host)
+            .map(DomainRecord.init(row:))
+    }
+
+    public func appIDExpectations(domainID: Int64) throws -> [AppIDExpectation] {
+        try rows("SELECT service, app_id FROM expected_app_ids WHERE domain_id = $1 ORDER BY created_at, service, app_id", domainID)
+            .map { AppIDExpectation(service: try $0.decode("service"), appID: try $0.decode("app_id")) }
+    }
+
+    public func watchedURLs(domainID: Int64) throws -> [WatchedURLExpectation] {
+        try rows("SELECT url, expected_app_id FROM watched_urls WHERE domain_id = $1 ORDER BY id", domainID)
+            .map { WatchedURLExpectation(url: try $0.decode("url"), expectedAppID: try $0.decode("expected_app_id")) }
+    }
+
+    @discardableResult
+    public func deleteDomain(id: Int64) throws -> Bool {
+        try execute("DELETE FROM domains WHERE id = $1", id) == 1
+    }
+
+    /// "Check now": the scheduler takes requested domains first and clears the flag when it leases one.
+    @discardableResult
+    public func requestCheck(domainID: Int64) throws -> Bool {
+        try execute("UPDATE domains SET check_requested_at = COALESCE(check_requested_at, now()) WHERE id = $1", domainID) == 1
+    }
+}

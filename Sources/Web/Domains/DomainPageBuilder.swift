@@ -1,0 +1,119 @@
+import AASA
+import Foundation
+import Store
+
+/// Gathers the domain page's view model from the store and the AASA module.
+enum DomainPageBuilder {
+    static let decoder = JSONDecoder()
+
+    static func findings(_ json: String) -> [Finding] {
+        (try? decoder.decode([Finding].self, from: Data(json.utf8)))?.sorted { $0.severity < $1.severity } ?? []
+    }
+
+    static func build(_ d: DomainRecord, c: RequestContext) throws -> DomainPageModel {
+        let now = c.now
+        let checking = d.isChecking(now: now) || d.lastCheckedAt == nil
+        let db = c.database
+        let latest = try d.lastCheckID.flatMap { try db.check(id: $0) } ?? db.checks(domainID: d.id, onlyChanges: false, limit: 1).first
+        let currentFindings = latest.map { findings($0.findingsJSON) } ?? []
+        let state = DomainState(verdict: d.lastVerdict ?? latest?.verdict, checking: d.isChecking(now: now))
+        let appIDs = try db.appIDExpectations(domainID: d.id)
+        let watched = try db.watchedURLs(domainID: d.id)
+
+        var file: DomainPageModel.FileView?
+        if let sha = latest?.originVersionSHA256, let body = try db.versionBody(sha256: sha) {
+            let firstSeen = try db.versions(domainID: d.id).first { $0.sha256 == sha }?.firstSeenAt ?? latest?.startedAt ?? now
+            file = .init(bytes: body, hash: sha, firstSeen: DomainHandlers.epoch(firstSeen))
+        }
+        var locations: [DomainPageModel.LocationView] = []
+        if let latest {
+            for l in TransportSummary(json: latest.transportJSON).locations {
+                let hash = l.key == "cdn" ? latest.cdnVersionSHA256 : (l.key == "wellKnown" ? latest.originVersionSHA256 : nil)
+                locations.append(.init(title: TransportSummary.title(l.key), url: l.url ?? "", status: l.status,
+                                       contentType: l.contentType, size: l.size, versionHash: hash, tlsIssuer: l.issuer,
+                                       certificateNotAfter: l.notAfter.map(DomainHandlers.epoch),
+                                       totalMilliseconds: l.totalMilliseconds, failure: l.failure))
+            }
+        }
+        // Timeline: checks that changed something, newest first.
+        let changes = try db.checks(domainID: d.id, onlyChanges: true, limit: 50)
+        var seen = Set<String>()
+        let oldestFirst = changes.reversed()
+        var entries: [DomainPageModel.TimelineEntry] = []
+        for ch in oldestFirst {
+            var isNew = false
+            if let sha = ch.originVersionSHA256, !seen.contains(sha) { seen.insert(sha); isNew = true }
+            let fs = findings(ch.findingsJSON)
+            let summary = fs.first.map { $0.message } ?? "No findings."
+            entries.append(.init(checkID: ch.id, time: DomainHandlers.epoch(ch.startedAt), state: DomainState(verdict: ch.verdict),
+                                 versionHash: ch.originVersionSHA256, newVersion: isNew, summary: summary))
+        }
+        let versions = try db.versions(domainID: d.id)
+        let diff = try diffView(versions: versions, watched: watched.map(\.url), query: c.query, db: db)
+
+        let points = try db.chartPoints(domainID: d.id, since: now.addingTimeInterval(-365 * 86_400), limit: 400)
+        let latency = points.map { LineChart.Point(time: DomainHandlers.epoch($0.time), value: $0.latencyMilliseconds.map(Double.init)) }
+        let cert = points.compactMap { p -> LineChart.Point? in
+            guard let text = p.certificateNotAfter, let date = TransportSummary.date(text) else { return nil }
+            return LineChart.Point(time: DomainHandlers.epoch(p.time), value: (date.timeIntervalSince(p.time) / 86_400).rounded())
+        }
+        return DomainPageModel(
+            id: d.id, host: d.host, displayHost: d.displayName, isWildcard: d.wildcard, intervalMinutes: d.intervalSeconds / 60,
+            badge: d.badgeEnabled, state: state,
+            verdictSentence: VerdictSentence.make(state: checking && latest == nil ? .never : state, findings: currentFindings,
+                                                  host: d.displayName),
+            checking: checking, lastCheck: d.lastCheckedAt.map(DomainHandlers.epoch), nextCheck: DomainHandlers.epoch(d.nextCheckAt),
+            findings: currentFindings, file: file, locations: locations, timeline: entries.reversed(), versions: versions.map {
+                .init(hash: $0.sha256, firstSeen: DomainHandlers.epoch($0.firstSeenAt), size: $0.size)
+            }, diff: diff, responseTimes: latency, certificateDays: cert,
+            appIDs: appIDs.map { (AppService(rawValue: $0.service) ?? .applinks, $0.appID) },
+            watched: watched.map { ($0.url, $0.expectedAppID ?? "browser") }, now: Int64(now.timeIntervalSince1970))
+    }
+
+    static func diffView(versions: [VersionSummary], watched: [String], query: FormData, db: Database) throws -> DomainPageModel.DiffView? {
+        guard versions.count >= 2 else { return nil }
+        let known = Set(versions.map(\.sha256))
+        let to = query["to"].flatMap { known.contains($0) ? $0 : nil } ?? versions[0].sha256
+        let from = query["from"].flatMap { known.contains($0) ? $0 : nil } ?? versions[1].sha256
+        guard let old = try db.versionBody(sha256: from), let new = try db.versionBody(sha256: to) else { return nil }
+        return compare(old: old, new: new, fromHash: from, toHash: to, watched: watched)
+    }
+
+    static func compare(old: [UInt8], new: [UInt8], fromHash: String, toHash: String, watched: [String]) -> DomainPageModel.DiffView {
+        var behavioural: [String] = []
+        var watchedChanges: [DomainPageModel.WatchedChange] = []
+        let oldReport = AASAValidator.validate(old), newReport = AASAValidator.validate(new)
+        if let a = oldReport.document, let b = newReport.document {
+            let diff = AASADiff.diff(old: a, new: b, urls: watched)
+            for o in diff.openers {
+                watchedChanges.append(.init(url: o.url, before: o.old.map { "opens " + $0 } ?? "stays in the browser",
+                                            after: o.new.map { "opens " + $0 } ?? "stays in the browser"))
+            }
+            for s in diff.services {
+                for a in s.added { behavioural.append("\(s.service): \(a) was added.") }
+                for r in s.removed { behavioural.append("\(s.service): \(r) was removed.") }
+            }
+            if let order = diff.appOrder {
+                behavioural.append("App precedence changed: \(order.old.joined(separator: " > ")) → \(order.new.joined(separator: " > ")).")
+            }
+            for app in diff.apps {
+                for ch in app.changes {
+                    switch ch.kind {
+                    case .added: behavioural.append("\(app.appID): rule added — \(ch.newRule?.text ?? "")")
+                    case .removed: behavioural.append("\(app.appID): rule removed — \(ch.oldRule?.text ?? "")")
+                    case .moved: behavioural.append("\(app.appID): rule moved — \(ch.newRule?.text ?? "") (order decides which rule wins)")
+                    case .changed: behavioural.append("\(app.appID): rule changed (\(ch.changedKeys.joined(separator: ", "))) — \(ch.oldRule?.text ?? "") → \(ch.newRule?.text ?? "")")
+                    }
+                }
+            }
+        } else if oldReport.document != nil || newReport.document != nil {
+            behavioural.append(newReport.document == nil ? "The new file cannot be read: devices would associate no app."
+                                                         : "The old file could not be read; the new one can.")
+        }
+        func lines(_ bytes: [UInt8]) -> [String] {
+            PrettyJSON.lines(bytes)?.map(\.text) ?? String(decoding: bytes, as: UTF8.self).components(separatedBy: "\n")
+        }
+        return .init(fromHash: fromHash, toHash: toHash, behavioural: behavioural, watched: watchedChanges,
+                     text: TextDiff.diff(lines(old), lines(new)))
+    }
+}

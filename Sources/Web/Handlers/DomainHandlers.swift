@@ -1,0 +1,132 @@
+import AASA
+import Foundation
+import Store
+
+/// Overview, register, domain page, edit, delete, check now.
+enum DomainHandlers {
+    static func overview(_ c: RequestContext) throws -> WebResponse {
+        let query = OverviewQuery(c.query)
+        let result = try c.database.overview(filter(query))
+        let model = OverviewModel(rows: result.items.map(row), matching: result.matching,
+                                  counts: Dictionary(uniqueKeysWithValues: result.counts.compactMap { k, v in
+                                      DomainState(rawValue: k).map { ($0, v) } }),
+                                  query: query, now: c.nowEpoch)
+        let flash: Flash? = c.query["deleted"].map { Flash(.success, "Deleted \($0) and its history.") }
+        return .html(OverviewPage.render(model, viewer: try c.signedIn, flash: flash))
+    }
+
+    static func filter(_ q: OverviewQuery) -> OverviewFilter {
+        OverviewFilter(state: q.state?.rawValue, search: q.search, sort: q.sort.rawValue, descending: q.descending,
+                       limit: q.pageSize, offset: (q.page - 1) * q.pageSize)
+    }
+
+    static func row(_ i: OverviewItem) -> OverviewRow {
+        OverviewRow(id: i.id, host: i.host, displayHost: i.displayName, state: DomainState(rawValue: i.state) ?? .never,
+                    reason: i.reason, lastCheck: i.lastCheckedAt.map(epoch), lastChange: i.lastChangedAt.map(epoch),
+                    responseTimes: i.latencies.reversed().map { $0.map(Double.init) }, openAlerts: i.openAlerts)
+    }
+
+    static func epoch(_ d: Date) -> Int64 { Int64(d.timeIntervalSince1970) }
+
+    static func newForm(_ c: RequestContext) throws -> WebResponse {
+        var m = RegisterFormModel()
+        m.intervalMinutes = try SettingsHandlers.defaultInterval(c.database)
+        return .html(RegisterPage.render(m, viewer: try c.signedIn))
+    }
+
+    static func create(_ c: RequestContext) throws -> WebResponse {
+        let viewer = try c.signedIn
+        let (draft, model) = RegistrationInput.validate(RegistrationInput.fields(from: c.form), editingHost: nil,
+                                                        configuration: c.app.configuration)
+        guard let draft else { return .html(RegisterPage.render(model, viewer: viewer), status: 422) }
+        switch try c.database.createDomain(draft) {
+        case .created(let id):
+            return .seeOther("/domains/\(id)")
+        case .alreadyRegistered(let id):
+            var m = model
+            m.errors["host"] = "\(draft.displayName) is already registered."
+            _ = id
+            return .html(RegisterPage.render(m, viewer: viewer), status: 409)
+        }
+    }
+
+    static func domainRecord(_ c: RequestContext) throws -> DomainRecord {
+        guard let id = c.parameters.id("id"), let d = try c.database.domain(id: id) else {
+            throw WebError.notFound("No domain with this id; it may have been deleted.")
+        }
+        return d
+    }
+
+    static func show(_ c: RequestContext) throws -> WebResponse {
+        let d = try domainRecord(c)
+        let model = try DomainPageBuilder.build(d, c: c)
+        let flash: Flash? = switch c.query["done"] {
+        case "check": Flash(.info, "Check requested; it starts within seconds.")
+        case "saved": Flash(.success, "Changes saved.")
+        default: nil
+        }
+        return .html(DomainPage.render(model, viewer: try c.signedIn, flash: flash))
+    }
+
+    static func status(_ c: RequestContext) throws -> WebResponse {
+        let d = try domainRecord(c)
+        struct Status: Encodable {
+            let checking: Bool
+            let state: String
+            let lastCheckedAt: Date?
+        }
+        let checking = d.isChecking(now: c.now) || d.lastCheckedAt == nil
+        return APIResponses.json(Status(checking: checking, state: DomainState(verdict: d.lastVerdict, checking: checking).rawValue,
+                                        lastCheckedAt: d.lastCheckedAt))
+    }
+
+    static func checkNow(_ c: RequestContext) throws -> WebResponse {
+        let d = try domainRecord(c)
+        try c.database.requestCheck(domainID: d.id)
+        return .seeOther("/domains/\(d.id)?done=check")
+    }
+
+    static func editForm(_ c: RequestContext) throws -> WebResponse {
+        let d = try domainRecord(c)
+        var m = RegisterFormModel()
+        m.editing = d.id
+        m.host = d.displayName
+        m.intervalMinutes = d.intervalSeconds / 60
+        m.badge = d.badgeEnabled
+        m.appIDs = try c.database.appIDExpectations(domainID: d.id).map { (AppService(rawValue: $0.service) ?? .applinks, $0.appID) }
+        m.watched = try c.database.watchedURLs(domainID: d.id).map { ($0.url, $0.expectedAppID ?? "browser") }
+        return .html(RegisterPage.render(m, viewer: try c.signedIn))
+    }
+
+    static func update(_ c: RequestContext) throws -> WebResponse {
+        let d = try domainRecord(c)
+        var (draft, model) = RegistrationInput.validate(RegistrationInput.fields(from: c.form), editingHost: d.host,
+                                                        configuration: c.app.configuration)
+        model.editing = d.id
+        model.host = d.displayName
+        guard let draft else { return .html(RegisterPage.render(model, viewer: try c.signedIn), status: 422) }
+        try c.database.updateDomain(id: d.id, draft)
+        return .seeOther("/domains/\(d.id)?done=saved")
+    }
+
+    static func deleteConfirm(_ c: RequestContext) throws -> WebResponse {
+        let d = try domainRecord(c)
+        return .html(DomainPage.confirmDelete(id: d.id, displayHost: d.displayName, viewer: try c.signedIn))
+    }
+
+    static func delete(_ c: RequestContext) throws -> WebResponse {
+        let d = try domainRecord(c)
+        try c.database.deleteDomain(id: d.id)
+        return .seeOther("/?deleted=" + PercentEncoding.encode(d.displayName))
+    }
+
+    static func rawVersion(_ c: RequestContext) throws -> WebResponse {
+        guard let hash = c.parameters["hash"], hash.count == 64, hash.allSatisfy(\.isHexDigit),
+              let body = try c.database.versionBody(sha256: hash.lowercased()) else {
+            throw WebError.notFound("No stored file with this hash.")
+        }
+        // Served as text so a browser shows it and never runs it, whatever it contains.
+        return WebResponse(status: 200, headers: [("Content-Type", "text/plain; charset=utf-8"), ("X-Content-Type-Options", "nosniff"),
+                                                  ("Cache-Control", "private, max-age=31536000, immutable")], body: body)
+    }
+}
