@@ -19,7 +19,6 @@ public final class NotificationListener: @unchecked Sendable {
     private let configuration: ConnectionConfiguration
     private var connection: Connection?
     private var channels: [String] = []
-    private var pending: [DatabaseNotification] = []
 
     init(configuration: ConnectionConfiguration) {
         self.configuration = configuration.applicationName("aasa-monitor listener")
@@ -44,10 +43,6 @@ public final class NotificationListener: @unchecked Sendable {
     /// Waits up to `timeout` for notifications on the channels listened to.
     public func wait(timeout: Duration) -> Wake {
         let deadline = ContinuousClock.now + timeout
-        if !pending.isEmpty {
-            defer { pending.removeAll() }
-            return .notifications(pending)
-        }
         let current: Connection
         if let connection, connection.isOpen {
             current = connection
