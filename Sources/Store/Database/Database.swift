@@ -41,12 +41,12 @@ public final class Database: Queryable, Sendable {
     public func withTransaction<T>(isolation: TransactionIsolation = .readCommitted,
                                    _ body: (Connection) throws -> T) throws -> T {
         let connection = try withPooledConnection(keep: true) { connection in
-            try connection.query(isolation.begin, [])
+            try connection.execute(isolation.begin)
             return connection
         }
         do {
             let value = try body(connection)
-            try connection.query("COMMIT", [])
+            try connection.execute("COMMIT")
             pool.release(connection)
             return value
         } catch {

@@ -211,7 +211,7 @@ public final class EmbeddedPostgres: Sendable {
         try account.own(socketDirectory)
         let logFile = dataDirectory + "/postgresql.log"
         if !FileManager.default.fileExists(atPath: logFile) {
-            FileManager.default.createFile(atPath: logFile, contents: nil, attributes: [.posixPermissions: 0o640])
+            _ = FileManager.default.createFile(atPath: logFile, contents: nil, attributes: [.posixPermissions: 0o640])
         }
         try account.own(logFile)
     }
