@@ -64,8 +64,8 @@ enum MatcherBench {
             }
             let ours = compiled.decide(url: shape.url, appID: app).name
             let theirs = baseline.decide(shape.url)
-            let oursNs = Stopwatch.nanosecondsPerCall { benchmarkSink &+= compiled.decide(url: shape.url, appID: app).name.count }
-            let baseNs = Stopwatch.nanosecondsPerCall { benchmarkSink &+= baseline.decide(shape.url).count }
+            let (oursNs, baseNs) = Stopwatch.compare({ benchmarkSink &+= compiled.decide(url: shape.url, appID: app).name.count },
+                                                     { benchmarkSink &+= baseline.decide(shape.url).count })
             row(shape.name, ours: oursNs, baseline: baseNs, note: ours == theirs ? ours : "DISAGREE ours=\(ours) baseline=\(theirs)")
         }
         adversarial()
@@ -88,7 +88,7 @@ enum MatcherBench {
                 continue
             }
             let single = Stopwatch.once { benchmarkSink &+= baseline.decide(url).count }
-            let baseNs = single > 2e8 ? single : Stopwatch.nanosecondsPerCall(minimum: .milliseconds(100), rounds: 1) {
+            let baseNs = single > 2e8 ? single : Stopwatch.nanosecondsPerCall(rounds: 3) {
                 benchmarkSink &+= baseline.decide(url).count
             }
             row(name, ours: oursNs, baseline: baseNs, note: compiled.decide(url: url, appID: app).name)
@@ -137,20 +137,20 @@ enum MatcherBench {
         let ours = urls.map { compiled.decide(url: $0, appID: app).name }
         let theirs = urls.map(baseline.decide)
         let agree = ours == theirs ? "agree: " + ours.joined(separator: ",") : "DISAGREE ours=\(ours) baseline=\(theirs)"
-        let oursNs = Stopwatch.nanosecondsPerCall { for url in urls { benchmarkSink &+= compiled.decide(url: url, appID: app).name.count } }
-        let baseNs = Stopwatch.nanosecondsPerCall { for url in urls { benchmarkSink &+= baseline.decide(url).count } }
+        let (oursNs, baseNs) = Stopwatch.compare(
+            { for url in urls { benchmarkSink &+= compiled.decide(url: url, appID: app).name.count } },
+            { for url in urls { benchmarkSink &+= baseline.decide(url).count } })
         row("128 rules x 8 URLs (match only)", ours: oursNs, baseline: baseNs, note: agree)
         let data = Data(json.utf8)
         let bytes = Array(json.utf8)
-        let oursLoad = Stopwatch.nanosecondsPerCall {
+        let (oursLoad, baseLoad) = Stopwatch.compare(rounds: 5, {
             guard let document = AASAParser.parse(bytes).document else { return }
             let compiled = CompiledDocument(document)
             for url in urls { benchmarkSink &+= compiled.decide(url: url, appID: app).name.count }
-        }
-        let baseLoad = Stopwatch.nanosecondsPerCall {
+        }, {
             guard let baseline = try? RegexBaseline(json: data, appID: app) else { return }
             for url in urls { benchmarkSink &+= baseline.decide(url).count }
-        }
+        })
         row("128 rules x 8 URLs (load + match)", ours: oursLoad, baseline: baseLoad, note: "parse + compile included")
     }
 }

@@ -1,27 +1,47 @@
-/// Times a closure: repeats it until a batch takes long enough to measure, best of several batches,
-/// so one run gives stable per-call figures on a shared machine.
+/// Times closures: each is repeated until a batch takes long enough to measure, and the two sides
+/// of a comparison are run in alternating rounds keeping each side's best, so a busy shared machine
+/// (other builds on the same two cores) slows both alike instead of skewing the ratio.
 enum Stopwatch {
-    /// Nanoseconds per call.
-    static func nanosecondsPerCall(minimum: Duration = .milliseconds(150), rounds: Int = 3, _ body: () -> Void) -> Double {
-        let clock = ContinuousClock()
-        var iterations = 1
-        while true {
-            let elapsed = clock.measure { for _ in 0..<iterations { body() } }
-            if elapsed >= minimum / 4 || iterations >= 1 << 24 { break }
-            iterations *= 4
-        }
-        var best = Double.infinity
+    /// Nanoseconds per call of `ours` and of `baseline`.
+    static func compare(rounds: Int = 21, minimum: Duration = .milliseconds(15), _ ours: () -> Void,
+                        _ baseline: () -> Void) -> (ours: Double, baseline: Double) {
+        let oursIterations = calibrate(minimum, ours)
+        let baselineIterations = calibrate(minimum, baseline)
+        var bestOurs = Double.infinity
+        var bestBaseline = Double.infinity
         for _ in 0..<rounds {
-            let elapsed = clock.measure { for _ in 0..<iterations { body() } }
-            best = min(best, Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9)
+            bestOurs = min(bestOurs, time(oursIterations, ours))
+            bestBaseline = min(bestBaseline, time(baselineIterations, baseline))
         }
-        return best / Double(iterations)
+        return (bestOurs, bestBaseline)
+    }
+
+    /// Nanoseconds per call of one closure, best of `rounds`.
+    static func nanosecondsPerCall(rounds: Int = 15, minimum: Duration = .milliseconds(15), _ body: () -> Void) -> Double {
+        let iterations = calibrate(minimum, body)
+        return (0..<rounds).map { _ in time(iterations, body) }.min() ?? 0
     }
 
     /// One call, in nanoseconds (for cases too slow to repeat).
     static func once(_ body: () -> Void) -> Double {
-        let elapsed = ContinuousClock().measure(body)
-        return Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+        nanoseconds(ContinuousClock().measure(body))
+    }
+
+    private static func calibrate(_ minimum: Duration, _ body: () -> Void) -> Int {
+        var iterations = 1
+        while iterations < 1 << 24 {
+            if ContinuousClock().measure({ for _ in 0..<iterations { body() } }) >= minimum { break }
+            iterations *= 2
+        }
+        return iterations
+    }
+
+    private static func time(_ iterations: Int, _ body: () -> Void) -> Double {
+        nanoseconds(ContinuousClock().measure { for _ in 0..<iterations { body() } }) / Double(iterations)
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
     }
 }
 

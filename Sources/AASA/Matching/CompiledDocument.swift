@@ -73,7 +73,8 @@ public struct CompiledDocument: Sendable {
 
     private func ruleIndices(of appID: String) -> [Int]? {
         if let fewApps {
-            for app in fewApps where app.appID == appID { return app.rules }
+            // By index: binding each tuple would retain its string and array.
+            for index in fewApps.indices where fewApps[index].appID == appID { return fewApps[index].rules }
             return nil
         }
         return rulesByApp[appID]

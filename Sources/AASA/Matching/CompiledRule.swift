@@ -80,13 +80,16 @@ final class CompiledRule: Sendable {
     }
 
     func matches(_ url: PreparedURL) -> Bool {
-        if let path, !path.matches(url.path(encoded: encoded), folding: folding) { return false }
-        if let fragment, !fragment.matches(url.fragment(encoded: encoded), folding: folding) { return false }
+        // Optional chaining and direct property reads borrow in place; binding with `if let` or calling
+        // an accessor that returns an array would retain on every rule of every URL.
+        if path?.matches(encoded ? url.encodedPath : url.decodedPath, folding: folding) == false { return false }
+        if fragment?.matches(encoded ? url.encodedFragment : url.decodedFragment, folding: folding) == false { return false }
         switch query {
         case nil: return true
-        case .whole(let matcher): return matcher.matches(url.query(encoded: encoded), folding: folding)
+        case .whole(let matcher): return matcher.matches(encoded ? url.encodedQuery : url.decodedQuery, folding: folding)
         case .items(let matchers):
-            return matchers.allSatisfy { itemMatches($0, in: url) }
+            for index in matchers.indices where !itemMatches(matchers[index], in: url) { return false }
+            return true
         }
     }
 
