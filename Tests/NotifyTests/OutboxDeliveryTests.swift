@@ -224,4 +224,25 @@ import TestSupport
             #expect(Set(ids).count == 40)
         }
     }
+
+    @Test func aWorkerThatDiesMidSendLosesItsRowsToAnotherAfterTheLease() throws {
+        try TestPostgres.withDatabase { db in
+            let receiver = try TestWebhookReceiver()
+            _ = try ChannelSetup.add(kind: .webhook, target: receiver.url, in: db)
+            try db.enqueueNotification(Self.event())
+            // A worker claims the row and dies before recording anything (kill -9 mid-send).
+            let claimed = try db.claimDueDeliveries(limit: 10, lease: .seconds(1), worker: "dead-worker")
+            #expect(claimed.count == 1)
+            // While the lease holds, nobody else takes the row.
+            #expect(try db.claimDueDeliveries(limit: 10, lease: .seconds(60), worker: "other").isEmpty)
+            let worker = DeliveryWorker(database: db, configuration: Self.configuration(smtp: nil), log: { _ in })
+            worker.start()
+            defer { worker.stop() }
+            #expect(try waitUntil(timeout: .seconds(60)) { try db.deliveries().first?.state == .sent })
+            let delivery = try #require(try db.deliveries().first)
+            #expect(delivery.attempts == 2)
+            #expect(delivery.idempotencyID == claimed[0].idempotencyID)
+            #expect(receiver.requests().compactMap { $0.headers["webhook-id"] } == [claimed[0].idempotencyID])
+        }
+    }
 }
