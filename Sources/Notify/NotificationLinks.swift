@@ -13,8 +13,10 @@ public struct NotificationLinks: Sendable, Equatable {
     }
 
     public func domainPage(_ event: NotificationEvent) -> String {
+        // A test notification is about no real domain: lead to the delivery log instead.
+        if event.kind == .test { return alertsPage() }
         // Hosts are stored as ASCII (punycode), so they are safe in a path as they are.
-        "\(baseURL)/domains/\(event.domainHost)"
+        return "\(baseURL)/domains/\(event.domainHost)"
     }
 
     public func alertsPage() -> String { "\(baseURL)/alerts" }

@@ -54,7 +54,7 @@ import Testing
         let mailTest = try BuiltCommand.run(["channel", "test", "2"] + db, environment: env)
         #expect(mailTest.status == 0, "\(mailTest.stdout) \(mailTest.stderr)")
         #expect(mailTest.stdout.contains("answered 250"))
-        #expect(smtp.waitForMessages(1).first?.data.contains("https://monitor.example.test/domains/example.com") == true)
+        #expect(smtp.waitForMessages(1).first?.data.contains("https://monitor.example.test/alerts") == true)
 
         // Without the opt-in, a loopback URL is refused and the failure is reported, not hidden.
         let refused = try BuiltCommand.run(["channel", "test", "1"] + db)
