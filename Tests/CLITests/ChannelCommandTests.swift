@@ -30,6 +30,9 @@ import Testing
         #expect(bad.stderr.contains("is not an email address"))
         let badURL = try BuiltCommand.run(["channel", "add", "webhook", "ftp://example.com/"] + db)
         #expect(badURL.status == 64)
+        let unknownDomain = try BuiltCommand.run(["channel", "add", "email", "a@example.test", "--domain", "nowhere.example"] + db)
+        #expect(unknownDomain.status == 64)
+        #expect(unknownDomain.stderr.contains("nowhere.example is not a registered domain"))
 
         let list = try BuiltCommand.run(["channel", "list"] + db)
         #expect(list.status == 0)

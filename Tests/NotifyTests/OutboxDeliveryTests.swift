@@ -245,4 +245,38 @@ import TestSupport
             #expect(receiver.requests().compactMap { $0.headers["webhook-id"] } == [claimed[0].idempotencyID])
         }
     }
+
+    @Test func domainFilterSendsOnlyThatDomainsEvents() throws {
+        try TestPostgres.withDatabase { db in
+            func register(_ host: String) throws -> Int64 {
+                switch try db.createDomain(DomainDraft(host: host, displayName: host, wildcard: false, intervalSeconds: 3600,
+                                                       badgeEnabled: false, appIDs: [], watchedURLs: [])) {
+                case .created(let id), .alreadyRegistered(let id): return id
+                }
+            }
+            let shop = try register("shop.example")
+            let blog = try register("blog.example")
+            let receiver = try TestWebhookReceiver()
+            let shopOnly = try ChannelSetup.add(kind: .webhook, target: receiver.url, domainIDs: [shop], in: db)
+            #expect(shopOnly.channel.domainIDs == [shop])
+            var onShop = Self.event()
+            onShop.domainID = shop
+            var onBlog = Self.event()
+            onBlog.domainID = blog
+            onBlog.domainHost = "blog.example"
+            #expect(try db.enqueueNotification(onShop) == 1)
+            #expect(try db.enqueueNotification(onBlog) == 0)
+            // Widening the filter to both domains (and back to all) takes effect for the next event.
+            var changes = ChannelChanges(shopOnly.channel)
+            changes.domainIDs = [shop, blog]
+            #expect(try db.updateChannel(id: shopOnly.channel.id, changes)?.domainIDs == [shop, blog])
+            #expect(try db.enqueueNotification(onBlog) == 1)
+            changes.domainIDs = [blog]
+            #expect(try db.updateChannel(id: shopOnly.channel.id, changes)?.domainIDs == [blog])
+            #expect(try db.enqueueNotification(onShop) == 0)
+            changes.domainIDs = []
+            #expect(try db.updateChannel(id: shopOnly.channel.id, changes)?.domainIDs == [])
+            #expect(try db.enqueueNotification(onShop) == 1)
+        }
+    }
 }

@@ -34,6 +34,8 @@ extension AASAMonitor.Channel {
         @Option(help: "A name to recognise the channel by.") var name: String = ""
         @Option(name: .customLong("min-severity"), help: "Send only events at least this severe: critical, warning or info.")
         var minSeverity: NotificationSeverity = .info
+        @Option(name: .customLong("domain"), help: "Only this registered domain's events (repeatable). Default: every domain.")
+        var domains: [String] = []
         @OptionGroup var database: DatabaseOptions
 
         func validate() throws {
@@ -44,10 +46,18 @@ extension AASAMonitor.Channel {
             let opened = try database.open()
             defer { try? opened.close() }
             let channelKind: ChannelKind = kind == .email ? .email : (slack ? .slack : .webhook)
+            var domainIDs: [Int64] = []
+            for host in domains {
+                guard let domain = try opened.database.domain(host: host.lowercased()) else {
+                    StandardError.log("error: \(host) is not a registered domain (use its ASCII form, e.g. xn--bcher-kva.example)")
+                    throw ExitCode(64)
+                }
+                domainIDs.append(domain.id)
+            }
             let created: ChannelSetup.Created
             do {
                 created = try ChannelSetup.add(kind: channelKind, target: target, name: name, minSeverity: minSeverity,
-                                               in: opened.database)
+                                               domainIDs: domainIDs, in: opened.database)
             } catch let invalid as ChannelSetup.InvalidInput {
                 StandardError.log("error: \(invalid.message)")
                 throw ExitCode(64)
