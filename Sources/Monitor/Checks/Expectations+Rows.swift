@@ -1,0 +1,18 @@
+import Store
+
+extension Expectations {
+    /// A domain's expectations from its stored rows; unknown services are ignored.
+    public init(rows: [ExpectationRow]) {
+        var appIDs: [AssociatedService: [String]] = [:]
+        var watched: [WatchedURL] = []
+        for row in rows {
+            switch row.kind {
+            case .appID(let service, let appID):
+                if let known = AssociatedService(rawValue: service) { appIDs[known, default: []].append(appID) }
+            case .watchedURL(let url, let expected):
+                watched.append(WatchedURL(url: url, expected: expected.map(URLOutcome.opensApp) ?? .staysInBrowser))
+            }
+        }
+        self.init(appIDs: appIDs, watchedURLs: watched)
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import Store
+
+/// The crawler loop of one process: leases due domains in batches, runs many checks at once through
+/// the pipeline (the fetcher multiplexes them on one curl multi handle), and sleeps until a check
+/// finishes, a "check now" NOTIFY arrives or the poll interval passes. Any number of processes may
+/// run it against one database: leases and SKIP LOCKED keep them from checking a domain twice.
+public final class DomainScheduler: Sendable {
+    public struct Configuration: Sendable {
+        /// Written into `domains.leased_by`, for operators looking at who holds what.
+        public var workerID: String
+        public var maxInFlight: Int
+        public var batchSize: Int
+        /// Longer than the slowest check (several transfers with their timeouts); when it expires the
+        /// domain is due again, so this is also how long a crashed worker's domains wait.
+        public var lease: Duration
+        /// How often to look for due domains when nothing wakes the loop.
+        public var pollInterval: Duration
+        /// Unchanged repeats older than this are rolled up, at most every `retentionEvery`.
+        public var retentionAge: Duration
+        public var retentionEvery: Duration
+
+        public init(workerID: String = DomainScheduler.defaultWorkerID(), maxInFlight: Int = 256, batchSize: Int = 64,
+                    lease: Duration = .seconds(300), pollInterval: Duration = .seconds(5),
+                    retentionAge: Duration = .seconds(7 * 86_400), retentionEvery: Duration = .seconds(3600)) {
+            self.workerID = workerID
+            self.maxInFlight = max(maxInFlight, 1)
+            self.batchSize = max(batchSize, 1)
+            self.lease = lease
+            self.pollInterval = pollInterval
+            self.retentionAge = retentionAge
+            self.retentionEvery = retentionEvery
+        }
+    }
+
+    /// NOTIFY channel that `check-now` and the web's button use to wake the schedulers.
+    public static let checkNowChannel = "check_now"
+
+    public let pipeline: CheckPipeline
+    public let configuration: Configuration
+    private let wake = WakeSignal()
+    private let inFlight = InFlightCounter()
+
+    public init(pipeline: CheckPipeline, configuration: Configuration = Configuration()) {
+        self.pipeline = pipeline
+        self.configuration = configuration
+    }
+
+    public static func defaultWorkerID() -> String {
+        "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
+    }
+
+    /// Runs until `stop` is set, then waits for the checks in flight to be recorded.
+    /// `observe` sees every finished check (tests, progress output).
+    public func run(until stop: StopSignal,
+                    observe: (@Sendable (LeasedDomain, Result<CheckPipeline.Result, any Error>) -> Void)? = nil) async {
+        let listenerThread = startListener(stop: stop)
+        stop.whenStopped { [wake] in wake.signal() }
+        var lastRetention = ContinuousClock.now - configuration.retentionEvery
+        var failurePause = configuration.pollInterval
+
+        await withDiscardingTaskGroup { group in
+            while !stop.isStopped {
+                if ContinuousClock.now - lastRetention >= configuration.retentionEvery {
+                    lastRetention = ContinuousClock.now
+                    group.addTask { await self.rollUp() }
+                }
+                let room = configuration.maxInFlight - inFlight.value
+                guard room > 0 else {
+                    await wake.wait(timeout: configuration.pollInterval)
+                    continue
+                }
+                let batch: [(LeasedDomain, Expectations)]
+                do {
+                    batch = try await claim(min(room, configuration.batchSize))
+                    failurePause = configuration.pollInterval
+                } catch {
+                    Self.log("claiming due domains failed: \(error); retrying in \(failurePause)")
+                    await wake.wait(timeout: failurePause)
+                    failurePause = min(failurePause * 2, .seconds(30))
+                    continue
+                }
+                for (domain, expectations) in batch {
+                    inFlight.add(1)
+                    group.addTask {
+                        let result: Result<CheckPipeline.Result, any Error>
+                        do {
+                            result = .success(try await self.pipeline.run(domain, expectations: expectations))
+                        } catch {
+                            Self.log("checking \(domain.host) failed: \(error)")
+                            result = .failure(error)
+                        }
+                        self.inFlight.add(-1)
+                        observe?(domain, result)
+                        self.wake.signal()
+                    }
+                }
+                // A full batch means more may be due right now; otherwise sleep until woken.
+                if batch.count < min(room, configuration.batchSize) {
+                    await wake.wait(timeout: configuration.pollInterval)
+                }
+            }
+        }
+        listenerThread.join()
+    }
+
+    private func claim(_ limit: Int) async throws -> [(LeasedDomain, Expectations)] {
+        let database = pipeline.database
+        let configuration = configuration
+        return try await BlockingCallQueue.run {
+            let leased = try database.leaseDueDomains(limit: limit, lease: configuration.lease, worker: configuration.workerID)
+            guard !leased.isEmpty else { return [] }
+            let rows = try database.expectations(domainIDs: leased.map(\.id))
+            let byDomain = Dictionary(grouping: rows, by: \.domainID)
+            return leased.map { domain in (domain, Expectations(rows: byDomain[domain.id] ?? [])) }
+        }
+    }
+
+    private func rollUp() async {
+        let database = pipeline.database
+        let age = configuration.retentionAge
+        do {
+            _ = try await BlockingCallQueue.run { try database.rollUpRepeats(olderThan: age) }
+        } catch {
+            Self.log("rolling up unchanged checks failed: \(error)")
+        }
+    }
+
+    /// A thread that LISTENs for "check now" and wakes the loop; libpq's wait blocks, so it gets
+    /// its own thread rather than a slot of the cooperative pool.
+    private func startListener(stop: StopSignal) -> JoinableThread {
+        let listener = pipeline.database.makeListener()
+        let wake = self.wake
+        return JoinableThread {
+            try? listener.listen(Self.checkNowChannel)
+            while !stop.isStopped {
+                switch listener.wait(timeout: .seconds(1)) {
+                case .notifications, .reconnected: wake.signal()
+                case .timedOut, .unavailable: break
+                }
+            }
+            listener.close()
+        }
+    }
+
+    static func log(_ message: String) {
+        FileHandle.standardError.write(Data("scheduler: \(message)\n".utf8))
+    }
+}
+
+/// Checks in flight, shared between the loop and the check tasks.
+final class InFlightCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return count
+    }
+
+    func add(_ delta: Int) {
+        lock.lock()
+        count += delta
+        lock.unlock()
+    }
+}
