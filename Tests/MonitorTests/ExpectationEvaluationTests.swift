@@ -63,3 +63,22 @@ import Testing
         #expect(try JSONDecoder().decode(ExpectationResults.self, from: data) == results)
     }
 }
+
+@Suite struct WatchedURLMatcherTests {
+    @Test func theMatcherDecidesWatchedURLs() {
+        let document = AASADocument(applinks: AppLinks(details: [
+            DetailEntry(appIDs: ["ABCDE12345.shop"], rules: [
+                Rule(settings: RuleSettings(path: "/help/*", exclude: true), location: SourceLocation(pointer: "/a/0")),
+                Rule(settings: RuleSettings(path: "/*"), location: SourceLocation(pointer: "/a/1")),
+            ], rulesSource: .components, location: SourceLocation(pointer: "/applinks/details/0")),
+        ]))
+        let expectations = Expectations(watchedURLs: [
+            WatchedURL(url: "https://e.example/buy/1", expected: .opensApp("ABCDE12345.shop")),
+            WatchedURL(url: "https://e.example/help/faq", expected: .staysInBrowser),
+            WatchedURL(url: "https://e.example/help/x", expected: .opensApp("ABCDE12345.shop")),
+        ])
+        let results = ExpectationEvaluation.evaluate(expectations, document: document)
+        #expect(results.watchedURLs.map(\.actual) == [.opensApp("ABCDE12345.shop"), .staysInBrowser, .staysInBrowser])
+        #expect(results.watchedURLs.map(\.meetsExpectation) == [true, true, false])
+    }
+}

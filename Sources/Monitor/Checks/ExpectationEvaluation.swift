@@ -35,4 +35,13 @@ public enum ExpectationEvaluation {
         }
         return ExpectationResults(missingAppIDs: missing, watchedURLs: watched)
     }
+
+    /// Compares `document` with `expectations`, judging watched URLs with the AASA matcher: a URL's
+    /// outcome is the app that opens it when every listed app is installed (Apple's preference order).
+    public static func evaluate(_ expectations: Expectations, document: AASADocument?) -> ExpectationResults {
+        let compiled = document.map(CompiledDocument.init)
+        return evaluate(expectations, document: document) { url in
+            compiled?.apps(for: url).first.map { .opensApp($0.appID) } ?? .staysInBrowser
+        }
+    }
 }

@@ -28,17 +28,16 @@ public struct CheckPipeline: Sendable {
 
     /// Checks `domain` and records the result. Database errors while recording are retried until
     /// the database answers (or `giveUpAfter` passes), so an outage loses no check that was fetched.
-    public func run(_ domain: LeasedDomain, expectations: Expectations,
+    public func run(_ domain: LeasedDomain, expectations: Expectations, history: DomainHistory?,
                     giveUpAfter: Duration = .seconds(600)) async throws -> Result {
         let started = Date()
         // Hosts are validated at registration; one that no longer parses keeps its lease until it
         // expires and is reported by the scheduler.
         let check = await fetcher.check(try Host(domain.host))
         let now = check.finishedAt
-        let previous = try MonitorState(json: domain.monitorState)
+        let previous = try MonitorState(history: history, consecutiveFailures: domain.consecutiveFailures)
         let summary = CheckSummary(check: check, expectations: expectations)
-        let policy = alertPolicy(for: domain)
-        let step = previous.advanced(by: summary, policy: policy, now: now, diffSummary: nil)
+        let step = previous.advanced(by: summary, policy: alertPolicy(for: domain), now: now, diffSummary: nil)
         let record = try makeRecord(domain: domain, check: check, startedAt: started, previous: previous, step: step)
         let outcome = try await recordRetrying(record, giveUpAfter: giveUpAfter)
         return Result(outcome: outcome, step: step)
@@ -53,25 +52,31 @@ public struct CheckPipeline: Sendable {
 
     func makeRecord(domain: LeasedDomain, check: DomainCheck, startedAt: Date, previous: MonitorState,
                     step: MonitorState.Step) throws -> CheckRecord {
-        let body = step.check.versionSHA256 == nil ? nil : deviceFacts(check)?.body
+        let body = step.check.versionSHA256.flatMap { sha in deviceFacts(check).map { StoredBody(sha256: sha, bytes: $0.body) } }
+        // Open/closed alerts and announced thresholds are "alert state"; streak counts alone are not,
+        // or every check of a failing domain would be a change.
+        func alertState(_ tracks: [AlertTrack]) -> [AlertKey: Int?] {
+            Dictionary(uniqueKeysWithValues: tracks.filter(\.isOpen).map { ($0.key, $0.level) })
+        }
         let changed = previous.last == nil || !step.changes.isEmpty || !step.alerts.isEmpty
-            || !step.check.isRepeat(of: previous.last) || previous.openAlerts.map(\.key) != step.state.openAlerts.map(\.key)
-        let next = schedule.nextCheck(after: check.finishedAt, interval: domain.intervalSeconds.map { .seconds($0) },
+            || !step.check.isRepeat(of: previous.last) || alertState(previous.tracks) != alertState(step.state.tracks)
+        let next = schedule.nextCheck(after: check.finishedAt, interval: .seconds(domain.intervalSeconds),
                                       consecutiveUnreachable: step.state.consecutiveUnreachable,
                                       domainKey: UInt64(bitPattern: domain.id), round: UInt64(bitPattern: domain.round))
+        let latency = check.wellKnown.timings?.total ?? check.finishedAt.timeIntervalSince(check.startedAt)
         return CheckRecord(
-            checkID: domain.checkID, domainID: domain.id, startedAt: startedAt, finishedAt: check.finishedAt,
-            verdict: step.check.verdict.rawValue,
-            version: step.check.versionSHA256.flatMap { sha in body.map { (sha256: sha, body: $0) } },
-            changed: changed,
-            latencyMilliseconds: Int((check.wellKnown.timings?.total ?? check.finishedAt.timeIntervalSince(check.startedAt)) * 1000),
+            domainID: domain.id, attemptKey: domain.attemptKey, startedAt: startedAt, finishedAt: check.finishedAt,
+            verdict: step.check.verdict.rawValue, version: body, changed: changed,
+            latencyMilliseconds: Int((latency * 1000).rounded()),
             findingsJSON: try JSONText.encode(step.check.findings),
             transportJSON: try JSONText.encode(TransportRecord(check)),
+            expectationsJSON: try JSONText.encode(step.check.expectations),
             summaryJSON: try JSONText.encode(step.check),
             eventsJSON: try JSONText.encode(step.changes),
-            monitorStateJSON: try JSONText.encode(step.state),
+            consecutiveFailures: step.state.consecutiveUnreachable,
             nextCheckAt: next,
-            alertChanges: step.alerts.map(AlertChange.init(event:)))
+            streaks: previous.tracks == step.state.tracks ? nil : try step.state.tracks.map { try $0.row() },
+            alertChanges: step.alerts.map { AlertChange(event: $0, domain: domain, findings: step.check.findings) })
     }
 
     func deviceFacts(_ check: DomainCheck) -> TransportFacts? {
@@ -102,10 +107,7 @@ extension CheckSummary {
     /// The summary of a fetched check measured against the domain's expectations.
     public init(check: DomainCheck, expectations: Expectations) {
         let report = check.report
-        // Watched URLs need the matcher (CompiledDocument), which is not in module AASA yet: until it
-        // is, they are left out rather than guessed, so no alert fires on a made-up outcome.
-        let appIDsOnly = Expectations(appIDs: expectations.appIDs)
-        let results = ExpectationEvaluation.evaluate(appIDsOnly, document: report.document) { _ in .staysInBrowser }
+        let results = ExpectationEvaluation.evaluate(expectations, document: report.document)
         self.init(checkedAt: check.finishedAt, wellKnown: check.wellKnown, root: check.root, cdn: check.cdn,
                   deviceLocation: report.deviceLocation, document: report.document, findings: report.findings,
                   verdict: CheckVerdict(rawValue: report.verdict.rawValue) ?? .fail, expectations: results,
@@ -122,16 +124,11 @@ extension CheckSummary {
 }
 
 extension AlertChange {
-    init(event: AlertEvent) {
+    init(event: AlertEvent, domain: LeasedDomain, findings: [Finding]) {
+        // Only the findings that explain an origin alert travel with it; notices and CDN alerts carry their own summary.
+        let relevant = event.severity == .critical ? findings.filter { $0.severity == .error } : []
         self.init(kind: Kind(rawValue: event.kind.rawValue) ?? .notice, rule: event.key.rule.rawValue,
-                  subject: event.key.subject, severity: event.severity.rawValue, summary: event.summary, at: event.at)
-    }
-}
-
-extension MonitorState {
-    /// Decodes the stored state; nil (never checked) is the empty state.
-    init(json: String?) throws {
-        guard let json else { self.init(); return }
-        self = try JSONText.decode(MonitorState.self, from: json)
+                  subject: event.key.subject, severity: event.severity.rawValue, summary: event.summary, at: event.at,
+                  domainHost: domain.host, domainDisplayName: domain.displayName, findings: relevant)
     }
 }

@@ -70,7 +70,7 @@ public final class DomainScheduler: Sendable {
                     await wake.wait(timeout: configuration.pollInterval)
                     continue
                 }
-                let batch: [(LeasedDomain, Expectations)]
+                let batch: [ClaimedDomain]
                 do {
                     batch = try await claim(min(room, configuration.batchSize))
                     failurePause = configuration.pollInterval
@@ -80,12 +80,14 @@ public final class DomainScheduler: Sendable {
                     failurePause = min(failurePause * 2, .seconds(30))
                     continue
                 }
-                for (domain, expectations) in batch {
+                for claimed in batch {
+                    let domain = claimed.domain
                     inFlight.add(1)
                     group.addTask {
                         let result: Result<CheckPipeline.Result, any Error>
                         do {
-                            result = .success(try await self.pipeline.run(domain, expectations: expectations))
+                            result = .success(try await self.pipeline.run(domain, expectations: claimed.expectations,
+                                                                         history: claimed.history))
                         } catch {
                             Self.log("checking \(domain.host) failed: \(error)")
                             result = .failure(error)
@@ -104,15 +106,25 @@ public final class DomainScheduler: Sendable {
         listenerThread.join()
     }
 
-    private func claim(_ limit: Int) async throws -> [(LeasedDomain, Expectations)] {
+    struct ClaimedDomain: Sendable {
+        var domain: LeasedDomain
+        var expectations: Expectations
+        var history: DomainHistory?
+    }
+
+    private func claim(_ limit: Int) async throws -> [ClaimedDomain] {
         let database = pipeline.database
         let configuration = configuration
         return try await BlockingCallQueue.run {
             let leased = try database.leaseDueDomains(limit: limit, lease: configuration.lease, worker: configuration.workerID)
             guard !leased.isEmpty else { return [] }
-            let rows = try database.expectations(domainIDs: leased.map(\.id))
-            let byDomain = Dictionary(grouping: rows, by: \.domainID)
-            return leased.map { domain in (domain, Expectations(rows: byDomain[domain.id] ?? [])) }
+            let ids = leased.map(\.id)
+            let expectations = Dictionary(grouping: try database.expectations(domainIDs: ids), by: \.domainID)
+            let histories = try database.domainHistories(domainIDs: ids)
+            return leased.map { domain in
+                ClaimedDomain(domain: domain, expectations: Expectations(rows: expectations[domain.id] ?? []),
+                              history: histories[domain.id])
+            }
         }
     }
 

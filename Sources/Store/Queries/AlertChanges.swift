@@ -1,6 +1,7 @@
+import AASA
 import Foundation
 
-/// An alert event to apply to the `alerts` table (and to hand to the outbox).
+/// An alert event of one check: applied to `alerts` and handed to the outbox in the check's transaction.
 public struct AlertChange: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable {
         case opened, escalated, resolved, notice
@@ -13,99 +14,117 @@ public struct AlertChange: Sendable, Hashable {
     public var severity: String
     public var summary: String
     public var at: Date
+    public var domainHost: String
+    public var domainDisplayName: String?
+    public var findings: [Finding]
+    public var diffSummary: [String]
 
-    public init(kind: Kind, rule: String, subject: String, severity: String, summary: String, at: Date) {
+    public init(kind: Kind, rule: String, subject: String, severity: String, summary: String, at: Date,
+                domainHost: String, domainDisplayName: String? = nil, findings: [Finding] = [], diffSummary: [String] = []) {
         self.kind = kind
         self.rule = rule
         self.subject = subject
         self.severity = severity
         self.summary = summary
         self.at = at
+        self.domainHost = domainHost
+        self.domainDisplayName = domainDisplayName
+        self.findings = findings
+        self.diffSummary = diffSummary
     }
 }
 
-/// An open or resolved incident.
-public struct AlertRow: Sendable, Hashable {
-    public var id: Int64
-    public var domainID: Int64
-    public var rule: String
-    public var subject: String
-    public var severity: String
-    public var state: String
-    public var summary: String
-    public var openedAt: Date
-    public var resolvedAt: Date?
+/// The alert row an applied change touched.
+struct AppliedAlert {
+    var id: Int64
+    var openedAt: Date
+    var resolvedAt: Date?
 }
 
 extension Queryable {
-    /// Applies one change; returns the alert's id (nil for notices, which have no incident).
-    func apply(_ change: AlertChange, domainID: Int64, checkID: String) throws -> Int64? {
+    /// Applies one change to `alerts`; nil for notices, which are not incidents.
+    func apply(_ change: AlertChange, domainID: Int64, checkID: Int64?) throws -> AppliedAlert? {
+        let row: Row?
         switch change.kind {
         case .opened:
-            // The unique open index makes a replayed "opened" a no-op that still finds its alert.
-            if let id: Int64 = try firstRow(Self.openAlert, domainID, change.rule, change.subject, change.severity,
-                                            change.summary, change.at, checkID)?.decode("id") {
-                return id
-            }
-            return try openAlertID(domainID: domainID, rule: change.rule, subject: change.subject)
+            row = try firstRow(Self.openAlert, domainID, change.rule, change.subject, change.severity, change.summary,
+                               change.at, checkID)
+                // The unique open index turns a second "opened" into a no-op; report the open alert.
+                ?? firstRow(Self.findOpenAlert, domainID, change.rule, change.subject)
         case .escalated:
-            return try firstRow(Self.escalateAlert, domainID, change.rule, change.subject, change.summary)?.decode("id")
+            row = try firstRow(Self.escalateAlert, domainID, change.rule, change.subject, change.summary)
         case .resolved:
-            return try firstRow(Self.resolveAlert, domainID, change.rule, change.subject, change.at, checkID)?.decode("id")
+            row = try firstRow(Self.resolveAlert, domainID, change.rule, change.subject, change.at, checkID)
         case .notice:
             return nil
         }
+        return try row.map {
+            AppliedAlert(id: try $0.decode("id"), openedAt: try $0.decode("opened_at"), resolvedAt: try $0.decode("resolved_at"))
+        }
     }
 
-    func openAlertID(domainID: Int64, rule: String, subject: String) throws -> Int64? {
-        try firstRow("SELECT id FROM alerts WHERE domain_id = $1 AND rule = $2 AND subject = $3 AND state = 'open'",
-                     domainID, rule, subject)?.decode("id")
-    }
-
-    /// The domain's alerts, open ones first, newest first.
-    public func alerts(domainID: Int64, limit: Int = 100) throws -> [AlertRow] {
-        try rows(Self.alertsOfDomain, domainID, limit).map(AlertRow.init(row:))
+    /// Writes one outbox row per enabled channel that wants this domain and severity; returns how many.
+    func enqueueDeliveries(for change: AlertChange, alert: AppliedAlert?, domainID: Int64,
+                           idempotencyPrefix: String) throws -> Int {
+        let (event, kind): (String, NotificationEvent.Kind) = switch change.kind {
+        case .opened: ("opened", .alertOpened)
+        case .escalated: ("reminder", .alertOpened)
+        case .resolved: ("resolved", .alertResolved)
+        case .notice: ("published", .versionPublished)
+        }
+        let payload = NotificationEvent(
+            kind: kind, occurredAt: change.at, domainID: domainID, domainHost: change.domainHost,
+            domainDisplayName: change.domainDisplayName == change.domainHost ? nil : change.domainDisplayName,
+            alertID: alert?.id, rule: change.rule, severity: NotificationSeverity(rawValue: change.severity) ?? .critical,
+            title: change.summary, detail: change.subject.isEmpty ? nil : change.subject, findings: change.findings,
+            diffSummary: change.diffSummary, openedAt: alert?.openedAt, resolvedAt: alert?.resolvedAt)
+        return try execute(Self.enqueue, alert?.id, event, idempotencyPrefix, try payload.storedJSON(), domainID,
+                           change.severity)
     }
 
     static var openAlert: SQL {
         """
-        INSERT INTO alerts (domain_id, rule, subject, severity, summary, state, opened_at, opened_by_check)
-        VALUES ($1, $2, $3, $4, $5, 'open', $6, $7::uuid)
+        INSERT INTO alerts (domain_id, rule, subject, severity, summary, state, opened_at, opened_by_check_id)
+        VALUES ($1, $2, $3, $4, $5, 'open', $6, $7)
         ON CONFLICT (domain_id, rule, subject) WHERE state = 'open' DO NOTHING
-        RETURNING id
+        RETURNING id, opened_at, resolved_at
+        """
+    }
+
+    static var findOpenAlert: SQL {
+        """
+        SELECT id, opened_at, resolved_at FROM alerts
+        WHERE domain_id = $1 AND rule = $2 AND subject = $3 AND state = 'open'
         """
     }
 
     static var escalateAlert: SQL {
-        "UPDATE alerts SET summary = $4 WHERE domain_id = $1 AND rule = $2 AND subject = $3 AND state = 'open' RETURNING id"
+        """
+        UPDATE alerts SET summary = $4 WHERE domain_id = $1 AND rule = $2 AND subject = $3 AND state = 'open'
+        RETURNING id, opened_at, resolved_at
+        """
     }
 
     static var resolveAlert: SQL {
         """
-        UPDATE alerts SET state = 'resolved', resolved_at = $4, resolved_by_check = $5::uuid
+        UPDATE alerts SET state = 'resolved', resolved_at = $4, resolved_by_check_id = $5
         WHERE domain_id = $1 AND rule = $2 AND subject = $3 AND state = 'open'
-        RETURNING id
+        RETURNING id, opened_at, resolved_at
         """
     }
 
-    static var alertsOfDomain: SQL {
+    /// Severity ranks: critical 0, warning 1, info 2; a channel takes events up to its minimum's rank.
+    /// A channel without `channel_domains` rows takes every domain.
+    static var enqueue: SQL {
         """
-        SELECT id, domain_id, rule, subject, severity, state, summary, opened_at, resolved_at FROM alerts
-        WHERE domain_id = $1 ORDER BY state = 'open' DESC, opened_at DESC LIMIT $2
+        INSERT INTO deliveries (alert_id, event, channel_id, idempotency_id, payload)
+        SELECT $1, $2, c.id, $3 || '-' || c.id, $4::jsonb FROM channels c
+        WHERE c.enabled
+          AND (CASE $6 WHEN 'critical' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END)
+              <= (CASE c.min_severity WHEN 'critical' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END)
+          AND (NOT EXISTS (SELECT 1 FROM channel_domains cd WHERE cd.channel_id = c.id)
+               OR EXISTS (SELECT 1 FROM channel_domains cd WHERE cd.channel_id = c.id AND cd.domain_id = $5))
+        ON CONFLICT (idempotency_id) DO NOTHING
         """
-    }
-}
-
-extension AlertRow {
-    init(row: Row) throws {
-        id = try row.decode("id")
-        domainID = try row.decode("domain_id")
-        rule = try row.decode("rule")
-        subject = try row.decode("subject")
-        severity = try row.decode("severity")
-        state = try row.decode("state")
-        summary = try row.decode("summary")
-        openedAt = try row.decode("opened_at")
-        resolvedAt = try row.decode("resolved_at")
     }
 }

@@ -2,33 +2,37 @@ import Foundation
 
 /// Everything one check produced, ready to be written in one transaction.
 public struct CheckRecord: Sendable {
-    public var checkID: String
     public var domainID: Int64
+    /// The lease's key; stored as the check's `attempt_key`.
+    public var attemptKey: String
     public var startedAt: Date
     public var finishedAt: Date
     /// pass / warn / fail
     public var verdict: String
     /// The file the origin served (hex SHA-256 and bytes), nil when none.
-    public var version: (sha256: String, body: [UInt8])?
+    public var version: StoredBody?
     /// Whether anything changed (version, verdict, findings, expectations, certificate, alert
-    /// state): changed checks keep a full row, unchanged repeats a small one.
+    /// state): a changed check keeps a full row in `checks`, an unchanged one a small repeat row.
     public var changed: Bool
     public var latencyMilliseconds: Int
     public var findingsJSON: String
     public var transportJSON: String
+    public var expectationsJSON: String
     public var summaryJSON: String
     public var eventsJSON: String
-    /// The monitor's state after this check.
-    public var monitorStateJSON: String
+    /// Unreachable checks in a row, for the scheduler's backoff.
+    public var consecutiveFailures: Int
     public var nextCheckAt: Date
+    /// The domain's alert streaks after this check; nil when they did not change.
+    public var streaks: [StreakRow]?
     public var alertChanges: [AlertChange]
 
-    public init(checkID: String, domainID: Int64, startedAt: Date, finishedAt: Date, verdict: String,
-                version: (sha256: String, body: [UInt8])?, changed: Bool, latencyMilliseconds: Int,
-                findingsJSON: String, transportJSON: String, summaryJSON: String, eventsJSON: String,
-                monitorStateJSON: String, nextCheckAt: Date, alertChanges: [AlertChange]) {
-        self.checkID = checkID
+    public init(domainID: Int64, attemptKey: String, startedAt: Date, finishedAt: Date, verdict: String,
+                version: StoredBody?, changed: Bool, latencyMilliseconds: Int, findingsJSON: String,
+                transportJSON: String, expectationsJSON: String, summaryJSON: String, eventsJSON: String,
+                consecutiveFailures: Int, nextCheckAt: Date, streaks: [StreakRow]?, alertChanges: [AlertChange]) {
         self.domainID = domainID
+        self.attemptKey = attemptKey
         self.startedAt = startedAt
         self.finishedAt = finishedAt
         self.verdict = verdict
@@ -37,78 +41,106 @@ public struct CheckRecord: Sendable {
         self.latencyMilliseconds = latencyMilliseconds
         self.findingsJSON = findingsJSON
         self.transportJSON = transportJSON
+        self.expectationsJSON = expectationsJSON
         self.summaryJSON = summaryJSON
         self.eventsJSON = eventsJSON
-        self.monitorStateJSON = monitorStateJSON
+        self.consecutiveFailures = consecutiveFailures
         self.nextCheckAt = nextCheckAt
+        self.streaks = streaks
         self.alertChanges = alertChanges
+    }
+}
+
+/// A file's bytes with their hex SHA-256.
+public struct StoredBody: Sendable, Hashable {
+    public var sha256: String
+    public var bytes: [UInt8]
+
+    public init(sha256: String, bytes: [UInt8]) {
+        self.sha256 = sha256
+        self.bytes = bytes
     }
 }
 
 /// What became of a result.
 public enum CheckRecordOutcome: Sendable, Equatable {
-    /// Written, with the ids of the alerts it opened, escalated or resolved (in `alertChanges` order; nil for notices).
-    case recorded(alertIDs: [Int64?])
+    /// Written. `checkID` is the new `checks` row (nil for an unchanged repeat); `alertIDs` follow
+    /// `alertChanges` (nil for notices); `deliveries` counts the outbox rows written.
+    case recorded(checkID: Int64?, alertIDs: [Int64?], deliveries: Int)
     /// The lease was no longer this check's (it expired and another worker took the domain, or
-    /// this result was already written): nothing was written, so no check counts twice.
+    /// this result was written already): nothing was written, so no check counts twice.
     case superseded
 }
 
 extension Database {
-    /// Writes a check's result, the file it saw, the domain's next check and state, and its alert
-    /// changes in ONE transaction: either all of it happened or none, so a crash between steps
-    /// can neither lose an alert nor send one twice.
+    /// NOTIFY channel the notifier listens on for new outbox rows.
+    public static let deliveriesChannel = "deliveries"
+
+    /// Writes a check's result, the file it saw, the domain's next check, its alert streaks and
+    /// alert changes with their outbox rows in ONE transaction: all of it happens or none, so a crash
+    /// between steps can neither lose an alert nor send one twice.
     public func record(_ record: CheckRecord) throws -> CheckRecordOutcome {
         try withTransaction { connection in
             // Locks the row; a result whose lease was taken over (or already written) finds nothing.
             guard try connection.firstRow(
-                "SELECT id FROM domains WHERE id = $1 AND lease_check_id = $2::uuid FOR UPDATE",
-                record.domainID, record.checkID) != nil else { return .superseded }
+                "SELECT id FROM domains WHERE id = $1 AND lease_attempt_key = $2 FOR UPDATE",
+                record.domainID, record.attemptKey) != nil else { return .superseded }
 
             var versionID: Int64?
-            var versionSHA: String?
             if let version = record.version {
-                versionID = try connection.storeVersion(sha256: version.sha256, body: version.body, seenAt: record.finishedAt)
-                versionSHA = version.sha256
+                versionID = try connection.storeVersion(sha256: version.sha256, body: version.bytes, seenAt: record.finishedAt)
             }
+            var checkID: Int64?
             if record.changed {
-                try connection.execute(Self.insertCheck, record.checkID, record.domainID, record.startedAt,
-                                       record.finishedAt, record.verdict, versionID, record.findingsJSON,
-                                       record.transportJSON, record.latencyMilliseconds, record.summaryJSON,
-                                       record.eventsJSON)
+                guard let id: Int64 = try connection.firstRow(
+                    Self.insertCheck, record.domainID, record.attemptKey, record.startedAt, record.finishedAt,
+                    record.verdict, versionID, record.transportJSON, record.findingsJSON, record.expectationsJSON,
+                    record.latencyMilliseconds, record.summaryJSON, record.eventsJSON)?.decode("id")
+                else { return .superseded }
+                checkID = id
             } else {
                 try connection.execute("INSERT INTO check_repeats (domain_id, checked_at, latency_ms) VALUES ($1, $2, $3)",
                                        record.domainID, record.finishedAt, record.latencyMilliseconds)
             }
-            try connection.execute(Self.finishDomain, record.domainID, record.nextCheckAt, record.monitorStateJSON,
-                                   record.finishedAt, record.verdict, versionSHA, record.changed)
+            try connection.execute(Self.finishDomain, record.domainID, record.nextCheckAt, record.finishedAt,
+                                   record.verdict, record.consecutiveFailures, checkID)
+            if let streaks = record.streaks {
+                try connection.replaceStreaks(domainID: record.domainID, with: streaks, checkID: checkID)
+            }
             var alertIDs: [Int64?] = []
-            for change in record.alertChanges {
-                alertIDs.append(try connection.apply(change, domainID: record.domainID, checkID: record.checkID))
+            var deliveries = 0
+            for (index, change) in record.alertChanges.enumerated() {
+                let applied = try connection.apply(change, domainID: record.domainID, checkID: checkID)
+                alertIDs.append(applied?.id)
+                deliveries += try connection.enqueueDeliveries(
+                    for: change, alert: applied, domainID: record.domainID,
+                    idempotencyPrefix: "\(record.domainID)-\(record.attemptKey)-\(index)")
             }
-            if !record.alertChanges.isEmpty {
+            if deliveries > 0 {
                 // Delivered at commit: the notifier wakes for the new outbox rows.
-                try connection.notify(channel: "alert_events", payload: String(record.domainID))
+                try connection.notify(channel: Self.deliveriesChannel, payload: String(record.domainID))
             }
-            return .recorded(alertIDs: alertIDs)
+            return .recorded(checkID: checkID, alertIDs: alertIDs, deliveries: deliveries)
         }
     }
 
     static var insertCheck: SQL {
         """
-        INSERT INTO checks (id, domain_id, started_at, finished_at, verdict, version_id, findings, transport,
-                            latency_ms, summary, events)
-        VALUES ($1::uuid, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9, $10::jsonb, $11::jsonb)
-        ON CONFLICT (id) DO NOTHING
+        INSERT INTO checks (domain_id, attempt_key, started_at, finished_at, verdict, origin_version_id,
+                            transport, findings, expectations, changed, latency_ms, summary, events)
+        VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9::jsonb, true, $10, $11::jsonb, $12::jsonb)
+        ON CONFLICT (domain_id, attempt_key) DO NOTHING
+        RETURNING id
         """
     }
 
     static var finishDomain: SQL {
         """
-        UPDATE domains SET lease_until = NULL, leased_by = NULL, lease_check_id = NULL,
-          next_check_at = $2, monitor_state = $3::jsonb, check_round = check_round + 1,
-          last_check_at = $4, last_verdict = $5, last_version_sha256 = $6,
-          last_changed_at = CASE WHEN $7 THEN $4 ELSE last_changed_at END
+        UPDATE domains SET lease_until = NULL, leased_by = NULL, lease_attempt_key = NULL,
+          next_check_at = $2, check_round = check_round + 1, last_checked_at = $3, last_verdict = $4,
+          consecutive_failures = $5,
+          last_check_id = COALESCE($6, last_check_id),
+          last_changed_at = CASE WHEN $6::bigint IS NULL THEN last_changed_at ELSE $3 END
         WHERE id = $1
         """
     }

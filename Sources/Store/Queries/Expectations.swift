@@ -1,5 +1,5 @@
-/// One row of a domain's expectations: a required app ID in a service, or a watched URL with the
-/// app that should open it (nil: the URL should stay in the browser).
+/// One of a domain's expectations: a required app ID in a service, or a watched URL with the app
+/// that should open it (nil: the URL should stay in the browser).
 public struct ExpectationRow: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         case appID(service: String, appID: String)
@@ -16,38 +16,44 @@ public struct ExpectationRow: Sendable, Hashable {
 }
 
 extension Queryable {
-    /// The expectations of several domains at once (a scheduler batch), in insertion order.
+    /// The expectations of several domains at once (a scheduler batch).
     public func expectations(domainIDs: [Int64]) throws -> [ExpectationRow] {
-        try rows(Self.expectationsOf, SQLArray(domainIDs.map(Int.init))).compactMap { row in
-            let domainID: Int64 = try row.decode("domain_id")
-            switch try row.decode("kind", as: String.self) {
-            case "app-id":
-                guard let service: String = try row.decode("service"), let appID: String = try row.decode("app_id") else { return nil }
-                return ExpectationRow(domainID: domainID, kind: .appID(service: service, appID: appID))
-            case "url":
-                guard let url: String = try row.decode("url") else { return nil }
-                return ExpectationRow(domainID: domainID, kind: .watchedURL(url: url, expectedAppID: try row.decode("app_id")))
-            default:
-                return nil
-            }
+        let ids = SQLArray(domainIDs.map(Int.init))
+        let appIDs = try rows(Self.appIDsOf, ids).map { row in
+            ExpectationRow(domainID: try row.decode("domain_id"),
+                           kind: .appID(service: try row.decode("service"), appID: try row.decode("app_id")))
         }
+        let urls = try rows(Self.watchedURLsOf, ids).map { row in
+            ExpectationRow(domainID: try row.decode("domain_id"),
+                           kind: .watchedURL(url: try row.decode("url"), expectedAppID: try row.decode("expected_app_id")))
+        }
+        return appIDs + urls
     }
 
-    /// Adds expectations for a domain (import, registration).
+    /// Adds expectations (import); ones already there are kept as they are.
     public func addExpectations(_ rows: [ExpectationRow]) throws {
         for row in rows {
             switch row.kind {
             case .appID(let service, let appID):
-                try execute("INSERT INTO expectations (domain_id, kind, service, app_id) VALUES ($1, 'app-id', $2, $3)",
-                            row.domainID, service, appID)
+                try execute("""
+                    INSERT INTO expected_app_ids (domain_id, service, app_id) VALUES ($1, $2, $3)
+                    ON CONFLICT DO NOTHING
+                    """, row.domainID, service, appID)
             case .watchedURL(let url, let expected):
-                try execute("INSERT INTO expectations (domain_id, kind, url, app_id) VALUES ($1, 'url', $2, $3)",
-                            row.domainID, url, expected)
+                try execute("""
+                    INSERT INTO watched_urls (domain_id, url, expected_outcome, expected_app_id)
+                    VALUES ($1, $2, CASE WHEN $3::text IS NULL THEN 'stays-in-browser' ELSE 'opens-app' END, $3)
+                    ON CONFLICT DO NOTHING
+                    """, row.domainID, url, expected)
             }
         }
     }
 
-    static var expectationsOf: SQL {
-        "SELECT domain_id, kind, service, app_id, url FROM expectations WHERE domain_id = ANY($1::bigint[]) ORDER BY id"
+    static var appIDsOf: SQL {
+        "SELECT domain_id, service, app_id FROM expected_app_ids WHERE domain_id = ANY($1::bigint[]) ORDER BY created_at, app_id"
+    }
+
+    static var watchedURLsOf: SQL {
+        "SELECT domain_id, url, expected_app_id FROM watched_urls WHERE domain_id = ANY($1::bigint[]) ORDER BY id"
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
 
 extension Database {
-    /// Folds unchanged repeats older than `age` into one row per domain and day (count, first and
-    /// last time, latency min/avg/max) and deletes them; checks that changed something are kept
-    /// forever. Returns how many repeats were folded. Idempotent: a day rolled up twice adds up.
+    /// Folds unchanged repeats older than `age` into `check_rollups`, one row per domain and UTC day
+    /// (count, first and last time, latency min/max/sum/p95, and the verdict and version they
+    /// repeated), and deletes them. Checks that changed something stay forever. Returns how many
+    /// repeats were folded.
     @discardableResult
     public func rollUpRepeats(olderThan age: Duration, now: Date = Date()) throws -> Int {
         let cutoff = now.addingTimeInterval(-Double(age.components.seconds))
@@ -20,20 +21,19 @@ extension Database {
         ), grouped AS (
           SELECT domain_id, (checked_at AT TIME ZONE 'UTC')::date AS day, count(*) AS n,
                  min(checked_at) AS first_at, max(checked_at) AS last_at,
-                 min(latency_ms) AS lo, sum(latency_ms) AS total, max(latency_ms) AS hi
+                 min(latency_ms) AS lo, max(latency_ms) AS hi, sum(latency_ms) AS total,
+                 percentile_disc(0.95) WITHIN GROUP (ORDER BY latency_ms) AS p95
           FROM gone GROUP BY 1, 2
-        ), merged AS (
-          INSERT INTO check_rollups AS r (domain_id, day, repeat_count, first_at, last_at,
-                                          latency_min_ms, latency_avg_ms, latency_max_ms)
-          SELECT domain_id, day, n, first_at, last_at, lo, (total / n)::int, hi FROM grouped
-          ON CONFLICT (domain_id, day) DO UPDATE SET
-            latency_avg_ms = ((r.latency_avg_ms::bigint * r.repeat_count + EXCLUDED.latency_avg_ms::bigint * EXCLUDED.repeat_count)
-                              / (r.repeat_count + EXCLUDED.repeat_count))::int,
-            repeat_count = r.repeat_count + EXCLUDED.repeat_count,
-            first_at = LEAST(r.first_at, EXCLUDED.first_at),
-            last_at = GREATEST(r.last_at, EXCLUDED.last_at),
-            latency_min_ms = LEAST(r.latency_min_ms, EXCLUDED.latency_min_ms),
-            latency_max_ms = GREATEST(r.latency_max_ms, EXCLUDED.latency_max_ms)
+        ), inserted AS (
+          INSERT INTO check_rollups (domain_id, first_check_at, last_check_at, check_count, verdict,
+                                     origin_version_id, latency_min_ms, latency_max_ms, latency_sum_ms, latency_p95_ms)
+          SELECT g.domain_id, g.first_at, g.last_at, g.n, c.verdict, c.origin_version_id, g.lo, g.hi, g.total, g.p95
+          FROM grouped g
+          -- The changed check the repeats repeated: the last one before them.
+          LEFT JOIN LATERAL (
+            SELECT verdict, origin_version_id FROM checks
+            WHERE domain_id = g.domain_id AND started_at <= g.first_at ORDER BY started_at DESC LIMIT 1
+          ) c ON true
         )
         -- A data-modifying WITH runs to completion whether or not it is read.
         SELECT COALESCE(sum(n), 0)::bigint FROM grouped

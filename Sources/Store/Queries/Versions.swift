@@ -11,7 +11,7 @@ public struct StoredVersion: Sendable, Hashable {
 
 extension Queryable {
     /// Records that `body` (whose hex SHA-256 is `sha256`) was seen at `seenAt`; returns the version's
-    /// id. The common case (a file already stored) only moves `last_seen` and sends no bytes.
+    /// id. The common case (a file already stored) only moves `last_seen_at` and sends no bytes.
     @discardableResult
     public func storeVersion(sha256: String, body: [UInt8], seenAt: Date) throws -> Int64 {
         if let id: Int64 = try firstRow(Self.touchVersion, sha256, seenAt)?.decode("id") { return id }
@@ -19,21 +19,21 @@ extension Queryable {
     }
 
     public func version(sha256: String) throws -> StoredVersion? {
-        try firstRow("SELECT id, sha256, body, first_seen, last_seen FROM aasa_versions WHERE sha256 = $1", sha256).map {
+        try firstRow("SELECT id, sha256, body, first_seen_at, last_seen_at FROM aasa_versions WHERE sha256 = $1", sha256).map {
             StoredVersion(id: try $0.decode("id"), sha256: try $0.decode("sha256"), body: try $0.decode("body"),
-                          firstSeen: try $0.decode("first_seen"), lastSeen: try $0.decode("last_seen"))
+                          firstSeen: try $0.decode("first_seen_at"), lastSeen: try $0.decode("last_seen_at"))
         }
     }
 
     static var touchVersion: SQL {
-        "UPDATE aasa_versions SET last_seen = GREATEST(last_seen, $2) WHERE sha256 = $1 RETURNING id"
+        "UPDATE aasa_versions SET last_seen_at = GREATEST(last_seen_at, $2) WHERE sha256 = $1 RETURNING id"
     }
 
     /// Two workers may store the same new file at once: the loser's insert becomes an update.
     static var insertVersion: SQL {
         """
-        INSERT INTO aasa_versions (sha256, body, size, first_seen, last_seen) VALUES ($1, $2, $3, $4, $4)
-        ON CONFLICT (sha256) DO UPDATE SET last_seen = GREATEST(aasa_versions.last_seen, EXCLUDED.last_seen)
+        INSERT INTO aasa_versions (sha256, body, size, first_seen_at, last_seen_at) VALUES ($1, $2, $3, $4, $4)
+        ON CONFLICT (sha256) DO UPDATE SET last_seen_at = GREATEST(aasa_versions.last_seen_at, EXCLUDED.last_seen_at)
         RETURNING id
         """
     }

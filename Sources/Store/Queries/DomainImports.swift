@@ -1,14 +1,14 @@
-/// What happened to one domain of a bulk registration.
-public enum DomainRegistrationOutcome: Sendable, Equatable {
+/// What happened to one domain of a bulk import.
+public enum DomainImportOutcome: Sendable, Equatable {
     case added(id: Int64)
     case alreadyRegistered
 }
 
 extension Database {
-    /// Registers a domain with its required app IDs unless the host is already registered, in one
+    /// Registers a domain with its required app IDs unless it is already registered, in one
     /// transaction. New domains are due at once.
-    public func registerDomain(host: String, displayName: String, wildcard: Bool,
-                               appIDs: [(service: String, appID: String)]) throws -> DomainRegistrationOutcome {
+    public func importDomain(host: String, displayName: String, wildcard: Bool,
+                             appIDs: [(service: String, appID: String)]) throws -> DomainImportOutcome {
         try withTransaction { connection in
             guard let id: Int64 = try connection.firstRow(Self.insertDomain, host, displayName, wildcard)?.decode("id") else {
                 return .alreadyRegistered
@@ -23,7 +23,7 @@ extension Database {
     static var insertDomain: SQL {
         """
         INSERT INTO domains (host, display_name, wildcard) VALUES ($1, $2, $3)
-        ON CONFLICT (host) DO NOTHING RETURNING id
+        ON CONFLICT (host, wildcard) DO NOTHING RETURNING id
         """
     }
 }

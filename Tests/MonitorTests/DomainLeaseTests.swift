@@ -1,0 +1,101 @@
+import Foundation
+import Store
+import Testing
+import TestSupport
+@testable import Monitor
+
+/// The claim statement and the idempotent result write, against a real PostgreSQL.
+@Suite struct DomainLeaseTests {
+    func register(_ database: Database, _ count: Int) throws {
+        for index in 0..<count {
+            _ = try database.importDomain(host: "d\(index).example", displayName: "d\(index).example", wildcard: false, appIDs: [])
+        }
+    }
+
+    func record(for domain: LeasedDomain) -> CheckRecord {
+        CheckRecord(domainID: domain.id, attemptKey: domain.attemptKey, startedAt: Date(), finishedAt: Date(),
+                    verdict: "pass", version: StoredBody(sha256: String(repeating: "a", count: 64), bytes: [1, 2, 3]),
+                    changed: true, latencyMilliseconds: 12, findingsJSON: "[]", transportJSON: "{}",
+                    expectationsJSON: "{}", summaryJSON: "{}", eventsJSON: "[]", consecutiveFailures: 0,
+                    nextCheckAt: Date().addingTimeInterval(3600), streaks: nil, alertChanges: [])
+    }
+
+    @Test func concurrentClaimsNeverShareADomain() async throws {
+        try await TestPostgres.withDatabase(poolSize: 8) { database in
+            try register(database, 200)
+            let batches = try await withThrowingTaskGroup(of: [Int64].self) { group in
+                for worker in 0..<6 {
+                    group.addTask {
+                        var mine: [Int64] = []
+                        while true {
+                            let batch = try database.leaseDueDomains(limit: 7, lease: .seconds(60), worker: "w\(worker)")
+                            if batch.isEmpty { return mine }
+                            mine += batch.map(\.id)
+                        }
+                    }
+                }
+                return try await group.reduce(into: [[Int64]]()) { $0.append($1) }
+            }
+            let all = batches.flatMap { $0 }
+            #expect(all.count == 200)
+            #expect(Set(all).count == 200)
+        }
+    }
+
+    @Test func checkNowJumpsTheQueue() throws {
+        try TestPostgres.withDatabase { database in
+            try register(database, 5)
+            try database.execute("UPDATE domains SET next_check_at = now() + interval '1 hour'")
+            try database.execute("UPDATE domains SET next_check_at = now() - interval '1 minute' WHERE host = 'd1.example'")
+            #expect(try database.requestCheckNow(hosts: ["d3.example", "nope.example"]) == ["d3.example"])
+            let first = try database.leaseDueDomains(limit: 1, lease: .seconds(60), worker: "w")
+            #expect(first.map(\.host) == ["d3.example"])
+            let second = try database.leaseDueDomains(limit: 5, lease: .seconds(60), worker: "w")
+            #expect(second.map(\.host) == ["d1.example"])
+        }
+    }
+
+    @Test func anExpiredLeaseMakesTheDomainDueAgainAndTheLateResultIsDropped() async throws {
+        try await TestPostgres.withDatabase { database in
+            try register(database, 1)
+            let first = try database.leaseDueDomains(limit: 1, lease: .seconds(1), worker: "slow")
+            #expect(first.count == 1)
+            #expect(try database.leaseDueDomains(limit: 1, lease: .seconds(60), worker: "other").isEmpty)
+            // Poll until the lease has expired (no fixed sleep): another worker then gets the domain.
+            var second: [LeasedDomain] = []
+            let deadline = Date().addingTimeInterval(10)
+            while second.isEmpty, Date() < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+                second = try database.leaseDueDomains(limit: 1, lease: .seconds(60), worker: "other")
+            }
+            #expect(second.map(\.id) == first.map(\.id))
+            #expect(second.first?.attemptKey != first.first?.attemptKey)
+
+            #expect(try database.record(record(for: first[0])) == .superseded)
+            guard case .recorded = try database.record(record(for: second[0])) else {
+                Issue.record("the current lease's result was not recorded")
+                return
+            }
+            // Written twice after a crash: counts once.
+            #expect(try database.record(record(for: second[0])) == .superseded)
+            #expect(try count(database, "SELECT count(*)::int FROM checks") == 1)
+            #expect(try count(database, "SELECT count(*)::int FROM aasa_versions") == 1)
+        }
+    }
+
+    @Test func retentionFoldsOldRepeatsIntoRollups() throws {
+        try TestPostgres.withDatabase { database in
+            try register(database, 1)
+            try database.execute("""
+                INSERT INTO check_repeats (domain_id, checked_at, latency_ms)
+                SELECT (SELECT id FROM domains), now() - interval '20 days' + g * interval '1 hour', g FROM generate_series(1, 48) g
+                """)
+            try database.execute("INSERT INTO check_repeats (domain_id, checked_at, latency_ms) SELECT id, now(), 5 FROM domains")
+            #expect(try database.rollUpRepeats(olderThan: .seconds(7 * 86_400)) == 48)
+            #expect(try count(database, "SELECT count(*)::int FROM check_repeats") == 1)
+            #expect(try count(database, "SELECT sum(check_count)::int FROM check_rollups") == 48)
+            #expect(try count(database, "SELECT max(latency_max_ms) FROM check_rollups") == 48)
+            #expect(try database.rollUpRepeats(olderThan: .seconds(7 * 86_400)) == 0)
+        }
+    }
+}

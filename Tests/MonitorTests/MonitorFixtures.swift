@@ -1,0 +1,62 @@
+import Fetch
+import Foundation
+import Monitor
+import Store
+import TestSupport
+
+/// A fetcher aimed at the test fleet: names reach nginx through connect-to rules, the test CA is
+/// trusted, private addresses allowed (loopback), short timeouts.
+func fleetFetcher(_ fleet: TestTLSFleet, checkCDN: Bool = false) throws -> Fetcher {
+    try Fetcher(FetchConfiguration(
+        policy: OutboundPolicy(allowPrivateAddresses: true), cdnBase: fleet.cdnBase, checkCDN: checkCDN,
+        rootLocation: .whenWellKnownFails, compareUserAgents: false, extraCAFile: fleet.caFile,
+        connectTo: try fleet.connectTo.map { try ConnectToRule(parsing: $0) },
+        connectTimeout: .seconds(3), totalTimeout: .seconds(5)))
+}
+
+/// The file every unknown name under fleet.test gets from nginx's default server; tests rewrite it
+/// to make a domain's file change between checks.
+func writeDefaultFile(_ fleet: TestTLSFleet, _ text: String) throws {
+    let url = fleet.directory.appendingPathComponent("www/_default/.well-known/apple-app-site-association")
+    try Data(text.utf8).write(to: url)
+    // nginx's workers run as nobody when the tests run as root.
+    try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
+}
+
+/// An association file for `ABCDE12345.shop` (and optionally more apps) opening everything but /help.
+func shopFile(apps: [String] = ["ABCDE12345.shop"], excludeBuy: Bool = false, webcredentials: [String] = []) -> String {
+    let appIDs = apps.map { "\"\($0)\"" }.joined(separator: ",")
+    let buy = excludeBuy ? #"{"/": "/buy/*", "exclude": true},"# : ""
+    let credentials = webcredentials.isEmpty ? "" : #", "webcredentials": {"apps": [\#(webcredentials.map { "\"\($0)\"" }.joined(separator: ","))]}"#
+    return #"{"applinks": {"details": [{"appIDs": [\#(appIDs)], "components": [{"/": "/help/*", "exclude": true}, \#(buy) {"/": "/*"}]}]}\#(credentials)}"#
+}
+
+/// Claims everything due and runs it through the pipeline, like one scheduler round.
+func checkDueDomains(_ pipeline: CheckPipeline, worker: String = "test") async throws -> [(LeasedDomain, CheckPipeline.Result)] {
+    let database = pipeline.database
+    let leased = try database.leaseDueDomains(limit: 100, lease: .seconds(60), worker: worker)
+    let ids = leased.map(\.id)
+    let expectations = Dictionary(grouping: try database.expectations(domainIDs: ids), by: \.domainID)
+    let histories = try database.domainHistories(domainIDs: ids)
+    var results: [(LeasedDomain, CheckPipeline.Result)] = []
+    for domain in leased {
+        let result = try await pipeline.run(domain, expectations: Expectations(rows: expectations[domain.id] ?? []),
+                                            history: histories[domain.id])
+        results.append((domain, result))
+    }
+    return results
+}
+
+/// Makes every domain due again (what time would do between intervals).
+func makeAllDue(_ database: Database) throws {
+    try database.execute("UPDATE domains SET next_check_at = now() - interval '1 second'")
+}
+
+func count(_ database: Database, _ table: SQL) throws -> Int {
+    try database.value(table)
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
