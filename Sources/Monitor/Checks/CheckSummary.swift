@@ -74,6 +74,11 @@ public struct CheckSummary: Hashable, Sendable, Codable {
     /// Carries `versionSince` over from the previous check when the origin still serves the same file.
     public func continuing(from previous: CheckSummary?) -> CheckSummary {
         var copy = self
+        // A transfer on a reused (kept-alive) connection reports no certificate; the server's
+        // certificate has not changed within that connection, so the last one seen still holds.
+        if copy.certificate == nil, originReachable, let previous, previous.originReachable {
+            copy.certificate = previous.certificate
+        }
         guard let sha = versionSHA256 else { copy.versionSince = nil; return copy }
         if let previous, previous.versionSHA256 == sha, let since = previous.versionSince {
             copy.versionSince = since

@@ -63,23 +63,22 @@ extension Queryable {
         }
     }
 
-    /// Writes one outbox row per enabled channel that wants this domain and severity; returns how many.
-    func enqueueDeliveries(for change: AlertChange, alert: AppliedAlert?, domainID: Int64,
-                           idempotencyPrefix: String) throws -> Int {
-        let (event, kind): (String, NotificationEvent.Kind) = switch change.kind {
-        case .opened: ("opened", .alertOpened)
-        case .escalated: ("reminder", .alertOpened)
-        case .resolved: ("resolved", .alertResolved)
-        case .notice: ("published", .versionPublished)
+    /// Writes one outbox row per enabled channel that wants this domain and severity (notify's
+    /// fan-out, which also wakes the delivery workers at commit); returns how many.
+    func enqueueDeliveries(for change: AlertChange, alert: AppliedAlert?, domainID: Int64) throws -> Int {
+        let kind: NotificationEvent.Kind = switch change.kind {
+        // A further certificate threshold is announced like an opening, with its own title.
+        case .opened, .escalated: .alertOpened
+        case .resolved: .alertResolved
+        case .notice: .versionPublished
         }
-        let payload = NotificationEvent(
+        let event = NotificationEvent(
             kind: kind, occurredAt: change.at, domainID: domainID, domainHost: change.domainHost,
             domainDisplayName: change.domainDisplayName == change.domainHost ? nil : change.domainDisplayName,
             alertID: alert?.id, rule: change.rule, severity: NotificationSeverity(rawValue: change.severity) ?? .critical,
             title: change.summary, detail: change.subject.isEmpty ? nil : change.subject, findings: change.findings,
             diffSummary: change.diffSummary, openedAt: alert?.openedAt, resolvedAt: alert?.resolvedAt)
-        return try execute(Self.enqueue, alert?.id, event, idempotencyPrefix, try payload.storedJSON(), domainID,
-                           change.severity)
+        return try enqueueNotification(event)
     }
 
     static var openAlert: SQL {
@@ -110,21 +109,6 @@ extension Queryable {
         UPDATE alerts SET state = 'resolved', resolved_at = $4, resolved_by_check_id = $5
         WHERE domain_id = $1 AND rule = $2 AND subject = $3 AND state = 'open'
         RETURNING id, opened_at, resolved_at
-        """
-    }
-
-    /// Severity ranks: critical 0, warning 1, info 2; a channel takes events up to its minimum's rank.
-    /// A channel without `channel_domains` rows takes every domain.
-    static var enqueue: SQL {
-        """
-        INSERT INTO deliveries (alert_id, event, channel_id, idempotency_id, payload)
-        SELECT $1, $2, c.id, $3 || '-' || c.id, $4::jsonb FROM channels c
-        WHERE c.enabled
-          AND (CASE $6 WHEN 'critical' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END)
-              <= (CASE c.min_severity WHEN 'critical' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END)
-          AND (NOT EXISTS (SELECT 1 FROM channel_domains cd WHERE cd.channel_id = c.id)
-               OR EXISTS (SELECT 1 FROM channel_domains cd WHERE cd.channel_id = c.id AND cd.domain_id = $5))
-        ON CONFLICT (idempotency_id) DO NOTHING
         """
     }
 }

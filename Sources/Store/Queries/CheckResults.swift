@@ -73,9 +73,6 @@ public enum CheckRecordOutcome: Sendable, Equatable {
 }
 
 extension Database {
-    /// NOTIFY channel the notifier listens on for new outbox rows.
-    public static let deliveriesChannel = "deliveries"
-
     /// Writes a check's result, the file it saw, the domain's next check, its alert streaks and
     /// alert changes with their outbox rows in ONE transaction: all of it happens or none, so a crash
     /// between steps can neither lose an alert nor send one twice.
@@ -109,16 +106,10 @@ extension Database {
             }
             var alertIDs: [Int64?] = []
             var deliveries = 0
-            for (index, change) in record.alertChanges.enumerated() {
+            for change in record.alertChanges {
                 let applied = try connection.apply(change, domainID: record.domainID, checkID: checkID)
                 alertIDs.append(applied?.id)
-                deliveries += try connection.enqueueDeliveries(
-                    for: change, alert: applied, domainID: record.domainID,
-                    idempotencyPrefix: "\(record.domainID)-\(record.attemptKey)-\(index)")
-            }
-            if deliveries > 0 {
-                // Delivered at commit: the notifier wakes for the new outbox rows.
-                try connection.notify(channel: Self.deliveriesChannel, payload: String(record.domainID))
+                deliveries += try connection.enqueueDeliveries(for: change, alert: applied, domainID: record.domainID)
             }
             return .recorded(checkID: checkID, alertIDs: alertIDs, deliveries: deliveries)
         }

@@ -47,15 +47,16 @@ extension Queryable {
     static var leaseDue: SQL {
         """
         WITH requested AS (
-          SELECT id FROM domains
+          SELECT id, check_requested_at AS at FROM domains
           WHERE check_requested_at IS NOT NULL AND NOT paused AND (lease_until IS NULL OR lease_until < now())
           ORDER BY check_requested_at LIMIT $1 FOR UPDATE SKIP LOCKED
         ), due AS (
-          SELECT id FROM domains
+          SELECT id, next_check_at AS at FROM domains
           WHERE next_check_at <= now() AND NOT paused AND (lease_until IS NULL OR lease_until < now())
           ORDER BY next_check_at LIMIT $1 FOR UPDATE SKIP LOCKED
         ), picked AS (
-          (SELECT id FROM requested UNION SELECT id FROM due) LIMIT $1
+          SELECT id FROM (SELECT id, 0 AS queue, at FROM requested UNION ALL SELECT id, 1, at FROM due) candidates
+          GROUP BY id ORDER BY min(queue), min(at) LIMIT $1
         )
         UPDATE domains d
         SET lease_until = now() + make_interval(secs => $2), leased_by = $3,
