@@ -1,0 +1,140 @@
+import AASA
+import Fetch
+import Foundation
+import Monitor
+import Notify
+import Store
+import Testing
+import TestSupport
+
+/// The whole path on real things: a domain served by the TLS fleet breaks; the check pipeline
+/// opens an alert after the threshold and writes the outbox in the same transaction; the delivery
+/// worker sends one email (real SMTP) and one signed webhook (real receiver); the domain recovers
+/// and exactly one recovery notice follows. Between the first failing check and the one that
+/// crosses the threshold, everything in memory is thrown away and rebuilt (a `serve` restart):
+/// the alert is neither lost nor sent twice.
+@Suite(.serialized) struct AlertDeliveryEndToEndTests {
+    static let good = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.shop"], "components": [{"/": "/*"}]}]}}"#
+
+    /// One "process": a fetcher aimed at the fleet, the pipeline, and a running delivery worker.
+    final class Process: @unchecked Sendable {
+        let database: Database
+        let fetcher: Fetcher
+        let pipeline: CheckPipeline
+        let worker: DeliveryWorker
+
+        init(testDatabase: TestDatabase, fleet: TestTLSFleet, smtp: TestSMTP) throws {
+            database = Database(configuration: testDatabase.configuration, poolSize: 6)
+            fetcher = try Fetcher(FetchConfiguration(
+                policy: OutboundPolicy(allowPrivateAddresses: true), cdnBase: fleet.cdnBase, checkCDN: false,
+                rootLocation: .whenWellKnownFails, compareUserAgents: false, extraCAFile: fleet.caFile,
+                connectTo: try fleet.connectTo.map { try ConnectToRule(parsing: $0) },
+                connectTimeout: .seconds(3), totalTimeout: .seconds(5)))
+            pipeline = CheckPipeline(database: database, fetcher: fetcher)
+            worker = DeliveryWorker(database: database, configuration: DeliveryConfiguration(
+                mail: MailSettings(url: smtp.url, from: "alerts@monitor.example.test"),
+                links: NotificationLinks(baseURL: "https://monitor.example.test"),
+                webhookPolicy: WebhookAddressPolicy(allowPrivateAddresses: true),
+                retry: RetryPolicy(initialDelay: .milliseconds(200), maximumDelay: .seconds(1))), log: { _ in })
+            worker.start()
+        }
+
+        /// One scheduler round for the domain: ask for a check now, lease it, run the pipeline.
+        func check(domainID: Int64) async throws {
+            _ = try database.requestCheck(domainID: domainID)
+            let leased = try database.leaseDueDomains(limit: 10, lease: .seconds(60), worker: "e2e")
+            #expect(leased.count == 1)
+            let ids = leased.map(\.id)
+            let expectations = Dictionary(grouping: try database.expectations(domainIDs: ids), by: \.domainID)
+            let histories = try database.domainHistories(domainIDs: ids)
+            for domain in leased {
+                _ = try await pipeline.run(domain, expectations: Expectations(rows: expectations[domain.id] ?? []),
+                                           history: histories[domain.id])
+            }
+        }
+
+        func shutDown() {
+            worker.stop()
+            fetcher.shutdown()
+            database.close()
+        }
+    }
+
+    func serve(_ fleet: TestTLSFleet, _ text: String) throws {
+        let url = fleet.directory.appendingPathComponent("www/_default/.well-known/apple-app-site-association")
+        try Data(text.utf8).write(to: url)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
+    }
+
+    @Test func breakThresholdRestartRecover() async throws {
+        try await TestTLSFleet.with { fleet in
+            let testDatabase = try TestPostgres.createDatabase()
+            defer { testDatabase.drop() }
+            let smtp = try TestSMTP()
+            let receiver = try TestWebhookReceiver()
+            let host = fleet.host("e2e")
+            try serve(fleet, Self.good)
+
+            var process = try Process(testDatabase: testDatabase, fleet: fleet, smtp: smtp)
+            guard case .created(let domainID) = try process.database.createDomain(DomainDraft(
+                host: host, displayName: host, wildcard: false, intervalSeconds: 3600, badgeEnabled: false,
+                appIDs: [AppIDExpectation(service: "applinks", appID: "ABCDE12345.shop")], watchedURLs: []))
+            else { Issue.record("domain not created"); return }
+            // Both channels page on breakage only; "a new version was published" (info) is not for them.
+            _ = try ChannelSetup.add(kind: .email, target: "ops@example.test", minSeverity: .critical, in: process.database)
+            let hook = try ChannelSetup.add(kind: .webhook, target: receiver.url, minSeverity: .critical, in: process.database)
+            let secret = try #require(hook.secret)
+
+            try await process.check(domainID: domainID)          // passing
+            try serve(fleet, "this is not json")
+            try await process.check(domainID: domainID)          // failing 1 of 2: no alert yet
+            #expect(try process.database.deliveries().isEmpty)
+
+            // A restart: nothing survives but the database.
+            process.shutDown()
+            process = try Process(testDatabase: testDatabase, fleet: fleet, smtp: smtp)
+            defer { process.shutDown() }
+
+            try await process.check(domainID: domainID)          // failing 2 of 2: the alert opens
+            let opened = try process.database.deliveries()
+            #expect(opened.count == 2, "one email and one webhook: \(opened.map { ($0.channelID, $0.event.rule ?? "") })")
+            #expect(try waitUntil { try process.database.deliveries().allSatisfy { $0.state == .sent } })
+            let mails = smtp.waitForMessages(1)
+            let hooks = receiver.waitForRequests(1)
+            #expect(mails.count == 1)
+            #expect(hooks.count == 1)
+            let mail = try ParsedMail(try #require(mails.first).data)
+            let subject = try #require(mail.decodedSubject)
+            #expect(subject.hasPrefix("[aasa-monitor] FAILING \(host):"), "\(subject)")
+            #expect(mail.part("text/plain")?.contains("https://monitor.example.test/domains/\(host)") == true)
+            let request = try #require(hooks.first)
+            let body = try #require(try JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any])
+            #expect(body["type"] as? String == "alert.opened")
+            let data = try #require(body["data"] as? [String: Any])
+            #expect((data["domain"] as? [String: Any])?["host"] as? String == host)
+            #expect(data["severity"] as? String == "critical")
+            #expect((data["rule"] as? String)?.isEmpty == false)
+            let id = try #require(request.headers["webhook-id"])
+            let timestamp = try #require(request.headers["webhook-timestamp"].flatMap(Int.init))
+            #expect(try PythonHMAC.standardWebhooksSignature(secret: secret, id: id, timestamp: timestamp, body: request.body)
+                    == request.headers["webhook-signature"])
+
+            try await process.check(domainID: domainID)          // still failing: nothing new
+            #expect(try process.database.deliveries().count == 2)
+
+            try serve(fleet, Self.good)
+            try await process.check(domainID: domainID)          // passing: the alert resolves
+            #expect(try process.database.deliveries().count == 4)
+            #expect(try waitUntil { try process.database.deliveries().allSatisfy { $0.state == .sent } })
+            let allMails = smtp.waitForMessages(2)
+            let allHooks = receiver.waitForRequests(2)
+            // Every outbox row is sent, so nothing more can arrive: these counts are final.
+            #expect(allMails.count == 2)
+            #expect(allHooks.count == 2)
+            #expect(try ParsedMail(allMails[1].data).decodedSubject?.hasPrefix("[aasa-monitor] RESOLVED \(host):") == true)
+            let resolved = try #require(try JSONSerialization.jsonObject(with: Data(allHooks[1].body)) as? [String: Any])
+            #expect(resolved["type"] as? String == "alert.resolved")
+            #expect(Set(allHooks.compactMap { $0.headers["webhook-id"] }).count == 2)
+        }
+    }
+}
