@@ -15,6 +15,10 @@ struct AASAMonitor: AsyncParsableCommand {
             Match.self,
             Diff.self,
             Channel.self,
+            Worker.self,
+            Status.self,
+            CheckNow.self,
+            Import.self,
         ]
     )
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Glibc
 import HTTP
+import Monitor
 import Notify
 import Store
 import Web
@@ -29,6 +30,12 @@ extension AASAMonitor {
         var noNotify = false
 
         @OptionGroup var webOptions: WebOptions
+
+        @Flag(name: .customLong("no-crawl"), help: "Only the web: leave crawling to `aasa-monitor worker` processes.")
+        var noCrawl = false
+
+        @OptionGroup(title: "Crawler") var crawler: CrawlerOptions
+        @OptionGroup(title: "Outbound") var fetch: FetchOptions
 
         func validate() throws {
             _ = try listenPort()
@@ -60,7 +67,9 @@ extension AASAMonitor {
             FileHandle.standardOutput.write(Data("aasa-monitor listening on \(address)\n".utf8))
             watchdog?.start()
             let notifier = noNotify ? nil : startNotifier(opened.database)
+            let crawlerService = noCrawl ? nil : startCrawler(opened.database)
             server.wait()
+            crawlerService?.stop()
             notifier?.stop()
             watchdog?.stop()
             StandardError.log("stopped serving; closing the database")
@@ -86,6 +95,18 @@ extension AASAMonitor {
                 return worker
             } catch {
                 StandardError.log("error: notifications are not delivered: \(error)")
+                return nil
+            }
+        }
+
+        /// The scheduler and crawler (module Monitor); a setup error is logged, so the dashboard still starts.
+        private func startCrawler(_ database: Database) -> CrawlerService? {
+            do {
+                let service = try crawler.makeCrawler(database: database, fetch: fetch)
+                service.start()
+                return service
+            } catch {
+                StandardError.log("error: domains are not checked: \(error)")
                 return nil
             }
         }

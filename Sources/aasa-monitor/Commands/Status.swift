@@ -1,0 +1,28 @@
+import ArgumentParser
+import Foundation
+import Monitor
+import Store
+
+extension AASAMonitor {
+    /// `aasa-monitor status [--json]`: every domain's state, last check, file and open alerts.
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List every domain with its state, last check, current file and open alerts.",
+            discussion: #"--json prints {"domains": [{"host", "state", "lastCheck", "version", "openAlerts"}]}."#)
+
+        @OptionGroup var database: DatabaseOptions
+
+        @Flag(help: "Print JSON.")
+        var json = false
+
+        func run() throws {
+            let opened = try database.open(migrate: true)
+            defer { try? opened.close() }
+            let statuses = try opened.database.domainStatuses().map { row in
+                DomainStatus(host: row.host, state: DomainState(lastVerdict: row.lastVerdict.flatMap(CheckVerdict.init(rawValue:))),
+                             lastCheck: row.lastCheckAt, version: row.versionSHA256, openAlerts: row.openAlerts)
+            }
+            print(json ? DomainStatusReport.json(statuses) : DomainStatusReport.text(statuses, now: Date()))
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Glibc
+import Monitor
+import Notify
+import Store
+
+extension AASAMonitor {
+    /// `aasa-monitor worker`: the crawler and the notifier, without the web.
+    struct Worker: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Crawl due domains and deliver notifications, without the dashboard.",
+            discussion: """
+                Run any number of workers, on any number of machines, against one PostgreSQL (DATABASE_URL): they \
+                lease due domains with FOR UPDATE SKIP LOCKED, so no domain is checked twice in one interval, and a \
+                crashed worker's domains are checked by another once its lease expires. SIGTERM or SIGINT finishes \
+                the checks in flight, then exits.
+                """)
+
+        @OptionGroup var database: DatabaseOptions
+        @OptionGroup(title: "Crawler") var crawler: CrawlerOptions
+        @OptionGroup(title: "Outbound") var fetch: FetchOptions
+
+        @Flag(name: .customLong("no-notify"), help: "Do not deliver notifications from this process (another process does).")
+        var noNotify = false
+
+        func run() throws {
+            let opened = try database.open(migrate: true)
+            let crawlerService = try crawler.makeCrawler(database: opened.database, fetch: fetch)
+            let notifier = noNotify ? nil : NotifierStarter.start(opened.database)
+            let stopped = DispatchSemaphore(value: 0)
+            let signals = [SIGTERM, SIGINT].map { number in
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { stopped.signal() }
+                source.resume()
+                return source
+            }
+            crawlerService.start()
+            StandardError.log("worker crawling (\(crawler.workerID ?? DomainScheduler.defaultWorkerID()))")
+            stopped.wait()
+            StandardError.log("stopping: finishing the checks in flight")
+            crawlerService.stop()
+            notifier?.stop()
+            signals.forEach { $0.cancel() }
+            try opened.close()
+        }
+    }
+}
+
+/// Starts the outbox delivery worker; a settings error is logged, not fatal.
+enum NotifierStarter {
+    static func start(_ database: Database) -> DeliveryWorker? {
+        do {
+            let environment = ProcessInfo.processInfo.environment
+            let configuration = try NotificationSettings.deliveryConfiguration(environment: environment, database: database)
+            let worker = DeliveryWorker(
+                database: database, configuration: configuration,
+                reload: { try NotificationSettings.deliveryConfiguration(environment: environment, database: database) },
+                log: { StandardError.log($0) })
+            worker.start()
+            return worker
+        } catch {
+            StandardError.log("error: notifications are not delivered: \(error)")
+            return nil
+        }
+    }
+}
