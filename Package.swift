@@ -60,7 +60,7 @@ let package = Package(
         // Benchmarks: release-built executables that print ratios against baselines/peers.
         .executableTarget(name: "AASABench", dependencies: ["AASA"], path: "Benchmarks/AASABench", swiftSettings: strict),
         .executableTarget(name: "HTTPBenchServer", dependencies: ["HTTP"], path: "Benchmarks/HTTPBenchServer", swiftSettings: strict),
-        .executableTarget(name: "NotifyBench", dependencies: ["Notify", "Store", "TestSupport"], path: "Benchmarks/NotifyBench",
+        .executableTarget(name: "NotifyBench", dependencies: ["Notify", "Store", "Monitor", "Fetch", "TestSupport"], path: "Benchmarks/NotifyBench",
                           swiftSettings: strict),
         .executableTarget(name: "CrawlBench", dependencies: ["Fetch", "TestSupport"], path: "Benchmarks/CrawlBench", swiftSettings: strict),
     ]

@@ -1,8 +1,12 @@
 // Measures the outbox against a real PostgreSQL (embedded, temporary) and a local webhook receiver:
 //   1. latency from the commit of an outbox row to the webhook's arrival (goal: ≤ 1 s),
 //   2. deliveries per second from a filled outbox to the receiver.
-// Usage: swift run -c release NotifyBench [latency-samples] [throughput-rows] [threads]
+//   3. the raw POST rate to the same receiver (the baseline),
+//   4. latency from the check that crosses the alert threshold (real pipeline, TLS fleet) to the webhook.
+// Usage: swift run -c release NotifyBench [latency-samples] [throughput-rows] [threads] [threshold-cycles]
+import Fetch
 import Foundation
+import Monitor
 import Notify
 import Store
 import TestSupport
@@ -11,6 +15,7 @@ let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
 let samples = arguments.count > 0 ? arguments[0] : 50
 let rows = arguments.count > 1 ? arguments[1] : 1000
 let threads = arguments.count > 2 ? arguments[2] : 4
+let cycles = arguments.count > 3 ? arguments[3] : 5
 
 func percentile(_ values: [Double], _ p: Double) -> Double {
     let sorted = values.sorted()
@@ -90,3 +95,66 @@ let directRate = Double(perThread * threads) / directElapsed
 print(String(format: "baseline without the outbox: %d POSTs in %.2f s = %.0f/s; outbox/baseline = %.2f",
              perThread * threads, directElapsed, directRate, (Double(sent - samples) / elapsed) / directRate))
 receiver.stop()
+
+// 4. Threshold-crossing check -> webhook: a domain on the TLS fleet breaks; the second failing
+// check opens the alert and writes the outbox in its transaction; the worker delivers it.
+try await TestTLSFleet.with { fleet in
+    let host = fleet.host("bench")
+    let file = fleet.directory.appendingPathComponent("www/_default/.well-known/apple-app-site-association")
+    func serve(_ text: String) throws {
+        try Data(text.utf8).write(to: file)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
+    }
+    let good = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.shop"], "components": [{"/": "/*"}]}]}}"#
+    try serve(good)
+    let pipelineDatabase = try TestPostgres.createDatabase()
+    defer { pipelineDatabase.drop() }
+    let pdb = Database(configuration: pipelineDatabase.configuration, poolSize: threads + 4)
+    defer { pdb.close() }
+    let hookReceiver = try TestWebhookReceiver()
+    _ = try ChannelSetup.add(kind: .webhook, target: hookReceiver.url, minSeverity: .critical, in: pdb)
+    guard case .created(let domainID) = try pdb.createDomain(DomainDraft(
+        host: host, displayName: host, wildcard: false, intervalSeconds: 3600, badgeEnabled: false,
+        appIDs: [AppIDExpectation(service: "applinks", appID: "ABCDE12345.shop")], watchedURLs: []))
+    else { print("domain not created"); return }
+    let fetcher = try Fetcher(FetchConfiguration(
+        policy: OutboundPolicy(allowPrivateAddresses: true), cdnBase: fleet.cdnBase, checkCDN: false,
+        rootLocation: .whenWellKnownFails, compareUserAgents: false, extraCAFile: fleet.caFile,
+        connectTo: try fleet.connectTo.map { try ConnectToRule(parsing: $0) },
+        connectTimeout: .seconds(3), totalTimeout: .seconds(5)))
+    defer { fetcher.shutdown() }
+    let pipeline = CheckPipeline(database: pdb, fetcher: fetcher)
+    let pipelineWorker = DeliveryWorker(database: pdb, configuration: configuration, log: { print("worker: \($0)") })
+    pipelineWorker.start()
+    defer { pipelineWorker.stop() }
+    func check() async throws -> (started: Date, committed: Date) {
+        _ = try pdb.requestCheck(domainID: domainID)
+        let started = Date()
+        let leased = try pdb.leaseDueDomains(limit: 1, lease: .seconds(60), worker: "bench")
+        let expectations = Dictionary(grouping: try pdb.expectations(domainIDs: leased.map(\.id)), by: \.domainID)
+        let histories = try pdb.domainHistories(domainIDs: leased.map(\.id))
+        for domain in leased {
+            _ = try await pipeline.run(domain, expectations: Expectations(rows: expectations[domain.id] ?? []),
+                                       history: histories[domain.id])
+        }
+        return (started, Date())
+    }
+    var fromCheckStart: [Double] = []
+    var fromCommit: [Double] = []
+    _ = try await check()
+    for cycle in 0..<cycles {
+        try serve("not json \(cycle)")
+        _ = try await check()
+        let crossing = try await check()
+        let got = hookReceiver.waitForRequests(2 * cycle + 1, timeout: .seconds(30))
+        guard got.count == 2 * cycle + 1, let opened = got.last else { print("cycle \(cycle): no webhook"); return }
+        fromCheckStart.append(opened.receivedAt.timeIntervalSince(crossing.started))
+        fromCommit.append(opened.receivedAt.timeIntervalSince(crossing.committed))
+        try serve(good)
+        _ = try await check()
+        _ = hookReceiver.waitForRequests(2 * cycle + 2, timeout: .seconds(30))
+    }
+    print("threshold-crossing check -> webhook received (\(cycles) alerts): from the check's start p50 \(ms(percentile(fromCheckStart, 0.5))), "
+          + "max \(ms(fromCheckStart.max() ?? .nan)); from its commit p50 \(ms(percentile(fromCommit, 0.5))), max \(ms(fromCommit.max() ?? .nan)); "
+          + "goal 1000 ms: worst is \(String(format: "%.3f", (fromCheckStart.max() ?? .nan) / 1.0))x of the goal")
+}
