@@ -1,0 +1,93 @@
+import AASA
+import Testing
+
+/// `CheckEvaluation.evaluate` on hand-made facts: the decisions the fleet tests cannot reach.
+@Suite struct CheckEvaluationTests {
+    static let file = Array(#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/a/*"}]}]}}"#.utf8)
+    static let sameFileReformatted = Array("""
+        { "applinks": { "details": [ { "components": [ { "/": "/a/*", "comment": "shop" } ], "appIDs": ["ABCDE12345.com.example.app"] } ] } }
+        """.utf8)
+    static let otherFile = Array(#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/b/*"}]}]}}"#.utf8)
+
+    static func ok(_ location: TransportFacts.Location, _ body: [UInt8], userAgent: String = "AASA-Bot/1.0.0") -> TransportFacts {
+        var facts = TransportFacts(location: location, url: "https://example.com/\(location.rawValue)", status: 200,
+                                   headers: ["content-type": "application/json"], body: body,
+                                   tls: TLSFacts(trusted: true))
+        facts.userAgent = userAgent
+        return facts
+    }
+
+    static func failed(_ location: TransportFacts.Location, _ kind: FetchFailure.Kind) -> TransportFacts {
+        TransportFacts(location: location, url: "https://example.com/\(location.rawValue)",
+                       failure: FetchFailure(kind: kind, message: "it failed"))
+    }
+
+    static func transportCodes(_ report: CheckReport) -> Set<String> {
+        Set(report.codes).intersection(["root-path-deprecated", "locations-disagree", "cdn-stale", "cdn-failure",
+                                         "user-agent-differs", "fetch-failed", "address-refused", "tls-untrusted",
+                                         "http-status", "redirect-not-allowed"])
+    }
+
+    @Test func reformattedCDNCopyIsNotStale() {
+        let report = CheckEvaluation.evaluate(wellKnown: Self.ok(.wellKnown, Self.file), root: nil,
+                                              cdn: Self.ok(.cdn, Self.sameFileReformatted))
+        #expect(Self.transportCodes(report).isEmpty)
+        #expect(report.deviceLocation == .wellKnown)
+    }
+
+    @Test func cdnCopyOfAFileTheOriginNoLongerServesIsStale() {
+        var gone = Self.ok(.wellKnown, [])
+        gone.status = 404
+        let report = CheckEvaluation.evaluate(wellKnown: gone, root: nil, cdn: Self.ok(.cdn, Self.file))
+        #expect(Self.transportCodes(report) == ["http-status", "cdn-stale"])
+        #expect(report.verdict == .fail && !report.couldNotCheck)
+    }
+
+    @Test func cdnUnreachableIsACDNFailure() {
+        let report = CheckEvaluation.evaluate(wellKnown: Self.ok(.wellKnown, Self.file), root: nil,
+                                              cdn: Self.failed(.cdn, .timeout))
+        #expect(Self.transportCodes(report) == ["cdn-failure"])
+    }
+
+    @Test func differentFileForABrowserIsAWarning() {
+        let report = CheckEvaluation.evaluate(wellKnown: Self.ok(.wellKnown, Self.file), root: nil, cdn: nil,
+                                              plainUserAgent: Self.ok(.wellKnown, Self.otherFile, userAgent: "Mozilla/5.0"))
+        let finding = report.findings.first { $0.code == "user-agent-differs" }
+        #expect(finding?.severity == .warning)
+        #expect(report.verdict == .warn)
+    }
+
+    @Test func onlyTheBrowserRefusedIsAWarningNotAnError() {
+        var refused = Self.ok(.wellKnown, [], userAgent: "Mozilla/5.0")
+        refused.status = 403
+        let report = CheckEvaluation.evaluate(wellKnown: Self.ok(.wellKnown, Self.file), root: nil, cdn: nil,
+                                              plainUserAgent: refused)
+        #expect(report.findings.first { $0.code == "user-agent-differs" }?.severity == .warning)
+    }
+
+    @Test func rootAgreeingWithWellKnownIsFine() {
+        let report = CheckEvaluation.evaluate(wellKnown: Self.ok(.wellKnown, Self.file), root: Self.ok(.root, Self.sameFileReformatted), cdn: nil)
+        #expect(Self.transportCodes(report).isEmpty)
+    }
+
+    @Test func tlsFailureIsAFailNotCouldNotCheck() {
+        let report = CheckEvaluation.evaluate(wellKnown: Self.failed(.wellKnown, .tlsExpired), root: Self.failed(.root, .tlsExpired), cdn: nil)
+        #expect(Self.transportCodes(report) == ["tls-untrusted"])
+        #expect(report.verdict == .fail && !report.couldNotCheck)
+    }
+
+    @Test func timeoutEverywhereCouldNotCheck() {
+        let report = CheckEvaluation.evaluate(wellKnown: Self.failed(.wellKnown, .timeout), root: Self.failed(.root, .timeout), cdn: nil)
+        #expect(Self.transportCodes(report) == ["fetch-failed"])
+        #expect(report.couldNotCheck && report.deviceLocation == nil)
+    }
+
+    @Test func findingsAreOrderedBySeverity() {
+        var octet = Self.ok(.wellKnown, [0xEF, 0xBB, 0xBF] + Self.file)
+        octet.headers["content-type"] = "application/octet-stream"
+        let report = CheckEvaluation.evaluate(wellKnown: octet, root: nil, cdn: Self.failed(.cdn, .timeout))
+        let ranks = report.findings.map(\.severity.rank)
+        #expect(ranks == ranks.sorted())
+        #expect(report.findings.first?.code == "cdn-failure")
+    }
+}
