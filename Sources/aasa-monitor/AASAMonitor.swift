@@ -11,6 +11,8 @@ struct AASAMonitor: AsyncParsableCommand {
             Validate.self,
             Check.self,
             Serve.self,
+            User.self,
+            Token.self,
             Migrate.self,
             Match.self,
             Diff.self,

@@ -23,6 +23,32 @@ extension WebApp {
         add("POST", "/tokens", .admin, SettingsHandlers.createToken)
         add("POST", "/tokens/:id/delete", .admin, SettingsHandlers.revokeToken)
 
+        // Alerts and channels
+        add("GET", "/alerts", .signedIn, ChannelHandlers.alerts)
+        add("POST", "/channels", .admin, ChannelHandlers.create)
+        add("POST", "/channels/:id/delete", .admin, ChannelHandlers.delete)
+        add("POST", "/channels/:id/test", .admin, ChannelHandlers.sendTest)
+
+        // JSON API
+        add("GET", "/api/v1/openapi.json", .open) { _ in .json(Array(OpenAPIDocument.json.utf8)) }
+        add("GET", "/api/v1/domains", .api, DomainAPI.list)
+        add("POST", "/api/v1/domains", .apiAdmin, DomainAPI.create)
+        add("GET", "/api/v1/domains/:id", .api, DomainAPI.read)
+        add("PATCH", "/api/v1/domains/:id", .apiAdmin, DomainAPI.update)
+        add("DELETE", "/api/v1/domains/:id", .apiAdmin, DomainAPI.delete)
+        add("POST", "/api/v1/domains/:id/check", .apiAdmin, DomainAPI.checkNow)
+        add("GET", "/api/v1/domains/:id/checks", .api, DomainAPI.checks)
+        add("GET", "/api/v1/domains/:id/findings", .api, DomainAPI.findings)
+        add("GET", "/api/v1/domains/:id/diff", .api, DomainAPI.diff)
+        add("GET", "/api/v1/versions/:hash", .api, DomainAPI.version)
+        add("POST", "/api/v1/test-url", .api, DomainAPI.testURL)
+
+        // For the ecosystem
+        add("GET", "/metrics", .open, EcosystemHandlers.metrics)
+        add("GET", "/badge/:file", .open, EcosystemHandlers.badge)
+        add("GET", "/export/domains.csv", .signedIn, EcosystemHandlers.exportCSV)
+        add("GET", "/export/domains.json", .signedIn, EcosystemHandlers.exportJSON)
+
         // Operations
         add("GET", "/healthz", .open) { c in
             c.database.isReachable()

@@ -28,16 +28,17 @@ enum RegistrationInput {
     }
 
     /// Validates everything at once so every mistake is shown in one round trip.
-    static func validate(_ f: Fields, editingHost: String?, configuration: WebConfiguration)
+    static func validate(_ f: Fields, editing: (host: String, display: String)?, configuration: WebConfiguration)
         -> (draft: DomainDraft?, model: RegisterFormModel) {
         var model = RegisterFormModel()
-        model.host = editingHost ?? f.host
+        model.host = editing?.display ?? f.host
         model.badge = f.badge
         model.intervalMinutes = Int(f.intervalMinutes) ?? 60
         var errors: [String: String] = [:]
         var ascii = "", display = "", wildcard = false
-        if let editingHost {
-            ascii = editingHost
+        if let editing {
+            ascii = editing.host
+            display = editing.display
         } else {
             switch HostInput.precheck(f.host) {
             case .failure(let m): errors["host"] = m.message

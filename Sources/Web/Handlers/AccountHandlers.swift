@@ -3,8 +3,6 @@ import Store
 
 /// Login, logout, first-start setup, password change and user management.
 enum AccountHandlers {
-    static let minimumPasswordLength = 10
-
     static func loginForm(_ c: RequestContext) throws -> WebResponse {
         if c.app.currentSessionViewer(c.request) != nil { return .seeOther("/") }
         return .html(AccountPages.login(csrf: c.viewer?.csrf ?? ""))
@@ -68,19 +66,8 @@ enum AccountHandlers {
         return .seeOther("/").with(header: "Set-Cookie", cookie)
     }
 
-    static func emailProblem(_ email: String) -> String? {
-        let parts = email.split(separator: "@")
-        guard email.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !email.contains(" ") else {
-            return "Enter an email address such as ops@example.com."
-        }
-        return nil
-    }
-
-    static func passwordProblem(_ password: String) -> String? {
-        if password.count < minimumPasswordLength { return "Use at least \(minimumPasswordLength) characters." }
-        if password.utf8.count > 1024 { return "Use at most 1024 bytes." }
-        return nil
-    }
+    static func emailProblem(_ email: String) -> String? { AccountRules.emailProblem(email) }
+    static func passwordProblem(_ password: String) -> String? { AccountRules.passwordProblem(password) }
 
     static func passwordForm(_ c: RequestContext) throws -> WebResponse {
         .html(AccountPages.changePassword(viewer: try c.signedIn))

@@ -36,7 +36,7 @@ enum DomainHandlers {
 
     static func create(_ c: RequestContext) throws -> WebResponse {
         let viewer = try c.signedIn
-        let (draft, model) = RegistrationInput.validate(RegistrationInput.fields(from: c.form), editingHost: nil,
+        let (draft, model) = RegistrationInput.validate(RegistrationInput.fields(from: c.form), editing: nil,
                                                         configuration: c.app.configuration)
         guard let draft else { return .html(RegisterPage.render(model, viewer: viewer), status: 422) }
         switch try c.database.createDomain(draft) {
@@ -100,7 +100,7 @@ enum DomainHandlers {
 
     static func update(_ c: RequestContext) throws -> WebResponse {
         let d = try domainRecord(c)
-        var (draft, model) = RegistrationInput.validate(RegistrationInput.fields(from: c.form), editingHost: d.host,
+        var (draft, model) = RegistrationInput.validate(RegistrationInput.fields(from: c.form), editing: (d.host, d.displayName),
                                                         configuration: c.app.configuration)
         model.editing = d.id
         model.host = d.displayName

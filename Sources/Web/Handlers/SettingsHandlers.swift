@@ -9,7 +9,7 @@ enum SettingsHandlers {
     }
 
     static func page(_ c: RequestContext, errors: [String: String], values: [String: String], status: Int,
-                     newToken: String? = nil) throws -> WebResponse {
+                     newToken: String? = nil, flash: Flash? = nil) throws -> WebResponse {
         var m = SettingsModel(now: c.nowEpoch)
         m.users = try c.database.users().map {
             .init(id: $0.id, email: $0.email, role: Role(rawValue: $0.role) ?? .readOnly, created: Int64($0.createdAt.timeIntervalSince1970))
@@ -18,21 +18,23 @@ enum SettingsHandlers {
             .init(id: $0.id, name: $0.name, created: Int64($0.createdAt.timeIntervalSince1970),
                   lastUsed: $0.lastUsedAt.map { Int64($0.timeIntervalSince1970) })
         }
+        m.channels = try ChannelHandlers.channelRows(c)
         m.defaultIntervalMinutes = try defaultInterval(c.database)
         m.errors = errors
         m.values = values
         m.newToken = newToken
-        let flash: Flash? = switch c.query["done"] {
+        let fromQuery: Flash? = switch c.query["done"] {
         case "password": Flash(.success, "Password changed. Other sessions of your account were logged out.")
         case "user": Flash(.success, "User added.")
         case "user-removed": Flash(.success, "User removed.")
         case "channel": Flash(.success, "Channel added.")
+        case "channel-removed": Flash(.success, "Channel removed.")
         case "defaults": Flash(.success, "Defaults saved.")
         case "token-revoked": Flash(.success, "Token revoked.")
         case "test": Flash(.info, "Test notification queued; its delivery shows under Alerts.")
         default: nil
         }
-        return .html(SettingsPage.render(m, viewer: try c.signedIn, flash: flash), status: status)
+        return .html(SettingsPage.render(m, viewer: try c.signedIn, flash: flash ?? fromQuery), status: status)
     }
 
     static func defaultInterval(_ db: some Queryable) throws -> Int {

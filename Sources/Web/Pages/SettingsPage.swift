@@ -78,8 +78,7 @@ public enum SettingsPage {
             <label for="kind">Kind</label><select id="kind" name="kind"><option value="email"\(kindEmail)>Email</option>\
             <option value="webhook"\(kindWebhook)>Webhook</option></select>\
             <label for="target">Email address or webhook URL</label><input type="text" id="target" name="target" value="\(value("target"))">\(err("target"))\
-            <label for="secret">Webhook secret <span class="hint">— signs each POST (HMAC-SHA256); leave empty for email</span></label>\
-            <input type="text" id="secret" name="secret" autocomplete="off">\
+            <p class="hint">Webhooks get a signing secret (HMAC-SHA256 over each POST), shown once after adding.</p>\
             <p><button type="submit" class="primary">Add channel</button></p></form>
             """ : .empty
 

@@ -1,0 +1,94 @@
+/// The API's description, served at /api/v1/openapi.json. A test walks every operation declared
+/// here against the running app and checks it answers with a declared status.
+enum OpenAPIDocument {
+    static let json = #"""
+    {
+      "openapi": "3.0.3",
+      "info": {"title": "aasa-monitor API", "version": "1.0.0",
+               "description": "Watch apple-app-site-association files. Authenticate with Authorization: Bearer TOKEN (aasa-monitor token create NAME). Errors are {\"error\": {\"message\": string, \"field\": string|null}}."},
+      "servers": [{"url": "/api/v1"}],
+      "security": [{"bearer": []}],
+      "components": {
+        "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+        "schemas": {
+          "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "object", "required": ["message", "field"],
+            "properties": {"message": {"type": "string"}, "field": {"type": "string", "nullable": true}}}}},
+          "DomainInput": {"type": "object", "properties": {
+            "host": {"type": "string", "example": "example.com"},
+            "interval_minutes": {"type": "integer", "enum": [5, 15, 60, 360, 1440]},
+            "badge": {"type": "boolean"},
+            "app_ids": {"type": "array", "items": {"type": "object", "required": ["service", "app_id"], "properties": {
+              "service": {"type": "string", "enum": ["applinks", "webcredentials", "appclips", "activitycontinuation"]},
+              "app_id": {"type": "string", "example": "ABCDE12345.com.example.app"}}}},
+            "watched_urls": {"type": "array", "items": {"type": "object", "required": ["url", "expect"], "properties": {
+              "url": {"type": "string"}, "expect": {"type": "string", "description": "An app ID, or browser"}}}}}},
+          "Domain": {"type": "object", "required": ["id", "host", "display_name", "state"], "properties": {
+            "id": {"type": "integer"}, "host": {"type": "string"}, "display_name": {"type": "string"}, "wildcard": {"type": "boolean"},
+            "state": {"type": "string", "enum": ["passing", "warning", "failing", "checking", "never"]},
+            "interval_minutes": {"type": "integer"}, "badge": {"type": "boolean"},
+            "last_checked_at": {"type": "string", "format": "date-time", "nullable": true},
+            "last_changed_at": {"type": "string", "format": "date-time", "nullable": true},
+            "next_check_at": {"type": "string", "format": "date-time"}}}
+        },
+        "responses": {
+          "Error": {"description": "Refused", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+        },
+        "parameters": {
+          "id": {"name": "id", "in": "path", "required": true, "schema": {"type": "integer"}}
+        }
+      },
+      "paths": {
+        "/domains": {
+          "get": {"summary": "List domains", "parameters": [
+              {"name": "state", "in": "query", "schema": {"type": "string"}}, {"name": "q", "in": "query", "schema": {"type": "string"}},
+              {"name": "page", "in": "query", "schema": {"type": "integer"}}, {"name": "per_page", "in": "query", "schema": {"type": "integer"}}],
+            "responses": {"200": {"description": "A page of domains"}, "401": {"$ref": "#/components/responses/Error"}}},
+          "post": {"summary": "Register a domain; its first check starts at once",
+            "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DomainInput"}}}},
+            "responses": {"201": {"description": "Registered", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Domain"}}}},
+                          "400": {"$ref": "#/components/responses/Error"}, "401": {"$ref": "#/components/responses/Error"},
+                          "403": {"$ref": "#/components/responses/Error"}, "409": {"$ref": "#/components/responses/Error"}}}
+        },
+        "/domains/{id}": {
+          "parameters": [{"$ref": "#/components/parameters/id"}],
+          "get": {"summary": "Read a domain", "responses": {"200": {"description": "The domain"}, "404": {"$ref": "#/components/responses/Error"}}},
+          "patch": {"summary": "Change interval, badge, app IDs or watched URLs",
+            "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DomainInput"}}}},
+            "responses": {"200": {"description": "The domain"}, "400": {"$ref": "#/components/responses/Error"}, "404": {"$ref": "#/components/responses/Error"}}},
+          "delete": {"summary": "Delete a domain and its history", "responses": {"204": {"description": "Deleted"}, "404": {"$ref": "#/components/responses/Error"}}}
+        },
+        "/domains/{id}/check": {
+          "parameters": [{"$ref": "#/components/parameters/id"}],
+          "post": {"summary": "Check now", "responses": {"202": {"description": "Requested"}, "404": {"$ref": "#/components/responses/Error"}}}
+        },
+        "/domains/{id}/checks": {
+          "parameters": [{"$ref": "#/components/parameters/id"}],
+          "get": {"summary": "Recent checks, newest first", "parameters": [{"name": "limit", "in": "query", "schema": {"type": "integer"}},
+              {"name": "changes", "in": "query", "schema": {"type": "boolean"}}],
+            "responses": {"200": {"description": "Checks"}, "404": {"$ref": "#/components/responses/Error"}}}
+        },
+        "/domains/{id}/findings": {
+          "parameters": [{"$ref": "#/components/parameters/id"}],
+          "get": {"summary": "Findings of the latest check", "responses": {"200": {"description": "Findings"}, "404": {"$ref": "#/components/responses/Error"}}}
+        },
+        "/domains/{id}/diff": {
+          "parameters": [{"$ref": "#/components/parameters/id"}],
+          "get": {"summary": "Behavioural and text diff between two versions (default: the latest two)",
+            "parameters": [{"name": "from", "in": "query", "schema": {"type": "string"}}, {"name": "to", "in": "query", "schema": {"type": "string"}}],
+            "responses": {"200": {"description": "The diff"}, "400": {"$ref": "#/components/responses/Error"}, "404": {"$ref": "#/components/responses/Error"}}}
+        },
+        "/versions/{hash}": {
+          "parameters": [{"name": "hash", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[0-9a-f]{64}$"}}],
+          "get": {"summary": "A stored file, byte for byte", "responses": {"200": {"description": "The file", "content": {"text/plain": {}}},
+                  "404": {"$ref": "#/components/responses/Error"}}}
+        },
+        "/test-url": {
+          "post": {"summary": "Which app a URL opens, with the deciding rule",
+            "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["url"], "properties": {
+              "url": {"type": "string"}, "aasa": {"type": "string"}, "domain_id": {"type": "integer"}}}}}},
+            "responses": {"200": {"description": "The outcome"}, "400": {"$ref": "#/components/responses/Error"}}}
+        }
+      }
+    }
+    """#
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Notify
+import Store
+
+/// Notification channels (Settings) and the alerts page with per-channel delivery logs.
+enum ChannelHandlers {
+    static func channelRows(_ c: RequestContext) throws -> [SettingsModel.ChannelRow] {
+        try c.database.channels().map {
+            .init(id: $0.id, kind: $0.kind.rawValue, target: $0.target, enabled: $0.enabled)
+        }
+    }
+
+    static func create(_ c: RequestContext) throws -> WebResponse {
+        let kind = ChannelKind(rawValue: c.form["kind"] ?? "") ?? .email
+        let target = c.form["target"] ?? ""
+        do {
+            let created = try ChannelSetup.add(kind: kind, target: target, in: c.database)
+            if let secret = created.secret {
+                // The signing secret is shown once, like an API token.
+                return try SettingsHandlers.page(c, errors: [:], values: [:], status: 200,
+                                                 flash: Flash(.success, "Webhook added. Its signing secret (shown once): " + secret))
+            }
+            return .seeOther("/settings?done=channel")
+        } catch let e as ChannelSetup.InvalidInput {
+            return try SettingsHandlers.page(c, errors: ["target": e.message], values: ["target": target, "kind": kind.rawValue], status: 422)
+        }
+    }
+
+    static func delete(_ c: RequestContext) throws -> WebResponse {
+        guard let id = c.parameters.id("id") else { throw WebError.notFound("No such channel.") }
+        _ = try c.database.deleteChannel(id: id)
+        return .seeOther("/settings?done=channel-removed")
+    }
+
+    static func sendTest(_ c: RequestContext) throws -> WebResponse {
+        guard let id = c.parameters.id("id"), try c.database.channel(id: id) != nil else { throw WebError.notFound("No such channel.") }
+        _ = try ChannelSetup.sendTest(channelID: id, in: c.database)
+        return .seeOther("/alerts?done=test")
+    }
+
+    static func alerts(_ c: RequestContext) throws -> WebResponse {
+        var m = AlertsModel(now: c.nowEpoch)
+        func incident(_ a: AlertListItem) -> AlertsModel.Incident {
+            .init(id: a.id, domainID: a.domainID, host: a.displayName, rule: a.rule, message: a.summary,
+                  opened: DomainHandlers.epoch(a.openedAt), resolved: a.resolvedAt.map(DomainHandlers.epoch))
+        }
+        m.open = try c.database.alertList(open: true, limit: 200).map(incident)
+        m.resolved = try c.database.alertList(open: false, limit: 50).map(incident)
+        m.channels = try c.database.channels().map { ch in
+            let deliveries = try c.database.deliveries(channelID: ch.id, limit: 20).map { d in
+                AlertsModel.Delivery(time: DomainHandlers.epoch(d.createdAt), event: d.event.title, attempts: d.attempts,
+                                     delivered: d.state == .sent, lastError: d.state == .failed ? (d.lastError ?? "gave up") : d.lastError)
+            }
+            let name = ch.name.isEmpty ? "\(ch.kind.rawValue): \(ch.target)" : ch.name
+            return .init(channelID: ch.id, name: name, deliveries: deliveries)
+        }
+        let flash: Flash? = c.query["done"] == "test" ? Flash(.info, "Test notification queued; it shows below once sent.") : nil
+        return .html(AlertsPage.render(m, viewer: try c.signedIn, flash: flash))
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Store
+
+/// /metrics (Prometheus text format), the opt-in status badge, and the domain list export.
+enum EcosystemHandlers {
+    static let latencyBuckets = [50, 100, 250, 500, 1000, 2500, 5000, 10000]
+
+    static func metrics(_ c: RequestContext) throws -> WebResponse {
+        let m = try c.database.monitorMetrics(buckets: latencyBuckets)
+        var out = ""
+        func metric(_ name: String, _ type: String, _ help: String) { out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n" }
+        func label(_ v: String) -> String {
+            v.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
+        }
+        metric("aasa_domains", "gauge", "Registered domains by the verdict of their latest check.")
+        for (k, v) in m.domainsByState.sorted(by: { $0.key < $1.key }) { out += "aasa_domains{verdict=\"\(label(k))\"} \(v)\n" }
+        metric("aasa_checks_total", "counter", "Stored checks by verdict.")
+        for (k, v) in m.checksByVerdict.sorted(by: { $0.key < $1.key }) { out += "aasa_checks_total{verdict=\"\(label(k))\"} \(v)\n" }
+        metric("aasa_failing_domains", "gauge", "Domains whose latest check has an error finding, by finding code.")
+        for (k, v) in m.failingByCode.sorted(by: { $0.key < $1.key }) { out += "aasa_failing_domains{code=\"\(label(k))\"} \(v)\n" }
+        metric("aasa_check_latency_milliseconds", "histogram", "Origin fetch time of the checks of the last 24 hours.")
+        for b in m.latencyBuckets { out += "aasa_check_latency_milliseconds_bucket{le=\"\(b.le)\"} \(b.count)\n" }
+        out += "aasa_check_latency_milliseconds_bucket{le=\"+Inf\"} \(m.latencyCount)\n"
+        out += "aasa_check_latency_milliseconds_sum \(m.latencySum)\naasa_check_latency_milliseconds_count \(m.latencyCount)\n"
+        metric("aasa_check_queue_depth", "gauge", "Domains due or requested and not yet taken by a worker.")
+        out += "aasa_check_queue_depth \(m.queueDepth)\n"
+        metric("aasa_deliveries", "gauge", "Notification deliveries by state.")
+        for s in ["pending", "sent", "failed"] { out += "aasa_deliveries{state=\"\(s)\"} \(m.deliveriesByState[s] ?? 0)\n" }
+        return .text(out, contentType: "text/plain; version=0.0.4; charset=utf-8")
+    }
+
+    /// `/badge/HOST.svg`: only for domains whose owner published it; others are 404 so the badge
+    /// does not reveal which hosts are registered.
+    static func badge(_ c: RequestContext) throws -> WebResponse {
+        guard let file = c.parameters["file"], file.hasSuffix(".svg") else { throw WebError.notFound("No badge here.") }
+        let host = String(file.dropLast(4)).lowercased()
+        guard let d = try c.database.domain(host: host), d.badgeEnabled else { throw WebError.notFound("No badge for this host.") }
+        let state = DomainState(verdict: d.lastVerdict)
+        let (text, color): (String, String) = switch state {
+        case .passing: ("passing", "#15803d")
+        case .warning: ("warnings", "#a16207")
+        case .failing: ("failing", "#b91c1c")
+        case .checking, .never: ("pending", "#6b7280")
+        }
+        let left = 34, right = 8 + text.count * 7
+        let svg: HTML = """
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(left + right)" height="20" role="img" aria-label="AASA: \(text)">\
+            <title>AASA: \(text)</title><rect width="\(left)" height="20" fill="#555"/>\
+            <rect x="\(left)" width="\(right)" height="20" fill="\(color)"/>\
+            <g fill="#fff" font-family="Verdana,DejaVu Sans,sans-serif" font-size="11">\
+            <text x="6" y="14">AASA</text><text x="\(left + 4)" y="14">\(text)</text></g></svg>
+            """
+        return WebResponse(status: 200, headers: [("Content-Type", "image/svg+xml"), ("Cache-Control", "max-age=300")], body: svg.utf8Bytes)
+    }
+
+    static func exportCSV(_ c: RequestContext) throws -> WebResponse {
+        func field(_ s: String) -> String {
+            // Quote always, double quotes inside, and defuse spreadsheet formulas.
+            var v = s
+            if let f = v.first, "=+-@".contains(f) { v = "'" + v }
+            return "\"" + v.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
+        var out = "host,display_name,wildcard,state,interval_minutes,last_checked_at,last_changed_at,app_ids,watched_urls\r\n"
+        let iso = ISO8601DateFormatter()
+        for (d, apps, watched) in try c.database.exportDomains() {
+            let state = DomainState(verdict: d.lastVerdict, checking: d.isChecking(now: c.now)).rawValue
+            out += [field(d.host), field(d.displayName), d.wildcard ? "true" : "false", state, String(d.intervalSeconds / 60),
+                    d.lastCheckedAt.map { iso.string(from: $0) } ?? "", d.lastChangedAt.map { iso.string(from: $0) } ?? "",
+                    String(apps), String(watched)].joined(separator: ",") + "\r\n"
+        }
+        return WebResponse(status: 200, headers: [("Content-Type", "text/csv; charset=utf-8"),
+                                                  ("Content-Disposition", "attachment; filename=\"domains.csv\"")], body: Array(out.utf8))
+    }
+
+    static func exportJSON(_ c: RequestContext) throws -> WebResponse {
+        let list = try c.database.exportDomains().map { DomainAPI.json($0.record, now: c.now) }
+        return APIResponses.json(["domains": list])
+            .with(header: "Content-Disposition", "attachment; filename=\"domains.json\"")
+    }
+}

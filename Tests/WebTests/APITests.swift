@@ -1,0 +1,183 @@
+import Testing
+import Foundation
+import Store
+import TestSupport
+@testable import Web
+
+@Suite(.serialized) struct APITests {
+    static let app = "ABCDE12345.com.example.app"
+
+    struct Client {
+        let app: WebApp
+        let token: String
+        func call(_ method: String, _ target: String, json: String? = nil, token: String? = nil) -> (status: Int, body: [String: Any], raw: WebResponse) {
+            var headers: [(name: String, value: String)] = [("Authorization", "Bearer " + (token ?? self.token))]
+            if json != nil { headers.append(("Content-Type", "application/json")) }
+            let r = app.respond(WebRequest(method: method, target: target, headers: headers, body: Array((json ?? "").utf8)))
+            let body = (try? JSONSerialization.jsonObject(with: Data(r.body))) as? [String: Any] ?? [:]
+            return (r.status, body, r)
+        }
+    }
+
+    func withAPI(_ body: (Client, Database) throws -> Void) throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let app = WebApp(database: db, configuration: TestApp.configuration)
+            WebClient(app: app).setUpAdmin()
+            let token = SecretToken.generate(prefix: "aasa_")
+            _ = try db.createAPIToken(name: "test", tokenHash: token.digest, userID: nil, role: "admin")
+            try body(Client(app: app, token: token.value), db)
+        }
+    }
+
+    func errorOf(_ body: [String: Any]) -> (message: String?, field: String?) {
+        let e = body["error"] as? [String: Any]
+        return (e?["message"] as? String, e?["field"] as? String)
+    }
+
+    @Test func domainsLifecycleOverTheAPI() throws {
+        try withAPI { api, db in
+            #expect(api.call("GET", "/api/v1/domains", token: "nope").status == 401)
+            let created = api.call("POST", "/api/v1/domains", json: """
+                {"host": "Bücher.example", "interval_minutes": 15, "app_ids": [{"service": "applinks", "app_id": "\(Self.app)"}],
+                 "watched_urls": [{"url": "https://bücher.example/p/1", "expect": "\(Self.app)"}]}
+                """)
+            #expect(created.status == 201)
+            let id = try #require(created.body["id"] as? Int)
+            #expect(created.body["host"] as? String == "xn--bcher-kva.example")
+            #expect(created.body["state"] as? String == "checking")
+            #expect(created.raw.header("Location") == "/api/v1/domains/\(id)")
+            #expect((created.body["app_ids"] as? [[String: Any]])?.count == 1)
+
+            let refused = api.call("POST", "/api/v1/domains", json: #"{"host": "example.com:443"}"#)
+            #expect(refused.status == 400)
+            #expect(errorOf(refused.body).field == "host")
+            #expect(errorOf(refused.body).message?.contains("port") == true)
+            let badApp = api.call("POST", "/api/v1/domains", json: #"{"host": "a.example", "app_ids": [{"service": "applinks", "app_id": "nope"}]}"#)
+            #expect(errorOf(badApp.body).field == "app_ids[0].app_id")
+            #expect(api.call("POST", "/api/v1/domains", json: "not json").status == 400)
+            #expect(api.call("POST", "/api/v1/domains", json: #"{"host": "bücher.example"}"#).status == 409)
+
+            let list = api.call("GET", "/api/v1/domains?q=b%C3%BCcher")
+            #expect(list.body["total"] as? Int == 1)
+            let patched = api.call("PATCH", "/api/v1/domains/\(id)", json: #"{"interval_minutes": 60, "badge": true}"#)
+            #expect(patched.status == 200)
+            #expect(patched.body["interval_minutes"] as? Int == 60 && patched.body["badge"] as? Bool == true)
+            #expect((patched.body["watched_urls"] as? [[String: Any]])?.count == 1)   // untouched fields kept
+            #expect(api.call("PATCH", "/api/v1/domains/\(id)", json: #"{"host": "other.example"}"#).status == 400)
+
+            let body1 = #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/p/*"}]}]}}"#
+            let body2 = #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/q/*"}]}]}}"#
+            try db.insertCheck(NewCheckRow(domainID: Int64(id), startedAt: Date(timeIntervalSinceNow: -10), finishedAt: Date(timeIntervalSinceNow: -9),
+                                           verdict: "pass", originBody: Array(body1.utf8), latencyMilliseconds: 20, changed: true))
+            try db.insertCheck(NewCheckRow(domainID: Int64(id), startedAt: Date(), finishedAt: Date(), verdict: "fail", originBody: Array(body2.utf8),
+                                           findingsJSON: #"[{"code":"watched-url-changed","severity":"error","message":"moved"}]"#,
+                                           latencyMilliseconds: 30, changed: true))
+            let checks = api.call("GET", "/api/v1/domains/\(id)/checks")
+            #expect((checks.body["checks"] as? [[String: Any]])?.count == 2)
+            let findings = api.call("GET", "/api/v1/domains/\(id)/findings")
+            #expect(((findings.body["findings"] as? [[String: Any]])?.first?["code"] as? String) == "watched-url-changed")
+            let diff = api.call("GET", "/api/v1/domains/\(id)/diff")
+            #expect(diff.status == 200)
+            #expect(diff.body["behaviourally_equal"] as? Bool == false)
+            #expect(((diff.body["watched_urls"] as? [[String: Any]])?.first?["after"] as? String) == "stays in the browser")
+            let sha = try #require(((checks.body["checks"] as? [[String: Any]])?.first?["origin_version"]) as? String)
+            let raw = api.call("GET", "/api/v1/versions/\(sha)")
+            #expect(raw.status == 200 && raw.raw.bodyText == body2)
+            #expect(api.call("GET", "/api/v1/domains/\(id)/diff?from=zzz").status == 400)
+
+            let tested = api.call("POST", "/api/v1/test-url", json: #"{"url": "https://bücher.example/q/7", "domain_id": \#(id)}"#)
+            #expect(tested.body["opens"] as? String == Self.app)
+            let check = api.call("POST", "/api/v1/domains/\(id)/check")
+            #expect(check.status == 202)
+            #expect(try db.domain(id: Int64(id))?.checkRequestedAt != nil)
+            #expect(api.call("DELETE", "/api/v1/domains/\(id)").status == 204)
+            let gone = api.call("GET", "/api/v1/domains/\(id)")
+            #expect(gone.status == 404 && errorOf(gone.body).message != nil)
+            #expect(gone.body["error"] as? [String: Any] != nil)
+        }
+    }
+
+    @Test func readOnlyTokensCannotChange() throws {
+        try withAPI { api, db in
+            let viewer = SecretToken.generate(prefix: "aasa_")
+            _ = try db.createAPIToken(name: "ro", tokenHash: viewer.digest, userID: nil, role: "viewer")
+            #expect(api.call("GET", "/api/v1/domains", token: viewer.value).status == 200)
+            let refused = api.call("POST", "/api/v1/domains", json: #"{"host": "a.example"}"#, token: viewer.value)
+            #expect(refused.status == 403)
+            #expect(try db.domain(host: "a.example") == nil)
+            // Revoked tokens stop working.
+            let id = try #require(try db.apiTokens().first { $0.name == "ro" }?.id)
+            try db.revokeAPIToken(id: id)
+            #expect(api.call("GET", "/api/v1/domains", token: viewer.value).status == 401)
+        }
+    }
+
+    /// Every operation the OpenAPI document declares is answered by the running app with one of the
+    /// statuses it declares for it.
+    @Test func theServerAnswersWhatTheOpenAPIDocumentDeclares() throws {
+        try withAPI { api, db in
+            let served = api.app.respond(WebRequest(method: "GET", target: "/api/v1/openapi.json"))
+            #expect(served.status == 200)
+            let doc = try #require(try JSONSerialization.jsonObject(with: Data(served.body)) as? [String: Any])
+            let paths = try #require(doc["paths"] as? [String: [String: Any]])
+            guard case .created(let id) = try db.createDomain(DomainDraft(host: "api.example", displayName: "api.example", wildcard: false,
+                intervalSeconds: 3600, badgeEnabled: false, appIDs: [], watchedURLs: [])) else { Issue.record("no domain"); return }
+            let body1 = Array(#"{"applinks":{"details":[]}}"#.utf8), body2 = Array(#"{"webcredentials":{"apps":["ABCDE12345.a.b"]}}"#.utf8)
+            try db.insertCheck(NewCheckRow(domainID: id, startedAt: Date(timeIntervalSinceNow: -5), finishedAt: Date(timeIntervalSinceNow: -5),
+                                           verdict: "pass", originBody: body1, latencyMilliseconds: 5, changed: true))
+            try db.insertCheck(NewCheckRow(domainID: id, startedAt: Date(), finishedAt: Date(), verdict: "pass", originBody: body2,
+                                           latencyMilliseconds: 5, changed: true))
+            let sha = ContentDigest.sha256Hex(body2)
+            let bodies = ["POST /domains": #"{"host": "new.example"}"#, "PATCH /domains/{id}": #"{"interval_minutes": 60}"#,
+                          "POST /test-url": #"{"url": "https://api.example/x", "domain_id": \#(id)}"#]
+            var operations = 0
+            // Deletion last, so the other operations find the domain.
+            for path in paths.keys.sorted() {
+                for method in ["get", "post", "patch", "delete"] {
+                    guard let op = paths[path]?[method] as? [String: Any], let responses = op["responses"] as? [String: Any] else { continue }
+                    if method == "delete" { continue }
+                    let target = "/api/v1" + path.replacingOccurrences(of: "{id}", with: String(id)).replacingOccurrences(of: "{hash}", with: sha)
+                    let r = api.call(method.uppercased(), target, json: bodies["\(method.uppercased()) \(path)"])
+                    #expect(responses[String(r.status)] != nil, "\(method) \(path) answered \(r.status): \(r.raw.bodyText)")
+                    #expect(r.raw.header("Content-Type")?.hasPrefix(r.status == 200 && path.hasPrefix("/versions") ? "text/plain" : "application/json") == true,
+                            "\(method) \(path)")
+                    operations += 1
+                }
+            }
+            let del = api.call("DELETE", "/api/v1/domains/\(id)")
+            #expect((paths["/domains/{id}"]?["delete"] as? [String: Any]).flatMap { $0["responses"] as? [String: Any] }?[String(del.status)] != nil)
+            #expect(operations >= 10)
+        }
+    }
+
+    @Test func metricsBadgeAndExport() throws {
+        try withAPI { api, db in
+            guard case .created(let id) = try db.createDomain(DomainDraft(host: "badge.example", displayName: "badge.example", wildcard: false,
+                intervalSeconds: 3600, badgeEnabled: true, appIDs: [], watchedURLs: [])),
+                case .created = try db.createDomain(DomainDraft(host: "cmd.example", displayName: "=cmd|' <b>", wildcard: false,
+                intervalSeconds: 3600, badgeEnabled: false, appIDs: [], watchedURLs: [])) else { Issue.record("no domain"); return }
+            try db.insertCheck(NewCheckRow(domainID: id, startedAt: Date(), finishedAt: Date(), verdict: "fail", originBody: nil,
+                                           findingsJSON: #"[{"code":"http-status","severity":"error","message":"404"}]"#,
+                                           latencyMilliseconds: 120, changed: true))
+            let metrics = api.app.respond(WebRequest(method: "GET", target: "/metrics")).bodyText
+            #expect(metrics.contains("aasa_checks_total{verdict=\"fail\"} 1"))
+            #expect(metrics.contains("aasa_failing_domains{code=\"http-status\"} 1"))
+            #expect(metrics.contains("aasa_check_latency_milliseconds_bucket{le=\"250\"} 1"))
+            #expect(metrics.contains("aasa_check_latency_milliseconds_bucket{le=\"100\"} 0"))
+            #expect(metrics.contains("aasa_check_queue_depth 2"))   // both are due: registered domains are due at once
+            #expect(metrics.contains("aasa_deliveries{state=\"pending\"} 0"))
+            let badge = api.app.respond(WebRequest(method: "GET", target: "/badge/badge.example.svg"))
+            #expect(badge.status == 200 && badge.bodyText.contains("failing") && badge.header("Content-Type") == "image/svg+xml")
+            #expect(api.app.respond(WebRequest(method: "GET", target: "/badge/cmd.example.svg")).status == 404)   // not opted in
+            #expect(api.app.respond(WebRequest(method: "GET", target: "/badge/unknown.example.svg")).status == 404)
+            let browser = WebClient(app: api.app)
+            _ = browser.logIn(email: "admin@example.com", password: "correct horse battery")
+            let csv = browser.get("/export/domains.csv").bodyText
+            #expect(csv.hasPrefix("host,display_name"))
+            #expect(csv.contains("\"'=cmd|' <b>\""))   // formula defused, quoted
+            let json = browser.get("/export/domains.json")
+            #expect(json.header("Content-Type") == "application/json")
+            #expect(json.bodyText.contains("\"host\":\"badge.example\""))
+        }
+    }
+}
