@@ -191,9 +191,13 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func drainInbox() {
-        wakePending.store(false, ordering: .sequentiallyConsistent)
+        // Order matters: consume the eventfd first, then clear the flag, then take the inbox.
+        // Clearing first would let a poster write the eventfd between the two, have that write
+        // swallowed by our read, and leave the flag set: every later post would skip the wake
+        // and sit in the inbox forever.
         var counter: UInt64 = 0
         _ = withUnsafeMutableBytes(of: &counter) { Glibc.read(wakeFD, $0.baseAddress, 8) }
+        wakePending.store(false, ordering: .sequentiallyConsistent)
         let items = inbox.withLock { box -> Inbox in
             let taken = box
             box.accepted.removeAll(keepingCapacity: true)

@@ -1,3 +1,4 @@
+import Synchronization
 import Glibc
 import Testing
 @testable import HTTP
@@ -167,6 +168,35 @@ import Testing
             #expect(head.body.isEmpty)
             // Had a body been sent for HEAD, it would be read here as the next status line.
             #expect(try #require(client.readResponse()).text == "ok")
+        }
+    }
+}
+
+@Suite(.serialized) struct HTTPServerConcurrencyTests {
+    /// Many clients at once, each on fresh connections (dealt to both loops) with answers from
+    /// workers: every request must be answered. A lost wake-up of a loop shows up here as a
+    /// connection that is never served.
+    @Test func everyRequestIsAnsweredUnderConcurrency() throws {
+        try withServer({ $0.eventLoopCount = 2; $0.workerCount = 3 }, handler: testHandler) { server in
+            let port = server.port
+            let answered = Atomic<Int>(0)
+            var threads: [OSThread] = []
+            for t in 0..<8 {
+                threads.append(try OSThread.spawn(name: "client-\(t)") {
+                    for i in 0..<400 {
+                        // Stop at the first unanswered request: a stuck loop would otherwise
+                        // cost a receive timeout per remaining connection.
+                        guard let client = try? RawClient(port: port, receiveTimeoutSeconds: 3) else { return }
+                        let path = i % 2 == 0 ? "/sleep/0" : "/healthz"
+                        guard (try? client.send("GET \(path) HTTP/1.1\r\nHost: t\r\n\r\nGET /sleep/0 HTTP/1.1\r\nHost: t\r\n\r\n")) != nil,
+                              client.readResponse()?.status == 200, client.readResponse()?.status == 200
+                        else { return }
+                        answered.add(1, ordering: .relaxed)
+                    }
+                })
+            }
+            for thread in threads { thread.join() }
+            #expect(answered.load(ordering: .relaxed) == 8 * 400)
         }
     }
 }
