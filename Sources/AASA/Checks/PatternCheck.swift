@@ -42,12 +42,12 @@ enum PatternCheck {
                     hint: site.legacy ? "Fragments need components: {\"/\": \"…\", \"#\": \"…\"} (iOS 13+)."
                         : "Move the part after # into a \"#\" key of the same component.")
             }
-            if !site.legacy && text.hasPrefix("NOT ") {
+            if !site.legacy && bytes.hasPrefixSequence("NOT ") {
                 context.report(.notPrefixInComponents, site.path, site.position,
                     "\(what) \"\(text)\" starts with \"NOT \", which means nothing inside components: it matches paths that literally start with \"NOT \".",
                     hint: "Remove \"NOT \" and add \"exclude\": true to the component.")
             }
-            if text.contains("://") || text.hasPrefix("http:") || text.hasPrefix("https:") {
+            if bytes.containsSequence("://") || bytes.hasPrefixSequence("http:") || bytes.hasPrefixSequence("https:") {
                 context.report(.patternNeverMatches, site.path, site.position,
                     "\(what) \"\(text)\" contains a scheme or host; it is compared with the URL path only, so it can never match.",
                     hint: "Write only the path, e.g. \"/products/*\".")

@@ -21,19 +21,11 @@ struct FindingCollector: Sendable {
     }
 }
 
-/// The bytes a document was read from, to turn a `TextPosition` into a line:column for people.
+/// Turns a `TextPosition` and a JSON pointer into a `SourceLocation` for people.
 struct SourceText: Sendable {
     let bytes: [UInt8]
 
-    /// Columns count code points, not bytes, so they agree with what an editor shows.
     func location(_ pointer: String, _ position: TextPosition) -> SourceLocation {
-        var column = 1
-        var index = position.lineStart
-        let end = min(position.offset, bytes.count)
-        while index < end {
-            if bytes[index] & 0xC0 != 0x80 { column += 1 }
-            index += 1
-        }
-        return SourceLocation(pointer: pointer, line: position.line, column: column)
+        SourceLocation(pointer: pointer, line: position.line, column: position.column)
     }
 }

@@ -10,15 +10,16 @@ struct JSONPath: Sendable {
 
     static let root = JSONPath()
 
-    func appending(_ key: String) -> JSONPath {
-        var copy = self
-        copy.steps.append(.key(key))
-        return copy
-    }
+    func appending(_ key: String) -> JSONPath { appending(step: .key(key)) }
 
-    func appending(_ index: Int) -> JSONPath {
-        var copy = self
-        copy.steps.append(.index(index))
+    func appending(_ index: Int) -> JSONPath { appending(step: .index(index)) }
+
+    /// One right-sized allocation per step (appending to a copy would grow it by doubling).
+    private func appending(step: Step) -> JSONPath {
+        var copy = JSONPath()
+        copy.steps.reserveCapacity(steps.count + 1)
+        copy.steps.append(contentsOf: steps)
+        copy.steps.append(step)
         return copy
     }
 

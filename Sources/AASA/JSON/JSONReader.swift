@@ -14,6 +14,9 @@ struct JSONReader {
     private var index: Int
     private var line = 1
     private var lineStart: Int
+    /// UTF-8 continuation bytes read so far, and how many of them came before `lineStart`.
+    private var continuations = 0
+    private var lineStartContinuations = 0
     private var path = JSONPath()
     private(set) var findings = FindingCollector()
     /// The first unrecoverable syntax error; the document is then unusable.
@@ -37,7 +40,15 @@ struct JSONReader {
         self.lineStart = start
     }
 
-    private var position: TextPosition { TextPosition(offset: index, line: line, lineStart: lineStart) }
+    private var position: TextPosition {
+        TextPosition(offset: index, line: line, column: index - lineStart - (continuations - lineStartContinuations) + 1)
+    }
+
+    private mutating func newLine(startingAt offset: Int) {
+        line += 1
+        lineStart = offset
+        lineStartContinuations = continuations
+    }
     private var atEnd: Bool { index >= bytes.count }
     private var current: UInt8 { bytes[index] }
 
@@ -156,6 +167,16 @@ struct JSONReader {
     /// Foundation keeps the last of duplicate keys [inferred]; a person usually meant one of them.
     private mutating func reportDuplicateKeys(_ members: [JSONMember]) {
         guard members.count > 1 else { return }
+        if members.count <= 16 {
+            var distinct = true
+            outer: for i in 0..<members.count {
+                for j in (i + 1)..<members.count where members[i].key == members[j].key {
+                    distinct = false
+                    break outer
+                }
+            }
+            if distinct { return }
+        }
         var seen = Set<String>()
         seen.reserveCapacity(members.count)
         for member in members where !seen.insert(member.key).inserted {
@@ -223,7 +244,10 @@ struct JSONReader {
                 return text
             }
             if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-            if byte >= 0x80 { sawNonASCII = true }
+            if byte >= 0x80 {
+                sawNonASCII = true
+                if byte & 0xC0 == 0x80 { continuations += 1 }
+            }
             index += 1
         }
         guard index < bytes.count else { throw unterminatedString(start) }
@@ -241,9 +265,12 @@ struct JSONReader {
             if byte < 0x20 {
                 report(position, "A string contains a raw control character (\(describe(byte))); JSON needs it escaped.",
                        hint: byte == 0x0A ? "Write \\n, or close the string before the line ends." : "Escape it as \\u00XX.")
-                if byte == 0x0A { line += 1; lineStart = index + 1 }
+                if byte == 0x0A { newLine(startingAt: index + 1) }
             }
-            if byte >= 0x80 { sawNonASCII = true }
+            if byte >= 0x80 {
+                sawNonASCII = true
+                if byte & 0xC0 == 0x80 { continuations += 1 }
+            }
             buffer.append(byte)
             index += 1
         }
@@ -424,12 +451,13 @@ struct JSONReader {
             case UInt8(ascii: "\""):
                 index += 1
                 while index < bytes.count && bytes[index] != UInt8(ascii: "\"") {
-                    if bytes[index] == UInt8(ascii: "\\") { index += 1 }
+                    if bytes[index] == UInt8(ascii: "\\") { index += 1 } else if bytes[index] & 0xC0 == 0x80 { continuations += 1 }
                     index += 1
                 }
             case 0x0A:
-                line += 1
-                lineStart = index + 1
+                newLine(startingAt: index + 1)
+            case 0x80...0xBF:
+                continuations += 1
             default:
                 break
             }
@@ -447,8 +475,7 @@ struct JSONReader {
                 index += 1
             case 0x0A:
                 index += 1
-                line += 1
-                lineStart = index
+                newLine(startingAt: index)
             case UInt8(ascii: "/") where index + 1 < bytes.count
                 && (bytes[index + 1] == UInt8(ascii: "/") || bytes[index + 1] == UInt8(ascii: "*")):
                 skipComment()
@@ -464,9 +491,9 @@ struct JSONReader {
         index += 2
         while index < bytes.count {
             let byte = bytes[index]
+            if byte & 0xC0 == 0x80 { continuations += 1 }
             if byte == 0x0A {
-                line += 1
-                lineStart = index + 1
+                newLine(startingAt: index + 1)
                 if !block { index += 1; return }
             }
             if block && byte == UInt8(ascii: "*") && index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "/") {

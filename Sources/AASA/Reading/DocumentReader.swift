@@ -54,6 +54,17 @@ enum DocumentReader {
     /// Members in byte order with earlier duplicates removed (the duplicate itself was reported by the reader).
     static func latestMembers(_ members: [JSONMember]) -> [JSONMember] {
         guard members.count > 1 else { return members }
+        // Components have a handful of keys: comparing pairs beats building a dictionary per object.
+        if members.count <= 16 {
+            var duplicated = false
+            outer: for i in 0..<members.count {
+                for j in (i + 1)..<members.count where members[i].key == members[j].key {
+                    duplicated = true
+                    break outer
+                }
+            }
+            if !duplicated { return members }
+        }
         var lastIndex: [String: Int] = [:]
         lastIndex.reserveCapacity(members.count)
         for (i, member) in members.enumerated() { lastIndex[member.key] = i }

@@ -31,8 +31,8 @@ struct ReadContext {
     mutating func reportUnknownKeys(_ object: [JSONMember], known: [String], at path: JSONPath, what: String,
                                     severity: Severity = .warning, aliases: [String: String] = [:],
                                     skipping skipped: Set<String> = []) {
-        let subject = what.prefix(1).uppercased() + what.dropFirst()
         for member in object where !known.contains(member.key) && !skipped.contains(member.key) {
+            let subject = what.prefix(1).uppercased() + what.dropFirst()
             let suggestion = aliases[member.key] ?? KeySuggestion.nearest(to: member.key, among: known)
             var message = "\(subject) has the key \"\(member.key)\", which Apple does not define; it is ignored."
             var hint: String? = "Remove it, or use one of: \(known.map { "\"\($0)\"" }.joined(separator: ", "))."

@@ -38,7 +38,7 @@ enum SubstitutionVariablesReader {
                         hint: "Write the value in quotes.")
                     continue
                 }
-                if text.contains("$(") {
+                if Array(text.utf8).containsSequence("$(") {
                     context.report(.substValueReferencesVariable, varPath.appending(i), element.position,
                         "The value \"\(text)\" of \"\(name)\" refers to a variable; variables cannot contain other variables (no recursion), so it is not expanded.",
                         hint: "Expand the referenced variable's values into this list.")

@@ -30,13 +30,21 @@ public enum AASAValidator {
     static let softLimit = 128_000
 
     public static func validate(_ bytes: [UInt8]) -> ValidationReport {
-        var findings = sizeFindings(bytes.count)
+        var findings = FindingCollector()
+        findings.add(contentsOf: sizeFindings(bytes.count))
         let parsed = AASAParser.parse(bytes)
-        findings += parsed.findings
+        // One cap for the whole report: the parser's own findings-truncated is replaced by ours.
+        let truncated = FindingDefinition.findingsTruncated.code
+        findings.add(contentsOf: parsed.findings.filter { $0.code != truncated })
         if let document = parsed.document {
-            findings += DocumentChecks.findings(document)
+            findings.add(contentsOf: DocumentChecks.findings(document))
         }
-        return ValidationReport(document: parsed.document, findings: findings)
+        var all = findings.finish()
+        if findings.dropped == 0, parsed.findings.contains(where: { $0.code == truncated }) {
+            all.append(FindingDefinition.findingsTruncated.finding(at: nil,
+                "More findings were not listed; fix the ones above and validate again."))
+        }
+        return ValidationReport(document: parsed.document, findings: all)
     }
 
     static func sizeFindings(_ size: Int) -> [Finding] {

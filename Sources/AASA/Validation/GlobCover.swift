@@ -22,7 +22,7 @@ enum GlobCover {
         let e = caseSensitive ? earlier : earlier.lowercased()
         let l = caseSensitive ? later : later.lowercased()
         if e == l { return true }
-        guard isLiteral(l), !e.contains("$(") else { return false }
+        guard isLiteral(l), !Array(e.utf8).containsSequence("$(") else { return false }
         return globMatches(Array(e.unicodeScalars), Array(l.unicodeScalars))
     }
 
