@@ -50,6 +50,10 @@ enum MatcherBench {
     }
 
     static func run() {
+        if ProcessInfo.processInfo.environment["AASABENCH_PROFILE"] == "large" {
+            largeFile(loopSeconds: 10)
+            return
+        }
         if let value = ProcessInfo.processInfo.environment["AASABENCH_PROFILE"], let index = Int(value) {
             profile(index)
             return
@@ -70,6 +74,22 @@ enum MatcherBench {
         }
         adversarial()
         wholeDocument()
+        largeFile()
+    }
+
+    /// Compiling a file near Apple's 128 KB limit, every rule using the big built-in lists.
+    static func largeFile(loopSeconds: Int = 0) {
+        let components = (0..<1_500).map { #"{"/": "/$(lang)_$(region)/p\#($0)/*"}"# }
+        let json = document(components)
+        guard let document = AASAParser.parse(Array(json.utf8)).document else { return }
+        let compileNs = Stopwatch.nanosecondsPerCall(rounds: 3) { benchmarkSink &+= CompiledDocument(document).appIDs.count }
+        let compiled = CompiledDocument(document)
+        let url = "https://example.com/fr_CA/p1499/x"
+        let start = ContinuousClock.now
+        while ContinuousClock.now - start < .seconds(loopSeconds) { benchmarkSink &+= compiled.decide(url: url, appID: app).name.count }
+        let matchNs = Stopwatch.nanosecondsPerCall(rounds: 5) { benchmarkSink &+= compiled.decide(url: url, appID: app).name.count }
+        print("1,500 rules of $(lang)_$(region) (\(json.utf8.count / 1024) KB): compile \(String(format: "%.1f", compileNs / 1e6)) ms, "
+              + "last-rule match \(String(format: "%.1f", matchNs / 1e3)) µs")
     }
 
     /// `*a*a…*b` against "/" + 512 `a`s: a backtracking regex needs about 512^k steps for k stars.

@@ -39,7 +39,10 @@ struct GlobAutomaton: Sendable {
         var accepting = closureAccepts[Int(startClosure)]
         var next: [Int32] = []
         next.reserveCapacity(current.count)
-        var marks = [UInt32](repeating: 0, count: kinds.count)
+        // Duplicates are found by a linear scan while the live set is small (the usual case), and by
+        // marks only when it grows: allocating marks for every state on every match dominated the cost
+        // of automata with big variable lists.
+        var marks: [UInt32] = []
         var generation: UInt32 = 0
         for raw in input {
             let unit = folding ? CaseFolding.fold(raw) : raw
@@ -54,10 +57,19 @@ struct GlobAutomaton: Sendable {
                 }
                 let closure = Int(follow[index])
                 if closureAccepts[closure] { accepting = true }
-                for target in closureStates[Int(closureStart[closure])..<Int(closureStart[closure + 1])]
-                where marks[Int(target)] != generation {
-                    marks[Int(target)] = generation
-                    next.append(target)
+                for target in closureStates[Int(closureStart[closure])..<Int(closureStart[closure + 1])] {
+                    if marks.isEmpty {
+                        if next.count < 24 {
+                            if !next.contains(target) { next.append(target) }
+                            continue
+                        }
+                        marks = [UInt32](repeating: 0, count: kinds.count)
+                        for state in next { marks[Int(state)] = generation }
+                    }
+                    if marks[Int(target)] != generation {
+                        marks[Int(target)] = generation
+                        next.append(target)
+                    }
                 }
             }
             if next.isEmpty && !accepting { return false }
@@ -82,34 +94,16 @@ struct GlobAutomaton: Sendable {
             return nodes.count - 1
         }
 
-        /// Builds the trie of `values` ending in `continuation`; returns its entry node. Iterative, so a
-        /// very long value cannot exhaust the stack.
-        mutating func addTrie(_ values: [[UInt32]], continuation: Int) -> Int {
-            // First an explicit trie: children keyed by unit (wildcards included as their sentinels).
-            var children: [[UInt32: Int]] = [[:]]
-            var terminal: [Bool] = [false]
-            for value in values {
-                var node = 0
-                for unit in value {
-                    if let child = children[node][unit] {
-                        node = child
-                    } else {
-                        children.append([:])
-                        terminal.append(false)
-                        children[node][unit] = children.count - 1
-                        node = children.count - 1
-                    }
-                }
-                terminal[node] = true
-            }
-            // Then graph nodes bottom-up: trie nodes were created parent-first, so reverse order sees
-            // every child before its parent.
-            var entry = [Int](repeating: -1, count: children.count)
-            for trieNode in stride(from: children.count - 1, through: 0, by: -1) {
+        /// Emits the trie's nodes ending in `continuation`; returns its entry node. Iterative, so a very
+        /// long value cannot exhaust the stack.
+        mutating func addTrie(_ trie: ValueTrie, continuation: Int) -> Int {
+            // Trie nodes were created parent-first, so reverse order sees every child before its parent.
+            var entry = [Int](repeating: -1, count: trie.children.count)
+            for trieNode in stride(from: trie.children.count - 1, through: 0, by: -1) {
                 var targets: [Int] = []
-                if terminal[trieNode] { targets.append(continuation) }
-                // Sorted so the automaton is the same on every run (dictionaries iterate randomly).
-                for (unit, child) in children[trieNode].sorted(by: { $0.key < $1.key }) {
+                targets.reserveCapacity(trie.children[trieNode].count + 1)
+                if trie.terminal[trieNode] { targets.append(continuation) }
+                for (unit, child) in trie.children[trieNode] {
                     let kind: Kind = unit == PatternUnit.star ? .star : unit == PatternUnit.anyOne ? .anyOne : .unit
                     targets.append(add(.consume(kind, unit, entry[child])))
                 }
@@ -130,14 +124,19 @@ struct GlobAutomaton: Sendable {
             }
         }
         var closureOfNode = [Int32](repeating: -1, count: graph.nodes.count)
+        // One visited-mark array for all closures, told apart by generation: a set per closure cost an
+        // allocation per node, which made large variable lists slow to compile.
+        var seen = [Int32](repeating: -1, count: graph.nodes.count)
+        var stack: [Int] = []
         func closure(of node: Int) -> Int32 {
             if closureOfNode[node] >= 0 { return closureOfNode[node] }
-            var seen = Set<Int>()
-            var stack = [node]
+            let generation = Int32(closureAccepts.count)
+            stack.append(node)
             var states: [Int32] = []
             var accepts = false
             while let current = stack.popLast() {
-                guard seen.insert(current).inserted else { continue }
+                guard seen[current] != generation else { continue }
+                seen[current] = generation
                 switch graph.nodes[current] {
                 case .accept: accepts = true
                 case .split(let targets): stack.append(contentsOf: targets.reversed())

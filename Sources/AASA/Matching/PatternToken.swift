@@ -6,8 +6,9 @@ enum PatternToken: Hashable, Sendable {
     case anyOne
     /// `*` (a run of stars is one star: they match the same strings)
     case star
-    /// `$(name)`: any one of the values, each as units with `PatternUnit.star`/`.anyOne` wildcards.
-    case alternatives(name: String, values: [[UInt32]])
+    /// `$(name)`: any one of the values, each as units with `PatternUnit.star`/`.anyOne` wildcards,
+    /// held as a trie built once per variable and shared by every pattern that uses it.
+    case alternatives(name: String, values: ValueTrie)
     /// `$(name)` with no definition: matches nothing (the best guess of aasa-spec.md §10).
     case undefined(name: String)
 }
@@ -16,7 +17,7 @@ enum PatternToken: Hashable, Sendable {
 /// appears in many rules of a file.
 final class PatternTokenizer {
     private let variables: SubstitutionVariables
-    private var cache: [CacheKey: [[UInt32]]] = [:]
+    private var cache: [CacheKey: ValueTrie] = [:]
 
     private struct CacheKey: Hashable {
         var name: String
@@ -64,7 +65,7 @@ final class PatternTokenizer {
         return tokens
     }
 
-    private func values(of name: String, folded: Bool) -> [[UInt32]]? {
+    private func values(of name: String, folded: Bool) -> ValueTrie? {
         let key = CacheKey(name: name, folded: folded)
         if let cached = cache[key] { return cached }
         guard let raw = variables.values(named: name) else { return nil }
@@ -80,11 +81,45 @@ final class PatternTokenizer {
             }
             return units
         }
-        cache[key] = values
-        return values
+        let trie = ValueTrie(values)
+        cache[key] = trie
+        return trie
     }
 
     private func fold(_ unit: UInt32, _ folded: Bool) -> UInt32 {
         folded ? CaseFolding.fold(unit) : unit
     }
+}
+
+/// A variable's values as a trie: values sharing a prefix share nodes, so an automaton state per node
+/// keeps the live states few. Built once per variable (and case), then only read. Compared by identity.
+final class ValueTrie: Hashable, Sendable {
+    /// Children of each node, sorted by unit (wildcards are their `PatternUnit` sentinels); node 0 is the root.
+    let children: [[(unit: UInt32, child: Int)]]
+    /// Whether a value ends at the node.
+    let terminal: [Bool]
+
+    init(_ values: [[UInt32]]) {
+        var edges: [[UInt32: Int]] = [[:]]
+        var terminal: [Bool] = [false]
+        for value in values {
+            var node = 0
+            for unit in value {
+                if let child = edges[node][unit] {
+                    node = child
+                } else {
+                    edges.append([:])
+                    terminal.append(false)
+                    edges[node][unit] = edges.count - 1
+                    node = edges.count - 1
+                }
+            }
+            terminal[node] = true
+        }
+        children = edges.map { $0.map { (unit: $0.key, child: $0.value) }.sorted { $0.unit < $1.unit } }
+        self.terminal = terminal
+    }
+
+    static func == (lhs: ValueTrie, rhs: ValueTrie) -> Bool { lhs === rhs }
+    func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
