@@ -70,6 +70,12 @@ public final class Fetcher: Sendable {
                 root = await transfer(.root, url: rootURL, host: host.ascii, target: target,
                                       userAgent: configuration.appleUserAgent)
             }
+            // A request that rode on the `.well-known` request's connection (HTTP/2, keep-alive)
+            // gets no certificate from curl; it is the same certificate, so say so.
+            if var shared = root, shared.tls == nil, shared.status != nil, let tls = wellKnown.tls {
+                shared.tls = tls
+                root = shared
+            }
         }
         let cdnResult = await cdnFacts
         let report = CheckEvaluation.evaluate(wellKnown: wellKnown, root: root, cdn: cdnResult, plainUserAgent: plain)

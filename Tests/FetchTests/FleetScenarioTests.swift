@@ -76,7 +76,7 @@ import Testing
         #expect((tls.notAfter ?? .distantPast) > Date())
         let timings = try #require(good.wellKnown.timings)
         #expect(timings.total >= timings.firstByte && timings.firstByte >= timings.tls && timings.tls >= timings.connect)
-        #expect(good.root?.status == 404)
+        #expect(good.root?.status == 404 && good.root?.tls?.trusted == true)
         #expect(good.cdn?.status == 200 && good.cdn?.header("apple-from") != nil && good.cdn?.header("age") == "5400")
 
         let rootOnly = try #require(checks["rootonly"])
