@@ -63,5 +63,6 @@ let package = Package(
         .executableTarget(name: "NotifyBench", dependencies: ["Notify", "Store", "Monitor", "Fetch", "TestSupport"], path: "Benchmarks/NotifyBench",
                           swiftSettings: strict),
         .executableTarget(name: "CrawlBench", dependencies: ["Fetch", "TestSupport"], path: "Benchmarks/CrawlBench", swiftSettings: strict),
+        .executableTarget(name: "MonitorBench", dependencies: ["Monitor", "Store", "Fetch", "TestSupport"], path: "Benchmarks/MonitorBench", swiftSettings: strict),
     ]
 )

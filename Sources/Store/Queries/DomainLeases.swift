@@ -76,3 +76,21 @@ extension Queryable {
         """
     }
 }
+
+extension Database {
+    /// The claim statement's plan with real timings (EXPLAIN ANALYZE), for the benchmark. It runs in
+    /// a transaction that is rolled back, so no lease is taken.
+    public func explainLeaseDue(limit: Int, lease: Duration, worker: String) throws -> [String] {
+        struct RollBack: Error { var plan: [String] }
+        do {
+            try withTransaction { connection -> Void in
+                let plan = try connection.rows("EXPLAIN (ANALYZE, BUFFERS) " + Self.leaseDue, limit,
+                                               Int(lease.components.seconds), worker).map { try $0.decode(0, as: String.self) }
+                throw RollBack(plan: plan)
+            }
+            return []
+        } catch let rollBack as RollBack {
+            return rollBack.plan
+        }
+    }
+}

@@ -1,0 +1,153 @@
+// Monitor benchmark (issue 5), against the TLS fleet and a real PostgreSQL (TestPostgres):
+//  1. checks/s through the whole pipeline (claim → fetch → validate → compare → one transaction)
+//     for N domains, against the fetcher alone on the same hosts and fetch settings (goal ≥ 0.8×);
+//  2. bytes of database growth per unchanged check (goal ≤ 100) and per changed check;
+//  3. the claim statement's time with 100,000 domains registered (EXPLAIN ANALYZE, goal ≤ 5 ms).
+// Build in release: swift build -c release --product MonitorBench
+//
+//   MonitorBench [--domains 10000] [--parallel 128] [--unchanged-rounds 3] [--claim-domains 100000]
+import Fetch
+import Foundation
+import Monitor
+import Store
+import TestSupport
+
+struct Options {
+    var domains = 10_000
+    var parallel = 128
+    var unchangedRounds = 3
+    var claimDomains = 100_000
+
+    init(_ arguments: [String]) {
+        var i = 1
+        while i < arguments.count {
+            let value = i + 1 < arguments.count ? Int(arguments[i + 1]) : nil
+            switch arguments[i] {
+            case "--domains": domains = value ?? domains; i += 1
+            case "--parallel": parallel = value ?? parallel; i += 1
+            case "--unchanged-rounds": unchangedRounds = value ?? unchangedRounds; i += 1
+            case "--claim-domains": claimDomains = value ?? claimDomains; i += 1
+            default: break
+            }
+            i += 1
+        }
+    }
+}
+
+func seconds(since start: ContinuousClock.Instant) -> Double {
+    let d = ContinuousClock.now - start
+    return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+}
+
+final class Tally: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.lock(); count += 1; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+}
+
+func fetchConfiguration(_ fleet: TestTLSFleet, parallel: Int) throws -> FetchConfiguration {
+    var configuration = FetchConfiguration(
+        policy: OutboundPolicy(allowPrivateAddresses: true), cdnBase: fleet.cdnBase, checkCDN: false,
+        rootLocation: .whenWellKnownFails, compareUserAgents: false, extraCAFile: fleet.caFile,
+        connectTo: try fleet.connectTo.map { try ConnectToRule(parsing: $0) },
+        maxConnections: parallel, maxConnectionsPerAddress: parallel)
+    configuration.totalTimeout = .seconds(60)
+    configuration.connectTimeout = .seconds(30)
+    return configuration
+}
+
+/// Runs one scheduler round: every due domain once, then stops.
+func pipelineRound(_ database: Database, fleet: TestTLSFleet, parallel: Int, expected: Int) async throws -> Double {
+    let fetcher = try Fetcher(try fetchConfiguration(fleet, parallel: parallel))
+    defer { fetcher.shutdown() }
+    let scheduler = DomainScheduler(
+        pipeline: CheckPipeline(database: database, fetcher: fetcher),
+        configuration: DomainScheduler.Configuration(workerID: "bench", maxInFlight: parallel * 2, batchSize: 128,
+                                                     lease: .seconds(600), pollInterval: .milliseconds(50)))
+    let done = Tally()
+    let stop = StopSignal()
+    let start = ContinuousClock.now
+    await scheduler.run(until: stop) { _, _ in
+        done.add()
+        if done.value >= expected { stop.stop() }
+    }
+    return Double(expected) / seconds(since: start)
+}
+
+func fetcherAlone(_ hosts: [Fetch.Host], fleet: TestTLSFleet, parallel: Int) async throws -> Double {
+    let fetcher = try Fetcher(try fetchConfiguration(fleet, parallel: parallel))
+    defer { fetcher.shutdown() }
+    let start = ContinuousClock.now
+    await fetcher.check(hosts, maxInFlight: parallel * 2) { _ in }
+    return Double(hosts.count) / seconds(since: start)
+}
+
+func databaseBytes(_ database: Database) throws -> Int {
+    try database.value("SELECT sum(pg_total_relation_size(c.oid))::bigint FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind = 'r'")
+}
+
+let options = Options(CommandLine.arguments)
+let fleet = try TestTLSFleet(workerProcesses: 2)
+defer { fleet.stop() }
+print("monitor-bench: \(options.domains) domains on the TLS fleet, parallelism \(options.parallel)")
+
+try await TestPostgres.withDatabase(poolSize: 16) { database in
+    let hosts = try (0..<options.domains).map { try Fetch.Host("m\($0).fleet.test") }
+    for host in hosts {
+        _ = try database.importDomain(host: host.ascii, displayName: host.unicode, wildcard: false, appIDs: [])
+    }
+    let alone = try await fetcherAlone(hosts, fleet: fleet, parallel: options.parallel)
+    let before = try databaseBytes(database)
+    let first = try await pipelineRound(database, fleet: fleet, parallel: options.parallel, expected: options.domains)
+    try database.execute("VACUUM")
+    let afterChanged = try databaseBytes(database)
+    var unchangedRates: [Double] = []
+    for _ in 0..<options.unchangedRounds {
+        try database.execute("UPDATE domains SET next_check_at = now() - interval '1 second'")
+        try database.execute("VACUUM")
+        unchangedRates.append(try await pipelineRound(database, fleet: fleet, parallel: options.parallel, expected: options.domains))
+    }
+    try database.execute("VACUUM")
+    let afterUnchanged = try databaseBytes(database)
+    let unchangedChecks = options.domains * options.unchangedRounds
+    let repeats: Int = try database.value("SELECT count(*)::int FROM check_repeats")
+    try database.rollUpRepeats(olderThan: .zero)
+    try database.execute("VACUUM")
+    let afterRollup = try databaseBytes(database)
+    let best = unchangedRates.max() ?? 0
+
+    print("| measure | value |")
+    print("|---|---:|")
+    print("| fetcher alone, checks/s | \(Int(alone)) |")
+    print("| pipeline, first round (every check a change), checks/s | \(Int(first)) (\(String(format: "%.2f", first / alone))×) |")
+    print("| pipeline, unchanged rounds (best of \(options.unchangedRounds)), checks/s | \(Int(best)) (\(String(format: "%.2f", best / alone))×) |")
+    print("| DB bytes per changed (first) check | \((afterChanged - before) / max(options.domains, 1)) |")
+    print("| DB bytes per unchanged check, before roll-up (\(repeats) repeats) | \((afterUnchanged - afterChanged) / max(unchangedChecks, 1)) |")
+    print("| DB bytes per unchanged check, after roll-up | \((afterRollup - afterChanged) / max(unchangedChecks, 1)) |")
+}
+
+try TestPostgres.withDatabase { database in
+    try database.execute("""
+        INSERT INTO domains (host, display_name, next_check_at)
+        SELECT 'c' || g || '.example', 'c' || g || '.example', now() + (g % 3600) * interval '1 second'
+        FROM generate_series(1, $1) g
+        """, options.claimDomains)
+    // A steady state: a few due, a few requested, most waiting.
+    try database.execute("UPDATE domains SET next_check_at = now() - interval '1 second' WHERE id % 1000 = 0")
+    try database.execute("UPDATE domains SET check_requested_at = now() WHERE id % 20000 = 7")
+    try database.execute("VACUUM ANALYZE domains")
+    var times: [Double] = []
+    var plan: [String] = []
+    for _ in 0..<20 {
+        plan = try database.explainLeaseDue(limit: 64, lease: .seconds(300), worker: "bench")
+        if let line = plan.last(where: { $0.hasPrefix("Execution Time") }),
+           let value = Double(line.split(separator: " ")[2]) {
+            times.append(value)
+        }
+    }
+    times.sort()
+    print("| claim statement with \(options.claimDomains) domains (64 due), median execution time ms | \(times.isEmpty ? "?" : String(format: "%.3f", times[times.count / 2])) |")
+    print("\nEXPLAIN ANALYZE of the claim statement:")
+    plan.forEach { print("    " + $0) }
+}
