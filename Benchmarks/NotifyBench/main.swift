@@ -94,7 +94,7 @@ let directElapsed = Date().timeIntervalSince(directStart)
 let directRate = Double(perThread * threads) / directElapsed
 print(String(format: "baseline without the outbox: %d POSTs in %.2f s = %.0f/s; outbox/baseline = %.2f",
              perThread * threads, directElapsed, directRate, (Double(sent - samples) / elapsed) / directRate))
-receiver.stop()
+receiver.shutDown()
 
 // 4. Threshold-crossing check -> webhook: a domain on the TLS fleet breaks; the second failing
 // check opens the alert and writes the outbox in its transaction; the worker delivers it.

@@ -61,6 +61,13 @@ public final class TestSMTP: Sendable {
     public func stop() { server.stop() }
     public func start() throws { try server.start() }
 
+    /// Stops the server and removes its directory (deinit does the same; this is for owners that
+    /// never go away, such as a benchmark's top-level code).
+    public func shutDown() {
+        server.stop()
+        server.removeFiles()
+    }
+
     public func messages() -> [Message] {
         let dir = server.directory.appendingPathComponent("records")
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [])

@@ -44,6 +44,13 @@ public final class TestWebhookReceiver: Sendable {
     public func stop() { server.stop() }
     public func start() throws { try server.start() }
 
+    /// Stops the server and removes its directory (deinit does the same; this is for owners that
+    /// never go away, such as a benchmark's top-level code).
+    public func shutDown() {
+        server.stop()
+        server.removeFiles()
+    }
+
     /// Every request received so far, in arrival order.
     public func requests() -> [Request] {
         let dir = server.directory.appendingPathComponent("records")
