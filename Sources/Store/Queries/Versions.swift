@@ -11,10 +11,17 @@ public struct StoredVersion: Sendable, Hashable {
 
 extension Queryable {
     /// Records that `body` (whose hex SHA-256 is `sha256`) was seen at `seenAt`; returns the version's
-    /// id. The common case (a file already stored) only moves `last_seen_at` and sends no bytes.
+    /// id. The common case (a file already stored) sends no bytes and writes nothing, or moves
+    /// `last_seen_at` at most once an hour: many domains serving one file would otherwise all queue
+    /// on that one row's lock, and every check would leave a dead row version behind.
     @discardableResult
     public func storeVersion(sha256: String, body: [UInt8], seenAt: Date) throws -> Int64 {
-        if let id: Int64 = try firstRow(Self.touchVersion, sha256, seenAt)?.decode("id") { return id }
+        if let row = try firstRow("SELECT id, last_seen_at FROM aasa_versions WHERE sha256 = $1", sha256) {
+            let id: Int64 = try row.decode("id")
+            let lastSeen: Date = try row.decode("last_seen_at")
+            if seenAt.timeIntervalSince(lastSeen) > 3600 { try execute(Self.touchVersion, sha256, seenAt) }
+            return id
+        }
         return try value(Self.insertVersion, sha256, body, body.count, seenAt)
     }
 
@@ -26,7 +33,7 @@ extension Queryable {
     }
 
     static var touchVersion: SQL {
-        "UPDATE aasa_versions SET last_seen_at = GREATEST(last_seen_at, $2) WHERE sha256 = $1 RETURNING id"
+        "UPDATE aasa_versions SET last_seen_at = GREATEST(last_seen_at, $2) WHERE sha256 = $1"
     }
 
     /// Two workers may store the same new file at once: the loser's insert becomes an update.
