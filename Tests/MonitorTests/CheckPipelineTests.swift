@@ -69,6 +69,9 @@ import TestSupport
                 #expect(excluded.changes.contains(.watchedURLChanged(url: "https://events.fleet.test/buy/42",
                                                                      from: .opensApp("ABCDE12345.shop"), to: .staysInBrowser)))
                 #expect(!excluded.changes.contains { if case .appIDsDisappeared = $0 { true } else { false } })
+                // The new-version notice carries the behavioural diff.
+                #expect(excluded.alerts.contains { $0.kind == .notice && $0.summary.contains("Behaviour changed") },
+                        "\(excluded.alerts.map(\.summary))")
 
                 // An app ID is removed from webcredentials.
                 let removed = try await step(shopFile(excludeBuy: true))

@@ -37,10 +37,30 @@ public struct CheckPipeline: Sendable {
         let now = check.finishedAt
         let previous = try MonitorState(history: history, consecutiveFailures: domain.consecutiveFailures)
         let summary = CheckSummary(check: check, expectations: expectations)
-        let step = previous.advanced(by: summary, policy: alertPolicy(for: domain), now: now, diffSummary: nil)
-        let record = try makeRecord(domain: domain, check: check, startedAt: started, previous: previous, step: step)
+        let diffLines = await behaviourDiff(previous: previous.last, current: summary, document: check.report.document,
+                                            urls: expectations.watchedURLs.map(\.url))
+        let step = previous.advanced(by: summary, policy: alertPolicy(for: domain), now: now,
+                                     diffSummary: diffLines.isEmpty ? nil : diffLines.joined(separator: "; "))
+        var record = try makeRecord(domain: domain, check: check, startedAt: started, previous: previous, step: step)
+        for index in record.alertChanges.indices where record.alertChanges[index].kind == .notice {
+            record.alertChanges[index].diffSummary = diffLines
+        }
         let outcome = try await recordRetrying(record, giveUpAfter: giveUpAfter)
         return Result(outcome: outcome, step: step)
+    }
+
+    /// The behavioural difference to the previous file, in lines, when the origin's file changed.
+    /// Best effort: a previous file that cannot be read back gives no lines, never a failed check.
+    func behaviourDiff(previous: CheckSummary?, current: CheckSummary, document: AASADocument?,
+                       urls: [String]) async -> [String] {
+        guard let document, let oldSHA = previous?.versionSHA256, let newSHA = current.versionSHA256, oldSHA != newSHA else {
+            return []
+        }
+        let database = self.database
+        guard let stored = try? await BlockingCallQueue.run({ try database.version(sha256: oldSHA) }),
+              let old = AASAParser.parse(stored.body).document else { return [] }
+        let diff = AASADiff.diff(old: old, new: document, urls: urls)
+        return diff.description.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
     func alertPolicy(for domain: LeasedDomain) -> AlertPolicy {
