@@ -58,6 +58,7 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["TestSupport"], swiftSettings: strict),
 
         // Benchmarks: release-built executables that print ratios against baselines/peers.
+        .executableTarget(name: "WebBench", dependencies: ["Web", "Store"], path: "Benchmarks/WebBench", swiftSettings: strict),
         .executableTarget(name: "AASABench", dependencies: ["AASA"], path: "Benchmarks/AASABench", swiftSettings: strict),
         .executableTarget(name: "HTTPBenchServer", dependencies: ["HTTP"], path: "Benchmarks/HTTPBenchServer", swiftSettings: strict),
         .executableTarget(name: "NotifyBench", dependencies: ["Notify", "Store", "Monitor", "Fetch", "TestSupport"], path: "Benchmarks/NotifyBench",

@@ -66,24 +66,26 @@ extension Queryable {
     public func chartPoints(domainID: Int64, since: Date, limit: Int) throws -> [CheckPoint] {
         try rows("""
             WITH pts AS (
-              SELECT started_at, latency_ms,
-                coalesce(transport #>> '{wellKnown,tls,notAfter}', transport #>> '{well-known,tls,notAfter}') AS not_after,
-                row_number() OVER (ORDER BY started_at) AS n, count(*) OVER () AS total
+              SELECT id, started_at, latency_ms, row_number() OVER (ORDER BY started_at) AS n, count(*) OVER () AS total
               FROM checks WHERE domain_id = $1 AND started_at >= $2
             )
-            SELECT started_at, latency_ms, not_after FROM pts
-            WHERE total <= $3 OR n % ((total + $3 - 1) / $3) = 0 OR n = total ORDER BY started_at
+            -- Thin first, then open the (large, TOASTed) transport JSON of the kept rows only.
+            SELECT p.started_at, p.latency_ms,
+              coalesce(c.transport #>> '{wellKnown,tls,notAfter}', c.transport #>> '{well-known,tls,notAfter}') AS not_after
+            FROM pts p JOIN checks c ON c.id = p.id
+            WHERE p.total <= $3 OR p.n % ((p.total + $3 - 1) / $3) = 0 OR p.n = p.total ORDER BY p.started_at
             """, domainID, since, limit).map {
             CheckPoint(time: try $0.decode("started_at"), latencyMilliseconds: try $0.decode("latency_ms"),
                        certificateNotAfter: try $0.decode("not_after"))
         }
     }
 
-    /// Every distinct file the origin served for this domain, newest first.
+    /// Every distinct file the origin served for this domain, newest first. A new file always makes
+    /// its check a changed one, so the (small) set of changed checks is enough.
     public func versions(domainID: Int64) throws -> [VersionSummary] {
         try rows("""
             SELECT v.sha256, v.size, min(c.started_at) AS first_seen FROM checks c JOIN aasa_versions v ON v.id = c.origin_version_id
-            WHERE c.domain_id = $1 GROUP BY v.sha256, v.size ORDER BY first_seen DESC
+            WHERE c.domain_id = $1 AND c.changed GROUP BY v.sha256, v.size ORDER BY first_seen DESC
             """, domainID).map {
             VersionSummary(sha256: try $0.decode("sha256"), size: try $0.decode("size"), firstSeenAt: try $0.decode("first_seen"))
         }

@@ -62,7 +62,9 @@ extension Queryable {
               SELECT listed.*, CASE state WHEN 'failing' THEN 0 WHEN 'warning' THEN 1 WHEN 'checking' THEN 2
                 WHEN 'never' THEN 3 ELSE 4 END AS state_rank, count(*) OVER () AS matching
               FROM listed WHERE ($2 = '' OR state = $2)
-            )
+            ), paged AS (
+              SELECT * FROM ranked d ORDER BY
+            """ + " " + order + " LIMIT $3 OFFSET $4) " + """
             SELECT d.*,
               (SELECT f->>'message' FROM checks c, jsonb_array_elements(c.findings) f WHERE c.id = d.last_check_id
                  ORDER BY CASE f->>'severity' WHEN 'error' THEN 0 WHEN 'warning' THEN 1 WHEN 'deprecation' THEN 2 ELSE 3 END
@@ -70,8 +72,8 @@ extension Queryable {
               ARRAY(SELECT coalesce(c.latency_ms, -1) FROM checks c WHERE c.domain_id = d.id
                  ORDER BY c.started_at DESC LIMIT 20) AS latencies,
               (SELECT count(*) FROM alerts a WHERE a.domain_id = d.id AND a.state = 'open') AS open_alerts
-            FROM ranked d ORDER BY
-            """ + " " + order + " LIMIT $3 OFFSET $4", pattern, state, f.limit, f.offset)
+            FROM paged d ORDER BY
+            """ + " " + order, pattern, state, f.limit, f.offset)
         var matching = 0
         let items = try page.map { row -> OverviewItem in
             matching = try row.decode("matching")

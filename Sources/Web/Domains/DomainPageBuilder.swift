@@ -20,9 +20,10 @@ enum DomainPageBuilder {
         let appIDs = try db.appIDExpectations(domainID: d.id)
         let watched = try db.watchedURLs(domainID: d.id)
 
+        let versions = try db.versions(domainID: d.id)
         var file: DomainPageModel.FileView?
         if let sha = latest?.originVersionSHA256, let body = try db.versionBody(sha256: sha) {
-            let firstSeen = try db.versions(domainID: d.id).first { $0.sha256 == sha }?.firstSeenAt ?? latest?.startedAt ?? now
+            let firstSeen = versions.first { $0.sha256 == sha }?.firstSeenAt ?? latest?.startedAt ?? now
             file = .init(bytes: body, hash: sha, firstSeen: DomainHandlers.epoch(firstSeen))
         }
         var locations: [DomainPageModel.LocationView] = []
@@ -48,7 +49,6 @@ enum DomainPageBuilder {
             entries.append(.init(checkID: ch.id, time: DomainHandlers.epoch(ch.startedAt), state: DomainState(verdict: ch.verdict),
                                  versionHash: ch.originVersionSHA256, newVersion: isNew, summary: summary))
         }
-        let versions = try db.versions(domainID: d.id)
         let diff = try diffView(versions: versions, watched: watched.map(\.url), query: c.query, db: db)
 
         let points = try db.chartPoints(domainID: d.id, since: now.addingTimeInterval(-365 * 86_400), limit: 400)

@@ -1,0 +1,71 @@
+import Foundation
+import Store
+import Web
+
+// Web latency benchmark: 10,000 domains, a year of hourly checks for 100 of them, then the overview
+// and a domain page (with a year of history) rendered many times through the app's own responder.
+// Prints p50/p95 per page. DATABASE_URL must point at an empty, migrated database (see Benchmarks/README).
+//
+//   DATABASE_URL=postgresql:///aasa_bench?host=/tmp/pg swift run -c release WebBench [--seed-only|--no-seed]
+let args = CommandLine.arguments
+guard let url = ProcessInfo.processInfo.environment["DATABASE_URL"] else {
+    FileHandle.standardError.write(Data("set DATABASE_URL to a migrated, empty database\n".utf8))
+    exit(64)
+}
+let db = Database(configuration: ConnectionConfiguration(url: url), poolSize: 4)
+let good = Array(#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/product/*"},{"/":"/help/*","exclude":true}]}]},"webcredentials":{"apps":["ABCDE12345.com.example.app"]}}"#.utf8)
+let older = Array(#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/product/*"}]}]}}"#.utf8)
+let findings = #"[{"code":"content-type-not-json","severity":"warning","location":{"pointer":""},"message":"Served as text/plain; serve it as application/json."}]"#
+let transport = #"{"wellKnown":{"location":"well-known","url":"https://site.example/.well-known/apple-app-site-association","status":200,"headers":{"content-type":"application/json"},"decodedSize":180,"bodyTruncated":false,"body":[],"tls":{"trusted":true,"issuer":"Bench CA","notAfter":"2027-03-01T00:00:00Z","subjectAltNames":[]}},"cdn":{"location":"cdn","url":"https://app-site-association.cdn-apple.com/a/v1/site.example","status":200,"headers":{},"decodedSize":180,"bodyTruncated":false,"body":[]}}"#
+
+if !args.contains("--no-seed") {
+    let started = Date()
+    try db.seedBenchmarkData(domains: 10_000, withHistory: 100, days: 365, intervalMinutes: 60, body: good, otherBody: older,
+                             findingsJSON: findings, transportJSON: transport)
+    let checks: Int = try db.value("SELECT count(*) FROM checks")
+    print("seeded 10000 domains, \(checks) checks in \(Int(Date().timeIntervalSince(started))) s")
+}
+if args.contains("--seed-only") { exit(0) }
+
+let app = WebApp(database: db, configuration: WebConfiguration(passwordHasher: PasswordHasher(opsLimit: 1, memLimit: 8192)))
+// A signed-in browser: setup, then reuse its session cookie.
+func send(_ method: String, _ target: String, cookie: String = "", body: String = "") -> WebResponse {
+    app.respond(WebRequest(method: method, target: target, headers: cookie.isEmpty ? [] : [("Cookie", cookie)], body: Array(body.utf8)))
+}
+let visitor = send("GET", "/setup")
+let visitorCookie = visitor.headers.first { $0.name == "Set-Cookie" }?.value.split(separator: ";").first.map(String.init) ?? ""
+let csrf = visitor.bodyText.range(of: "name=\"csrf\" value=\"").map { String(visitor.bodyText[$0.upperBound...].prefix(64)) } ?? ""
+let done = send("POST", "/setup", cookie: visitorCookie,
+                body: "email=bench%40example.com&password=benchmark+password&confirm=benchmark+password&csrf=\(csrf)")
+var signedIn = done.headers.first { $0.name == "Set-Cookie" }?.value.split(separator: ";").first.map(String.init) ?? ""
+if signedIn.isEmpty {
+    // Already set up by an earlier run: log in instead.
+    let login = send("GET", "/login")
+    let c = login.headers.first { $0.name == "Set-Cookie" }?.value.split(separator: ";").first.map(String.init) ?? visitorCookie
+    let t = login.bodyText.range(of: "name=\"csrf\" value=\"").map { String(login.bodyText[$0.upperBound...].prefix(64)) } ?? ""
+    let r = send("POST", "/login", cookie: c, body: "email=bench%40example.com&password=benchmark+password&csrf=\(t)")
+    signedIn = r.headers.first { $0.name == "Set-Cookie" }?.value.split(separator: ";").first.map(String.init) ?? ""
+}
+let session = signedIn
+let historyID: Int64 = try db.value("SELECT min(id) FROM domains")
+
+@MainActor func measure(_ name: String, _ target: String, runs: Int = 200) {
+    var times: [Double] = []
+    var status = 0, size = 0
+    for i in 0..<(runs + 10) {
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        let r = send("GET", target, cookie: session)
+        let ms = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
+        if i >= 10 { times.append(ms) }   // the first few warm caches and connections
+        status = r.status
+        size = r.body.count
+    }
+    times.sort()
+    let p50 = times[times.count / 2], p95 = times[Int(Double(times.count) * 0.95)]
+    print(String(format: "%-40@ status %d  %7d bytes  p50 %6.1f ms  p95 %6.1f ms  (goal p95 <= 50 ms)", name as NSString, status, size, p50, p95))
+}
+measure("overview (worst first, page 1)", "/")
+measure("overview search 'site12'", "/?q=site12")
+measure("overview page 100 by host", "/?sort=host&page=100")
+measure("domain page (a year of history)", "/domains/\(historyID)")
+db.close()
