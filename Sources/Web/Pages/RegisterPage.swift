@@ -113,7 +113,7 @@ public enum RegisterPage {
             <p class="hint">A URL on this host and what should happen when it is tapped: an app ID that must \
             open it, or <code>browser</code> if no app should.</p><div id="url-rows">\(urls)</div>\
             <button type="button" class="link" data-add-row="url-rows" hidden>+ Add another URL</button></fieldset>
-            <div\(cls("interval"))><label for="interval">Check</label>\
+            <div\(cls("interval"))><label for="interval">Check frequency</label>\
             <select id="interval" name="interval">\(intervals)</select>\(error("interval"))</div>
             <label class="hint"><input type="checkbox" name="badge" value="on"\(badgeChecked)> \
             Publish a status badge at <code>/badge/HOST.svg</code></label>
