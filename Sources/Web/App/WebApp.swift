@@ -10,6 +10,10 @@ public final class WebApp: Sendable {
     let limiter = LoginLimiter()
     let metrics: WebMetrics
     let router: Router<Route>
+    /// The overview's rows for a query, for two seconds (cleared by every change made through the app).
+    let overviewCache = ShortLivedCache<OverviewResult>(ttl: .seconds(2))
+    /// Session lookups for five seconds; logout, password changes and user removal clear it.
+    let sessionCache = ShortLivedCache<SessionRecord?>(ttl: .seconds(5), capacity: 10_000)
     /// Set once the first account exists, so later requests skip the count query.
     private let setupDone = Atomic<Bool>(false)
 
@@ -117,12 +121,26 @@ public final class WebApp: Sendable {
         let context = RequestContext(request: request, parameters: params,
                                      viewer: route.access == .anonymous ? anonymousViewer : viewer,
                                      form: form, app: self, now: Date(), requestID: requestID)
+        if request.method != "GET" && request.method != "HEAD" {
+            // A change through the app: nothing cached may hide it from the person who made it.
+            overviewCache.removeAll()
+            if request.path == "/logout" || request.path.hasPrefix("/account/") || request.path.hasPrefix("/users") {
+                sessionCache.removeAll()
+            }
+        }
         var response: WebResponse
         do {
             response = try route.handler(context)
         } catch let error as WebError {
             if isAPI { return APIResponses.error(status: error.status, message: error.message, field: error.field) }
             response = errorResponse(error, request: request, viewer: viewer, requestID: requestID)
+        }
+        if request.method != "GET" && request.method != "HEAD" {
+            // Again after the change, so a lookup racing with it cannot keep the old answer.
+            overviewCache.removeAll()
+            if request.path == "/logout" || request.path.hasPrefix("/account/") || request.path.hasPrefix("/users") {
+                sessionCache.removeAll()
+            }
         }
         if let visitorCookie {
             response.headers.append(("Set-Cookie", SessionCookie.set(name: SessionCookie.visitorName, value: visitorCookie,
@@ -145,7 +163,10 @@ public final class WebApp: Sendable {
 
     func currentSession(_ request: WebRequest) throws -> ActiveSession? {
         guard let secret = request.cookies[SessionCookie.sessionName], !secret.isEmpty, secret.utf8.count <= 128 else { return nil }
-        guard let record = try database.session(tokenHash: SecretToken.digest(of: secret)) else { return nil }
+        let digest = SecretToken.digest(of: secret)
+        guard let record = try sessionCache.value(digest, compute: { try database.session(tokenHash: digest) }) else { return nil }
+        // The cache may hold a session a moment past its expiry; the database would not.
+        guard record.expiresAt > Date() else { return nil }
         let viewer = Viewer(userID: record.userID, email: record.email, role: Role(rawValue: record.role) ?? .readOnly,
                             csrf: record.csrfToken)
         return ActiveSession(secret: secret, viewer: viewer)
@@ -178,6 +199,9 @@ public final class WebApp: Sendable {
                                  secure: secure)
     }
 }
+
+/// One overview query's rows, matching count and state counts.
+typealias OverviewResult = (items: [OverviewItem], matching: Int, counts: [String: Int])
 
 extension DatabaseError {
     /// The database is unreachable or overloaded (as opposed to a statement our code got wrong).

@@ -6,7 +6,9 @@ import Store
 enum DomainHandlers {
     static func overview(_ c: RequestContext) throws -> WebResponse {
         let query = OverviewQuery(c.query)
-        let result = try c.database.overview(filter(query))
+        let f = filter(query)
+        let key = "\(f.state ?? "")|\(f.search)|\(f.sort)|\(f.descending)|\(f.limit)|\(f.offset)"
+        let result = try c.app.overviewCache.value(key) { try c.database.overview(f) }
         let model = OverviewModel(rows: result.items.map(row), matching: result.matching,
                                   counts: Dictionary(uniqueKeysWithValues: result.counts.compactMap { k, v in
                                       DomainState(rawValue: k).map { ($0, v) } }),
