@@ -152,8 +152,15 @@ public struct RequestParser: Sendable {
             while i < count {
                 if bytes[i] == RequestParser.lf { i += 1 }
                 else if bytes[i] == RequestParser.cr {
-                    // A CR at the very end may be the start of a blank line: wait for its LF.
-                    if i + 1 >= count { lineStart = i; scanned = i; return .incomplete }
+                    // A CR at the very end may be the start of a blank line: wait for its LF
+                    // (but enforce the limit first, or the answer would depend on how the
+                    // bytes were split into reads; the fuzzer found that).
+                    if i + 1 >= count {
+                        if i > limits.maxHeaderBytes { return .failed(.requestHeaderFieldsTooLarge) }
+                        lineStart = i
+                        scanned = i
+                        return .incomplete
+                    }
                     if bytes[i + 1] != RequestParser.lf { return .failed(.badRequest) }
                     i += 2
                 } else { break }

@@ -183,6 +183,16 @@ func failure(_ step: RequestParser.Step) -> Int? {
         #expect(failure(parse(text)) == 400, "\(text.debugDescription)")
     }
 
+    /// Found by the fuzzer: blank lines beyond the head limit ending in a lone CR were
+    /// "incomplete" when read at once but 431 when read byte by byte.
+    @Test func endlessBlankLinesHitTheHeadLimitHoweverSplit() {
+        let small = HTTPLimits(maxRequestLineBytes: 96, maxHeaderBytes: 256, maxHeaderCount: 8, maxBodyBytes: 64)
+        let text = String(repeating: "\r\n", count: 200) + "\r"
+        #expect(failure(parse(text, limits: small)) == 431)
+        #expect(failure(parse(text, limits: small, piece: 1)) == 431)
+        #expect(failure(parse(text, limits: small, piece: 7)) == 431)
+    }
+
     @Test func agreeingContentLengthListIsAccepted() throws {
         let r = try #require(request(parse("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 2, 2\r\n\r\nab")))
         #expect(r.body == Array("ab".utf8))
