@@ -150,6 +150,9 @@ public struct RequestParser: Sendable {
         if scanned == lineStart {
             var i = lineStart
             while i < count {
+                // Checked at every position, before looking at the byte, so the answer is the
+                // same however the bytes were split into reads (the fuzzer checks that).
+                if i > limits.maxHeaderBytes { return .failed(.requestHeaderFieldsTooLarge) }
                 if bytes[i] == RequestParser.lf { i += 1 }
                 else if bytes[i] == RequestParser.cr {
                     // A CR at the very end may be the start of a blank line: wait for its LF

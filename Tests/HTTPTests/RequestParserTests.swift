@@ -191,6 +191,9 @@ func failure(_ step: RequestParser.Step) -> Int? {
         #expect(failure(parse(text, limits: small)) == 431)
         #expect(failure(parse(text, limits: small, piece: 1)) == 431)
         #expect(failure(parse(text, limits: small, piece: 7)) == 431)
+        let thenBareCR = String(repeating: "\r\n", count: 200) + "\r."
+        #expect(failure(parse(thenBareCR, limits: small)) == 431)
+        #expect(failure(parse(thenBareCR, limits: small, piece: 1)) == 431)
     }
 
     @Test func agreeingContentLengthListIsAccepted() throws {
