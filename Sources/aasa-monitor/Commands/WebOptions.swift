@@ -14,10 +14,14 @@ struct WebOptions: ParsableArguments {
 
     var configuration: WebConfiguration {
         let environment = ProcessInfo.processInfo.environment
+        // The same switch as the crawler's: test fleets and staging reach hosts through connect-to
+        // rules, so registration does not insist that their names resolve to public addresses.
+        let allowPrivate = ["1", "true", "yes"].contains(environment["AASA_MONITOR_ALLOW_PRIVATE"]?.lowercased() ?? "")
+            || environment["AASA_MONITOR_ALLOW_PRIVATE_ADDRESSES"] == "1"
         return WebConfiguration(
             secureCookies: secureCookies || environment["AASA_MONITOR_SECURE_COOKIES"] == "1",
             trustForwardedProto: trustProxy || environment["AASA_MONITOR_TRUST_PROXY"] == "1",
             // Only test fleets on loopback set this; the crawler's own policy decides what it fetches.
-            allowPrivateAddresses: environment["AASA_MONITOR_ALLOW_PRIVATE_ADDRESSES"] == "1")
+            allowPrivateAddresses: allowPrivate, resolveOnRegister: !allowPrivate)
     }
 }
