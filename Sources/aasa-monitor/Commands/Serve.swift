@@ -66,7 +66,7 @@ extension AASAMonitor {
             let address = "http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)"
             FileHandle.standardOutput.write(Data("aasa-monitor listening on \(address)\n".utf8))
             watchdog?.start()
-            let notifier = noNotify ? nil : startNotifier(opened.database)
+            let notifier = noNotify ? nil : NotifierStarter.start(opened.database)
             let crawlerService = noCrawl ? nil : startCrawler(opened.database)
             server.wait()
             crawlerService?.stop()
@@ -78,24 +78,6 @@ extension AASAMonitor {
             } catch {
                 StandardError.log("error: \(error)")
                 throw ExitCode(70)
-            }
-        }
-
-        /// The outbox delivery worker (email and webhooks); a settings error is logged, not fatal,
-        /// so the dashboard still starts and the operator can fix the settings there.
-        private func startNotifier(_ database: Database) -> DeliveryWorker? {
-            do {
-                let environment = ProcessInfo.processInfo.environment
-                let configuration = try NotificationSettings.deliveryConfiguration(environment: environment, database: database)
-                let worker = DeliveryWorker(
-                    database: database, configuration: configuration,
-                    reload: { try NotificationSettings.deliveryConfiguration(environment: environment, database: database) },
-                    log: { StandardError.log($0) })
-                worker.start()
-                return worker
-            } catch {
-                StandardError.log("error: notifications are not delivered: \(error)")
-                return nil
             }
         }
 
