@@ -6,45 +6,6 @@ import TestSupport
 
 /// `aasa-monitor worker` processes against one real PostgreSQL and the TLS fleet.
 @Suite(.serialized) struct CrawlerWorkerTests {
-    /// A running worker process whose output goes to files (nothing blocks on a full pipe).
-    final class WorkerProcess {
-        let process = Process()
-        let scratch: ScratchDirectory
-
-        init(databaseURL: String, fleet: TestTLSFleet, name: String, leaseSeconds: Int) throws {
-            scratch = try ScratchDirectory()
-            let log = scratch.url.appendingPathComponent("log")
-            FileManager.default.createFile(atPath: log.path, contents: nil)
-            let handle = try FileHandle(forWritingTo: log)
-            process.executableURL = try BuiltCommand.executableURL()
-            process.arguments = ["worker", "--database-url", databaseURL, "--migrations-dir", try TestPostgres.migrationsDirectory(),
-                                 "--no-notify", "--worker-id", name, "--lease-seconds", String(leaseSeconds),
-                                 "--poll-seconds", "0.2", "--max-in-flight", "24", "--pool-size", "4",
-                                 "--allow-private-addresses", "--ca-file", fleet.caFile, "--cdn-base", fleet.cdnBase]
-                + fleet.connectTo.flatMap { ["--connect-to", $0] }
-            process.standardOutput = handle
-            process.standardError = handle
-            try process.run()
-        }
-
-        var log: String {
-            (try? String(contentsOf: scratch.url.appendingPathComponent("log"), encoding: .utf8)) ?? ""
-        }
-
-        func kill9() {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-
-        func stop() {
-            guard process.isRunning else { return }
-            process.terminate()
-            let deadline = ContinuousClock.now + .seconds(30)
-            while process.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
-            if process.isRunning { kill9() }
-        }
-    }
-
     /// Polls `condition` until it holds or `timeout` passes.
     func waitUntil(_ timeout: Duration, _ condition: () throws -> Bool) throws -> Bool {
         let deadline = ContinuousClock.now + timeout

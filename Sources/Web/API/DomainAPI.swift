@@ -106,6 +106,7 @@ enum DomainAPI {
         let draft = try validate(try body(c), editing: nil, c: c)
         switch try c.database.createDomain(draft) {
         case .created(let id):
+            CrawlerWakeUp.notify(c.database)
             return try read(c, id: id, status: 201).with(header: "Location", "/api/v1/domains/\(id)")
         case .alreadyRegistered:
             throw WebError.conflict("\(draft.displayName) is already registered.", field: "host")
@@ -150,7 +151,7 @@ enum DomainAPI {
 
     static func checkNow(_ c: RequestContext) throws -> WebResponse {
         let d = try record(c)
-        try c.database.requestCheck(domainID: d.id)
+        try CrawlerWakeUp.requestCheck(c.database, domainID: d.id)
         struct Accepted: Encodable { let id: Int64; let check_requested: Bool; let status_url: String }
         return APIResponses.json(Accepted(id: d.id, check_requested: true, status_url: "/api/v1/domains/\(d.id)"), status: 202)
     }

@@ -43,6 +43,7 @@ enum DomainHandlers {
         guard let draft else { return .html(RegisterPage.render(model, viewer: viewer), status: 422) }
         switch try c.database.createDomain(draft) {
         case .created(let id):
+            CrawlerWakeUp.notify(c.database)
             return .seeOther("/domains/\(id)")
         case .alreadyRegistered(let id):
             var m = model
@@ -84,7 +85,7 @@ enum DomainHandlers {
 
     static func checkNow(_ c: RequestContext) throws -> WebResponse {
         let d = try domainRecord(c)
-        try c.database.requestCheck(domainID: d.id)
+        try CrawlerWakeUp.requestCheck(c.database, domainID: d.id)
         return .seeOther("/domains/\(d.id)?done=check")
     }
 
