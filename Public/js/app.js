@@ -19,12 +19,21 @@
   var progress = document.querySelector("[data-poll]");
   if (progress) {
     var url = progress.getAttribute("data-poll");
+    // The result is in: load the page again, without a "check requested" note that is now stale.
+    var showResult = function () {
+      var search = window.location.search.replace(/([?&])done=[^&]*(&|$)/, "$1").replace(/[?&]$/, "");
+      if (search !== window.location.search) {
+        window.location.replace(window.location.pathname + search + window.location.hash);
+      } else {
+        window.location.reload();
+      }
+    };
     var started = Date.now();
     var tick = function () {
       fetch(url, { headers: { "Accept": "application/json" }, credentials: "same-origin" })
         .then(function (r) { return r.ok ? r.json() : null; })
         .then(function (s) {
-          if (s && s.checking === false) { window.location.reload(); return; }
+          if (s && s.checking === false) { showResult(); return; }
           var label = progress.querySelector(".progress-text");
           if (label) { label.textContent = "Checking… " + Math.round((Date.now() - started) / 1000) + " s"; }
           setTimeout(tick, 1000);

@@ -18,6 +18,7 @@ extension WebApp {
         // Settings
         add("GET", "/settings", .signedIn, SettingsHandlers.show)
         add("POST", "/settings/defaults", .admin, SettingsHandlers.saveDefaults)
+        add("POST", "/settings/email", .admin, EmailSettingsHandlers.save)
         add("POST", "/users", .admin, AccountHandlers.createUser)
         add("POST", "/users/:id/delete", .admin, AccountHandlers.deleteUser)
         add("POST", "/tokens", .admin, SettingsHandlers.createToken)

@@ -44,7 +44,9 @@ struct TransportSummary {
                 size: (o["decodedSize"] as? NSNumber)?.intValue ?? (o["size"] as? NSNumber)?.intValue,
                 issuer: tls?["issuer"] as? String,
                 notAfter: TransportSummary.date(tls?["notAfter"]),
-                totalMilliseconds: (timings?["total"] as? NSNumber)?.doubleValue ?? (timings?["totalMilliseconds"] as? NSNumber)?.doubleValue
+                // The pipeline stores TransportTimings in seconds (curl's unit).
+                totalMilliseconds: (timings?["total"] as? NSNumber).map { $0.doubleValue * 1000 }
+                    ?? (timings?["totalMilliseconds"] as? NSNumber)?.doubleValue
                     ?? (o["totalMilliseconds"] as? NSNumber)?.doubleValue,
                 failure: failure.map { f in [(f["kind"] as? String), (f["message"] as? String)].compactMap { $0 }.joined(separator: ": ") })
         }

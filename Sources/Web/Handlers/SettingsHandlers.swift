@@ -9,7 +9,7 @@ enum SettingsHandlers {
     }
 
     static func page(_ c: RequestContext, errors: [String: String], values: [String: String], status: Int,
-                     newToken: String? = nil, flash: Flash? = nil) throws -> WebResponse {
+                     newToken: String? = nil, flash: Flash? = nil, email: EmailSettingsInput? = nil) throws -> WebResponse {
         var m = SettingsModel(now: c.nowEpoch)
         m.users = try c.database.users().map {
             .init(id: $0.id, email: $0.email, role: Role(rawValue: $0.role) ?? .readOnly, created: Int64($0.createdAt.timeIntervalSince1970))
@@ -20,6 +20,10 @@ enum SettingsHandlers {
         }
         m.channels = try ChannelHandlers.channelRows(c)
         m.defaultIntervalMinutes = try defaultInterval(c.database)
+        let stored = try EmailSettingsInput.stored { try c.database.setting($0) }
+        let shown = email ?? stored
+        m.email = .init(smtpURL: shown.smtpURL, smtpFrom: shown.smtpFrom, startTLS: shown.startTLS.rawValue, caFile: shown.caFile,
+                        baseURL: shown.baseURL, environmentOverrides: EmailSettingsHandlers.environmentOverrides())
         m.errors = errors
         m.values = values
         m.newToken = newToken
@@ -30,6 +34,7 @@ enum SettingsHandlers {
         case "channel": Flash(.success, "Channel added.")
         case "channel-removed": Flash(.success, "Channel removed.")
         case "defaults": Flash(.success, "Defaults saved.")
+        case "email": Flash(.success, "Email and link settings saved; the next notification uses them.")
         case "token-revoked": Flash(.success, "Token revoked.")
         case "test": Flash(.info, "Test notification queued; its delivery shows under Alerts.")
         default: nil

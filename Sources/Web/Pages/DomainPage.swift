@@ -90,7 +90,7 @@ public enum DomainPage {
             if let c = l.contentType { facts.append("<dt>Content-Type</dt><dd class=\"mono\">\(c)</dd>") }
             if let s = l.size { facts.append("<dt>Size</dt><dd>\(s) bytes</dd>") }
             if let h = l.versionHash { facts.append("<dt>Version</dt><dd class=\"mono\">\(String(h.prefix(12)))</dd>") }
-            if let t = l.totalMilliseconds { facts.append("<dt>Time</dt><dd>\(Int(t.rounded())) ms</dd>") }
+            if let t = l.totalMilliseconds { facts.append("<dt>Time</dt><dd>\(t < 1 ? "under 1" : String(Int(t.rounded()))) ms</dd>") }
             if let i = l.tlsIssuer { facts.append("<dt>Certificate</dt><dd>\(i)</dd>") }
             if let n = l.certificateNotAfter {
                 facts.append("<dt>Expires</dt><dd>\(DisplayTime.date(n)) (\((n - m.now) / 86_400) days)</dd>")

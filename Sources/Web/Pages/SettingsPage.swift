@@ -39,7 +39,29 @@ public struct SettingsModel: Sendable {
         }
     }
 
+    /// What the notifier reads from the settings table (the SMTP password shown as ***).
+    public struct EmailView: Sendable {
+        public var smtpURL = ""
+        public var smtpFrom = ""
+        /// `when-offered` or `required`.
+        public var startTLS = "when-offered"
+        public var caFile = ""
+        public var baseURL = ""
+        /// Environment variables of this server that take precedence over the stored values.
+        public var environmentOverrides: [String] = []
+        public init(smtpURL: String = "", smtpFrom: String = "", startTLS: String = "when-offered", caFile: String = "",
+                    baseURL: String = "", environmentOverrides: [String] = []) {
+            self.smtpURL = smtpURL
+            self.smtpFrom = smtpFrom
+            self.startTLS = startTLS
+            self.caFile = caFile
+            self.baseURL = baseURL
+            self.environmentOverrides = environmentOverrides
+        }
+    }
+
     public var channels: [ChannelRow] = []
+    public var email = EmailView()
     public var users: [UserRow] = []
     public var tokens: [TokenRow] = []
     public var defaultIntervalMinutes = 60
@@ -81,6 +103,8 @@ public enum SettingsPage {
             <p class="hint">Webhooks get a signing secret (HMAC-SHA256 over each POST), shown once after adding.</p>\
             <p><button type="submit" class="primary">Add channel</button></p></form>
             """ : .empty
+
+        let emailSection = emailForm(m, csrf: csrf, change: change, err: err)
 
         var users: HTML = .empty
         for u in m.users {
@@ -129,11 +153,47 @@ public enum SettingsPage {
         return Layout.page(title: "Settings", viewer: viewer, active: .settings, flash: flash, body: """
             <div class="page-head"><h1>Settings</h1><a class="button" href="/account/password">Change my password</a></div>
             <section><h2>Notification channels</h2>\(channelTable)\(channelForm)</section>
+            \(emailSection)
             <section><h2>Users</h2><div class="table-wrap"><table><thead><tr><th>Email</th><th>Role</th><th>Since</th><th></th></tr></thead>\
             <tbody>\(users)</tbody></table></div>\(userForm)</section>
             <section><h2>API tokens</h2><p class="muted">For scripts: <code>Authorization: Bearer TOKEN</code> on <code>/api/v1</code>.</p>\(newToken)\
             \(tokenTable)\(tokenForm)</section>
             <section><h2>Defaults</h2><div class="card">\(defaults)</div></section>
             """)
+    }
+
+    /// The SMTP server, sender and links of email alerts; read-only users see the values without the form.
+    static func emailForm(_ m: SettingsModel, csrf: HTML, change: Bool, err: (String) -> HTML) -> HTML {
+        let e = m.email
+        let overrides: HTML = e.environmentOverrides.isEmpty ? .empty
+            : "<p class=\"flash flash-info\">This server's environment sets \(e.environmentOverrides.joined(separator: ", ")); those values take precedence over the ones stored here.</p>"
+        guard change else {
+            let server: HTML = e.smtpURL.isEmpty ? "not configured" : "<code>\(e.smtpURL)</code> as <code>\(e.smtpFrom)</code>"
+            let links: HTML = e.baseURL.isEmpty ? "the default address" : "<code>\(e.baseURL)</code>"
+            return "<section id=\"email\"><h2>Email and links</h2>\(overrides)<div class=\"card\"><p>Mail server: \(server).</p><p>Links in messages point to \(links).</p></div></section>"
+        }
+        func field(_ name: String) -> HTML {
+            m.errors[name] == nil ? .empty : " aria-invalid=\"true\""
+        }
+        var modes: HTML = .empty
+        for (value, label) in [("when-offered", "Use STARTTLS when the server offers it"), ("required", "Require STARTTLS (refuse to send in the clear)")] {
+            let selected: HTML = value == e.startTLS ? " selected" : .empty
+            modes.append("<option value=\"\(value)\"\(selected)>\(label)</option>")
+        }
+        return """
+            <section id="email"><h2>Email and links</h2>\(overrides)\
+            <form method="post" action="/settings/email" class="card">\(csrf)\
+            <p class="hint">Email channels send through this server. Leave the server and sender empty to turn email off.</p>\
+            <label for="smtp-url">Mail server <span class="hint">— smtp://host:587 or smtps://host:465, with user:password@ if it needs a login</span></label>\
+            <input type="text" id="smtp-url" name="smtp_url" value="\(e.smtpURL)" placeholder="smtp://mail.example.com:587" autocomplete="off"\(field("smtp_url"))>\(err("smtp_url"))\
+            <label for="smtp-from">Sender address</label>\
+            <input type="email" id="smtp-from" name="smtp_from" value="\(e.smtpFrom)" placeholder="alerts@example.com"\(field("smtp_from"))>\(err("smtp_from"))\
+            <label for="smtp-starttls">Encryption</label><select id="smtp-starttls" name="smtp_starttls">\(modes)</select>\(err("smtp_starttls"))\
+            <label for="smtp-ca-file">CA file <span class="hint">— optional: a PEM file on this server to trust instead of the system's CAs</span></label>\
+            <input type="text" id="smtp-ca-file" name="smtp_ca_file" value="\(e.caFile)" placeholder="/etc/ssl/company-ca.pem"\(field("smtp_ca_file"))>\(err("smtp_ca_file"))\
+            <label for="base-url">Dashboard address <span class="hint">— for the links in alert messages</span></label>\
+            <input type="url" id="base-url" name="base_url" value="\(e.baseURL)" placeholder="https://aasa.example.com"\(field("base_url"))>\(err("base_url"))\
+            <p><button type="submit" class="primary">Save email settings</button></p></form></section>
+            """
     }
 }

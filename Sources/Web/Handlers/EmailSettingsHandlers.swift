@@ -1,0 +1,27 @@
+import Foundation
+import Notify
+import Store
+
+/// Settings → "Email and links": the SMTP server, sender, STARTTLS mode, CA file and the dashboard's
+/// public address, stored under the keys the notifier reads (`NotificationSettings.Key`).
+enum EmailSettingsHandlers {
+    static func save(_ c: RequestContext) throws -> WebResponse {
+        let stored = try c.database.setting(NotificationSettings.Key.smtpURL)
+        let (values, typed, errors) = EmailSettingsInput.validate(form: c.form, storedURL: stored)
+        guard let values else {
+            return try SettingsHandlers.page(c, errors: errors, values: [:], status: 422, email: typed)
+        }
+        try c.database.withTransaction { transaction in
+            for (key, value) in values { try transaction.setSetting(key, value) }
+        }
+        return .seeOther("/settings?done=email#email")
+    }
+
+    /// Which of the stored values the environment overrides (the notifier prefers it), for the page to say so.
+    static func environmentOverrides(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+        var names: [String] = []
+        if MailSettings.fromEnvironment(environment) != nil { names += ["SMTP_URL", "SMTP_FROM"] }
+        if let base = environment["AASA_MONITOR_BASE_URL"], !base.isEmpty { names.append("AASA_MONITOR_BASE_URL") }
+        return names
+    }
+}
