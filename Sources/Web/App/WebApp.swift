@@ -10,10 +10,14 @@ public final class WebApp: Sendable {
     let limiter = LoginLimiter()
     let metrics: WebMetrics
     let router: Router<Route>
-    /// The overview's rows for a query, for two seconds (cleared by every change made through the app).
-    let overviewCache = ShortLivedCache<OverviewResult>(ttl: .seconds(2))
-    /// Session lookups for five seconds; logout, password changes and user removal clear it.
-    let sessionCache = ShortLivedCache<SessionRecord?>(ttl: .seconds(5), capacity: 10_000)
+    /// When cached answers go out of date; caches are used only while it is live (`startChangeFeed`).
+    public let changes = ChangeFeed()
+    /// The overview's content per role and query (everything but the per-user header), valid until
+    /// domains, checks or alerts change and at most `overviewCacheLifetime` old.
+    let overviewCache: GenerationCache<SharedPage>
+    /// Session lookups until sessions or users change (logout, password change, user removal, from
+    /// any process), and at most `sessionCacheLifetime`.
+    let sessionCache: GenerationCache<SessionRecord?>
     /// Set once the first account exists, so later requests skip the count query.
     private let setupDone = Atomic<Bool>(false)
 
@@ -22,7 +26,15 @@ public final class WebApp: Sendable {
         self.configuration = configuration
         self.metrics = metrics
         self.router = WebApp.routes()
+        self.overviewCache = GenerationCache(ttl: configuration.overviewCacheLifetime)
+        self.sessionCache = GenerationCache(ttl: configuration.sessionCacheLifetime, capacity: 10_000)
     }
+
+    /// Listens for changes made by other processes, so the overview and session lookups can be
+    /// cached (`serve` calls this; without it nothing is cached).
+    public func startChangeFeed() { changes.start(database: database) }
+
+    public func stopChangeFeed() { changes.stop() }
 
     public func respond(_ request: WebRequest) -> WebResponse {
         let requestID = Crypto.hex(Crypto.randomBytes(6))
@@ -122,11 +134,10 @@ public final class WebApp: Sendable {
                                      viewer: route.access == .anonymous ? anonymousViewer : viewer,
                                      form: form, app: self, now: Date(), requestID: requestID)
         if request.method != "GET" && request.method != "HEAD" {
-            // A change through the app: nothing cached may hide it from the person who made it.
-            overviewCache.removeAll()
-            if request.path == "/logout" || request.path.hasPrefix("/account/") || request.path.hasPrefix("/users") {
-                sessionCache.removeAll()
-            }
+            // A change through the app: nothing cached may hide it from the person who made it, even
+            // before the database's notification of it arrives.
+            changes.dataChanged()
+            changes.accountsChanged()
         }
         var response: WebResponse
         do {
@@ -137,10 +148,8 @@ public final class WebApp: Sendable {
         }
         if request.method != "GET" && request.method != "HEAD" {
             // Again after the change, so a lookup racing with it cannot keep the old answer.
-            overviewCache.removeAll()
-            if request.path == "/logout" || request.path.hasPrefix("/account/") || request.path.hasPrefix("/users") {
-                sessionCache.removeAll()
-            }
+            changes.dataChanged()
+            changes.accountsChanged()
         }
         if let visitorCookie {
             response.headers.append(("Set-Cookie", SessionCookie.set(name: SessionCookie.visitorName, value: visitorCookie,
@@ -164,7 +173,8 @@ public final class WebApp: Sendable {
     func currentSession(_ request: WebRequest) throws -> ActiveSession? {
         guard let secret = request.cookies[SessionCookie.sessionName], !secret.isEmpty, secret.utf8.count <= 128 else { return nil }
         let digest = SecretToken.digest(of: secret)
-        guard let record = try sessionCache.value(digest, compute: { try database.session(tokenHash: digest) }) else { return nil }
+        guard let record = try sessionCache.value(digest, generation: changes.accountsGeneration, cacheable: changes.isLive,
+                                                  compute: { try database.session(tokenHash: digest) }) else { return nil }
         // The cache may hold a session a moment past its expiry; the database would not.
         guard record.expiresAt > Date() else { return nil }
         let viewer = Viewer(userID: record.userID, email: record.email, role: Role(rawValue: record.role) ?? .readOnly,
@@ -199,9 +209,6 @@ public final class WebApp: Sendable {
                                  secure: secure)
     }
 }
-
-/// One overview query's rows, matching count and state counts.
-typealias OverviewResult = (items: [OverviewItem], matching: Int, counts: [String: Int])
 
 extension DatabaseError {
     /// The database is unreachable or overloaded (as opposed to a statement our code got wrong).

@@ -12,13 +12,22 @@ public struct WebConfiguration: Sendable {
     public var allowPrivateAddresses: Bool
     /// Resolve hosts when they are registered so a private address is refused with a reason.
     public var resolveOnRegister: Bool
+    /// How long a rendered overview may be shown again while nothing changed (changes themselves
+    /// show at once, see `ChangeFeed`): bounds how old its relative times ("3 min ago") can be.
+    public var overviewCacheLifetime: Duration
+    /// How long a session lookup may be reused while no session or user changed (a backstop: changes
+    /// themselves end cached sessions at once, see `ChangeFeed`; expiry is checked on every request).
+    public var sessionCacheLifetime: Duration
 
     public init(secureCookies: Bool = false, trustForwardedProto: Bool = false, passwordHasher: PasswordHasher = .interactive,
-                allowPrivateAddresses: Bool = false, resolveOnRegister: Bool = true) {
+                allowPrivateAddresses: Bool = false, resolveOnRegister: Bool = true, overviewCacheLifetime: Duration = .seconds(1),
+                sessionCacheLifetime: Duration = .seconds(5)) {
         self.secureCookies = secureCookies
         self.trustForwardedProto = trustForwardedProto
         self.passwordHasher = passwordHasher
         self.allowPrivateAddresses = allowPrivateAddresses
         self.resolveOnRegister = resolveOnRegister
+        self.overviewCacheLifetime = overviewCacheLifetime
+        self.sessionCacheLifetime = sessionCacheLifetime
     }
 }

@@ -5,16 +5,25 @@ import Store
 /// Overview, register, domain page, edit, delete, check now.
 enum DomainHandlers {
     static func overview(_ c: RequestContext) throws -> WebResponse {
+        let viewer = try c.signedIn
         let query = OverviewQuery(c.query)
-        let f = filter(query)
-        let key = "\(f.state ?? "")|\(f.search)|\(f.sort)|\(f.descending)|\(f.limit)|\(f.offset)"
-        let result = try c.app.overviewCache.value(key) { try c.database.overview(f) }
-        let model = OverviewModel(rows: result.items.map(row), matching: result.matching,
-                                  counts: Dictionary(uniqueKeysWithValues: result.counts.compactMap { k, v in
-                                      DomainState(rawValue: k).map { ($0, v) } }),
-                                  query: query, now: c.nowEpoch)
         let flash: Flash? = c.query["deleted"].map { Flash(.success, "Deleted \($0) and its history.") }
-        return .html(OverviewPage.render(model, viewer: try c.signedIn, flash: flash))
+        // Per role (the register button) and normalised query; the rest of the page is the same for
+        // everyone. The per-user header is rendered per request by `SharedPage`.
+        let key = (viewer.canChange ? "change " : "look ") + query.link()
+        let changes = c.app.changes
+        let page = try c.app.overviewCache.value(key, generation: changes.dataGeneration, cacheable: changes.isLive && flash == nil) {
+            try OverviewPage.shared(overviewModel(c, query), canChange: viewer.canChange, flash: flash)
+        }
+        return .html(bytes: page.bytes(for: viewer))
+    }
+
+    static func overviewModel(_ c: RequestContext, _ query: OverviewQuery) throws -> OverviewModel {
+        let result = try c.database.overview(filter(query))
+        return OverviewModel(rows: result.items.map(row), matching: result.matching,
+                             counts: Dictionary(uniqueKeysWithValues: result.counts.compactMap { k, v in
+                                 DomainState(rawValue: k).map { ($0, v) } }),
+                             query: query, now: c.nowEpoch)
     }
 
     static func filter(_ q: OverviewQuery) -> OverviewFilter {

@@ -24,26 +24,17 @@ public enum NavItem: String, Sendable {
 /// Styles and the script are files under /static, so the CSP can forbid inline code.
 public enum Layout {
     public static func page(title: String, viewer: Viewer?, active: NavItem, flash: Flash? = nil, body: HTML) -> HTML {
-        let nav: HTML
-        if let viewer {
-            func item(_ n: NavItem, _ href: HTML, _ label: HTML) -> HTML {
-                n == active ? "<a href=\"\(href)\" aria-current=\"page\">\(label)</a>" : "<a href=\"\(href)\">\(label)</a>"
-            }
-            let register: HTML = viewer.canChange ? item(.register, "/domains/new", "Register") : .empty
-            nav = """
-                <nav class="main-nav" aria-label="Main">\(item(.overview, "/", "Domains"))\(register)\
-                \(item(.tester, "/tester", "URL tester"))\(item(.alerts, "/alerts", "Alerts"))\
-                \(item(.settings, "/settings", "Settings"))</nav>\
-                <div class="account"><span class="muted">\(viewer.email)</span>\
-                <span class="role role-\(viewer.role.rawValue)">\(viewer.role.label)</span>\
-                <form method="post" action="/logout" class="inline">\(csrfField(viewer.csrf))\
-                <button class="link" type="submit">Log out</button></form></div>
-                """
-        } else {
-            nav = .empty
-        }
-        let flashHTML: HTML = flash.map { f in "<div class=\"flash flash-\(f.kind.rawValue)\" role=\"status\">\(f.message)</div>" } ?? .empty
-        return """
+        documentStart(title: title) + navigation(viewer, active: active) + documentEnd(flash: flash, body: body)
+    }
+
+    /// A page rendered once for many viewers (see `SharedPage`).
+    static func shared(title: String, active: NavItem, flash: Flash? = nil, body: HTML) -> SharedPage {
+        SharedPage(start: documentStart(title: title).utf8Bytes, active: active, end: documentEnd(flash: flash, body: body).utf8Bytes)
+    }
+
+    /// Everything before the per-user navigation.
+    static func documentStart(title: String) -> HTML {
+        """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8">\
             <meta name="viewport" content="width=device-width, initial-scale=1">\
@@ -52,8 +43,33 @@ public enum Layout {
             <link rel="stylesheet" href="/static/css/app.css">\
             <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">\
             <script src="/static/js/app.js" defer></script></head>
-            <body><header class="top"><a class="brand" href="/"><span class="logo" aria-hidden="true"></span>aasa-monitor</a>\
-            \(nav)</header>
+            <body><header class="top"><a class="brand" href="/"><span class="logo" aria-hidden="true"></span>aasa-monitor</a>
+            """
+    }
+
+    /// The per-user part: main navigation, who is signed in, and the logout form with their CSRF token.
+    static func navigation(_ viewer: Viewer?, active: NavItem) -> HTML {
+        guard let viewer else { return .empty }
+        func item(_ n: NavItem, _ href: HTML, _ label: HTML) -> HTML {
+            n == active ? "<a href=\"\(href)\" aria-current=\"page\">\(label)</a>" : "<a href=\"\(href)\">\(label)</a>"
+        }
+        let register: HTML = viewer.canChange ? item(.register, "/domains/new", "Register") : .empty
+        return """
+            <nav class="main-nav" aria-label="Main">\(item(.overview, "/", "Domains"))\(register)\
+            \(item(.tester, "/tester", "URL tester"))\(item(.alerts, "/alerts", "Alerts"))\
+            \(item(.settings, "/settings", "Settings"))</nav>\
+            <div class="account"><span class="muted">\(viewer.email)</span>\
+            <span class="role role-\(viewer.role.rawValue)">\(viewer.role.label)</span>\
+            <form method="post" action="/logout" class="inline">\(csrfField(viewer.csrf))\
+            <button class="link" type="submit">Log out</button></form></div>
+            """
+    }
+
+    /// Everything after the per-user navigation.
+    static func documentEnd(flash: Flash?, body: HTML) -> HTML {
+        let flashHTML: HTML = flash.map { f in "<div class=\"flash flash-\(f.kind.rawValue)\" role=\"status\">\(f.message)</div>" } ?? .empty
+        return """
+            </header>
             <main>\(flashHTML)\(body)</main>
             <footer class="foot muted">aasa-monitor watches apple-app-site-association files. \
             <a href="/api/v1/openapi.json">API</a> · <a href="/metrics">Metrics</a></footer>
@@ -73,5 +89,24 @@ public struct Flash: Sendable {
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
+    }
+}
+
+/// A page rendered once and shown to many viewers: the bytes before and after the header's per-user
+/// navigation (email, role, the logout form's CSRF token), which `bytes(for:)` renders per request,
+/// so nothing of one user's can reach another's page through a cache.
+struct SharedPage: Sendable {
+    let start: [UInt8]
+    let active: NavItem
+    let end: [UInt8]
+
+    func bytes(for viewer: Viewer) -> [UInt8] {
+        let navigation = Layout.navigation(viewer, active: active).rendered
+        var out: [UInt8] = []
+        out.reserveCapacity(start.count + navigation.utf8.count + end.count)
+        out.append(contentsOf: start)
+        out.append(contentsOf: navigation.utf8)
+        out.append(contentsOf: end)
+        return out
     }
 }

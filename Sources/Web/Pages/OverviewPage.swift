@@ -99,6 +99,16 @@ import Foundation
 
 public enum OverviewPage {
     public static func render(_ m: OverviewModel, viewer: Viewer, flash: Flash? = nil) -> HTML {
+        Layout.page(title: "Domains", viewer: viewer, active: .overview, flash: flash, body: content(m, canChange: viewer.canChange))
+    }
+
+    /// The page once for every viewer of a role (see `SharedPage`).
+    static func shared(_ m: OverviewModel, canChange: Bool, flash: Flash? = nil) -> SharedPage {
+        Layout.shared(title: "Domains", active: .overview, flash: flash, body: content(m, canChange: canChange))
+    }
+
+    /// Everything inside <main> but the flash: the same for every viewer who may (or may not) change things.
+    static func content(_ m: OverviewModel, canChange: Bool) -> HTML {
         let total = m.counts.values.reduce(0, +)
         var cards: [HTML] = []
         let allCurrent: HTML = m.query.state == nil ? " aria-current=\"true\"" : ""
@@ -107,7 +117,7 @@ public enum OverviewPage {
             let current: HTML = m.query.state == s ? " aria-current=\"true\"" : ""
             cards.append("<a href=\"\(m.query.link(state: .some(s)))\"\(current)><span class=\"count\">\(m.counts[s] ?? 0)</span>\(s.pill)</a>")
         }
-        let register: HTML = viewer.canChange ? "<a class=\"button primary\" href=\"/domains/new\">Register a domain</a>" : .empty
+        let register: HTML = canChange ? "<a class=\"button primary\" href=\"/domains/new\">Register a domain</a>" : .empty
         let head: HTML = """
             <div class="page-head"><h1>Domains</h1><div class="actions">\
             <a class="button" href="/export/domains.csv">Export CSV</a>\
@@ -135,8 +145,7 @@ public enum OverviewPage {
             let message: HTML = total == 0
                 ? "No domains yet. Register one and its first check starts at once."
                 : "No domain matches this filter."
-            return Layout.page(title: "Domains", viewer: viewer, active: .overview, flash: flash,
-                               body: head + filters + "<div class=\"card empty\">\(message)</div>")
+            return head + filters + "<div class=\"card empty\">\(message)</div>"
         }
         func sortHeader(_ s: OverviewSort, _ label: HTML, _ cls: HTML = .empty) -> HTML {
             let desc = m.query.sort == s ? !m.query.descending : false
@@ -166,6 +175,6 @@ public enum OverviewPage {
             <th class="hide-narrow">Response time</th><th>Open alerts</th></tr></thead><tbody>\(body)</tbody></table></div>
             <div class="pagination"><span class="muted">\(m.matching) domains · page \(m.query.page) of \(pages)</span>\(prev)\(next)</div>
             """
-        return Layout.page(title: "Domains", viewer: viewer, active: .overview, flash: flash, body: head + filters + table)
+        return head + filters + table
     }
 }

@@ -84,11 +84,16 @@ public struct WebResponse: Sendable {
         + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
     public static func html(_ page: HTML, status: Int = 200) -> WebResponse {
+        html(bytes: page.utf8Bytes, status: status)
+    }
+
+    /// A page already rendered to bytes (from a cache).
+    static func html(bytes: [UInt8], status: Int = 200) -> WebResponse {
         WebResponse(status: status, headers: [
             ("Content-Type", "text/html; charset=utf-8"),
             ("Content-Security-Policy", contentSecurityPolicy),
             ("Cache-Control", "no-store"),
-        ], body: page.utf8Bytes)
+        ], body: bytes)
     }
 
     /// After a successful POST: send the browser to a page it can reload safely.

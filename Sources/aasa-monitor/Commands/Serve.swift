@@ -53,6 +53,8 @@ extension AASAMonitor {
             // Public/ is served under /static/, where the pages link their CSS, JS and icons.
             configuration.publicURLPrefix = "/static/"
             let web = WebApp(database: opened.database, configuration: webOptions.configuration)
+            // Changes by other processes (crawler workers, the CLI) reach the dashboard's caches.
+            web.startChangeFeed()
             let server = HTTPServer(configuration: configuration, responder: WebResponder(app: web))
             do {
                 try server.start()
@@ -71,6 +73,7 @@ extension AASAMonitor {
             server.wait()
             crawlerService?.stop()
             notifier?.stop()
+            web.stopChangeFeed()
             watchdog?.stop()
             StandardError.log("stopped serving; closing the database")
             do {

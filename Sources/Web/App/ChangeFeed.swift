@@ -1,0 +1,88 @@
+import Foundation
+import Store
+import Synchronization
+
+/// Tells the dashboard's caches when what they hold may be out of date. Two counters, one for what
+/// the overview shows (domains, checks, alerts) and one for what a session lookup returns (sessions,
+/// users), go up on every change: changes made through this app bump them synchronously, and
+/// changes by any other process (crawler workers, the CLI, another `serve`) arrive as PostgreSQL
+/// NOTIFYs from migration 0007's triggers on a listening connection.
+///
+/// Caches may only be trusted while that connection is up (`isLive`): without it a change by another
+/// process could go unseen, so the caches are bypassed. After a reconnect both counters go up,
+/// because notifications sent while the connection was down are lost.
+public final class ChangeFeed: Sendable {
+    private let dataCounter = Atomic<UInt64>(0)
+    private let accountsCounter = Atomic<UInt64>(0)
+    private let live = Atomic<Bool>(false)
+    private let stopRequested = Atomic<Bool>(false)
+    private let started = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+
+    public init() {}
+
+    /// Goes up whenever domains, checks or alerts change.
+    var dataGeneration: UInt64 { dataCounter.load(ordering: .acquiring) }
+    /// Goes up whenever sessions or users change.
+    var accountsGeneration: UInt64 { accountsCounter.load(ordering: .acquiring) }
+    /// True while every change, from any process, reaches the counters.
+    public var isLive: Bool { live.load(ordering: .acquiring) }
+
+    func dataChanged() { dataCounter.add(1, ordering: .acquiringAndReleasing) }
+    func accountsChanged() { accountsCounter.add(1, ordering: .acquiringAndReleasing) }
+
+    /// Starts the listening thread (once). libpq's wait blocks, so it gets a thread of its own.
+    public func start(database: Database) {
+        guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let listener = database.makeListener()
+        let thread = Thread { [self] in
+            run(listener)
+            finished.signal()
+        }
+        thread.name = "change-feed"
+        thread.start()
+    }
+
+    /// Stops listening; returns once the thread is gone (within about half a second).
+    public func stop() {
+        guard started.load(ordering: .acquiring) else { return }
+        guard !stopRequested.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        finished.wait()
+    }
+
+    private func run(_ listener: NotificationListener) {
+        do {
+            try listener.listen(ChangeChannel.data)
+            try listener.listen(ChangeChannel.accounts)
+            becameLive()
+        } catch {
+            // The wait below reconnects (and LISTENs on both channels) when the database is back.
+            live.store(false, ordering: .releasing)
+        }
+        while !stopRequested.load(ordering: .acquiring) {
+            switch listener.wait(timeout: .milliseconds(500)) {
+            case .notifications(let notifications):
+                for n in notifications {
+                    if n.channel == ChangeChannel.accounts { accountsChanged() } else { dataChanged() }
+                }
+            case .reconnected:
+                becameLive()
+            case .unavailable:
+                live.store(false, ordering: .releasing)
+                dataChanged()
+                accountsChanged()
+            case .timedOut:
+                break
+            }
+        }
+        live.store(false, ordering: .releasing)
+        listener.close()
+    }
+
+    private func becameLive() {
+        // Anything cached before this point may have missed a notification.
+        dataChanged()
+        accountsChanged()
+        live.store(true, ordering: .releasing)
+    }
+}
