@@ -62,8 +62,10 @@ public final class Fetcher: Sendable {
                 ? transfer(.wellKnown, url: wellKnownURL, host: host.ascii, target: target,
                            userAgent: configuration.plainUserAgent, certificate: false)
                 : nil
+            // Its own handshake, so every check sees the certificate (the other requests of the check
+            // may ride on a cached connection and borrow it below).
             wellKnown = await transfer(.wellKnown, url: wellKnownURL, host: host.ascii, target: target,
-                                       userAgent: configuration.appleUserAgent)
+                                       userAgent: configuration.appleUserAgent, freshConnection: true)
             root = await rootFacts
             plain = await plainFacts
             if root == nil, !CheckEvaluation.serves(wellKnown), configuration.rootLocation == .whenWellKnownFails {
@@ -173,10 +175,11 @@ public final class Fetcher: Sendable {
     }
 
     private func transfer(_ location: TransportFacts.Location, url: String, host: String, target: PinnedTarget,
-                          userAgent: String, certificate: Bool = true) async -> TransportFacts {
+                          userAgent: String, certificate: Bool = true, freshConnection: Bool = false) async -> TransportFacts {
         var request = TransferRequest(location: location, url: url, host: host, port: 443, userAgent: userAgent,
                                       connectTarget: target.connectTarget, pinnedAddresses: target.addresses,
                                       dnsSeconds: target.dnsSeconds, wantCertificate: certificate)
+        request.freshConnection = freshConnection
         var facts = await run(request)
         // A failed verification tells us why but not what the certificate says; a second look with
         // verification off records subject, names, issuer and expiry. Its answer is never used.

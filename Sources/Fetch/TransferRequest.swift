@@ -18,6 +18,9 @@ struct TransferRequest: Sendable {
     /// Off only for the second probe after a verification failure, which records certificate facts
     /// and nothing else.
     var verifyPeer: Bool = true
+    /// Open a new connection rather than reuse a cached one (CURLOPT_FRESH_CONNECT): curl reports the
+    /// certificate only during a handshake, and a long-lived fetcher keeps connections between checks.
+    var freshConnection: Bool = false
 
     /// The per-address concurrency key.
     var addressKey: String { pinnedAddresses.first?.description ?? host }

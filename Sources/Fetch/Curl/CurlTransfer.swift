@@ -76,6 +76,7 @@ final class CurlTransfer {
         set(CURLOPT_SSL_VERIFYPEER, request.verifyPeer ? 1 : 0)
         set(CURLOPT_SSL_VERIFYHOST, request.verifyPeer ? 2 : 0)
         if request.wantCertificate { set(CURLOPT_CERTINFO, 1) }
+        if request.freshConnection { set(CURLOPT_FRESH_CONNECT, 1) }
         // The requests of one check start together: wait to share one HTTP/2 connection rather
         // than open one each.
         set(CURLOPT_PIPEWAIT, 1)

@@ -53,9 +53,10 @@ enum DomainPageBuilder {
 
         let points = try db.chartPoints(domainID: d.id, since: now.addingTimeInterval(-365 * 86_400), limit: 400)
         let latency = points.map { LineChart.Point(time: DomainHandlers.epoch($0.time), value: $0.latencyMilliseconds.map(Double.init)) }
+        // Whole days left, counted down like the origin card's "(N days)".
         let cert = points.compactMap { p -> LineChart.Point? in
             guard let text = p.certificateNotAfter, let date = TransportSummary.date(text) else { return nil }
-            return LineChart.Point(time: DomainHandlers.epoch(p.time), value: (date.timeIntervalSince(p.time) / 86_400).rounded())
+            return LineChart.Point(time: DomainHandlers.epoch(p.time), value: (date.timeIntervalSince(p.time) / 86_400).rounded(.down))
         }
         return DomainPageModel(
             id: d.id, host: d.host, displayHost: d.displayName, isWildcard: d.wildcard, intervalMinutes: d.intervalSeconds / 60,

@@ -110,6 +110,7 @@ import TestSupport
         #expect(diff.contains("What changes for devices"))
         #expect(diff.contains("/old-products/*"), "the new file is shown")
         #expect(diff.contains("https://\(host)/products/42"), "the watched URL whose outcome changed")
+        #expect(diff.contains("<dt>Expires</dt>"), "the second check (on a kept connection) still reports the certificate")
         try browser.run("document.getElementById('diff').scrollIntoView();")
         try browser.screenshot("07-domain-diff")
         #expect(try db.domain(id: domainID)?.checkRequestedAt == nil, "the worker took the requested check")
