@@ -49,6 +49,10 @@ enum DomainPageBuilder {
             entries.append(.init(checkID: ch.id, time: DomainHandlers.epoch(ch.startedAt), state: DomainState(verdict: ch.verdict),
                                  versionHash: ch.originVersionSHA256, newVersion: isNew, summary: summary))
         }
+        let expectationStatus = file.flatMap { f in
+            ExpectationStatus.evaluate(body: f.bytes, appIDs: appIDs.map { ($0.service, $0.appID) },
+                                       watched: watched.map { ($0.url, $0.expectedAppID) })
+        }
         let diff = try diffView(versions: versions, watched: watched.map(\.url), query: c.query, db: db)
 
         let points = try db.chartPoints(domainID: d.id, since: now.addingTimeInterval(-365 * 86_400), limit: 400)
@@ -62,13 +66,15 @@ enum DomainPageBuilder {
             id: d.id, host: d.host, displayHost: d.displayName, isWildcard: d.wildcard, intervalMinutes: d.intervalSeconds / 60,
             badge: d.badgeEnabled, state: state,
             verdictSentence: VerdictSentence.make(state: checking && latest == nil ? .never : state, findings: currentFindings,
-                                                  host: d.displayName),
+                                                  host: d.displayName, failedExpectations: expectationStatus?.failures ?? [],
+                                                  hasExpectations: !appIDs.isEmpty || !watched.isEmpty),
             checking: checking, lastCheck: d.lastCheckedAt.map(DomainHandlers.epoch), nextCheck: DomainHandlers.epoch(d.nextCheckAt),
             findings: currentFindings, file: file, locations: locations, timeline: entries.reversed(), versions: versions.map {
                 .init(hash: $0.sha256, firstSeen: DomainHandlers.epoch($0.firstSeenAt), size: $0.size)
             }, diff: diff, responseTimes: latency, certificateDays: cert,
             appIDs: appIDs.map { (AppService(rawValue: $0.service) ?? .applinks, $0.appID) },
-            watched: watched.map { ($0.url, $0.expectedAppID ?? "browser") }, now: Int64(now.timeIntervalSince1970))
+            watched: watched.map { ($0.url, $0.expectedAppID ?? "browser") }, expectationStatus: expectationStatus,
+            now: Int64(now.timeIntervalSince1970))
     }
 
     static func diffView(versions: [VersionSummary], watched: [String], query: FormData, db: Database) throws -> DomainPageModel.DiffView? {

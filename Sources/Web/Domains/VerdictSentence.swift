@@ -2,21 +2,33 @@ import AASA
 
 /// The domain page's one-sentence verdict.
 enum VerdictSentence {
-    static func make(state: DomainState, findings: [Finding], host: String) -> String {
+    /// `failedExpectations`: the operator's expectations the current file does not meet, in words.
+    static func make(state: DomainState, findings: [Finding], host: String, failedExpectations: [String] = [],
+                     hasExpectations: Bool = true) -> String {
         let errors = findings.filter { $0.severity == .error }
         let warnings = findings.filter { $0.severity == .warning }
+        let expectationNote = failedExpectations.isEmpty ? ""
+            : failedExpectations.count == 1 ? " An expectation fails: \(failedExpectations[0])."
+            : " \(failedExpectations.count) expectations fail, first: \(failedExpectations[0])."
         switch state {
         case .never: return "Not checked yet: the first check of \(host) starts shortly."
-        case .checking where findings.isEmpty: return "Checking \(host) now."
-        case .failing, .checking where !errors.isEmpty:
-            let first = errors.first?.message ?? "a check failed"
-            return errors.count > 1
-                ? "Devices cannot use this file: \(first) (and \(errors.count - 1) more error\(errors.count == 2 ? "" : "s"))."
-                : "Devices cannot use this file: \(first)"
+        case .checking where findings.isEmpty && failedExpectations.isEmpty: return "Checking \(host) now."
+        case .failing: return cannotUse(errors) + expectationNote
+        case .checking where !errors.isEmpty: return cannotUse(errors) + expectationNote
         case .warning, .checking where !warnings.isEmpty:
             return "Works, with \(warnings.count) warning\(warnings.count == 1 ? "" : "s") to look at: \(warnings.first?.message ?? "")"
+                + expectationNote
         default:
-            return "All good: devices get a valid file for \(host) and every expectation holds."
+            if !failedExpectations.isEmpty { return "Devices get a valid file for \(host), but not what you expect." + expectationNote }
+            return hasExpectations ? "All good: devices get a valid file for \(host) and every expectation holds."
+                : "All good: devices get a valid file for \(host)."
         }
+    }
+
+    private static func cannotUse(_ errors: [Finding]) -> String {
+        let first = errors.first?.message ?? "a check failed"
+        return errors.count > 1
+            ? "Devices cannot use this file: \(first) (and \(errors.count - 1) more error\(errors.count == 2 ? "" : "s"))."
+            : "Devices cannot use this file: \(first)"
     }
 }

@@ -185,11 +185,21 @@ public enum DomainPage {
 
     static func expectations(_ m: DomainPageModel) -> HTML {
         guard !m.appIDs.isEmpty || !m.watched.isEmpty else { return .empty }
-        var out: HTML = "<section class=\"card\"><h2>Expectations</h2><dl class=\"facts\">"
-        for a in m.appIDs { out.append("<dt>\(a.service.rawValue)</dt><dd class=\"mono\">\(a.appID)</dd>") }
+        var out: HTML = "<section class=\"card\" id=\"expectations\"><h2>Expectations</h2><dl class=\"facts\">"
+        // Each expectation says whether the current file meets it (nothing when no usable file was seen).
+        func verdict(_ holds: Bool, _ detail: String = "") -> HTML {
+            guard m.expectationStatus != nil else { return .empty }
+            return holds ? " <span class=\"expect-holds\">✓ holds</span>"
+                : " <span class=\"expect-fails\">✗ \(detail.isEmpty ? "fails" : detail)</span>"
+        }
+        for a in m.appIDs {
+            let missing = m.expectationStatus?.missingAppIDs.contains("\(a.service.rawValue) \(a.appID)") == true
+            out.append("<dt>\(a.service.rawValue)</dt><dd><span class=\"mono\">\(a.appID)</span>\(verdict(!missing, "missing from the file"))</dd>")
+        }
         for w in m.watched {
             let expect = w.expect == "browser" ? "stays in the browser" : "opens " + w.expect
-            out.append("<dt>URL</dt><dd><code>\(w.url)</code> \(expect)</dd>")
+            let outcome = m.expectationStatus?.watchedOutcomes[w.url]
+            out.append("<dt>URL</dt><dd><code>\(w.url)</code> \(expect)\(verdict(outcome?.holds ?? true, "it \(outcome?.actual ?? "")"))</dd>")
         }
         out.append("</dl></section>")
         return out

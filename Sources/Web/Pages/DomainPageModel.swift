@@ -118,6 +118,8 @@ public struct DomainPageModel: Sendable {
     public var certificateDays: [LineChart.Point]
     public var appIDs: [(service: AppService, appID: String)]
     public var watched: [(url: String, expect: String)]
+    /// The expectations measured against the current file; nil before a usable file was seen.
+    public var expectationStatus: ExpectationStatus?
     public var now: Int64
 
     public init(id: Int64, host: String, displayHost: String, isWildcard: Bool = false, intervalMinutes: Int = 60,
@@ -125,7 +127,8 @@ public struct DomainPageModel: Sendable {
                 lastCheck: Int64? = nil, nextCheck: Int64? = nil, findings: [Finding] = [], file: FileView? = nil,
                 locations: [LocationView] = [], timeline: [TimelineEntry] = [], versions: [VersionEntry] = [],
                 diff: DiffView? = nil, responseTimes: [LineChart.Point] = [], certificateDays: [LineChart.Point] = [],
-                appIDs: [(service: AppService, appID: String)] = [], watched: [(url: String, expect: String)] = [], now: Int64) {
+                appIDs: [(service: AppService, appID: String)] = [], watched: [(url: String, expect: String)] = [],
+                expectationStatus: ExpectationStatus? = nil, now: Int64) {
         self.id = id
         self.host = host
         self.displayHost = displayHost
@@ -147,6 +150,7 @@ public struct DomainPageModel: Sendable {
         self.certificateDays = certificateDays
         self.appIDs = appIDs
         self.watched = watched
+        self.expectationStatus = expectationStatus
         self.now = now
     }
 }

@@ -111,6 +111,10 @@ import TestSupport
         #expect(diff.contains("/old-products/*"), "the new file is shown")
         #expect(diff.contains("https://\(host)/products/42"), "the watched URL whose outcome changed")
         #expect(diff.contains("<dt>Expires</dt>"), "the second check (on a kept connection) still reports the certificate")
+        // /products/42 no longer opens the app: the page says so (the first check said every expectation held).
+        #expect(checked.contains("every expectation holds"))
+        #expect(diff.contains("An expectation fails: https://\(host)/products/42 stays in the browser"))
+        #expect(diff.contains("✗ it stays in the browser"))
         try browser.run("document.getElementById('diff').scrollIntoView();")
         try browser.screenshot("07-domain-diff")
         #expect(try db.domain(id: domainID)?.checkRequestedAt == nil, "the worker took the requested check")
