@@ -19,7 +19,7 @@ import Synchronization
         let results = Mutex<[Int]>([])
         onThreads(8) { _ in
             asked.add(1, ordering: .relaxed)
-            let v = cache.value("k", generation: 1, cacheable: true) {
+            let v = cache.value("k", generation: { 1 }, cacheable: true) {
                 computed.add(1, ordering: .relaxed)
                 // Hold the computation until every thread has asked (or a deadline passes).
                 let deadline = ContinuousClock.now + .seconds(10)
@@ -34,22 +34,22 @@ import Synchronization
 
     @Test func aNewGenerationIsNeverAnsweredFromAnOldOne() {
         let cache = GenerationCache<String>(ttl: .seconds(3600))
-        #expect(cache.value("k", generation: 1, cacheable: true) { "one" } == "one")
-        #expect(cache.value("k", generation: 1, cacheable: true) { "again" } == "one")
-        #expect(cache.value("k", generation: 2, cacheable: true) { "two" } == "two")
-        #expect(cache.value("k", generation: 2, cacheable: true) { "again" } == "two")
+        #expect(cache.value("k", generation: { 1 }, cacheable: true) { "one" } == "one")
+        #expect(cache.value("k", generation: { 1 }, cacheable: true) { "again" } == "one")
+        #expect(cache.value("k", generation: { 2 }, cacheable: true) { "two" } == "two")
+        #expect(cache.value("k", generation: { 2 }, cacheable: true) { "again" } == "two")
         // Not cacheable (the change feed is down): always computed, nothing kept.
-        #expect(cache.value("k", generation: 2, cacheable: false) { "fresh" } == "fresh")
-        #expect(cache.value("other", generation: 2, cacheable: true) { "other" } == "other")
+        #expect(cache.value("k", generation: { 2 }, cacheable: false) { "fresh" } == "fresh")
+        #expect(cache.value("other", generation: { 2 }, cacheable: true) { "other" } == "other")
     }
 
     @Test func entriesExpireAfterTheirLifetime() {
         let cache = GenerationCache<Int>(ttl: .milliseconds(20))
-        #expect(cache.value("k", generation: 1, cacheable: true) { 1 } == 1)
+        #expect(cache.value("k", generation: { 1 }, cacheable: true) { 1 } == 1)
         let deadline = ContinuousClock.now + .seconds(10)
         var latest = 1
         while latest == 1 && ContinuousClock.now < deadline {
-            latest = cache.value("k", generation: 1, cacheable: true) { 2 }
+            latest = cache.value("k", generation: { 1 }, cacheable: true) { 2 }
             Thread.sleep(forTimeInterval: 0.005)
         }
         #expect(latest == 2)
@@ -58,7 +58,38 @@ import Synchronization
     @Test func aFailedComputationLeavesNothingBehind() throws {
         struct Failure: Error {}
         let cache = GenerationCache<Int>(ttl: .seconds(3600))
-        #expect(throws: Failure.self) { try cache.value("k", generation: 1, cacheable: true) { throw Failure() } }
-        #expect(cache.value("k", generation: 1, cacheable: true) { 7 } == 7)
+        #expect(throws: Failure.self) { try cache.value("k", generation: { 1 }, cacheable: true) { throw Failure() } }
+        #expect(cache.value("k", generation: { 1 }, cacheable: true) { 7 } == 7)
+    }
+}
+
+extension GenerationCacheTests {
+    @Test func aChangeDuringAComputationIsNotHiddenByIt() {
+        let cache = GenerationCache<String>(ttl: .seconds(3600))
+        let generation = Atomic<UInt64>(1)
+        let inside = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let first = Mutex<String?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            let v = cache.value("k", generation: { generation.load(ordering: .relaxed) }, cacheable: true) {
+                inside.signal()
+                release.wait()
+                return "read before the change"
+            }
+            first.withLock { $0 = v }
+            done.signal()
+        }.start()
+        inside.wait()
+        // A change lands while the computation runs; whoever asks after it must not get that result.
+        generation.add(1, ordering: .relaxed)
+        Thread {
+            _ = cache.value("k", generation: { generation.load(ordering: .relaxed) }, cacheable: true) { "second" }
+            done.signal()
+        }.start()
+        release.signal()
+        done.wait()
+        done.wait()
+        #expect(first.withLock { $0 } == "read before the change")
+        #expect(cache.value("k", generation: { generation.load(ordering: .relaxed) }, cacheable: true) { "third" } != "read before the change")
     }
 }

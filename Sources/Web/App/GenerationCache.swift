@@ -1,14 +1,17 @@
 import Foundation
 
-/// A cache whose entries are good while the change counter they were computed under has not moved
-/// and they are younger than `ttl`. The counter makes changes visible at once; the age bound covers
-/// what changes with time alone (relative times like "3 min ago", a lease that runs out).
+/// A cache whose entries are good while the change counter has not moved past the value it had
+/// when they were computed, and while they are younger than `ttl`. The counter makes changes
+/// visible at once; the age bound covers what changes with time alone (relative times like
+/// "3 min ago", a lease that runs out).
 ///
-/// One computation per key at a time: requests that arrive while it runs wait for its result
-/// instead of all asking the database at once (64 connections would otherwise queue 64 identical
-/// overview queries every time an entry expires). While an entry that is only too old (not out of
-/// date) is being recomputed, the others get the old one, so the age bound is `ttl` plus one
-/// computation.
+/// One computation per key at a time: requests that arrive while it runs wait for it instead of
+/// all asking the database at once (64 connections would otherwise queue 64 identical overview
+/// queries every time an entry expires or a change lands). A request that needs a newer generation
+/// than the running computation's waits for it to finish and then computes once for itself and
+/// everyone who waited with it, so however fast changes come, each request waits for at most two
+/// computations. While an entry that is only too old (not out of date) is recomputed, the others
+/// get the old one, so the age bound is `ttl` plus one computation.
 final class GenerationCache<Value: Sendable>: @unchecked Sendable {
     private struct Entry {
         var generation: UInt64
@@ -18,7 +21,7 @@ final class GenerationCache<Value: Sendable>: @unchecked Sendable {
 
     // Guarded by `condition`.
     private var entries: [String: Entry] = [:]
-    /// Keys being computed, with the generation they are computed under.
+    /// Keys being computed, with the generation their computation started under.
     private var computing: [String: UInt64] = [:]
     private let condition = NSCondition()
     private let ttlNanoseconds: UInt64
@@ -29,33 +32,31 @@ final class GenerationCache<Value: Sendable>: @unchecked Sendable {
         self.capacity = capacity
     }
 
-    /// The cached value for `key` if still good for `generation`, else `compute()` (stored when
-    /// `cacheable`). Read `generation` before calling: a change that lands during `compute` then
-    /// moves the counter past the stored entry's.
-    func value(_ key: String, generation: UInt64, cacheable: Bool, compute: () throws -> Value) rethrows -> Value {
+    /// The cached value for `key` if computed under `generation()` or later and young enough, else
+    /// `compute()` (kept when `cacheable`). `generation` is read again just before computing, so a
+    /// change that lands during `compute` moves the counter past the stored entry's.
+    func value(_ key: String, generation: () -> UInt64, cacheable: Bool, compute: () throws -> Value) rethrows -> Value {
         guard cacheable else { return try compute() }
+        let needed = generation()
         condition.lock()
         while true {
             let now = DispatchTime.now().uptimeNanoseconds
-            let entry = entries[key].flatMap { $0.generation == generation ? $0 : nil }
-            if let entry, now &- entry.computedAt < ttlNanoseconds {
+            let current = entries[key].flatMap { $0.generation >= needed ? $0 : nil }
+            if let current, now &- current.computedAt < ttlNanoseconds {
                 condition.unlock()
-                return entry.value
+                return current.value
             }
-            guard let running = computing[key] else { break }
-            if let entry, running == generation {
+            guard computing[key] != nil else { break }
+            if let current {
                 // Only too old, and its replacement is on the way.
                 condition.unlock()
-                return entry.value
-            }
-            if running != generation {
-                // A computation for another generation: not ours to wait for.
-                condition.unlock()
-                return try compute()
+                return current.value
             }
             condition.wait()
         }
-        computing[key] = generation
+        // Read under the lock, before computing: everyone waiting now asked at this generation or before.
+        let startedUnder = generation()
+        computing[key] = startedUnder
         condition.unlock()
         // The age counts from before the computation read anything.
         let started = DispatchTime.now().uptimeNanoseconds
@@ -72,10 +73,7 @@ final class GenerationCache<Value: Sendable>: @unchecked Sendable {
         condition.lock()
         computing[key] = nil
         if entries.count >= capacity && entries[key] == nil { entries.removeAll(keepingCapacity: true) }
-        // Never replace a newer generation's entry with an older one.
-        if (entries[key]?.generation ?? 0) <= generation {
-            entries[key] = Entry(generation: generation, computedAt: started, value: value)
-        }
+        entries[key] = Entry(generation: startedUnder, computedAt: started, value: value)
         condition.broadcast()
         condition.unlock()
         return value

@@ -173,7 +173,7 @@ public final class WebApp: Sendable {
     func currentSession(_ request: WebRequest) throws -> ActiveSession? {
         guard let secret = request.cookies[SessionCookie.sessionName], !secret.isEmpty, secret.utf8.count <= 128 else { return nil }
         let digest = SecretToken.digest(of: secret)
-        guard let record = try sessionCache.value(digest, generation: changes.accountsGeneration, cacheable: changes.isLive,
+        guard let record = try sessionCache.value(digest, generation: { self.changes.accountsGeneration }, cacheable: changes.isLive,
                                                   compute: { try database.session(tokenHash: digest) }) else { return nil }
         // The cache may hold a session a moment past its expiry; the database would not.
         guard record.expiresAt > Date() else { return nil }

@@ -55,6 +55,7 @@ struct TransportSummary {
     /// ISO 8601 text, or seconds since 2001 (Foundation's default Date encoding), or since 1970.
     static func date(_ value: Any?) -> Date? {
         if let s = value as? String {
+            if let d = InternetDateTime.date(s) { return d }
             let f = ISO8601DateFormatter()
             if let d = f.date(from: s) { return d }
             f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
