@@ -173,7 +173,7 @@ public enum OverviewPage {
             <div class="table-wrap"><table><thead><tr>\(sortHeader(.host, "Domain"))\(sortHeader(.state, "State"))\
             \(sortHeader(.lastCheck, "Last check", " class=\"hide-narrow\""))\(sortHeader(.lastChange, "File changed", " class=\"hide-narrow\""))\
             <th class="hide-narrow">Response time</th><th>Open alerts</th></tr></thead><tbody>\(body)</tbody></table></div>
-            <div class="pagination"><span class="muted">\(m.matching) domains · page \(m.query.page) of \(pages)</span>\(prev)\(next)</div>
+            <div class="pagination"><span class="muted">\(m.matching) domain\(m.matching == 1 ? "" : "s") · page \(m.query.page) of \(pages)</span>\(prev)\(next)</div>
             """
         return head + filters + table
     }

@@ -122,6 +122,7 @@ import TestSupport
         // The other pages.
         try browser.go(base + "/")
         try browser.wait("the overview row") { try browser.source.contains(host) }
+        #expect(try browser.text(".pagination").contains("1 domain · page 1 of 1"))
         try browser.screenshot("08-overview")
 
         try browser.go(base + "/tester")
