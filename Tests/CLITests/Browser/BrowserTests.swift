@@ -74,7 +74,8 @@ import TestSupport
         // The first check is pending: the page says so and polls.
         #expect(try browser.exists("[data-poll]"), "the page shows the first check's progress")
         try browser.wait("the progress text from the page's script", timeout: .seconds(20)) {
-            try browser.text(".progress-text").contains(" s")
+            // "Checking… 3 s": the script is polling the status URL.
+            try browser.text(".progress-text").range(of: #"\d+ s$"#, options: .regularExpression) != nil
         }
         try browser.screenshot("05-first-check-running")
 
