@@ -10,7 +10,9 @@
 # account, logs in, then runs wrk with the cookie on each PATH and on Hummingbird's /page and prints
 # req/s, p50, p99 and the ratio.
 # Env: DATA_DIR, DURATION (5s), CONNECTIONS (64), THREADS (2), PEERS_DIR (../shared/bench/peers),
-# NO_BUILD=1 to use the binaries already built.
+# NO_BUILD=1 to use the binaries already built, CHANGES_PER_SECOND=N to have pgbench write N
+# check-like changes per second (a domain's last check moves) while wrk runs on the project, as
+# crawlers would: each one invalidates the cached overview.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x /opt/swift/usr/bin/swift ] && export PATH="$PATH:/opt/swift/usr/bin"
@@ -42,6 +44,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
+: >"$work/serve.out"
 "$bin/aasa-monitor" serve --data-dir "$data" --port 0 --no-crawl --no-notify >"$work/serve.out" 2>"$work/serve.err" &
 pids+=($!)
 for _ in $(seq 300); do grep -q listening "$work/serve.out" && break; sleep 0.1; done
@@ -78,8 +81,25 @@ echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')  load average: $(cut -d' ' -f1-3 /p
 printf '%-36s %10s %8s %8s %10s\n' target "req/s" "p50 ms" "p99 ms" "size B"
 read -r hb hb50 hb99 < <(run http://127.0.0.1:18082/page)
 printf '%-36s %10s %8s %8s %10s\n' "hummingbird /page" "$hb" "$hb50" "$hb99" "$(curl -s http://127.0.0.1:18082/page | wc -c)"
+changes=${CHANGES_PER_SECOND:-0}
+if [ "$changes" != 0 ]; then
+  command -v pgbench >/dev/null || { echo "overview-bench: CHANGES_PER_SECOND needs pgbench" >&2; exit 2; }
+  cat >"$work/change.sql" <<'SQL'
+\set n random(0, 9999)
+UPDATE domains SET last_checked_at = now() WHERE id = (SELECT min(id) FROM domains) + :n;
+SQL
+  echo "with $changes changes per second by another process (pgbench)"
+fi
 for p in "${paths[@]}"; do
+  if [ "$changes" != 0 ]; then
+    pgbench -n -c 1 -R "$changes" -T "${dur%s}" -f "$work/change.sql" "$DATABASE_URL" >"$work/pgbench.out" 2>&1 &
+    writer=$!
+  fi
   read -r r r50 r99 < <(run "$url$p" "$cookie")
+  if [ "$changes" != 0 ]; then
+    wait "$writer" || true
+    echo "  changes written: $(awk '/number of transactions actually processed/ {print $NF}' "$work/pgbench.out")"
+  fi
   size=$(curl -s -H "$cookie" "$url$p" | wc -c)
   printf '%-36s %10s %8s %8s %10s\n' "project $p (signed in)" "$r" "$r50" "$r99" "$size"
   python3 -c "import sys; r, hb = float(sys.argv[1]), float(sys.argv[2]); print(f'  ratio against hummingbird /page: {r/hb:.2f}')" "$r" "$hb"

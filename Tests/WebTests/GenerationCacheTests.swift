@@ -93,3 +93,34 @@ extension GenerationCacheTests {
         #expect(cache.value("k", generation: { generation.load(ordering: .relaxed) }, cacheable: true) { "third" } != "read before the change")
     }
 }
+
+extension GenerationCacheTests {
+    @Test func aPageAtOrAfterTheFloorIsShownWhileItsReplacementIsComputed() {
+        let cache = GenerationCache<String>(ttl: .seconds(3600))
+        #expect(cache.value("k", generation: { 1 }, cacheable: true) { "one" } == "one")
+        let inside = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        let waiter = Mutex<String?>(nil)
+        Thread {
+            _ = cache.value("k", generation: { 2 }, staleFloor: { 1 }, cacheable: true) {
+                inside.signal()
+                release.wait()
+                return "two"
+            }
+            done.signal()
+        }.start()
+        inside.wait()
+        // A change by another process (floor still 1): the previous page, without waiting.
+        #expect(cache.value("k", generation: { 2 }, staleFloor: { 1 }, cacheable: true) { "unexpected" } == "one")
+        // After a change made through the app (floor 2): never the previous page; it waits for the new one.
+        Thread {
+            let v = cache.value("k", generation: { 2 }, staleFloor: { 2 }, cacheable: true) { "computed by the waiter" }
+            waiter.withLock { $0 = v }
+            done.signal()
+        }.start()
+        release.signal()
+        done.wait()
+        done.wait()
+        #expect(waiter.withLock { $0 } == "two")
+        #expect(cache.value("k", generation: { 2 }, staleFloor: { 2 }, cacheable: true) { "again" } == "two")
+    }
+}

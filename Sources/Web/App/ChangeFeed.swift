@@ -11,8 +11,18 @@ import Synchronization
 /// Caches may only be trusted while that connection is up (`isLive`): without it a change by another
 /// process could go unseen, so the caches are bypassed. After a reconnect both counters go up,
 /// because notifications sent while the connection was down are lost.
+///
+/// Notified data changes move the counter at most once per `dataCoalescing`: busy crawlers write
+/// many checks a second, and recomputing the overview for each would cost more than it serves.
+/// The first change after a quiet spell counts at once; within a burst a change shows at most
+/// `dataCoalescing` late. Changes made through this app, and account changes, always count at once.
 public final class ChangeFeed: Sendable {
+    static let dataCoalescing: Duration = .milliseconds(100)
+
     private let dataCounter = Atomic<UInt64>(0)
+    /// The data counter just after the latest change made through this app: a cached page computed
+    /// at or after it has every such change, so it may be shown while a newer one is computed.
+    private let ownDataFloor = Atomic<UInt64>(0)
     private let accountsCounter = Atomic<UInt64>(0)
     private let live = Atomic<Bool>(false)
     private let stopRequested = Atomic<Bool>(false)
@@ -28,7 +38,20 @@ public final class ChangeFeed: Sendable {
     /// True while every change, from any process, reaches the counters.
     public var isLive: Bool { live.load(ordering: .acquiring) }
 
+    var dataFloor: UInt64 { ownDataFloor.load(ordering: .acquiring) }
+
     func dataChanged() { dataCounter.add(1, ordering: .acquiringAndReleasing) }
+
+    /// A change made through this app is committed: no page computed before now may be shown again.
+    func ownDataChanged() {
+        let now = dataCounter.add(1, ordering: .acquiringAndReleasing).newValue
+        var floor = ownDataFloor.load(ordering: .acquiring)
+        while floor < now {
+            let (exchanged, original) = ownDataFloor.compareExchange(expected: floor, desired: now, ordering: .acquiringAndReleasing)
+            if exchanged { break }
+            floor = original
+        }
+    }
     func accountsChanged() { accountsCounter.add(1, ordering: .acquiringAndReleasing) }
 
     /// Starts the listening thread (once). libpq's wait blocks, so it gets a thread of its own.
@@ -59,11 +82,15 @@ public final class ChangeFeed: Sendable {
             // The wait below reconnects (and LISTENs on both channels) when the database is back.
             live.store(false, ordering: .releasing)
         }
+        // The last notified data change that moved the counter, and whether one is held back since.
+        var lastDataBump = ContinuousClock.now - Self.dataCoalescing
+        var dataPending = false
         while !stopRequested.load(ordering: .acquiring) {
-            switch listener.wait(timeout: .milliseconds(500)) {
+            let timeout: Duration = dataPending ? max(.zero, lastDataBump + Self.dataCoalescing - ContinuousClock.now) : .milliseconds(500)
+            switch listener.wait(timeout: timeout) {
             case .notifications(let notifications):
                 for n in notifications {
-                    if n.channel == ChangeChannel.accounts { accountsChanged() } else { dataChanged() }
+                    if n.channel == ChangeChannel.accounts { accountsChanged() } else { dataPending = true }
                 }
             case .reconnected:
                 becameLive()
@@ -73,6 +100,11 @@ public final class ChangeFeed: Sendable {
                 accountsChanged()
             case .timedOut:
                 break
+            }
+            if dataPending && ContinuousClock.now - lastDataBump >= Self.dataCoalescing {
+                dataChanged()
+                dataPending = false
+                lastDataBump = ContinuousClock.now
             }
         }
         live.store(false, ordering: .releasing)

@@ -10,8 +10,10 @@ import Foundation
 /// queries every time an entry expires or a change lands). A request that needs a newer generation
 /// than the running computation's waits for it to finish and then computes once for itself and
 /// everyone who waited with it, so however fast changes come, each request waits for at most two
-/// computations. While an entry that is only too old (not out of date) is recomputed, the others
-/// get the old one, so the age bound is `ttl` plus one computation.
+/// computations. While an entry that is only too old is recomputed, the others get the old one, so
+/// the age bound is `ttl` plus one computation; likewise for an entry computed at or after
+/// `staleFloor` (changes the caller may see a moment late: other processes' changes, whose
+/// notification comes after their commit anyway), so only the one request that recomputes waits.
 final class GenerationCache<Value: Sendable>: @unchecked Sendable {
     private struct Entry {
         var generation: UInt64
@@ -35,22 +37,24 @@ final class GenerationCache<Value: Sendable>: @unchecked Sendable {
     /// The cached value for `key` if computed under `generation()` or later and young enough, else
     /// `compute()` (kept when `cacheable`). `generation` is read again just before computing, so a
     /// change that lands during `compute` moves the counter past the stored entry's.
-    func value(_ key: String, generation: () -> UInt64, cacheable: Bool, compute: () throws -> Value) rethrows -> Value {
+    func value(_ key: String, generation: () -> UInt64, staleFloor: (() -> UInt64)? = nil, cacheable: Bool,
+               compute: () throws -> Value) rethrows -> Value {
         guard cacheable else { return try compute() }
         let needed = generation()
+        let floor = min(needed, staleFloor?() ?? needed)
         condition.lock()
         while true {
             let now = DispatchTime.now().uptimeNanoseconds
-            let current = entries[key].flatMap { $0.generation >= needed ? $0 : nil }
-            if let current, now &- current.computedAt < ttlNanoseconds {
+            let entry = entries[key]
+            if let entry, entry.generation >= needed, now &- entry.computedAt < ttlNanoseconds {
                 condition.unlock()
-                return current.value
+                return entry.value
             }
             guard computing[key] != nil else { break }
-            if let current {
-                // Only too old, and its replacement is on the way.
+            if let entry, entry.generation >= floor {
+                // Good enough for this caller while its replacement is on the way.
                 condition.unlock()
-                return current.value
+                return entry.value
             }
             condition.wait()
         }

@@ -148,7 +148,7 @@ public final class WebApp: Sendable {
         }
         if request.method != "GET" && request.method != "HEAD" {
             // Again after the change, so a lookup racing with it cannot keep the old answer.
-            changes.dataChanged()
+            changes.ownDataChanged()
             changes.accountsChanged()
         }
         if let visitorCookie {

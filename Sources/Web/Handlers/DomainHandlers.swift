@@ -12,7 +12,8 @@ enum DomainHandlers {
         // everyone. The per-user header is rendered per request by `SharedPage`.
         let key = (viewer.canChange ? "change " : "look ") + query.link()
         let changes = c.app.changes
-        let page = try c.app.overviewCache.value(key, generation: { changes.dataGeneration }, cacheable: changes.isLive && flash == nil) {
+        let page = try c.app.overviewCache.value(key, generation: { changes.dataGeneration },
+                                                 staleFloor: { changes.dataFloor }, cacheable: changes.isLive && flash == nil) {
             try OverviewPage.shared(overviewModel(c, query), canChange: viewer.canChange, flash: flash)
         }
         return .html(bytes: page.bytes(for: viewer))
