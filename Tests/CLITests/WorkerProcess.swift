@@ -7,7 +7,8 @@ final class WorkerProcess {
     let process = Process()
     let scratch: ScratchDirectory
 
-    init(databaseURL: String, fleet: TestTLSFleet, name: String, leaseSeconds: Int, pollSeconds: Double = 0.2) throws {
+    init(databaseURL: String, fleet: TestTLSFleet, name: String, leaseSeconds: Int, pollSeconds: Double = 0.2,
+         extraArguments: [String] = [], environment: [String: String] = [:]) throws {
         scratch = try ScratchDirectory()
         let log = scratch.url.appendingPathComponent("log")
         FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -17,7 +18,10 @@ final class WorkerProcess {
                              "--no-notify", "--worker-id", name, "--lease-seconds", String(leaseSeconds),
                              "--poll-seconds", String(pollSeconds), "--max-in-flight", "24", "--pool-size", "4",
                              "--allow-private-addresses", "--ca-file", fleet.caFile, "--cdn-base", fleet.cdnBase]
-            + fleet.connectTo.flatMap { ["--connect-to", $0] }
+            + fleet.connectTo.flatMap { ["--connect-to", $0] } + extraArguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         process.standardOutput = handle
         process.standardError = handle
         try process.run()

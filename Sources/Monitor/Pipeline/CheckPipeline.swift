@@ -114,12 +114,22 @@ public struct CheckPipeline: Sendable {
             do {
                 let database = self.database
                 return try await BlockingCallQueue.run { try database.record(record) }
-            } catch let error as DatabaseError where error.isConnectionProblem && ContinuousClock.now < deadline {
-                // The database is away (restart, failover): keep the result and try again.
+            } catch let error as DatabaseError where error.isWorthRetryingLater && ContinuousClock.now < deadline {
+                // The database is away (restart, failover), or every pooled connection is busy (all the
+                // checks that waited out an outage record at once): keep the result and try again.
+                // Giving up here would leave the domain leased until the lease expires.
                 try await Task.sleep(for: pause)
                 pause = min(pause * 2, .seconds(5))
             }
         }
+    }
+}
+
+extension DatabaseError {
+    /// A failure that says nothing about the statement: the same write may succeed in a moment.
+    var isWorthRetryingLater: Bool {
+        if case .poolTimeout = self { return true }
+        return isConnectionProblem
     }
 }
 

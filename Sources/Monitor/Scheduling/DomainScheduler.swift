@@ -115,15 +115,20 @@ public final class DomainScheduler: Sendable {
     private func claim(_ limit: Int) async throws -> [ClaimedDomain] {
         let database = pipeline.database
         let configuration = configuration
+        // One transaction: when reading the expectations or histories fails (the database went
+        // away between statements), the leases roll back with them. Otherwise the domains would stay
+        // leased to a worker that never got them, and wait for the lease to expire.
         return try await BlockingCallQueue.run {
-            let leased = try database.leaseDueDomains(limit: limit, lease: configuration.lease, worker: configuration.workerID)
-            guard !leased.isEmpty else { return [] }
-            let ids = leased.map(\.id)
-            let expectations = Dictionary(grouping: try database.expectations(domainIDs: ids), by: \.domainID)
-            let histories = try database.domainHistories(domainIDs: ids)
-            return leased.map { domain in
-                ClaimedDomain(domain: domain, expectations: Expectations(rows: expectations[domain.id] ?? []),
-                              history: histories[domain.id])
+            try database.withTransaction { connection in
+                let leased = try connection.leaseDueDomains(limit: limit, lease: configuration.lease, worker: configuration.workerID)
+                guard !leased.isEmpty else { return [] }
+                let ids = leased.map(\.id)
+                let expectations = Dictionary(grouping: try connection.expectations(domainIDs: ids), by: \.domainID)
+                let histories = try connection.domainHistories(domainIDs: ids)
+                return leased.map { domain in
+                    ClaimedDomain(domain: domain, expectations: Expectations(rows: expectations[domain.id] ?? []),
+                                  history: histories[domain.id])
+                }
             }
         }
     }

@@ -12,18 +12,26 @@ public struct SchedulePolicy: Hashable, Sendable {
     public var jitterFraction: Double
     /// Backoff for unreachable domains never waits longer than this (nor less than the interval).
     public var backoffCap: Duration
+    /// Tests only: every domain gets this interval, whatever it has and however short, so a test
+    /// can watch several intervals pass in seconds. The CLI sets it only from an explicitly
+    /// allowed option (`--test-interval-seconds` with AASA_MONITOR_ALLOW_TEST_INTERVAL=1).
+    public var testIntervalOverride: Duration?
 
     public init(defaultInterval: Duration = .seconds(3600), minimumInterval: Duration = .seconds(60),
-                jitterFraction: Double = 0.1, backoffCap: Duration = .seconds(6 * 3600)) {
+                jitterFraction: Double = 0.1, backoffCap: Duration = .seconds(6 * 3600),
+                testIntervalOverride: Duration? = nil) {
         self.defaultInterval = defaultInterval
         self.minimumInterval = minimumInterval
         self.jitterFraction = min(max(jitterFraction, 0), 0.5)
         self.backoffCap = backoffCap
+        self.testIntervalOverride = testIntervalOverride
     }
 
-    /// The interval a domain really gets: its own (or the default), never below the minimum.
+    /// The interval a domain really gets: its own (or the default), never below the minimum
+    /// (unless a test overrides every interval).
     public func effectiveInterval(_ requested: Duration?) -> Duration {
-        max(requested ?? defaultInterval, minimumInterval)
+        if let testIntervalOverride { return testIntervalOverride }
+        return max(requested ?? defaultInterval, minimumInterval)
     }
 
     /// How long to wait after a check before the next one, without jitter.
