@@ -8,13 +8,19 @@ import TestSupport
 /// built `aasa-monitor serve`, which crawls the TLS test fleet through a separate `worker`.
 /// Every page visited is saved under artifacts/screenshots/ for a person to look at.
 ///
-/// Synchronous on purpose: all waiting blocks this test's thread (deadline-bounded polling), so
-/// nothing here depends on another task of the two-thread cooperative pool making progress.
+/// The flow blocks (deadline-bounded polling, child processes, sockets) on a thread of its own:
+/// it never waits for a task of the two-thread cooperative pool, and holds none of its threads.
 @Suite(.serialized) struct BrowserTests {
     static let password = "browser test passphrase"
     static let email = "ops@example.com"
 
-    @Test func registerWatchTheFirstCheckChangeTheFileCheckNowAndSeeTheDiff() throws {
+    @Test func registerWatchTheFirstCheckChangeTheFileCheckNowAndSeeTheDiff() async throws {
+        let log = ExpectationLog()
+        defer { log.recordIssues() }
+        try await DedicatedThread.run { try Self.registerWatchCheckNowAndDiff(log) }
+    }
+
+    static func registerWatchCheckNowAndDiff(_ log: ExpectationLog) throws {
         let fleet = try TestTLSFleet()
         defer { fleet.stop() }
         let database = try TestPostgres.createDatabase()
@@ -23,7 +29,7 @@ import TestSupport
         defer { db.close() }
         let host = fleet.host("good")
         let servedFile = fleet.directory.appendingPathComponent("www/\(host)/.well-known/apple-app-site-association")
-        #expect(FileManager.default.fileExists(atPath: servedFile.path), "the fleet serves \(servedFile.path)")
+        log.expect(FileManager.default.fileExists(atPath: servedFile.path), "the fleet serves \(servedFile.path)")
 
         let environment = [
             "DATABASE_URL": database.url, "AASA_MONITOR_ALLOW_PRIVATE": "1", "AASA_MONITOR_CA_FILE": fleet.caFile,
@@ -31,7 +37,7 @@ import TestSupport
         ]
         let admin = try BuiltCommand.run(["user", "create", "--admin", "--password-stdin", Self.email],
                                          stdin: Array("\(Self.password)\n".utf8), environment: environment)
-        try #require(admin.status == 0, "user create: \(admin.stderr)")
+        _ = try log.require(admin.status == 0 ? admin : nil, "user create: \(admin.stderr)")
 
         // The web alone: crawling is a separate worker, started once the page has shown that the
         // first check is pending, so the progress state is seen every time, not by luck.
@@ -42,7 +48,7 @@ import TestSupport
 
         // Log in.
         try browser.go(base + "/")
-        #expect(try browser.currentURL.contains("/login"), "the dashboard sends strangers to the login page")
+        log.expect(try browser.currentURL.contains("/login"), "the dashboard sends strangers to the login page")
         try browser.screenshot("01-login")
         try browser.fill("#email", Self.email)
         try browser.fill("#password", Self.password)
@@ -56,9 +62,9 @@ import TestSupport
         try browser.fill("input[name=appid]", "abcde12345.com.example.fleet")
         try browser.click("form[action='/domains'] button[type=submit]")
         try browser.wait("the refused registration") { try browser.exists("#err-host") }
-        #expect(try browser.text("#err-host").contains("https://"), "the host's message says why")
-        #expect(try browser.exists("#err-appid\\.0"), "the app ID's message")
-        #expect(try browser.value("#host") == "https://\(host):8443/app", "what was typed is kept")
+        log.expect(try browser.text("#err-host").contains("https://"), "the host's message says why")
+        log.expect(try browser.exists("#err-appid\\.0"), "the app ID's message")
+        log.expect(try browser.value("#host") == "https://\(host):8443/app", "what was typed is kept")
         try browser.screenshot("03-register-refused")
 
         try browser.fill("#host", host)
@@ -69,10 +75,10 @@ import TestSupport
         try browser.click("form[action='/domains'] button[type=submit]")
         try browser.wait("the new domain's page") { try browser.currentURL.range(of: #"/domains/\d+$"#, options: .regularExpression) != nil }
         let domainURL = try browser.currentURL
-        let domainID = try #require(Int64(domainURL.split(separator: "/").last.map(String.init) ?? ""))
+        let domainID = try log.require(Int64(domainURL.split(separator: "/").last.map(String.init) ?? ""), "a domain id in \(domainURL)")
 
         // The first check is pending: the page says so and polls.
-        #expect(try browser.exists("[data-poll]"), "the page shows the first check's progress")
+        log.expect(try browser.exists("[data-poll]"), "the page shows the first check's progress")
         try browser.wait("the progress text from the page's script", timeout: .seconds(20)) {
             // "Checking… 3 s": the script is polling the status URL.
             try browser.text(".progress-text").range(of: #"\d+ s$"#, options: .regularExpression) != nil
@@ -87,16 +93,16 @@ import TestSupport
             try !browser.exists("[data-poll]") && browser.exists("#findings, section.card h2")
                 && browser.source.contains("Current file")
         }
-        #expect(try browser.currentURL == domainURL)
+        log.expect(try browser.currentURL == domainURL)
         let checked = try browser.source
-        #expect(checked.contains("Findings"))
-        #expect(checked.contains("Origin and Apple CDN"))
-        #expect(checked.contains("/products/*"), "the current file is shown")
+        log.expect(checked.contains("Findings"))
+        log.expect(checked.contains("Origin and Apple CDN"))
+        log.expect(checked.contains("/products/*"), "the current file is shown")
         try browser.screenshot("06-domain-checked")
 
         // Loading pages changes nothing: no check is requested by a GET.
         try browser.go("\(base)/domains/\(domainID)/check")
-        #expect(try db.domain(id: domainID)?.checkRequestedAt == nil, "a GET requested a check")
+        log.expect(try db.domain(id: domainID)?.checkRequestedAt == nil, "a GET requested a check")
         try browser.go(domainURL)
 
         // The served file changes; "Check now" must wake the sleeping worker (NOTIFY), since its
@@ -107,23 +113,23 @@ import TestSupport
             try !browser.exists("[data-poll]") && browser.exists("#diff")
         }
         let diff = try browser.source
-        #expect(diff.contains("Changes between versions"))
-        #expect(diff.contains("What changes for devices"))
-        #expect(diff.contains("/old-products/*"), "the new file is shown")
-        #expect(diff.contains("https://\(host)/products/42"), "the watched URL whose outcome changed")
-        #expect(diff.contains("<dt>Expires</dt>"), "the second check (on a kept connection) still reports the certificate")
+        log.expect(diff.contains("Changes between versions"))
+        log.expect(diff.contains("What changes for devices"))
+        log.expect(diff.contains("/old-products/*"), "the new file is shown")
+        log.expect(diff.contains("https://\(host)/products/42"), "the watched URL whose outcome changed")
+        log.expect(diff.contains("<dt>Expires</dt>"), "the second check (on a kept connection) still reports the certificate")
         // /products/42 no longer opens the app: the page says so (the first check said every expectation held).
-        #expect(checked.contains("every expectation holds"))
-        #expect(diff.contains("An expectation fails: https://\(host)/products/42 stays in the browser"))
-        #expect(diff.contains("✗ it stays in the browser"))
+        log.expect(checked.contains("every expectation holds"))
+        log.expect(diff.contains("An expectation fails: https://\(host)/products/42 stays in the browser"))
+        log.expect(diff.contains("✗ it stays in the browser"))
         try browser.run("document.getElementById('diff').scrollIntoView();")
         try browser.screenshot("07-domain-diff")
-        #expect(try db.domain(id: domainID)?.checkRequestedAt == nil, "the worker took the requested check")
+        log.expect(try db.domain(id: domainID)?.checkRequestedAt == nil, "the worker took the requested check")
 
         // The other pages.
         try browser.go(base + "/")
         try browser.wait("the overview row") { try browser.source.contains(host) }
-        #expect(try browser.text(".pagination").contains("1 domain · page 1 of 1"))
+        log.expect(try browser.text(".pagination").contains("1 domain · page 1 of 1"))
         try browser.screenshot("08-overview")
 
         try browser.go(base + "/tester")
@@ -131,7 +137,7 @@ import TestSupport
         try browser.select("#domain", value: String(domainID))
         try browser.click("form[action='/tester'] button[type=submit]")
         try browser.wait("the URL tester's result") { try browser.exists(".outcome") }
-        #expect(try browser.text(".outcome").contains(FleetFiles.appID))
+        log.expect(try browser.text(".outcome").contains(FleetFiles.appID))
         try browser.screenshot("09-url-tester")
 
         try browser.go(base + "/alerts")
@@ -146,18 +152,18 @@ import TestSupport
         try browser.fill("#base-url", "https://aasa.example.test")
         try browser.click("form[action='/settings/email'] button[type=submit]")
         try browser.wait("the saved email settings") { try browser.currentURL.contains("done=email") }
-        #expect(try db.setting("smtp_url") == "smtp://alerts:secret@mail.example.test:587")
-        #expect(try db.setting("smtp_from") == "alerts@example.test")
-        #expect(try db.setting("smtp_starttls") == "required")
-        #expect(try db.setting("smtp_ca_file") == "")
-        #expect(try db.setting("base_url") == "https://aasa.example.test")
-        #expect(try !browser.source.contains("secret@"), "the page never shows the SMTP password")
+        log.expect(try db.setting("smtp_url") == "smtp://alerts:secret@mail.example.test:587")
+        log.expect(try db.setting("smtp_from") == "alerts@example.test")
+        log.expect(try db.setting("smtp_starttls") == "required")
+        log.expect(try db.setting("smtp_ca_file") == "")
+        log.expect(try db.setting("base_url") == "https://aasa.example.test")
+        log.expect(try !browser.source.contains("secret@"), "the page never shows the SMTP password")
         try browser.run("window.scrollTo(0, 0);")
         try browser.screenshot("11-settings")
 
         browser.quit()
         worker.stop()
-        #expect(try serve.terminate() == 0, "\(serve.standardError)")
+        log.expect(try serve.terminate() == 0, "\(serve.standardError)")
     }
 
     /// artifacts/screenshots/ of the package (the test runs from the package root).
