@@ -38,6 +38,51 @@ import TestSupport
         }
     }
 
+    @Test func theCDNFileIsAVersionAndTheTimingsAreStored() async throws {
+        try await TestTLSFleet.with { fleet in
+            let fetcher = try fleetFetcher(fleet, checkCDN: true)
+            defer { fetcher.shutdown() }
+            try await TestPostgres.withDatabase { database in
+                let pipeline = CheckPipeline(database: database, fetcher: fetcher)
+                // The fleet's CDN serves this site's file re-encoded: same behaviour, other bytes.
+                guard case .added(let id) = try database.importDomain(host: "good.fleet.test", displayName: "good.fleet.test",
+                                                                      wildcard: false, appIDs: []) else {
+                    Issue.record("not added")
+                    return
+                }
+                for _ in 0..<3 {
+                    #expect(try await checkDueDomains(pipeline).count == 1)
+                    try makeAllDue(database)
+                }
+                // What the dashboard reads: both files, each stored once however many checks saw them.
+                let latest = try #require(try database.checks(domainID: id, onlyChanges: false, limit: 1).first)
+                #expect(latest.originVersionSHA256 == ContentDigest.sha256Hex(FleetFiles.good))
+                #expect(latest.cdnVersionSHA256 == ContentDigest.sha256Hex(FleetFiles.goodReformatted))
+                #expect(try database.version(sha256: ContentDigest.sha256Hex(FleetFiles.goodReformatted))?.body == FleetFiles.goodReformatted)
+                #expect(try count(database, "SELECT count(*)::int FROM aasa_versions") == 2)
+                #expect(try count(database, "SELECT count(*)::int FROM checks") == 1)
+                #expect(try count(database, "SELECT count(*)::int FROM check_repeats") == 2)
+
+                // The fetcher's phase timings per location (seconds from the request's start).
+                for location in ["wellKnown", "cdn"] {
+                    let timings: String? = try database.value("SELECT transport->$1->>'timings' FROM checks", location)
+                    let phases = try JSONDecoder().decode(TransportTimings.self, from: Data(try #require(timings).utf8))
+                    #expect(phases.total > 0 && phases.firstByte > 0 && phases.connect > 0, "\(location): \(phases)")
+                    #expect(phases.dns <= phases.connect && phases.connect <= phases.tls && phases.tls <= phases.firstByte
+                            && phases.firstByte <= phases.total, "\(location): \(phases)")
+                }
+
+                // A rolled-up repeat keeps which CDN file it repeated.
+                try database.rollUpRepeats(olderThan: .zero)
+                let rolledUp: Int = try database.value("""
+                    SELECT count(*)::int FROM check_rollups r JOIN aasa_versions v ON v.id = r.cdn_version_id
+                    WHERE v.sha256 = $1 AND r.check_count = 2
+                    """, ContentDigest.sha256Hex(FleetFiles.goodReformatted))
+                #expect(rolledUp == 1)
+            }
+        }
+    }
+
     @Test func comparisonEventsAreExactlyTheChanges() async throws {
         try await TestTLSFleet.with { fleet in
             try writeDefaultFile(fleet, shopFile(webcredentials: ["ABCDE12345.shop"]))

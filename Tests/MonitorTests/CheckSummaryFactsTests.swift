@@ -20,7 +20,7 @@ import Testing
         #expect(summary.versionSHA256 == "sha-of-2")
         #expect(summary.applinksDetailCount == 0)
         #expect(summary.certificate == CertificateSummary(trusted: true, notAfter: tls.notAfter))
-        #expect(summary.cdn == CDNSummary(served: true, failureReason: nil, matchesOrigin: true))
+        #expect(summary.cdn == CDNSummary(served: true, failureReason: nil, matchesOrigin: true, versionSHA256: "sha-of-2"))
     }
 
     @Test func unreachableOriginKeepsNoVersion() {
@@ -47,12 +47,17 @@ import Testing
     ])
     func cdnFailureReasons(status: Int, headers: [String: String], reason: String) {
         let cdn = TransportFacts(location: .cdn, url: "c", status: status, headers: headers)
-        let summary = CDNSummary(facts: cdn, findings: [])
-        #expect(!summary.served && summary.failureReason == reason)
+        let summary = CDNSummary(facts: cdn, findings: [], sha256: { _ in "x" })
+        #expect(!summary.served && summary.failureReason == reason && summary.versionSHA256 == nil)
+    }
+
+    @Test func servedCDNFileHasAVersion() {
+        let cdn = TransportFacts(location: .cdn, url: "c", status: 200, body: [1, 2])
+        #expect(CDNSummary(facts: cdn, findings: [], sha256: { "sha\($0.count)" }).versionSHA256 == "sha2")
     }
 
     @Test func cdnStaleFindingMeansNotMatching() {
         let cdn = TransportFacts(location: .cdn, url: "c", status: 200, body: [1])
-        #expect(!CDNSummary(facts: cdn, findings: [finding("cdn-stale", .warning)]).matchesOrigin)
+        #expect(!CDNSummary(facts: cdn, findings: [finding("cdn-stale", .warning)], sha256: { _ in "x" }).matchesOrigin)
     }
 }

@@ -30,14 +30,14 @@ extension CheckSummary {
             certificate: certificateSource?.tls.map {
                 CertificateSummary(trusted: $0.trusted, notAfter: $0.notAfter, failureReason: $0.failureReason)
             },
-            cdn: cdn.map { CDNSummary(facts: $0, findings: findings) })
+            cdn: cdn.map { CDNSummary(facts: $0, findings: findings, sha256: sha256) })
     }
 }
 
 extension CDNSummary {
     /// What Apple's CDN answered: served when 200 without `Apple-Failure-Reason`; matching unless the
     /// evaluation found it stale (`cdn-stale`), which compares behaviour rather than bytes.
-    init(facts: TransportFacts, findings: [Finding]) {
+    init(facts: TransportFacts, findings: [Finding], sha256: ([UInt8]) -> String) {
         let reason = facts.header("apple-failure-reason")
         let served = facts.failure == nil && facts.status == 200 && reason == nil
         var failure: String?
@@ -46,6 +46,7 @@ extension CDNSummary {
                 ?? facts.status.map { "HTTP \($0)" } ?? "no answer"
         }
         self.init(served: served, failureReason: failure,
-                  matchesOrigin: !findings.contains { $0.code == "cdn-stale" })
+                  matchesOrigin: !findings.contains { $0.code == "cdn-stale" },
+                  versionSHA256: served && !facts.body.isEmpty && !facts.bodyTruncated ? sha256(facts.body) : nil)
     }
 }

@@ -23,11 +23,15 @@ public struct CDNSummary: Hashable, Sendable, Codable {
     /// The CDN's file behaves like the origin's. Compared by behaviour, not bytes: the CDN may
     /// re-encode the JSON, and a byte difference alone would look like lag forever.
     public var matchesOrigin: Bool
+    /// sha256 (hex) of the file the CDN served, nil when it served none. A new CDN file makes the
+    /// check a change (kept with its `cdn_version_id`), even when it behaves like the last one.
+    public var versionSHA256: String?
 
-    public init(served: Bool, failureReason: String? = nil, matchesOrigin: Bool = true) {
+    public init(served: Bool, failureReason: String? = nil, matchesOrigin: Bool = true, versionSHA256: String? = nil) {
         self.served = served
         self.failureReason = failureReason
         self.matchesOrigin = matchesOrigin
+        self.versionSHA256 = versionSHA256
     }
 }
 

@@ -73,6 +73,7 @@ public struct CheckPipeline: Sendable {
     func makeRecord(domain: LeasedDomain, check: DomainCheck, startedAt: Date, previous: MonitorState,
                     step: MonitorState.Step) throws -> CheckRecord {
         let body = step.check.versionSHA256.flatMap { sha in deviceFacts(check).map { StoredBody(sha256: sha, bytes: $0.body) } }
+        let cdnBody = step.check.cdn?.versionSHA256.flatMap { sha in check.cdn.map { StoredBody(sha256: sha, bytes: $0.body) } }
         // Open/closed alerts and announced thresholds are "alert state"; streak counts alone are not,
         // or every check of a failing domain would be a change.
         func alertState(_ tracks: [AlertTrack]) -> [AlertKey: Int?] {
@@ -86,7 +87,7 @@ public struct CheckPipeline: Sendable {
         let latency = check.wellKnown.timings?.total ?? check.finishedAt.timeIntervalSince(check.startedAt)
         return CheckRecord(
             domainID: domain.id, attemptKey: domain.attemptKey, startedAt: startedAt, finishedAt: check.finishedAt,
-            verdict: step.check.verdict.rawValue, version: body, changed: changed,
+            verdict: step.check.verdict.rawValue, version: body, cdnVersion: cdnBody, changed: changed,
             latencyMilliseconds: Int((latency * 1000).rounded()),
             findingsJSON: try JSONText.encode(step.check.findings),
             transportJSON: try JSONText.encode(TransportRecord(check)),

@@ -11,6 +11,9 @@ public struct CheckRecord: Sendable {
     public var verdict: String
     /// The file the origin served (hex SHA-256 and bytes), nil when none.
     public var version: StoredBody?
+    /// The file Apple's CDN served, stored the same way (one row per distinct file); nil when the
+    /// CDN was not asked or served none.
+    public var cdnVersion: StoredBody?
     /// Whether anything changed (version, verdict, findings, expectations, certificate, alert
     /// state): a changed check keeps a full row in `checks`, an unchanged one a small repeat row.
     public var changed: Bool
@@ -28,7 +31,7 @@ public struct CheckRecord: Sendable {
     public var alertChanges: [AlertChange]
 
     public init(domainID: Int64, attemptKey: String, startedAt: Date, finishedAt: Date, verdict: String,
-                version: StoredBody?, changed: Bool, latencyMilliseconds: Int, findingsJSON: String,
+                version: StoredBody?, cdnVersion: StoredBody? = nil, changed: Bool, latencyMilliseconds: Int, findingsJSON: String,
                 transportJSON: String, expectationsJSON: String, summaryJSON: String, eventsJSON: String,
                 consecutiveFailures: Int, nextCheckAt: Date, streaks: [StreakRow]?, alertChanges: [AlertChange]) {
         self.domainID = domainID
@@ -37,6 +40,7 @@ public struct CheckRecord: Sendable {
         self.finishedAt = finishedAt
         self.verdict = verdict
         self.version = version
+        self.cdnVersion = cdnVersion
         self.changed = changed
         self.latencyMilliseconds = latencyMilliseconds
         self.findingsJSON = findingsJSON
@@ -83,16 +87,18 @@ extension Database {
                 "SELECT id FROM domains WHERE id = $1 AND lease_attempt_key = $2 FOR UPDATE",
                 record.domainID, record.attemptKey) != nil else { return .superseded }
 
-            var versionID: Int64?
-            if let version = record.version {
-                versionID = try connection.storeVersion(sha256: version.sha256, body: version.bytes, seenAt: record.finishedAt)
+            let versionID = try record.version.map {
+                try connection.storeVersion(sha256: $0.sha256, body: $0.bytes, seenAt: record.finishedAt)
+            }
+            let cdnVersionID = try record.cdnVersion.map {
+                try connection.storeVersion(sha256: $0.sha256, body: $0.bytes, seenAt: record.finishedAt)
             }
             var checkID: Int64?
             if record.changed {
                 guard let id: Int64 = try connection.firstRow(
                     Self.insertCheck, record.domainID, record.attemptKey, record.startedAt, record.finishedAt,
                     record.verdict, versionID, record.transportJSON, record.findingsJSON, record.expectationsJSON,
-                    record.latencyMilliseconds, record.summaryJSON, record.eventsJSON)?.decode("id")
+                    record.latencyMilliseconds, record.summaryJSON, record.eventsJSON, cdnVersionID)?.decode("id")
                 else { return .superseded }
                 checkID = id
             } else {
@@ -118,8 +124,8 @@ extension Database {
     static var insertCheck: SQL {
         """
         INSERT INTO checks (domain_id, attempt_key, started_at, finished_at, verdict, origin_version_id,
-                            transport, findings, expectations, changed, latency_ms, summary, events)
-        VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9::jsonb, true, $10, $11::jsonb, $12::jsonb)
+                            transport, findings, expectations, changed, latency_ms, summary, events, cdn_version_id)
+        VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9::jsonb, true, $10, $11::jsonb, $12::jsonb, $13)
         ON CONFLICT (domain_id, attempt_key) DO NOTHING
         RETURNING id
         """

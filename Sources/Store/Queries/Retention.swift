@@ -26,12 +26,12 @@ extension Database {
           FROM gone GROUP BY 1, 2
         ), inserted AS (
           INSERT INTO check_rollups (domain_id, first_check_at, last_check_at, check_count, verdict,
-                                     origin_version_id, latency_min_ms, latency_max_ms, latency_sum_ms, latency_p95_ms)
-          SELECT g.domain_id, g.first_at, g.last_at, g.n, c.verdict, c.origin_version_id, g.lo, g.hi, g.total, g.p95
+                                     origin_version_id, cdn_version_id, latency_min_ms, latency_max_ms, latency_sum_ms, latency_p95_ms)
+          SELECT g.domain_id, g.first_at, g.last_at, g.n, c.verdict, c.origin_version_id, c.cdn_version_id, g.lo, g.hi, g.total, g.p95
           FROM grouped g
           -- The changed check the repeats repeated: the last one before them.
           LEFT JOIN LATERAL (
-            SELECT verdict, origin_version_id FROM checks
+            SELECT verdict, origin_version_id, cdn_version_id FROM checks
             WHERE domain_id = g.domain_id AND started_at <= g.first_at ORDER BY started_at DESC LIMIT 1
           ) c ON true
         )

@@ -33,7 +33,8 @@ enum DomainPageBuilder {
                 locations.append(.init(title: TransportSummary.title(l.key), url: l.url ?? "", status: l.status,
                                        contentType: l.contentType, size: l.size, versionHash: hash, tlsIssuer: l.issuer,
                                        certificateNotAfter: l.notAfter.map(DomainHandlers.epoch),
-                                       totalMilliseconds: l.totalMilliseconds, failure: l.failure))
+                                       totalMilliseconds: l.totalMilliseconds, phaseMilliseconds: l.phaseMilliseconds,
+                                       failure: l.failure, isCDN: l.key == "cdn"))
             }
         }
         // Timeline: checks that changed something, newest first.

@@ -13,6 +13,8 @@ struct TransportSummary {
         var issuer: String?
         var notAfter: Date?
         var totalMilliseconds: Double?
+        /// The fetcher's phases (DNS, connect, TLS, first byte), each in ms from the request's start.
+        var phaseMilliseconds: [(name: String, milliseconds: Double)] = []
         var failure: String?
     }
 
@@ -48,6 +50,9 @@ struct TransportSummary {
                 totalMilliseconds: (timings?["total"] as? NSNumber).map { $0.doubleValue * 1000 }
                     ?? (timings?["totalMilliseconds"] as? NSNumber)?.doubleValue
                     ?? (o["totalMilliseconds"] as? NSNumber)?.doubleValue,
+                phaseMilliseconds: [("DNS", "dns"), ("connect", "connect"), ("TLS", "tls"), ("first byte", "firstByte")].compactMap { name, field in
+                    (timings?[field] as? NSNumber).map { (name, $0.doubleValue * 1000) }
+                },
                 failure: failure.map { f in [(f["kind"] as? String), (f["message"] as? String)].compactMap { $0 }.joined(separator: ": ") })
         }
     }

@@ -80,6 +80,10 @@ public enum DomainPage {
         }
     }
 
+    static func milliseconds(_ t: Double) -> String {
+        t < 1 ? "under 1" : String(Int(t.rounded()))
+    }
+
     static func locations(_ m: DomainPageModel) -> HTML {
         guard !m.locations.isEmpty else { return .empty }
         var cols: HTML = .empty
@@ -90,14 +94,19 @@ public enum DomainPage {
             if let c = l.contentType { facts.append("<dt>Content-Type</dt><dd class=\"mono\">\(c)</dd>") }
             if let s = l.size { facts.append("<dt>Size</dt><dd>\(s) bytes</dd>") }
             if let h = l.versionHash { facts.append("<dt>Version</dt><dd class=\"mono\">\(String(h.prefix(12)))</dd>") }
-            if let t = l.totalMilliseconds { facts.append("<dt>Time</dt><dd>\(t < 1 ? "under 1" : String(Int(t.rounded()))) ms</dd>") }
+            if let t = l.totalMilliseconds { facts.append("<dt>Time</dt><dd>\(milliseconds(t)) ms</dd>") }
+            if !l.phaseMilliseconds.isEmpty {
+                let phases = l.phaseMilliseconds.map { "\($0.name) \(milliseconds($0.milliseconds))" }.joined(separator: " · ")
+                facts.append("<dt>Phases (ms)</dt><dd>\(phases)</dd>")
+            }
             if let i = l.tlsIssuer { facts.append("<dt>Certificate</dt><dd>\(i)</dd>") }
             if let n = l.certificateNotAfter {
                 facts.append("<dt>Expires</dt><dd>\(DisplayTime.date(n)) (\((n - m.now) / 86_400) days)</dd>")
             }
             cols.append("<div class=\"card\"><h3>\(l.title)</h3><dl class=\"facts\">\(facts)</dl></div>")
         }
-        let hashes = Set(m.locations.compactMap(\.versionHash))
+        // Origin locations by bytes; the CDN may re-encode the file, so it is judged by behaviour (cdn-stale).
+        let hashes = Set(m.locations.filter { !$0.isCDN }.compactMap(\.versionHash))
         let note: HTML = hashes.count > 1
             ? "<p class=\"error-text\">The locations serve different files: devices may see another version than you expect.</p>"
             : .empty

@@ -24,10 +24,15 @@ public struct DomainPageModel: Sendable {
         public var tlsIssuer: String?
         public var certificateNotAfter: Int64?
         public var totalMilliseconds: Double?
+        /// DNS, connect, TLS, first byte: ms from the request's start, as the fetcher measured them.
+        public var phaseMilliseconds: [(name: String, milliseconds: Double)]
         public var failure: String?
+        /// Apple's CDN: judged by behaviour (the cdn-stale finding), since it may re-encode the file.
+        public var isCDN: Bool
         public init(title: String, url: String, status: Int? = nil, contentType: String? = nil, size: Int? = nil,
                     versionHash: String? = nil, tlsIssuer: String? = nil, certificateNotAfter: Int64? = nil,
-                    totalMilliseconds: Double? = nil, failure: String? = nil) {
+                    totalMilliseconds: Double? = nil, phaseMilliseconds: [(name: String, milliseconds: Double)] = [],
+                    failure: String? = nil, isCDN: Bool = false) {
             self.title = title
             self.url = url
             self.status = status
@@ -37,7 +42,9 @@ public struct DomainPageModel: Sendable {
             self.tlsIssuer = tlsIssuer
             self.certificateNotAfter = certificateNotAfter
             self.totalMilliseconds = totalMilliseconds
+            self.phaseMilliseconds = phaseMilliseconds
             self.failure = failure
+            self.isCDN = isCDN
         }
     }
 
