@@ -429,9 +429,9 @@ final class EventLoop: @unchecked Sendable {
             response, keepAlive: pending.keepAlive && !draining, version: pending.version,
             isHead: pending.method == .head, date: dateBytes, into: &head)
         connection.enqueue(head)
-        if sendsBody { connection.enqueue(response.body) }
+        if sendsBody { for part in response.bodyParts { connection.enqueue(part) } }
         log.record(remote: connection.remoteAddress, method: pending.method, target: pending.target,
-                   version: pending.version, status: response.status.code, bytes: sendsBody ? response.body.count : 0,
+                   version: pending.version, status: response.status.code, bytes: sendsBody ? response.bodyCount : 0,
                    nanoseconds: now &- pending.startedAt)
         connection.state.responseQueued(keepAlive: keepAlive, now: now)
     }

@@ -7,13 +7,35 @@
 public struct HTTPResponse: Sendable {
     public var status: HTTPStatus
     public var headers: HTTPHeaders
-    public var body: [UInt8]
+    /// The body as consecutive pieces, sent in one `writev` without being joined: a page cached as
+    /// shared arrays with a small per-request piece in between costs no copy of the shared parts.
+    public var bodyParts: [[UInt8]]
 
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
         self.headers = headers
-        self.body = body
+        self.bodyParts = [body]
     }
+
+    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), bodyParts: [[UInt8]]) {
+        self.status = status
+        self.headers = headers
+        self.bodyParts = bodyParts
+    }
+
+    /// The whole body (joined when it is in several parts).
+    public var body: [UInt8] {
+        get {
+            switch bodyParts.count {
+            case 0: []
+            case 1: bodyParts[0]
+            default: Array(bodyParts.joined())
+            }
+        }
+        set { bodyParts = [newValue] }
+    }
+
+    public var bodyCount: Int { bodyParts.reduce(0) { $0 + $1.count } }
 
     /// `text/plain; charset=utf-8`.
     public static func text(_ text: String, status: HTTPStatus = .ok) -> HTTPResponse {

@@ -29,7 +29,7 @@ struct ResponseEncoder: Sendable {
         let allowsBody = response.status.allowsBody
         if allowsBody {
             out.append(contentsOf: ResponseEncoder.contentLengthName)
-            appendDecimal(response.body.count, to: &out)
+            appendDecimal(response.bodyCount, to: &out)
             out.append(contentsOf: ResponseEncoder.crlf)
         }
         for field in response.headers {
@@ -61,7 +61,7 @@ struct ResponseEncoder: Sendable {
             out.append(contentsOf: ResponseEncoder.connectionKeepAlive)
         }
         out.append(contentsOf: ResponseEncoder.crlf)
-        return (keepAlive, allowsBody && !isHead && !response.body.isEmpty)
+        return (keepAlive, allowsBody && !isHead && response.bodyCount > 0)
     }
 
     /// A header value may come from user data: a CR or LF in it would split the response.

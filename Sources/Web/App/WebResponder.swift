@@ -24,6 +24,6 @@ public struct WebResponder: HTTPResponder {
 
     static func httpResponse(_ w: WebResponse) -> HTTPResponse {
         HTTPResponse(status: HTTPStatus(code: w.status), headers: HTTPHeaders(w.headers.map { (name: $0.name, value: $0.value) }),
-                     body: w.body)
+                     bodyParts: w.bodyParts)
     }
 }

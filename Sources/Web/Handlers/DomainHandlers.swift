@@ -16,7 +16,7 @@ enum DomainHandlers {
                                                  staleFloor: { changes.dataFloor }, cacheable: changes.isLive && flash == nil) {
             try OverviewPage.shared(overviewModel(c, query), canChange: viewer.canChange, flash: flash)
         }
-        return .html(bytes: page.bytes(for: viewer))
+        return .html(parts: page.parts(for: viewer))
     }
 
     static func overviewModel(_ c: RequestContext, _ query: OverviewQuery) throws -> OverviewModel {

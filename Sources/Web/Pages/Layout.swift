@@ -100,13 +100,8 @@ struct SharedPage: Sendable {
     let active: NavItem
     let end: [UInt8]
 
-    func bytes(for viewer: Viewer) -> [UInt8] {
-        let navigation = Layout.navigation(viewer, active: active).rendered
-        var out: [UInt8] = []
-        out.reserveCapacity(start.count + navigation.utf8.count + end.count)
-        out.append(contentsOf: start)
-        out.append(contentsOf: navigation.utf8)
-        out.append(contentsOf: end)
-        return out
+    /// The page for `viewer` as three pieces; the shared ones are not copied.
+    func parts(for viewer: Viewer) -> [[UInt8]] {
+        [start, Layout.navigation(viewer, active: active).utf8Bytes, end]
     }
 }

@@ -63,12 +63,31 @@ public struct WebRequest: Sendable {
 public struct WebResponse: Sendable {
     public var status: Int
     public var headers: [(name: String, value: String)]
-    public var body: [UInt8]
+    /// The body in consecutive pieces (see `HTTPResponse.bodyParts`); usually one.
+    public var bodyParts: [[UInt8]]
 
     public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
-        self.body = body
+        self.bodyParts = [body]
+    }
+
+    init(status: Int, headers: [(name: String, value: String)], bodyParts: [[UInt8]]) {
+        self.status = status
+        self.headers = headers
+        self.bodyParts = bodyParts
+    }
+
+    /// The whole body (joined when it is in several parts).
+    public var body: [UInt8] {
+        get {
+            switch bodyParts.count {
+            case 0: []
+            case 1: bodyParts[0]
+            default: Array(bodyParts.joined())
+            }
+        }
+        set { bodyParts = [newValue] }
     }
 
     public func header(_ name: String) -> String? {
@@ -87,13 +106,18 @@ public struct WebResponse: Sendable {
         html(bytes: page.utf8Bytes, status: status)
     }
 
-    /// A page already rendered to bytes (from a cache).
+    /// A page already rendered to bytes.
     static func html(bytes: [UInt8], status: Int = 200) -> WebResponse {
+        html(parts: [bytes], status: status)
+    }
+
+    /// A page in pieces (a cached page around a per-request part), sent without joining them.
+    static func html(parts: [[UInt8]], status: Int = 200) -> WebResponse {
         WebResponse(status: status, headers: [
             ("Content-Type", "text/html; charset=utf-8"),
             ("Content-Security-Policy", contentSecurityPolicy),
             ("Cache-Control", "no-store"),
-        ], body: bytes)
+        ], bodyParts: parts)
     }
 
     /// After a successful POST: send the browser to a page it can reload safely.
