@@ -20,6 +20,15 @@ import TestSupport
         try await DedicatedThread.run { try Self.registerWatchCheckNowAndDiff(log) }
     }
 
+    /// Without Chromium the browser tests fail, naming the packages and the command that installs them.
+    @Test func aMissingChromiumFailsWithTheInstallCommand() throws {
+        let error = #expect(throws: HeadlessChromium.Failure.self) {
+            _ = try HeadlessChromium(screenshotDirectory: Self.screenshotDirectory(), chromiumPath: "/nonexistent/chromium")
+        }
+        #expect(error?.description.contains("Debian's chromium") == true)
+        #expect(error?.description.contains("scripts/bootstrap --test") == true)
+    }
+
     static func registerWatchCheckNowAndDiff(_ log: ExpectationLog) throws {
         let fleet = try TestTLSFleet()
         defer { fleet.stop() }

@@ -26,8 +26,9 @@ final class HeadlessChromium {
     private var stopped = false
 
     /// Fails (does not skip) when Chromium is missing: the suite's promise includes the browser tests.
-    init(screenshotDirectory: URL, windowWidth: Int = 1280, windowHeight: Int = 900) throws {
-        for (path, package) in [(Self.chromiumPath, "chromium"), (Self.chromedriverPath, "chromium-driver")]
+    init(screenshotDirectory: URL, windowWidth: Int = 1280, windowHeight: Int = 900,
+         chromiumPath: String = HeadlessChromium.chromiumPath, chromedriverPath: String = HeadlessChromium.chromedriverPath) throws {
+        for (path, package) in [(chromiumPath, "chromium"), (chromedriverPath, "chromium-driver")]
         where !FileManager.default.isExecutableFile(atPath: path) {
             throw Failure(description: "\(path) is missing: the browser tests need Debian's \(package); "
                 + "run scripts/bootstrap --test (it installs chromium and chromium-driver)")
@@ -39,7 +40,7 @@ final class HeadlessChromium {
         let log = scratch.appendingPathComponent("chromedriver.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
 
-        driver.executableURL = URL(fileURLWithPath: Self.chromedriverPath)
+        driver.executableURL = URL(fileURLWithPath: chromedriverPath)
         driver.arguments = ["--port=0"]
         driver.standardInput = FileHandle.nullDevice
         // A file, not a pipe: nothing can block on a full pipe.
@@ -50,7 +51,7 @@ final class HeadlessChromium {
             try driver.run()
             try? logHandle.close()
             client = LoopbackJSONClient(port: try Self.waitForPort(log: log, driver: driver))
-            try startSession(width: windowWidth, height: windowHeight)
+            try startSession(width: windowWidth, height: windowHeight, chromiumPath: chromiumPath)
         } catch {
             try? logHandle.close()
             quit()
@@ -77,7 +78,7 @@ final class HeadlessChromium {
         return port
     }
 
-    private func startSession(width: Int, height: Int) throws {
+    private func startSession(width: Int, height: Int, chromiumPath: String) throws {
         var arguments = ["--headless=new", "--disable-gpu", "--window-size=\(width),\(height)", "--hide-scrollbars",
                          "--user-data-dir=\(profile.path)", "--no-first-run", "--no-default-browser-check",
                          "--disable-extensions", "--disable-dev-shm-usage", "--force-device-scale-factor=1"]
@@ -85,7 +86,7 @@ final class HeadlessChromium {
         if getuid() == 0 { arguments.append("--no-sandbox") }
         let capabilities: [String: Any] = [
             "browserName": "chrome",
-            "goog:chromeOptions": ["binary": Self.chromiumPath, "args": arguments],
+            "goog:chromeOptions": ["binary": chromiumPath, "args": arguments],
             "timeouts": ["pageLoad": 60_000, "script": 30_000, "implicit": 0],
         ]
         let value = try command("POST", "/session", ["capabilities": ["alwaysMatch": capabilities]], timeout: .seconds(120))
