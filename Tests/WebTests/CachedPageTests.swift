@@ -36,8 +36,22 @@ import TestSupport
         }
     }
 
+    /// Waits until the notifications of earlier writes have been counted (neither counter moved
+    /// for half a second): a late one would refresh the cache and hide what `silently` shows. Then
+    /// ask for the page once, so the cache holds it as of now.
+    func settle(_ app: WebApp) {
+        let deadline = ContinuousClock.now + .seconds(10)
+        var last = (app.changes.dataGeneration, app.changes.accountsGeneration)
+        var stableSince = ContinuousClock.now
+        while ContinuousClock.now < deadline && ContinuousClock.now - stableSince < .milliseconds(500) {
+            Thread.sleep(forTimeInterval: 0.02)
+            let now = (app.changes.dataGeneration, app.changes.accountsGeneration)
+            if now != last { last = now; stableSince = ContinuousClock.now }
+        }
+    }
+
     /// A change that fires no trigger (so no notification): what the page shows after it tells
-    /// whether the page came from the cache.
+    /// whether the page came from the cache. Call `settle` first.
     func silently(_ db: Database, _ sql: SQL, _ parameters: any SQLEncodable...) throws {
         try db.withTransaction { c in
             _ = try c.execute("SET LOCAL session_replication_role = replica")
@@ -64,6 +78,8 @@ import TestSupport
             #expect(eventually { client.get("/").bodyText.contains("alpha.example") })
 
             // The cache is in use: a change without a notification is not seen.
+            settle(app)
+            client.get("/")   // cached as of now
             try silently(db, "UPDATE domains SET display_name = 'renamed.example' WHERE id = $1", id)
             #expect(client.get("/").bodyText.contains("alpha.example"))
             #expect(!client.get("/").bodyText.contains("renamed.example"))
@@ -78,6 +94,8 @@ import TestSupport
             })
 
             // An alert opens: the count shows.
+            settle(app)
+            client.get("/")   // cached as of now
             try silently(db, "UPDATE domains SET display_name = 'alpha.example' WHERE id = $1", id)
             _ = try db.execute("""
                 INSERT INTO alerts (domain_id, rule, subject, severity, summary, state, opened_at)
@@ -109,14 +127,28 @@ import TestSupport
             #expect(afterRegistration.contains("beta.example") && afterRegistration.contains("state-checking"))
 
             // The cache is in use.
+            settle(app)
+            client.get("/")   // cached as of now
             try silently(db, "UPDATE domains SET check_requested_at = NULL WHERE id = $1", id)
             #expect(client.get("/").bodyText.contains("state-checking"))
 
             // Check now through the app.
+            settle(app)
+            client.get("/")   // cached as of now
             try silently(db, "UPDATE domains SET display_name = 'silent.example' WHERE id = $1", id)
             client.get("/domains/\(id)")
             #expect(client.post("/domains/\(id)/check").status == 303)
             #expect(client.get("/").bodyText.contains("silent.example"))
+
+            // Edit through the app (nothing the overview shows changes, but the page is recomputed:
+            // the silent rename shows).
+            settle(app)
+            client.get("/")   // cached as of now
+            try silently(db, "UPDATE domains SET display_name = 'edited.example' WHERE id = $1", id)
+            #expect(client.get("/").bodyText.contains("silent.example"))
+            client.get("/domains/\(id)/edit")
+            #expect(client.post("/domains/\(id)/edit", [("appid", Self.app), ("service", "webcredentials"), ("interval", "60")]).status == 303)
+            #expect(client.get("/").bodyText.contains("edited.example"))
 
             // Delete through the app.
             client.get("/domains/\(id)/delete")
@@ -133,6 +165,8 @@ import TestSupport
             #expect(eventually { client.get("/").bodyText.contains("gamma.example") })
             // Time passes with nothing written (here: a check's time moves back without a notification,
             // as "just now" becomes "5 min ago"): the page follows within the lifetime.
+            settle(app)
+            client.get("/")   // cached as of now
             try silently(db, "UPDATE domains SET last_checked_at = now() - interval '5 minutes' WHERE id = $1", id)
             #expect(eventually(.seconds(5)) { client.get("/").bodyText.contains("5 min ago") })
         }
@@ -199,6 +233,8 @@ import TestSupport
 
             // The cache is in use: a session that ends without a notification still works.
             let thirdToken = try #require(third.cookies[SessionCookie.sessionName])
+            settle(app)
+            third.get("/settings")   // cached as of now
             try silently(db, "DELETE FROM sessions WHERE token_hash = $1", SecretToken.digest(of: thirdToken))
             #expect(third.get("/settings").status == 200)
 
