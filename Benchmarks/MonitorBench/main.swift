@@ -87,6 +87,18 @@ func databaseBytes(_ database: Database) throws -> Int {
     try database.value("SELECT sum(pg_total_relation_size(c.oid))::bigint FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind = 'r'")
 }
 
+/// Heap and index bytes per table, to see where growth goes.
+func relationBytes(_ database: Database) throws -> [String: (heap: Int, indexes: Int)] {
+    var sizes: [String: (heap: Int, indexes: Int)] = [:]
+    for row in try database.rows("""
+        SELECT c.relname::text, pg_table_size(c.oid)::bigint, pg_indexes_size(c.oid)::bigint
+        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind = 'r'
+        """) {
+        sizes[try row.decode(0)] = (try row.decode(1), try row.decode(2))
+    }
+    return sizes
+}
+
 let options = Options(CommandLine.arguments)
 let fleet = try TestTLSFleet(workerProcesses: 2)
 defer { fleet.stop() }
@@ -102,6 +114,7 @@ try await TestPostgres.withDatabase(poolSize: 16) { database in
     let first = try await pipelineRound(database, fleet: fleet, parallel: options.parallel, expected: options.domains)
     try database.execute("VACUUM")
     let afterChanged = try databaseBytes(database)
+    let relationsAfterChanged = try relationBytes(database)
     var unchangedRates: [Double] = []
     for _ in 0..<options.unchangedRounds {
         try database.execute("UPDATE domains SET next_check_at = now() - interval '1 second'")
@@ -115,6 +128,7 @@ try await TestPostgres.withDatabase(poolSize: 16) { database in
     try database.rollUpRepeats(olderThan: .zero)
     try database.execute("VACUUM")
     let afterRollup = try databaseBytes(database)
+    let relationsAfterRollup = try relationBytes(database)
     let best = unchangedRates.max() ?? 0
 
     print("| measure | value |")
@@ -125,6 +139,13 @@ try await TestPostgres.withDatabase(poolSize: 16) { database in
     print("| DB bytes per changed (first) check | \((afterChanged - before) / max(options.domains, 1)) |")
     print("| DB bytes per unchanged check, before roll-up (\(repeats) repeats) | \((afterUnchanged - afterChanged) / max(unchangedChecks, 1)) |")
     print("| DB bytes per unchanged check, after roll-up | \((afterRollup - afterChanged) / max(unchangedChecks, 1)) |")
+    print("\nGrowth per unchanged check after roll-up, by table (heap + TOAST / indexes, bytes):")
+    for (name, after) in relationsAfterRollup.sorted(by: { $0.key < $1.key }) {
+        let before = relationsAfterChanged[name] ?? (0, 0)
+        let heap = Double(after.heap - before.heap) / Double(max(unchangedChecks, 1))
+        let indexes = Double(after.indexes - before.indexes) / Double(max(unchangedChecks, 1))
+        if heap != 0 || indexes != 0 { print("    \(name): \(String(format: "%.1f", heap)) / \(String(format: "%.1f", indexes))") }
+    }
 }
 
 try TestPostgres.withDatabase { database in

@@ -83,6 +83,54 @@ import TestSupport
         }
     }
 
+    /// Unchanged checks go in batches, one statement each: a stale lease's repeat writes nothing,
+    /// a repeat written twice counts once, and the others in the same batch are not held back.
+    @Test func batchedRepeatsAreIdempotentAndSkipStaleLeases() throws {
+        try TestPostgres.withDatabase { database in
+            try register(database, 4)
+            let sha = String(repeating: "b", count: 64)
+            try database.execute("INSERT INTO aasa_versions (sha256, body, size, last_seen_at) VALUES ($1, '\\x01', 1, now() - interval '2 hours')", sha)
+            let leased = try database.leaseDueDomains(limit: 4, lease: .seconds(60), worker: "w")
+            #expect(leased.count == 4)
+            let next = Date().addingTimeInterval(3600)
+            func repeated(_ domain: LeasedDomain, key: String? = nil) -> RepeatRecord {
+                RepeatRecord(domainID: domain.id, attemptKey: key ?? domain.attemptKey, finishedAt: Date(), verdict: "warn",
+                             latencyMilliseconds: 7, consecutiveFailures: 0, nextCheckAt: next, versionSHA256s: [sha])
+            }
+            let batch = [repeated(leased[0]), repeated(leased[1]), repeated(leased[2], key: "stale"), repeated(leased[0])]
+            #expect(try database.recordRepeats(batch) == [leased[0].id, leased[1].id])
+            // Written again after a crash: nothing more.
+            #expect(try database.recordRepeats(batch).isEmpty)
+            #expect(try count(database, "SELECT count(*)::int FROM check_repeats") == 2)
+            #expect(try count(database, "SELECT count(*)::int FROM domains WHERE last_verdict = 'warn' AND lease_attempt_key IS NULL AND check_round = 1") == 2)
+            #expect(try count(database, "SELECT count(*)::int FROM domains WHERE lease_attempt_key IS NOT NULL") == 2)
+            #expect(try count(database, "SELECT count(*)::int FROM aasa_versions WHERE last_seen_at > now() - interval '1 minute'") == 1)
+        }
+    }
+
+    /// The pipeline's writer: many repeats at once from many tasks all arrive, each told its own outcome.
+    @Test func theRepeatWriterGroupsConcurrentRepeats() async throws {
+        try await TestPostgres.withDatabase { database in
+            try register(database, 60)
+            let leased = try database.leaseDueDomains(limit: 60, lease: .seconds(60), worker: "w")
+            let writer = RepeatWriter(database: database, maxBatch: 16)
+            let outcomes = try await withThrowingTaskGroup(of: (Int64, Bool).self) { group in
+                for (index, domain) in leased.enumerated() {
+                    group.addTask {
+                        let key = index % 10 == 0 ? "stale" : domain.attemptKey
+                        return (domain.id, try await writer.write(RepeatRecord(
+                            domainID: domain.id, attemptKey: key, finishedAt: Date(), verdict: "pass", latencyMilliseconds: 3,
+                            consecutiveFailures: 0, nextCheckAt: Date().addingTimeInterval(60), versionSHA256s: [])))
+                    }
+                }
+                return try await group.reduce(into: [Int64: Bool]()) { $0[$1.0] = $1.1 }
+            }
+            #expect(outcomes.count == 60)
+            #expect(outcomes.values.filter { $0 }.count == 54)
+            #expect(try count(database, "SELECT count(*)::int FROM check_repeats") == 54)
+        }
+    }
+
     @Test func retentionFoldsOldRepeatsIntoRollups() throws {
         try TestPostgres.withDatabase { database in
             try register(database, 1)

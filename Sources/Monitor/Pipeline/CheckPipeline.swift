@@ -11,6 +11,8 @@ public struct CheckPipeline: Sendable {
     public let fetcher: Fetcher
     public let schedule: SchedulePolicy
     public let alertDefaults: AlertPolicy
+    /// Unchanged checks (most of them, in steady state) are written in batches, one statement each.
+    let repeatWriter: RepeatWriter
 
     public init(database: Database, fetcher: Fetcher, schedule: SchedulePolicy = SchedulePolicy(),
                 alertDefaults: AlertPolicy = AlertPolicy()) {
@@ -18,6 +20,7 @@ public struct CheckPipeline: Sendable {
         self.fetcher = fetcher
         self.schedule = schedule
         self.alertDefaults = alertDefaults
+        repeatWriter = RepeatWriter(database: database)
     }
 
     /// What one run produced, for callers that want to look (tests, the CLI).
@@ -85,15 +88,17 @@ public struct CheckPipeline: Sendable {
                                       consecutiveUnreachable: step.state.consecutiveUnreachable,
                                       domainKey: UInt64(bitPattern: domain.id), round: UInt64(bitPattern: domain.round))
         let latency = check.wellKnown.timings?.total ?? check.finishedAt.timeIntervalSince(check.startedAt)
+        // An unchanged check stores none of the JSON: encoding it anyway was CPU spent on every check.
+        func json(_ value: some Encodable) throws -> String { changed ? try JSONText.encode(value) : "" }
         return CheckRecord(
             domainID: domain.id, attemptKey: domain.attemptKey, startedAt: startedAt, finishedAt: check.finishedAt,
             verdict: step.check.verdict.rawValue, version: body, cdnVersion: cdnBody, changed: changed,
             latencyMilliseconds: Int((latency * 1000).rounded()),
-            findingsJSON: try JSONText.encode(step.check.findings),
-            transportJSON: try JSONText.encode(TransportRecord(check)),
-            expectationsJSON: try JSONText.encode(step.check.expectations),
-            summaryJSON: try JSONText.encode(step.check),
-            eventsJSON: try JSONText.encode(step.changes),
+            findingsJSON: try json(step.check.findings),
+            transportJSON: changed ? try JSONText.encode(TransportRecord(check)) : "",
+            expectationsJSON: try json(step.check.expectations),
+            summaryJSON: try json(step.check),
+            eventsJSON: try json(step.changes),
             consecutiveFailures: step.state.consecutiveUnreachable,
             nextCheckAt: next,
             streaks: previous.tracks == step.state.tracks ? nil : try step.state.tracks.map { try $0.row() },
@@ -113,6 +118,10 @@ public struct CheckPipeline: Sendable {
         var pause = Duration.milliseconds(250)
         while true {
             do {
+                if let repeated = record.plainRepeat {
+                    let written = try await repeatWriter.write(repeated)
+                    return written ? .recorded(checkID: nil, alertIDs: [], deliveries: 0) : .superseded
+                }
                 let database = self.database
                 return try await BlockingCallQueue.run { try database.record(record) }
             } catch let error as DatabaseError where error.isWorthRetryingLater && ContinuousClock.now < deadline {
@@ -130,7 +139,18 @@ extension DatabaseError {
     /// A failure that says nothing about the statement: the same write may succeed in a moment.
     var isWorthRetryingLater: Bool {
         if case .poolTimeout = self { return true }
-        return isConnectionProblem
+        return isConnectionProblem || isSerializationFailure
+    }
+}
+
+extension CheckRecord {
+    /// The record as a batched repeat when that is all it writes: unchanged, with no streak or
+    /// alert to store (a failing domain's streak still counts, so its checks take the full path).
+    var plainRepeat: RepeatRecord? {
+        guard !changed, streaks == nil, alertChanges.isEmpty else { return nil }
+        return RepeatRecord(domainID: domainID, attemptKey: attemptKey, finishedAt: finishedAt, verdict: verdict,
+                            latencyMilliseconds: latencyMilliseconds, consecutiveFailures: consecutiveFailures,
+                            nextCheckAt: nextCheckAt, versionSHA256s: [version?.sha256, cdnVersion?.sha256].compactMap { $0 })
     }
 }
 

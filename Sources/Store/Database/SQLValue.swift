@@ -1,3 +1,5 @@
+import Foundation
+
 /// A statement parameter as libpq receives it: SQL NULL, a value in PostgreSQL's text input
 /// format, or raw bytes sent in binary format (only bytea needs that, and it saves the hex doubling).
 public enum SQLValue: Sendable, Equatable {
@@ -73,6 +75,15 @@ public struct SQLArray: SQLEncodable {
 
     public init(_ values: [String]) {
         literal = "{" + values.map(SQLArray.quote).joined(separator: ",") + "}"
+    }
+
+    public init(_ values: [Int64]) {
+        literal = "{" + values.map { String($0) }.joined(separator: ",") + "}"
+    }
+
+    /// Timestamps in the text form `Date` uses as a parameter; cast with `$n::timestamptz[]`.
+    public init(_ values: [Date]) {
+        self.init(values.map(SQLTimestamp.format))
     }
 
     public var sqlValue: SQLValue { .text(literal) }

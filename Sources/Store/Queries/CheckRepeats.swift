@@ -1,0 +1,73 @@
+import Foundation
+
+/// An unchanged check (same file, verdict, findings, expectations and alert state as the last
+/// changed one): all it leaves behind is a `check_repeats` row and the domain's next time.
+public struct RepeatRecord: Sendable, Hashable {
+    public var domainID: Int64
+    /// The lease's key: the repeat is written only while the domain still carries it.
+    public var attemptKey: String
+    public var finishedAt: Date
+    public var verdict: String
+    public var latencyMilliseconds: Int
+    public var consecutiveFailures: Int
+    public var nextCheckAt: Date
+    /// The files the check saw (origin, CDN), already stored by an earlier check; their
+    /// `last_seen_at` moves at most hourly.
+    public var versionSHA256s: [String]
+
+    public init(domainID: Int64, attemptKey: String, finishedAt: Date, verdict: String, latencyMilliseconds: Int,
+                consecutiveFailures: Int, nextCheckAt: Date, versionSHA256s: [String]) {
+        self.domainID = domainID
+        self.attemptKey = attemptKey
+        self.finishedAt = finishedAt
+        self.verdict = verdict
+        self.latencyMilliseconds = latencyMilliseconds
+        self.consecutiveFailures = consecutiveFailures
+        self.nextCheckAt = nextCheckAt
+        self.versionSHA256s = versionSHA256s
+    }
+}
+
+extension Queryable {
+    /// Writes many unchanged checks in ONE statement (atomic on its own, no transaction needed):
+    /// the domains' next times, their repeat rows, the versions' hourly `last_seen_at`. Returns the
+    /// ids of the domains whose repeat was written; a record whose lease is no longer its own (taken
+    /// over, or written already) writes nothing, so a repeat written twice counts once.
+    ///
+    /// One round trip for a whole batch instead of six per check: in steady state nearly every
+    /// check is a repeat, and the per-check round trips were what the pipeline spent beyond the fetch.
+    public func recordRepeats(_ records: [RepeatRecord]) throws -> Set<Int64> {
+        guard !records.isEmpty else { return [] }
+        // Rows locked in id order: two batches that share a domain (a stale result) cannot deadlock.
+        let sorted = records.sorted { $0.domainID < $1.domainID }
+        let seen = sorted.flatMap { record in record.versionSHA256s.map { ($0, record.finishedAt) } }
+        let written = try rows(Self.recordRepeats,
+                               SQLArray(sorted.map(\.domainID)), SQLArray(sorted.map(\.attemptKey)),
+                               SQLArray(sorted.map(\.finishedAt)), SQLArray(sorted.map(\.verdict)),
+                               SQLArray(sorted.map(\.latencyMilliseconds)), SQLArray(sorted.map(\.consecutiveFailures)),
+                               SQLArray(sorted.map(\.nextCheckAt)), SQLArray(seen.map(\.0)), SQLArray(seen.map(\.1)))
+        return Set(try written.map { try $0.decode(0, as: Int64.self) })
+    }
+
+    static var recordRepeats: SQL {
+        """
+        WITH input AS (
+          SELECT * FROM unnest($1::bigint[], $2::text[], $3::timestamptz[], $4::text[], $5::int[], $6::int[], $7::timestamptz[])
+            AS t(domain_id, attempt_key, finished_at, verdict, latency_ms, failures, next_check_at)
+        ), done AS (
+          UPDATE domains d SET lease_until = NULL, leased_by = NULL, lease_attempt_key = NULL,
+            next_check_at = i.next_check_at, check_round = d.check_round + 1, last_checked_at = i.finished_at,
+            last_verdict = i.verdict, consecutive_failures = i.failures
+          FROM input i WHERE d.id = i.domain_id AND d.lease_attempt_key = i.attempt_key
+          RETURNING d.id, i.finished_at, i.latency_ms
+        ), repeats AS (
+          INSERT INTO check_repeats (domain_id, checked_at, latency_ms) SELECT id, finished_at, latency_ms FROM done
+        ), touched AS (
+          UPDATE aasa_versions v SET last_seen_at = s.at
+          FROM (SELECT sha, max(at) AS at FROM unnest($8::text[], $9::timestamptz[]) AS u(sha, at) GROUP BY sha) s
+          WHERE v.sha256 = s.sha AND v.last_seen_at < s.at - interval '1 hour'
+        )
+        SELECT id FROM done
+        """
+    }
+}
