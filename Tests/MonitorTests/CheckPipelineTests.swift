@@ -72,10 +72,11 @@ import TestSupport
                             && phases.firstByte <= phases.total, "\(location): \(phases)")
                 }
 
-                // A rolled-up repeat keeps which CDN file it repeated.
+                // A rolled-up repeat keeps which check, so which CDN file, it repeated.
                 try database.rollUpRepeats(olderThan: .zero)
                 let rolledUp: Int = try database.value("""
-                    SELECT count(*)::int FROM check_rollups r JOIN aasa_versions v ON v.id = r.cdn_version_id
+                    SELECT count(*)::int FROM check_rollups r JOIN checks c ON c.id = r.repeated_check_id
+                    JOIN aasa_versions v ON v.id = c.cdn_version_id
                     WHERE v.sha256 = $1 AND r.check_count = 2
                     """, ContentDigest.sha256Hex(FleetFiles.goodReformatted))
                 #expect(rolledUp == 1)

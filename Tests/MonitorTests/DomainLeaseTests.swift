@@ -146,4 +146,38 @@ import TestSupport
             #expect(try database.rollUpRepeats(olderThan: .seconds(7 * 86_400)) == 0)
         }
     }
+
+    /// Retention runs hourly: repeats of one day rolled up by several runs end in ONE row per domain,
+    /// day and repeated check, or hourly checks would keep a roll-up row each.
+    @Test func laterRollUpsOfTheSameDayMergeIntoItsRow() throws {
+        try TestPostgres.withDatabase { database in
+            try register(database, 1)
+            let domainID: Int64 = try database.value("SELECT id FROM domains")
+            let day = Date(timeIntervalSince1970: 1_800_000_000 - 1_800_000_000.truncatingRemainder(dividingBy: 86_400))
+            _ = try database.insertCheck(NewCheckRow(domainID: domainID, startedAt: day, finishedAt: day, verdict: "pass",
+                                                     originBody: [1], latencyMilliseconds: 1, changed: true))
+            func repeatAt(hour: Int, latency: Int) throws {
+                try database.execute("INSERT INTO check_repeats (domain_id, checked_at, latency_ms) VALUES ($1, $2, $3)",
+                                     domainID, day.addingTimeInterval(Double(hour) * 3600 + 60), latency)
+            }
+            for hour in 0..<3 { try repeatAt(hour: hour, latency: 10 + hour) }
+            #expect(try database.rollUpRepeats(olderThan: .zero, now: day.addingTimeInterval(3 * 3600)) == 3)
+            for hour in 3..<5 { try repeatAt(hour: hour, latency: 100 * hour) }
+            #expect(try database.rollUpRepeats(olderThan: .zero, now: day.addingTimeInterval(5 * 3600)) == 2)
+            try repeatAt(hour: 25, latency: 1)   // the next day: a row of its own
+            #expect(try database.rollUpRepeats(olderThan: .zero, now: day.addingTimeInterval(26 * 3600)) == 1)
+
+            let rows = try database.rows("""
+                SELECT check_count, latency_min_ms, latency_max_ms, latency_sum_ms::int, repeated_check_id IS NOT NULL,
+                       extract(epoch FROM last_check_at - first_check_at)::int
+                FROM check_rollups ORDER BY day
+                """)
+            #expect(rows.count == 2)
+            #expect(try rows.first.map { [try $0.decode(0, as: Int.self), try $0.decode(1), try $0.decode(2), try $0.decode(3)] }
+                    == [5, 10, 400, 10 + 11 + 12 + 300 + 400])
+            #expect(try rows.first?.decode(4, as: Bool.self) == true)
+            #expect(try rows.first?.decode(5, as: Int.self) == 4 * 3600)
+            #expect(try rows.last?.decode(0, as: Int.self) == 1)
+        }
+    }
 }
