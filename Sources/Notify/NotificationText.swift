@@ -75,6 +75,9 @@ public struct NotificationText: Sendable, Equatable {
         case .alertOpened:
             let tier = event.severity == .critical ? "FAILING" : event.severity.rawValue.uppercased()
             text = "\(tier) \(domain): \(event.title)"
+        case .alertEscalated:
+            let tier = event.severity == .critical ? "FAILING" : event.severity.rawValue.uppercased()
+            text = "WORSE \(tier) \(domain): \(event.title)"
         case .alertResolved: text = "RESOLVED \(domain): \(event.title)"
         case .versionPublished: text = "New version on \(domain): \(event.title)"
         case .test: text = "Test notification: \(event.title)"
@@ -86,6 +89,7 @@ public struct NotificationText: Sendable, Equatable {
     static func headline(_ event: NotificationEvent) -> String {
         switch event.kind {
         case .alertOpened: "\(event.domainName): \(event.title)"
+        case .alertEscalated: "Worse on \(event.domainName): \(event.title)"
         case .alertResolved: "Resolved on \(event.domainName): \(event.title)"
         case .versionPublished: "A new apple-app-site-association was published on \(event.domainName)"
         case .test: "This is a test notification from aasa-monitor: \(event.title)"

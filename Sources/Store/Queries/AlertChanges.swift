@@ -67,8 +67,9 @@ extension Queryable {
     /// fan-out, which also wakes the delivery workers at commit); returns how many.
     func enqueueDeliveries(for change: AlertChange, alert: AppliedAlert?, domainID: Int64) throws -> Int {
         let kind: NotificationEvent.Kind = switch change.kind {
-        // A further certificate threshold is announced like an opening, with its own title.
-        case .opened, .escalated: .alertOpened
+        case .opened: .alertOpened
+        // A further certificate threshold of an alert that is already open.
+        case .escalated: .alertEscalated
         case .resolved: .alertResolved
         case .notice: .versionPublished
         }

@@ -64,6 +64,7 @@ extension NotificationEvent.Kind {
     var outboxEvent: String {
         switch self {
         case .alertOpened: "opened"
+        case .alertEscalated: "escalated"
         case .alertResolved: "resolved"
         case .versionPublished: "published"
         case .test: "test"

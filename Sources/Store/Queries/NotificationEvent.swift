@@ -8,6 +8,9 @@ import Foundation
 public struct NotificationEvent: Codable, Sendable, Equatable {
     public enum Kind: String, Codable, Sendable, CaseIterable {
         case alertOpened = "alert.opened"
+        /// An open alert got worse (a certificate's next expiry threshold: 14 → 7 → 1 days). Its own
+        /// type: a second "alert.opened" for the same alert id reads as a duplicate to a receiver.
+        case alertEscalated = "alert.escalated"
         case alertResolved = "alert.resolved"
         case versionPublished = "version.published"
         case test
