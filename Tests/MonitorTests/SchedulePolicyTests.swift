@@ -80,3 +80,15 @@ import Testing
         #expect(abs(offset - (14_400 + jitter)) < 0.001)
     }
 }
+
+@Suite struct RollUpCutoffTests {
+    @Test func rollUpsTakeWholeUTCDays() {
+        // 2027-01-15 06:30 UTC, a week's retention: everything before 2027-01-08 00:00 UTC.
+        let now = Date(timeIntervalSince1970: 1_799_994_600)
+        let cutoff = DomainScheduler.rollUpCutoff(now: now, age: .seconds(7 * 86_400))
+        #expect(cutoff == Date(timeIntervalSince1970: 1_799_366_400))
+        // Any time of that day gives the same cutoff, so a day's roll-up row is written once.
+        #expect(DomainScheduler.rollUpCutoff(now: now.addingTimeInterval(17 * 3600), age: .seconds(7 * 86_400)) == cutoff)
+        #expect(DomainScheduler.rollUpCutoff(now: now.addingTimeInterval(18 * 3600), age: .seconds(7 * 86_400)) > cutoff)
+    }
+}

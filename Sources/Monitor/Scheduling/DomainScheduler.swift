@@ -135,12 +135,20 @@ public final class DomainScheduler: Sendable {
 
     private func rollUp() async {
         let database = pipeline.database
-        let age = configuration.retentionAge
+        let cutoff = Self.rollUpCutoff(now: Date(), age: configuration.retentionAge)
         do {
-            _ = try await BlockingCallQueue.run { try database.rollUpRepeats(olderThan: age) }
+            _ = try await BlockingCallQueue.run { try database.rollUpRepeats(olderThan: .zero, now: cutoff) }
         } catch {
             Self.log("rolling up unchanged checks failed: \(error)")
         }
+    }
+
+    /// Repeats are rolled up by whole UTC days: everything before the midnight that starts the day
+    /// `age` ago. Each day's roll-up row is then written once, by the first run after that midnight,
+    /// instead of being rewritten by every hourly run (a dead row version per domain and hour).
+    static func rollUpCutoff(now: Date, age: Duration) -> Date {
+        let limit = now.addingTimeInterval(-SchedulePolicy.seconds(age)).timeIntervalSince1970
+        return Date(timeIntervalSince1970: (limit / 86_400).rounded(.down) * 86_400)
     }
 
     /// A thread that LISTENs for "check now" and wakes the loop; libpq's wait blocks, so it gets
