@@ -131,6 +131,35 @@ import TestSupport
         }
     }
 
+    /// With the database away, every waiting repeat gets the connection error (the pipeline keeps
+    /// the result and tries again), and the writer is not left stuck for the next ones.
+    @Test func theRepeatWriterFailsEachWaiterWhenTheDatabaseIsAway() async throws {
+        let nowhere = FileManager.default.temporaryDirectory.appendingPathComponent("no-postgres-\(UUID().uuidString)").path
+        let database = Database(configuration: ConnectionConfiguration(socketDirectory: nowhere, user: "x", database: "x"), poolSize: 1)
+        defer { database.close() }
+        let writer = RepeatWriter(database: database, maxBatch: 4)
+        for _ in 0..<2 {
+            let failures = await withTaskGroup(of: Bool.self) { group in
+                for id in 1...10 {
+                    group.addTask {
+                        do {
+                            _ = try await writer.write(RepeatRecord(domainID: Int64(id), attemptKey: "k", finishedAt: Date(),
+                                                                    verdict: "pass", latencyMilliseconds: 1, consecutiveFailures: 0,
+                                                                    nextCheckAt: Date(), versionSHA256s: []))
+                            return false
+                        } catch let error as DatabaseError {
+                            return error.isConnectionProblem
+                        } catch {
+                            return false
+                        }
+                    }
+                }
+                return await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+            }
+            #expect(failures == 10)
+        }
+    }
+
     @Test func retentionFoldsOldRepeatsIntoRollups() throws {
         try TestPostgres.withDatabase { database in
             try register(database, 1)
