@@ -36,12 +36,27 @@ public struct CheckRow: Sendable {
         """
 }
 
-/// A point of the domain's charts.
+/// A point of the domain's charts: one check, a roll-up's start or end, or (when a long history is
+/// thinned) a time bucket of them. Changed checks, unchanged repeats and roll-ups all count.
 public struct CheckPoint: Sendable {
     public var time: Date
+    /// The mean latency of the checks the point stands for; nil when none of them had one (a failed fetch).
     public var latencyMilliseconds: Int?
-    /// The certificate's notAfter as the check recorded it (ISO 8601 text), if any.
+    /// The range of those latencies (equal to the mean for a single check).
+    public var latencyMinMilliseconds: Int?
+    public var latencyMaxMilliseconds: Int?
+    /// How many checks the point stands for (a roll-up's count is on its first end, its last end has 0).
+    public var checkCount: Int
+    /// The certificate's notAfter as the latest changed check at or before `time` recorded it (ISO
+    /// 8601 text): a repeat changed nothing, so it saw the same certificate.
     public var certificateNotAfter: String?
+}
+
+/// Unchanged checks that followed a changed one, until the next change: repeats and roll-ups.
+public struct UnchangedRun: Sendable, Hashable {
+    public var count: Int
+    public var firstAt: Date
+    public var lastAt: Date
 }
 
 public struct VersionSummary: Sendable {
@@ -61,23 +76,112 @@ extension Queryable {
                  domainID, onlyChanges, limit).map(CheckRow.init(row:))
     }
 
-    /// Latency and certificate expiry over time for the charts, oldest first, at most `limit` points
-    /// (evenly thinned when there are more), so a year of five-minute checks stays one cheap query.
+    /// Latency and certificate expiry over time for the charts, oldest first: changed checks,
+    /// unchanged repeats and roll-ups (drawn at their first and last check with their mean, min and
+    /// max). At most `limit` points: a longer history is averaged into equal time buckets, so a year
+    /// stays one cheap query whatever the interval.
     public func chartPoints(domainID: Int64, since: Date, limit: Int) throws -> [CheckPoint] {
-        try rows("""
-            WITH pts AS (
-              SELECT id, started_at, latency_ms, row_number() OVER (ORDER BY started_at) AS n, count(*) OVER () AS total
-              FROM checks WHERE domain_id = $1 AND started_at >= $2
-            )
-            -- Thin first, then open the (large, TOASTed) transport JSON of the kept rows only.
-            SELECT p.started_at, p.latency_ms,
-              coalesce(c.transport #>> '{wellKnown,tls,notAfter}', c.transport #>> '{well-known,tls,notAfter}') AS not_after
-            FROM pts p JOIN checks c ON c.id = p.id
-            WHERE p.total <= $3 OR p.n % ((p.total + $3 - 1) / $3) = 0 OR p.n = p.total ORDER BY p.started_at
-            """, domainID, since, limit).map {
-            CheckPoint(time: try $0.decode("started_at"), latencyMilliseconds: try $0.decode("latency_ms"),
-                       certificateNotAfter: try $0.decode("not_after"))
+        let limit = max(limit, 2)
+        var points = try rows(Self.chartSeries, domainID, since, limit).map {
+            CheckPoint(time: try $0.decode("t"), latencyMilliseconds: try $0.decode("mean"),
+                       latencyMinMilliseconds: try $0.decode("lo"), latencyMaxMilliseconds: try $0.decode("hi"),
+                       checkCount: try $0.decode("n"), certificateNotAfter: nil)
         }
+        // Each point carries the certificate of the last changed check at or before it.
+        let certificates: [(time: Date, notAfter: String?)] = try rows(Self.chartCertificates, domainID, since, limit).map {
+            (try $0.decode("started_at"), try $0.decode("not_after"))
+        }
+        var next = 0
+        var current: String?
+        for i in points.indices {
+            while next < certificates.count && certificates[next].time <= points[i].time {
+                current = certificates[next].notAfter
+                next += 1
+            }
+            points[i].certificateNotAfter = current
+        }
+        return points
+    }
+
+    static var chartSeries: SQL {
+        """
+        WITH pts AS (
+          SELECT started_at AS t, latency_ms AS lo, latency_ms AS hi, latency_ms::numeric AS total,
+                 (latency_ms IS NOT NULL)::int::numeric AS valued, 1::numeric AS n
+          FROM checks WHERE domain_id = $1 AND started_at >= $2
+          UNION ALL
+          SELECT checked_at, latency_ms, latency_ms, latency_ms, 1, 1
+          FROM check_repeats WHERE domain_id = $1 AND checked_at >= $2
+          UNION ALL
+          -- A roll-up is drawn over its span: half its weight at its first check, half at its last.
+          SELECT e.t, r.latency_min_ms, r.latency_max_ms, r.latency_sum_ms * e.w,
+                 CASE WHEN r.latency_sum_ms IS NULL THEN 0 ELSE r.check_count * e.w END, CASE WHEN e.t = r.first_check_at THEN r.check_count ELSE 0 END
+          FROM check_rollups r
+          CROSS JOIN LATERAL (VALUES (r.first_check_at, CASE WHEN r.last_check_at > r.first_check_at THEN 0.5 ELSE 1 END),
+                                     (r.last_check_at, CASE WHEN r.last_check_at > r.first_check_at THEN 0.5 ELSE 0 END)) e(t, w)
+          -- Roll-ups cover at most a UTC day, so the first-time bound lets the index find them.
+          WHERE r.domain_id = $1 AND r.first_check_at >= $2 - interval '1 day' AND r.last_check_at >= $2 AND e.w > 0 AND e.t >= $2
+        ), numbered AS (
+          SELECT pts.*, row_number() OVER (ORDER BY t) AS i, count(*) OVER () AS total_rows,
+                 min(t) OVER () AS t0, max(t) OVER () AS t1
+          FROM pts
+        ), keyed AS (
+          SELECT numbered.*, CASE WHEN total_rows <= $3 THEN i
+            ELSE floor(extract(epoch FROM t - t0) / greatest(extract(epoch FROM t1 - t0), 1) * ($3 - 1))::bigint END AS k
+          FROM numbered
+        )
+        SELECT max(t) AS t, round(sum(total) / nullif(sum(valued), 0))::int AS mean, min(lo) AS lo, max(hi) AS hi,
+               sum(n)::int AS n
+        FROM keyed GROUP BY k ORDER BY 1
+        """
+    }
+
+    /// The changed checks' certificate dates from the last one before `since` on (thinned to about
+    /// `limit`, so only those rows open their TOASTed transport JSON).
+    static var chartCertificates: SQL {
+        """
+        WITH c AS (
+          SELECT id, started_at, row_number() OVER (ORDER BY started_at) AS n, count(*) OVER () AS total FROM checks
+          WHERE domain_id = $1
+            AND started_at >= coalesce((SELECT max(started_at) FROM checks WHERE domain_id = $1 AND started_at < $2), $2)
+        )
+        SELECT p.started_at,
+          coalesce(c.transport #>> '{wellKnown,tls,notAfter}', c.transport #>> '{well-known,tls,notAfter}') AS not_after
+        FROM c p JOIN checks c ON c.id = p.id
+        WHERE p.total <= $3 OR p.n % ((p.total + $3 - 1) / $3) = 0 OR p.n = 1 OR p.n = p.total ORDER BY p.started_at
+        """
+    }
+
+    /// For the latest `limit` changed checks: the unchanged checks (repeats and roll-ups) that
+    /// followed each until the next change, keyed by check id; checks followed by none are absent.
+    public func unchangedRuns(domainID: Int64, limit: Int) throws -> [Int64: UnchangedRun] {
+        var runs: [Int64: UnchangedRun] = [:]
+        for row in try rows(Self.unchangedRunsQuery, domainID, limit) {
+            runs[try row.decode("id")] = UnchangedRun(count: try row.decode("n"), firstAt: try row.decode("first_at"),
+                                                      lastAt: try row.decode("last_at"))
+        }
+        return runs
+    }
+
+    static var unchangedRunsQuery: SQL {
+        """
+        WITH shown AS (
+          SELECT id, started_at, next_at FROM (
+            SELECT id, started_at, lead(started_at, 1, 'infinity') OVER (ORDER BY started_at) AS next_at
+            FROM checks WHERE domain_id = $1 AND changed) c
+          ORDER BY started_at DESC LIMIT $2
+        )
+        SELECT s.id, (coalesce(r.n, 0) + coalesce(u.n, 0))::int AS n,
+               least(r.first_at, u.first_at) AS first_at, greatest(r.last_at, u.last_at) AS last_at
+        FROM shown s
+        CROSS JOIN LATERAL (
+          SELECT count(*) AS n, min(checked_at) AS first_at, max(checked_at) AS last_at FROM check_repeats
+          WHERE domain_id = $1 AND checked_at >= s.started_at AND checked_at < s.next_at) r
+        CROSS JOIN LATERAL (
+          SELECT sum(check_count) AS n, min(first_check_at) AS first_at, max(last_check_at) AS last_at FROM check_rollups
+          WHERE domain_id = $1 AND first_check_at >= s.started_at AND first_check_at < s.next_at) u
+        WHERE r.n > 0 OR u.n IS NOT NULL
+        """
     }
 
     /// Every distinct file the origin served for this domain, newest first. A new file always makes

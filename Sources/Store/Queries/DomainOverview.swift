@@ -69,8 +69,9 @@ extension Queryable {
               (SELECT f->>'message' FROM checks c, jsonb_array_elements(c.findings) f WHERE c.id = d.last_check_id
                  ORDER BY CASE f->>'severity' WHEN 'error' THEN 0 WHEN 'warning' THEN 1 WHEN 'deprecation' THEN 2 ELSE 3 END
                  LIMIT 1) AS reason,
-              ARRAY(SELECT coalesce(c.latency_ms, -1) FROM checks c WHERE c.domain_id = d.id
-                 ORDER BY c.started_at DESC LIMIT 20) AS latencies,
+              ARRAY(
+            """ + Self.sparklineLatencies + """
+            ) AS latencies,
               (SELECT count(*) FROM alerts a WHERE a.domain_id = d.id AND a.state = 'open') AS open_alerts
             FROM paged d ORDER BY
             """ + " " + order, pattern, state, f.limit, f.offset)
@@ -100,6 +101,23 @@ extension Queryable {
             counts[try row.decode("state")] = try row.decode("n")
         }
         return (items, matching, counts)
+    }
+
+    /// The latest 20 checks of domain `d` for its sparkline, newest first: changed checks, unchanged
+    /// repeats and, for a history rolled up already, roll-ups (their mean); -1 marks no value. Each
+    /// branch reads at most 20 index entries.
+    static var sparklineLatencies: SQL {
+        """
+        SELECT l FROM (
+          (SELECT c.started_at AS t, coalesce(c.latency_ms, -1) AS l FROM checks c WHERE c.domain_id = d.id
+             ORDER BY c.started_at DESC LIMIT 20)
+          UNION ALL
+          (SELECT r.checked_at, r.latency_ms FROM check_repeats r WHERE r.domain_id = d.id ORDER BY r.checked_at DESC LIMIT 20)
+          UNION ALL
+          (SELECT u.last_check_at, coalesce(u.latency_sum_ms / u.check_count, -1)::int FROM check_rollups u WHERE u.domain_id = d.id
+             ORDER BY u.first_check_at DESC LIMIT 20)
+        ) latest ORDER BY t DESC LIMIT 20
+        """
     }
 
     /// Every domain for the CSV/JSON export, by host.

@@ -20,23 +20,16 @@ extension Queryable {
         for r in try rows("""
             SELECT coalesce(last_verdict, 'never') AS v, count(*) AS n FROM domains GROUP BY 1
             """) { m.domainsByState[try r.decode("v")] = try r.decode("n") }
-        for r in try rows("SELECT coalesce(verdict, 'unfinished') AS v, count(*) AS n FROM checks GROUP BY 1") {
+        for r in try rows(Self.checksByVerdict) {
             m.checksByVerdict[try r.decode("v")] = try r.decode("n")
         }
         for r in try rows("""
             SELECT f->>'code' AS code, count(DISTINCT d.id) AS n FROM domains d JOIN checks c ON c.id = d.last_check_id,
               jsonb_array_elements(c.findings) f WHERE f->>'severity' = 'error' GROUP BY 1
             """) { m.failingByCode[try r.decode("code")] = try r.decode("n") }
-        let stats = try rows("""
-            SELECT b.le, count(c.latency_ms) FILTER (WHERE c.latency_ms <= b.le) AS n
-            FROM unnest($1::int[]) AS b(le)
-            LEFT JOIN checks c ON c.started_at > now() - interval '24 hours' AND c.latency_ms IS NOT NULL
-            GROUP BY b.le ORDER BY b.le
-            """, SQLArray(buckets))
-        m.latencyBuckets = try stats.map { (try $0.decode("le"), try $0.decode("n")) }
-        if let r = try firstRow("""
-            SELECT coalesce(sum(latency_ms), 0) AS s, count(latency_ms) AS n FROM checks WHERE started_at > now() - interval '24 hours'
-            """) {
+        let stats = try rows(Self.latencyHistogram, SQLArray(buckets))
+        m.latencyBuckets = try stats.filter { try $0.decode("le", as: Int?.self) != nil }.map { (try $0.decode("le"), try $0.decode("n")) }
+        if let r = try stats.first(where: { try $0.decode("le", as: Int?.self) == nil }) {
             m.latencySum = try r.decode("s")
             m.latencyCount = try r.decode("n")
         }
@@ -48,5 +41,43 @@ extension Queryable {
             m.deliveriesByState[try r.decode("state")] = try r.decode("n")
         }
         return m
+    }
+
+    /// Every check ever made, by verdict: changed checks, unchanged repeats (the verdict of the
+    /// changed check they repeated: a new verdict is a change) and the repeats folded into roll-ups.
+    static var checksByVerdict: SQL {
+        """
+        WITH changed AS (
+          SELECT domain_id, verdict, started_at,
+                 lead(started_at, 1, 'infinity') OVER (PARTITION BY domain_id ORDER BY started_at) AS next_at
+          FROM checks
+        )
+        SELECT v, sum(n)::bigint AS n FROM (
+          SELECT coalesce(verdict, 'unfinished') AS v, count(*) AS n FROM checks GROUP BY 1
+          UNION ALL
+          SELECT coalesce(c.verdict, 'unfinished'), (SELECT count(*) FROM check_repeats r WHERE r.domain_id = c.domain_id
+                   AND r.checked_at >= c.started_at AND r.checked_at < c.next_at)
+          FROM changed c
+          UNION ALL
+          SELECT coalesce(verdict, 'unfinished'), sum(check_count) FROM check_rollups GROUP BY 1
+        ) parts GROUP BY v HAVING sum(n) > 0
+        """
+    }
+
+    /// The last 24 hours' checks, changed and unchanged: a cumulative count per bucket bound, and a
+    /// last row (le NULL) with the sum and count of all of them.
+    static var latencyHistogram: SQL {
+        """
+        WITH recent AS (
+          SELECT latency_ms FROM checks WHERE started_at > now() - interval '24 hours' AND latency_ms IS NOT NULL
+          UNION ALL
+          SELECT latency_ms FROM check_repeats WHERE checked_at > now() - interval '24 hours'
+        )
+        SELECT b.le, (SELECT count(*) FROM recent WHERE latency_ms <= b.le) AS n, 0::bigint AS s
+        FROM unnest($1::int[]) AS b(le)
+        UNION ALL
+        SELECT NULL, count(*), coalesce(sum(latency_ms), 0)::bigint FROM recent
+        ORDER BY 1 NULLS LAST
+        """
     }
 }

@@ -166,6 +166,12 @@ enum DomainAPI {
         let latency_ms: Int?
         let changed: Bool
         let findings: [FindingJSON]
+        /// The unchanged checks that followed until the next change (stored as repeats and roll-ups).
+        let unchanged_after: UnchangedJSON?
+    }
+
+    struct UnchangedJSON: Encodable {
+        let count: Int, first_at: Date, last_at: Date
     }
 
     struct FindingJSON: Encodable {
@@ -183,10 +189,12 @@ enum DomainAPI {
         let d = try record(c)
         let limit = min(max(Int(c.query["limit"] ?? "") ?? 50, 1), 500)
         let rows = try c.database.checks(domainID: d.id, onlyChanges: c.query["changes"] == "true", limit: limit)
+        let runs = try c.database.unchangedRuns(domainID: d.id, limit: limit)
         return APIResponses.json(["checks": rows.map {
             CheckJSON(id: $0.id, started_at: $0.startedAt, finished_at: $0.finishedAt, verdict: $0.verdict,
                       origin_version: $0.originVersionSHA256, cdn_version: $0.cdnVersionSHA256, latency_ms: $0.latencyMilliseconds,
-                      changed: $0.changed, findings: findingsJSON($0.findingsJSON))
+                      changed: $0.changed, findings: findingsJSON($0.findingsJSON),
+                      unchanged_after: runs[$0.id].map { UnchangedJSON(count: $0.count, first_at: $0.firstAt, last_at: $0.lastAt) })
         }])
     }
 

@@ -63,7 +63,7 @@ enum OpenAPIDocument {
         },
         "/domains/{id}/checks": {
           "parameters": [{"$ref": "#/components/parameters/id"}],
-          "get": {"summary": "Recent checks, newest first", "parameters": [{"name": "limit", "in": "query", "schema": {"type": "integer"}},
+          "get": {"summary": "Recent checks, newest first; each changed check carries unchanged_after (count, first_at, last_at) for the unchanged checks that followed it", "parameters": [{"name": "limit", "in": "query", "schema": {"type": "integer"}},
               {"name": "changes", "in": "query", "schema": {"type": "boolean"}}],
             "responses": {"200": {"description": "Checks"}, "404": {"$ref": "#/components/responses/Error"}}}
         },

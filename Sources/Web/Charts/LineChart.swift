@@ -6,9 +6,15 @@ public struct LineChart: Sendable {
         public var time: Int64
         /// nil marks a gap (a check that produced no value, such as a failed fetch).
         public var value: Double?
-        public init(time: Int64, value: Double?) {
+        /// The range behind `value` when the point summarises several checks (a roll-up or a
+        /// thinned bucket): drawn as a band around the line.
+        public var low: Double?
+        public var high: Double?
+        public init(time: Int64, value: Double?, low: Double? = nil, high: Double? = nil) {
             self.time = time
             self.value = value
+            self.low = low
+            self.high = high
         }
     }
 
@@ -28,7 +34,7 @@ public struct LineChart: Sendable {
     }
 
     public func svg() -> HTML {
-        let values = points.compactMap(\.value)
+        let values = points.compactMap(\.value) + points.compactMap { $0.value == nil ? nil : $0.high }
         guard let first = points.first, let last = points.last, !values.isEmpty else {
             return "<p class=\"muted chart-empty\">\(title): no data yet.</p>"
         }
@@ -65,6 +71,7 @@ public struct LineChart: Sendable {
             }
         }
         if !run.isEmpty { lines.append("<polyline class=\"series\" points=\"\(run)\"/>") }
+        let bands = band(x: x, y: y)
         if points.count == 1, let v = first.value {
             dots.append("<circle class=\"dot\" cx=\"\(x(first.time))\" cy=\"\(y(v))\" r=\"3\"/>")
         }
@@ -76,11 +83,31 @@ public struct LineChart: Sendable {
         return """
             <figure class="chart"><figcaption>\(title) <span class="muted">(latest: \(latest))</span></figcaption>\
             <svg viewBox="0 0 \(width) \(height)" role="img" aria-label="\(title)" preserveAspectRatio="none">\
-            \(grid)\(thresholdLine)\(lines)\(dots)\
+            \(grid)\(thresholdLine)\(bands)\(lines)\(dots)\
             <text class="axis" x="\(left)" y="\(height - 8)">\(DisplayTime.date(first.time))</text>\
             <text class="axis" x="\(left + plotW)" y="\(height - 8)" text-anchor="end">\(DisplayTime.date(last.time))</text>\
             </svg></figure>
             """
+    }
+
+    /// One polygon per run of valued points whose range is wider than a point: from each point's
+    /// high forwards, then back along the lows.
+    func band(x: (Int64) -> Int, y: (Double) -> Int) -> HTML {
+        var out: HTML = .empty
+        var run: [Point] = []
+        func flush() {
+            defer { run.removeAll() }
+            guard run.count >= 2, run.contains(where: { ($0.high ?? 0) > ($0.low ?? 0) }) else { return }
+            var coordinates = ""
+            for p in run { coordinates += "\(x(p.time)),\(y(p.high ?? p.value ?? 0)) " }
+            for p in run.reversed() { coordinates += "\(x(p.time)),\(y(p.low ?? p.value ?? 0)) " }
+            out.append("<polygon class=\"band\" points=\"\(String(coordinates.dropLast()))\"/>")
+        }
+        for p in points {
+            if p.value != nil { run.append(p) } else { flush() }
+        }
+        flush()
+        return out
     }
 
     static func niceCeiling(_ v: Double) -> Double {

@@ -37,8 +37,10 @@ enum DomainPageBuilder {
                                        failure: l.failure, isCDN: l.key == "cdn"))
             }
         }
-        // Timeline: checks that changed something, newest first.
+        // Timeline: checks that changed something, newest first, each with the run of unchanged
+        // checks (repeats and roll-ups) that followed it.
         let changes = try db.checks(domainID: d.id, onlyChanges: true, limit: 50)
+        let runs = try db.unchangedRuns(domainID: d.id, limit: 50)
         var seen = Set<String>()
         let oldestFirst = changes.reversed()
         var entries: [DomainPageModel.TimelineEntry] = []
@@ -48,7 +50,10 @@ enum DomainPageBuilder {
             let fs = findings(ch.findingsJSON)
             let summary = fs.first.map { $0.message } ?? "No findings."
             entries.append(.init(checkID: ch.id, time: DomainHandlers.epoch(ch.startedAt), state: DomainState(verdict: ch.verdict),
-                                 versionHash: ch.originVersionSHA256, newVersion: isNew, summary: summary))
+                                 versionHash: ch.originVersionSHA256, newVersion: isNew, summary: summary,
+                                 unchangedAfter: runs[ch.id].map {
+                                     .init(count: $0.count, first: DomainHandlers.epoch($0.firstAt), last: DomainHandlers.epoch($0.lastAt))
+                                 }))
         }
         let expectationStatus = file.flatMap { f in
             ExpectationStatus.evaluate(body: f.bytes, appIDs: appIDs.map { ($0.service, $0.appID) },
@@ -57,7 +62,10 @@ enum DomainPageBuilder {
         let diff = try diffView(versions: versions, watched: watched.map(\.url), query: c.query, db: db)
 
         let points = try db.chartPoints(domainID: d.id, since: now.addingTimeInterval(-365 * 86_400), limit: 400)
-        let latency = points.map { LineChart.Point(time: DomainHandlers.epoch($0.time), value: $0.latencyMilliseconds.map(Double.init)) }
+        let latency = points.map {
+            LineChart.Point(time: DomainHandlers.epoch($0.time), value: $0.latencyMilliseconds.map(Double.init),
+                            low: $0.latencyMinMilliseconds.map(Double.init), high: $0.latencyMaxMilliseconds.map(Double.init))
+        }
         // Whole days left, counted down like the origin card's "(N days)".
         let cert = points.compactMap { p -> LineChart.Point? in
             guard let text = p.certificateNotAfter, let date = TransportSummary.date(text) else { return nil }

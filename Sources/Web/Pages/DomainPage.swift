@@ -185,11 +185,27 @@ public enum DomainPage {
         guard !m.timeline.isEmpty else { return .empty }
         var items: HTML = .empty
         for t in m.timeline {
+            if let run = t.unchangedAfter { items.append(unchangedRun(run)) }
             let version: HTML = t.versionHash.map { "<code>\(String($0.prefix(12)))</code>" } ?? .empty
             let new: HTML = t.newVersion ? "<span class=\"badge-new\">new version</span>" : .empty
             items.append("<li><span class=\"when\">\(DisplayTime.dateTime(t.time))</span>\(t.state.pill)\(version)\(new)<span>\(t.summary)</span></li>")
         }
         return "<section class=\"card\" id=\"timeline\"><h2>Timeline</h2><ul class=\"timeline\">\(items)</ul></section>"
+    }
+
+    /// "unchanged × 240, 2026-11-21 10:00–20:00 UTC": the repeats between two changes in one line.
+    static func unchangedRun(_ run: DomainPageModel.UnchangedRunView) -> HTML {
+        let first = DisplayTime.dateTime(run.first), last = DisplayTime.dateTime(run.last)
+        let span: String
+        if run.count == 1 || run.first == run.last {
+            span = first
+        } else if first.prefix(10) == last.prefix(10) {
+            // Same day: the date once.
+            span = String(first.dropLast(4)) + "–" + String(last.dropFirst(11))
+        } else {
+            span = first + " – " + last
+        }
+        return "<li class=\"unchanged\"><span class=\"muted\">unchanged × \(run.count), \(span)</span></li>"
     }
 
     static func expectations(_ m: DomainPageModel) -> HTML {

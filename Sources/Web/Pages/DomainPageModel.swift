@@ -56,13 +56,30 @@ public struct DomainPageModel: Sendable {
         /// This check saw a file no earlier check had seen for this domain.
         public var newVersion: Bool
         public var summary: String
-        public init(checkID: Int64, time: Int64, state: DomainState, versionHash: String?, newVersion: Bool, summary: String) {
+        /// The unchanged checks that followed this one until the next change (none: nil).
+        public var unchangedAfter: UnchangedRunView?
+        public init(checkID: Int64, time: Int64, state: DomainState, versionHash: String?, newVersion: Bool, summary: String,
+                    unchangedAfter: UnchangedRunView? = nil) {
             self.checkID = checkID
             self.time = time
             self.state = state
             self.versionHash = versionHash
             self.newVersion = newVersion
             self.summary = summary
+            self.unchangedAfter = unchangedAfter
+        }
+    }
+
+    /// A run of unchanged checks, shown collapsed between the changes: "unchanged × 240, 10:00–20:00".
+    public struct UnchangedRunView: Sendable {
+        public var count: Int
+        /// Seconds since 1970.
+        public var first: Int64
+        public var last: Int64
+        public init(count: Int, first: Int64, last: Int64) {
+            self.count = count
+            self.first = first
+            self.last = last
         }
     }
 
