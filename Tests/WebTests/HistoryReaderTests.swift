@@ -147,7 +147,7 @@ import TestSupport
             for hour in 1...3 { try history.check(at: now.addingTimeInterval(-9 * 86_400 + Double(hour) * 3600), latency: 40, changed: false) }
             for hour in 1...5 { try history.check(at: now.addingTimeInterval(-Double(7 - hour) * 3600), latency: 30, changed: false) }
             try history.check(at: now.addingTimeInterval(-1800), latency: 300, changed: true, verdict: "fail")
-            for minutes in [20.0, 10.0] { try history.check(at: now.addingTimeInterval(-minutes * 60), latency: 2000, changed: false) }
+            for minutes in [20.0, 10.0] { try history.check(at: now.addingTimeInterval(-minutes * 60), latency: 2000, changed: false, verdict: "fail") }
             #expect(try db.rollUpRepeats(olderThan: .seconds(7 * 86_400), now: now) == 3)
 
             let metrics = WebApp(database: db, configuration: TestApp.configuration)

@@ -136,6 +136,8 @@ extension Database {
         UPDATE domains SET lease_until = NULL, leased_by = NULL, lease_attempt_key = NULL,
           next_check_at = $2, check_round = check_round + 1, last_checked_at = $3, last_verdict = $4,
           consecutive_failures = $5,
+          checks_passed = checks_passed + ($4 = 'pass')::int, checks_warned = checks_warned + ($4 = 'warn')::int,
+          checks_failed = checks_failed + ($4 = 'fail')::int,
           last_check_id = COALESCE($6, last_check_id),
           last_changed_at = CASE WHEN $6::bigint IS NULL THEN last_changed_at ELSE $3 END
         WHERE id = $1

@@ -56,6 +56,12 @@ extension Database {
                   last_changed_at = CASE WHEN $5 OR last_changed_at IS NULL THEN $3 ELSE last_changed_at END
                 WHERE id = $1 AND (last_checked_at IS NULL OR last_checked_at <= $3)
                 """, new.domainID, id, new.finishedAt, new.verdict, new.changed)
+            // Every check counts in /metrics, whether or not it is the domain's latest.
+            try c.execute("""
+                UPDATE domains SET checks_passed = checks_passed + ($2 = 'pass')::int,
+                  checks_warned = checks_warned + ($2 = 'warn')::int, checks_failed = checks_failed + ($2 = 'fail')::int
+                WHERE id = $1
+                """, new.domainID, new.verdict)
             return id
         }
     }

@@ -119,8 +119,9 @@ extension Queryable {
           FROM check_rollups r
           CROSS JOIN LATERAL (VALUES (r.first_check_at, CASE WHEN r.last_check_at > r.first_check_at THEN 0.5 ELSE 1 END),
                                      (r.last_check_at, CASE WHEN r.last_check_at > r.first_check_at THEN 0.5 ELSE 0 END)) e(t, w)
-          -- Roll-ups cover at most a UTC day, so the first-time bound lets the index find them.
-          WHERE r.domain_id = $1 AND r.first_check_at >= $2 - interval '1 day' AND r.last_check_at >= $2 AND e.w > 0 AND e.t >= $2
+          -- A roll-up covers at most its UTC day, so the day bound lets the index find them.
+          WHERE r.domain_id = $1 AND r.day >= ($2::timestamptz AT TIME ZONE 'UTC')::date AND r.last_check_at >= $2
+            AND e.w > 0 AND e.t >= $2
         ), numbered AS (
           SELECT pts.*, row_number() OVER (ORDER BY t) AS i, count(*) OVER () AS total_rows,
                  min(t) OVER () AS t0, max(t) OVER () AS t1
@@ -154,6 +155,7 @@ extension Queryable {
 
     /// For the latest `limit` changed checks: the unchanged checks (repeats and roll-ups) that
     /// followed each until the next change, keyed by check id; checks followed by none are absent.
+    /// Roll-ups name the check they repeated; repeats are the domain's rows between two changes.
     public func unchangedRuns(domainID: Int64, limit: Int) throws -> [Int64: UnchangedRun] {
         var runs: [Int64: UnchangedRun] = [:]
         for row in try rows(Self.unchangedRunsQuery, domainID, limit) {
@@ -179,7 +181,7 @@ extension Queryable {
           WHERE domain_id = $1 AND checked_at >= s.started_at AND checked_at < s.next_at) r
         CROSS JOIN LATERAL (
           SELECT sum(check_count) AS n, min(first_check_at) AS first_at, max(last_check_at) AS last_at FROM check_rollups
-          WHERE domain_id = $1 AND first_check_at >= s.started_at AND first_check_at < s.next_at) u
+          WHERE domain_id = $1 AND repeated_check_id = s.id) u
         WHERE r.n > 0 OR u.n IS NOT NULL
         """
     }

@@ -115,7 +115,7 @@ extension Queryable {
           (SELECT r.checked_at, r.latency_ms FROM check_repeats r WHERE r.domain_id = d.id ORDER BY r.checked_at DESC LIMIT 20)
           UNION ALL
           (SELECT u.last_check_at, coalesce(u.latency_sum_ms / u.check_count, -1)::int FROM check_rollups u WHERE u.domain_id = d.id
-             ORDER BY u.first_check_at DESC LIMIT 20)
+             ORDER BY u.day DESC LIMIT 20)
         ) latest ORDER BY t DESC LIMIT 20
         """
     }

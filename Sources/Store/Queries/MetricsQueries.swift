@@ -43,24 +43,15 @@ extension Queryable {
         return m
     }
 
-    /// Every check ever made, by verdict: changed checks, unchanged repeats (the verdict of the
-    /// changed check they repeated: a new verdict is a change) and the repeats folded into roll-ups.
+    /// Every check ever made, by verdict: changed checks and unchanged repeats alike (the counters
+    /// every check adds to in its domain's row; a deleted domain's checks leave the total).
     static var checksByVerdict: SQL {
         """
-        WITH changed AS (
-          SELECT domain_id, verdict, started_at,
-                 lead(started_at, 1, 'infinity') OVER (PARTITION BY domain_id ORDER BY started_at) AS next_at
-          FROM checks
-        )
-        SELECT v, sum(n)::bigint AS n FROM (
-          SELECT coalesce(verdict, 'unfinished') AS v, count(*) AS n FROM checks GROUP BY 1
-          UNION ALL
-          SELECT coalesce(c.verdict, 'unfinished'), (SELECT count(*) FROM check_repeats r WHERE r.domain_id = c.domain_id
-                   AND r.checked_at >= c.started_at AND r.checked_at < c.next_at)
-          FROM changed c
-          UNION ALL
-          SELECT coalesce(verdict, 'unfinished'), sum(check_count) FROM check_rollups GROUP BY 1
-        ) parts GROUP BY v HAVING sum(n) > 0
+        SELECT v, n FROM (
+          SELECT 'pass' AS v, coalesce(sum(checks_passed), 0)::bigint AS n FROM domains
+          UNION ALL SELECT 'warn', coalesce(sum(checks_warned), 0)::bigint FROM domains
+          UNION ALL SELECT 'fail', coalesce(sum(checks_failed), 0)::bigint FROM domains
+        ) counted WHERE n > 0
         """
     }
 

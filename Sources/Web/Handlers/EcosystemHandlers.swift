@@ -14,7 +14,7 @@ enum EcosystemHandlers {
         }
         metric("aasa_domains", "gauge", "Registered domains by the verdict of their latest check.")
         for (k, v) in m.domainsByState.sorted(by: { $0.key < $1.key }) { out += "aasa_domains{verdict=\"\(label(k))\"} \(v)\n" }
-        metric("aasa_checks_total", "counter", "Stored checks by verdict.")
+        metric("aasa_checks_total", "counter", "Checks made, changed or unchanged, by verdict.")
         for (k, v) in m.checksByVerdict.sorted(by: { $0.key < $1.key }) { out += "aasa_checks_total{verdict=\"\(label(k))\"} \(v)\n" }
         metric("aasa_failing_domains", "gauge", "Domains whose latest check has an error finding, by finding code.")
         for (k, v) in m.failingByCode.sorted(by: { $0.key < $1.key }) { out += "aasa_failing_domains{code=\"\(label(k))\"} \(v)\n" }
