@@ -54,7 +54,7 @@ let package = Package(
         .testTarget(name: "FetchTests", dependencies: ["Fetch", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MonitorTests", dependencies: ["Monitor", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "NotifyTests", dependencies: ["Notify", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "WebTests", dependencies: ["Web", "Monitor", "Notify", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "WebTests", dependencies: ["Web", "Monitor", "Notify", "Fetch", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "CLITests", dependencies: ["TestSupport"], swiftSettings: strict),
 
         // Benchmarks: release-built executables that print ratios against baselines/peers.

@@ -11,11 +11,11 @@ import Testing
     @Test func jsonShapeIsTheDocumentedOne() throws {
         let statuses = [
             DomainStatus(host: "a.example", state: .failing, lastCheck: Date(timeIntervalSince1970: 1_700_000_000),
-                         version: "ab12", openAlerts: ["origin-unreachable"]),
+                         version: "ab12", openAlerts: ["origin-unreachable"], reason: "The origin did not answer."),
             DomainStatus(host: "new.example", state: .neverChecked, lastCheck: nil, version: nil, openAlerts: []),
         ]
         let json = DomainStatusReport.json(statuses)
-        #expect(json == #"{"domains":[{"host":"a.example","lastCheck":"2023-11-14T22:13:20Z","openAlerts":["origin-unreachable"],"state":"failing","version":"ab12"},{"host":"new.example","lastCheck":null,"openAlerts":[],"state":"never checked","version":null}]}"#)
+        #expect(json == #"{"domains":[{"host":"a.example","lastCheck":"2023-11-14T22:13:20Z","openAlerts":["origin-unreachable"],"reason":"The origin did not answer.","state":"failing","version":"ab12"},{"host":"new.example","lastCheck":null,"openAlerts":[],"reason":null,"state":"never checked","version":null}]}"#)
     }
 
     @Test func textTable() {

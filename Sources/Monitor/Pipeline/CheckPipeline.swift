@@ -90,7 +90,7 @@ public struct CheckPipeline: Sendable {
         let latency = check.wellKnown.timings?.total ?? check.finishedAt.timeIntervalSince(check.startedAt)
         // An unchanged check stores none of the JSON: encoding it anyway was CPU spent on every check.
         func json(_ value: some Encodable) throws -> String { changed ? try JSONText.encode(value) : "" }
-        return CheckRecord(
+        var record = try CheckRecord(
             domainID: domain.id, attemptKey: domain.attemptKey, startedAt: startedAt, finishedAt: check.finishedAt,
             verdict: step.check.verdict.rawValue, version: body, cdnVersion: cdnBody, changed: changed,
             latencyMilliseconds: Int((latency * 1000).rounded()),
@@ -103,6 +103,11 @@ public struct CheckPipeline: Sendable {
             nextCheckAt: next,
             streaks: previous.tracks == step.state.tracks ? nil : try step.state.tracks.map { try $0.row() },
             alertChanges: step.alerts.map { AlertChange(event: $0, domain: domain, findings: step.check.findings) })
+        // The domain's state counts unmet expectations; the check's verdict stays the file's.
+        let standing = DomainStanding(step.check)
+        record.domainVerdict = standing.verdict.rawValue
+        record.reason = standing.reason
+        return record
     }
 
     func deviceFacts(_ check: DomainCheck) -> TransportFacts? {
@@ -147,7 +152,9 @@ extension CheckRecord {
     /// The record as a batched repeat when that is all it writes: unchanged, with no streak or
     /// alert to store (a failing domain's streak still counts, so its checks take the full path).
     var plainRepeat: RepeatRecord? {
-        guard !changed, streaks == nil, alertChanges.isEmpty else { return nil }
+        // The batch writes one verdict as both the check's (counted in /metrics) and the domain's
+        // state; a domain failing only its expectations takes the full path, which writes each.
+        guard !changed, streaks == nil, alertChanges.isEmpty, domainVerdict == nil || domainVerdict == verdict else { return nil }
         return RepeatRecord(domainID: domainID, attemptKey: attemptKey, finishedAt: finishedAt, verdict: verdict,
                             latencyMilliseconds: latencyMilliseconds, consecutiveFailures: consecutiveFailures,
                             nextCheckAt: nextCheckAt, versionSHA256s: [version?.sha256, cdnVersion?.sha256].compactMap { $0 })

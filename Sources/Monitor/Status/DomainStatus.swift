@@ -1,4 +1,5 @@
 import Foundation
+import Store
 
 /// One line of `aasa-monitor status`: a domain's state, last check, current file and open alerts.
 public struct DomainStatus: Hashable, Sendable {
@@ -9,18 +10,29 @@ public struct DomainStatus: Hashable, Sendable {
     public var version: String?
     /// Open alerts as `rule` or `rule subject`, e.g. `app-id-missing applinks ABCDE12345.app`.
     public var openAlerts: [String]
+    /// The one line that explains the state (an unmet expectation, else the worst finding).
+    public var reason: String?
 
-    public init(host: String, state: DomainState, lastCheck: Date?, version: String?, openAlerts: [String]) {
+    public init(host: String, state: DomainState, lastCheck: Date?, version: String?, openAlerts: [String],
+                reason: String? = nil) {
         self.host = host
         self.state = state
         self.lastCheck = lastCheck
         self.version = version
         self.openAlerts = openAlerts
+        self.reason = reason
+    }
+
+    /// A stored domain's status: its state is the domain's (the file's verdict made worse by unmet
+    /// expectations), not the latest check's file verdict alone.
+    public init(row: DomainStatusRow) {
+        self.init(host: row.host, state: DomainState(lastVerdict: row.lastVerdict.flatMap(CheckVerdict.init(rawValue:))),
+                  lastCheck: row.lastCheckAt, version: row.versionSHA256, openAlerts: row.openAlerts, reason: row.reason)
     }
 }
 
 /// Renders the status list for people and for scripts. The JSON shape is an API:
-/// `{"domains": [{"host", "state", "lastCheck", "version", "openAlerts"}]}`.
+/// `{"domains": [{"host", "state", "reason", "lastCheck", "version", "openAlerts"}]}`.
 public enum DomainStatusReport {
     struct Document: Encodable {
         var domains: [Entry]
@@ -32,6 +44,7 @@ public enum DomainStatusReport {
         var lastCheck: String?
         var version: String?
         var openAlerts: [String]
+        var reason: String?
 
         // Nulls are written out, so a script can rely on every key being present.
         func encode(to encoder: any Encoder) throws {
@@ -41,16 +54,17 @@ public enum DomainStatusReport {
             try container.encode(lastCheck, forKey: .lastCheck)
             try container.encode(version, forKey: .version)
             try container.encode(openAlerts, forKey: .openAlerts)
+            try container.encode(reason, forKey: .reason)
         }
 
-        enum CodingKeys: String, CodingKey { case host, state, lastCheck, version, openAlerts }
+        enum CodingKeys: String, CodingKey { case host, state, lastCheck, version, openAlerts, reason }
     }
 
     public static func json(_ statuses: [DomainStatus]) -> String {
         let formatter = ISO8601DateFormatter()
         let document = Document(domains: statuses.map {
             Entry(host: $0.host, state: $0.state.rawValue, lastCheck: $0.lastCheck.map(formatter.string(from:)),
-                  version: $0.version, openAlerts: $0.openAlerts)
+                  version: $0.version, openAlerts: $0.openAlerts, reason: $0.reason)
         })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -59,7 +73,7 @@ public enum DomainStatusReport {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// A fixed-width table, one domain per line, newest problems easy to spot.
+    /// A fixed-width table, one domain per line (a failing or warning one adds its reason below), problems easy to spot.
     public static func text(_ statuses: [DomainStatus], now: Date) -> String {
         guard !statuses.isEmpty else { return "No domains registered." }
         let hostWidth = min(max(statuses.map(\.host.count).max() ?? 4, 4), 60)
@@ -71,6 +85,10 @@ public enum DomainStatusReport {
             let alerts = status.openAlerts.isEmpty ? "-" : status.openAlerts.joined(separator: ", ")
             lines.append(pad(status.host, hostWidth) + "  " + pad(status.state.rawValue, 13) + "  " + pad(last, 12)
                          + "  " + pad(version, 12) + "  " + alerts)
+            // A domain in trouble says why on the next line, under its state.
+            if status.state == .failing || status.state == .warnings, let reason = status.reason {
+                lines.append(String(repeating: " ", count: hostWidth + 2) + "↳ " + reason)
+            }
         }
         return lines.joined(separator: "\n")
     }

@@ -28,8 +28,11 @@ extension Queryable {
                  generate_series(0, ($2 * 1440 / $3)::int) AS t(n)
             """, withHistory, days, intervalMinutes, a, b, transportJSON, findingsJSON)
         try execute("""
-            UPDATE domains d SET last_check_id = c.id FROM (
-              SELECT DISTINCT ON (domain_id) domain_id, id FROM checks ORDER BY domain_id, started_at DESC) c
+            UPDATE domains d SET last_check_id = c.id,
+              last_reason = (SELECT f->>'message' FROM jsonb_array_elements(c.findings) f
+                             ORDER BY CASE f->>'severity' WHEN 'error' THEN 0 WHEN 'warning' THEN 1 WHEN 'deprecation' THEN 2 ELSE 3 END
+                             LIMIT 1)
+            FROM (SELECT DISTINCT ON (domain_id) domain_id, id, findings FROM checks ORDER BY domain_id, started_at DESC) c
             WHERE c.domain_id = d.id
             """)
         try execute("ANALYZE")

@@ -7,6 +7,8 @@ public struct RepeatRecord: Sendable, Hashable {
     /// The lease's key: the repeat is written only while the domain still carries it.
     public var attemptKey: String
     public var finishedAt: Date
+    /// The check's verdict, also written as the domain's state (`domains.last_verdict`): the
+    /// pipeline batches only repeats whose expectations all hold, where the two agree.
     public var verdict: String
     public var latencyMilliseconds: Int
     public var consecutiveFailures: Int

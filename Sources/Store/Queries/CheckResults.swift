@@ -7,8 +7,13 @@ public struct CheckRecord: Sendable {
     public var attemptKey: String
     public var startedAt: Date
     public var finishedAt: Date
-    /// pass / warn / fail
+    /// pass / warn / fail: the file's verdict (`checks.verdict`).
     public var verdict: String
+    /// The domain's overall state after this check (`domains.last_verdict`): the file's verdict made
+    /// worse by unmet expectations; nil: the same as `verdict`.
+    public var domainVerdict: String?
+    /// The one line the overview shows for the domain (`domains.last_reason`).
+    public var reason: String?
     /// The file the origin served (hex SHA-256 and bytes), nil when none.
     public var version: StoredBody?
     /// The file Apple's CDN served, stored the same way (one row per distinct file); nil when the
@@ -106,7 +111,8 @@ extension Database {
                                        record.domainID, record.finishedAt, record.latencyMilliseconds)
             }
             try connection.execute(Self.finishDomain, record.domainID, record.nextCheckAt, record.finishedAt,
-                                   record.verdict, record.consecutiveFailures, checkID)
+                                   record.domainVerdict ?? record.verdict, record.consecutiveFailures, checkID, record.reason,
+                                   record.verdict)
             if let streaks = record.streaks {
                 try connection.replaceStreaks(domainID: record.domainID, with: streaks, checkID: checkID)
             }
@@ -135,9 +141,9 @@ extension Database {
         """
         UPDATE domains SET lease_until = NULL, leased_by = NULL, lease_attempt_key = NULL,
           next_check_at = $2, check_round = check_round + 1, last_checked_at = $3, last_verdict = $4,
-          consecutive_failures = $5,
-          checks_passed = checks_passed + ($4 = 'pass')::int, checks_warned = checks_warned + ($4 = 'warn')::int,
-          checks_failed = checks_failed + ($4 = 'fail')::int,
+          consecutive_failures = $5, last_reason = $7,
+          checks_passed = checks_passed + ($8 = 'pass')::int, checks_warned = checks_warned + ($8 = 'warn')::int,
+          checks_failed = checks_failed + ($8 = 'fail')::int,
           last_check_id = COALESCE($6, last_check_id),
           last_changed_at = CASE WHEN $6::bigint IS NULL THEN last_changed_at ELSE $3 END
         WHERE id = $1

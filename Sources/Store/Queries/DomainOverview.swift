@@ -36,7 +36,8 @@ public struct OverviewItem: Sendable {
 
 extension Queryable {
     /// One page of the overview, plus how many domains match and how many are in each state.
-    /// Sparkline latencies, reasons and alert counts are fetched for the page's rows only.
+    /// State and reason are the domain's (`last_verdict`, `last_reason`: the file's verdict made worse
+    /// by unmet expectations); sparkline latencies and alert counts are fetched for the page's rows only.
     public func overview(_ f: OverviewFilter) throws -> (items: [OverviewItem], matching: Int, counts: [String: Int]) {
         let pattern = "%" + Self.escapeLike(f.search.lowercased()) + "%"
         let state = f.state ?? ""
@@ -52,7 +53,7 @@ extension Queryable {
         }
         let page = try rows("""
             WITH listed AS (
-              SELECT d.id, d.host, d.display_name, d.last_check_id, d.last_checked_at, d.last_changed_at,
+              SELECT d.id, d.host, d.display_name, d.last_check_id, d.last_checked_at, d.last_changed_at, d.last_reason AS reason,
                 CASE WHEN d.check_requested_at IS NOT NULL OR d.lease_until > now() THEN 'checking'
                      WHEN d.last_verdict = 'fail' THEN 'failing' WHEN d.last_verdict = 'warn' THEN 'warning'
                      WHEN d.last_verdict = 'pass' THEN 'passing' ELSE 'never' END AS state
@@ -66,9 +67,6 @@ extension Queryable {
               SELECT * FROM ranked d ORDER BY
             """ + " " + order + " LIMIT $3 OFFSET $4) " + """
             SELECT d.*,
-              (SELECT f->>'message' FROM checks c, jsonb_array_elements(c.findings) f WHERE c.id = d.last_check_id
-                 ORDER BY CASE f->>'severity' WHEN 'error' THEN 0 WHEN 'warning' THEN 1 WHEN 'deprecation' THEN 2 ELSE 3 END
-                 LIMIT 1) AS reason,
               ARRAY(
             """ + Self.sparklineLatencies + """
             ) AS latencies,

@@ -55,7 +55,11 @@ public struct DomainRecord: Sendable {
     public var leaseUntil: Date?
     public var lastCheckID: Int64?
     public var lastCheckedAt: Date?
+    /// The domain's overall state: pass / warn / fail, the latest file verdict made worse by unmet
+    /// expectations (an unmet one is fail); nil before the first check.
     public var lastVerdict: String?
+    /// The one line that explains `lastVerdict` (an unmet expectation, else the worst finding).
+    public var lastReason: String?
     public var lastChangedAt: Date?
     public var createdAt: Date
 
@@ -77,13 +81,14 @@ public struct DomainRecord: Sendable {
         lastCheckID = try row.decode("last_check_id")
         lastCheckedAt = try row.decode("last_checked_at")
         lastVerdict = try row.decode("last_verdict")
+        lastReason = try row.decode("last_reason")
         lastChangedAt = try row.decode("last_changed_at")
         createdAt = try row.decode("created_at")
     }
 
     static let columns: SQL = """
         id, host, display_name, wildcard, interval_seconds, badge_enabled, next_check_at, check_requested_at, lease_until,
-        last_check_id, last_checked_at, last_verdict, last_changed_at, created_at
+        last_check_id, last_checked_at, last_verdict, last_reason, last_changed_at, created_at
         """
 }
 

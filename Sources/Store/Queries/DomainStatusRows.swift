@@ -5,8 +5,10 @@ public struct DomainStatusRow: Sendable, Hashable {
     public var id: Int64
     public var host: String
     public var lastCheckAt: Date?
-    /// pass / warn / fail; nil before the first check.
+    /// pass / warn / fail, counting unmet expectations as fail; nil before the first check.
     public var lastVerdict: String?
+    /// Why, in one line (an unmet expectation, else the worst finding).
+    public var reason: String?
     /// The file the origin serves (hex SHA-256): the last changed check's, which unchanged repeats share.
     public var versionSHA256: String?
     /// Open alerts as "rule" or "rule subject".
@@ -19,7 +21,7 @@ extension Queryable {
             let alerts: String? = try row.decode("open_alerts")
             return DomainStatusRow(
                 id: try row.decode("id"), host: try row.decode("host"), lastCheckAt: try row.decode("last_checked_at"),
-                lastVerdict: try row.decode("last_verdict"), versionSHA256: try row.decode("sha256"),
+                lastVerdict: try row.decode("last_verdict"), reason: try row.decode("last_reason"), versionSHA256: try row.decode("sha256"),
                 openAlerts: alerts.map { $0.split(separator: "\n").map(String.init) } ?? [])
         }
     }
@@ -27,7 +29,7 @@ extension Queryable {
     static var statuses: SQL {
         """
         SELECT d.id, CASE WHEN d.wildcard THEN '*.' || d.host ELSE d.host END AS host, d.last_checked_at,
-               d.last_verdict, v.sha256,
+               d.last_verdict, d.last_reason, v.sha256,
                (SELECT string_agg(CASE WHEN a.subject = '' THEN a.rule ELSE a.rule || ' ' || a.subject END,
                                   E'\\n' ORDER BY a.rule, a.subject)
                 FROM alerts a WHERE a.domain_id = d.id AND a.state = 'open') AS open_alerts

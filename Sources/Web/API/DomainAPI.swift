@@ -9,6 +9,8 @@ enum DomainAPI {
         let display_name: String
         let wildcard: Bool
         let state: String
+        /// Why, in one line: an unmet expectation, else the worst finding; null when all is well.
+        let reason: String?
         let interval_minutes: Int
         let badge: Bool
         let last_checked_at: Date?
@@ -39,7 +41,7 @@ enum DomainAPI {
 
     static func json(_ d: DomainRecord, now: Date, detail: (apps: [AppIDExpectation], watched: [WatchedURLExpectation])? = nil) -> DomainJSON {
         var j = DomainJSON(id: d.id, host: d.host, display_name: d.displayName, wildcard: d.wildcard,
-                           state: DomainState(verdict: d.lastVerdict, checking: d.isChecking(now: now)).rawValue,
+                           state: DomainState(verdict: d.lastVerdict, checking: d.isChecking(now: now)).rawValue, reason: d.lastReason,
                            interval_minutes: d.intervalSeconds / 60, badge: d.badgeEnabled, last_checked_at: d.lastCheckedAt,
                            last_changed_at: d.lastChangedAt, next_check_at: d.nextCheckAt)
         if let detail {
@@ -139,7 +141,7 @@ enum DomainAPI {
                             watched_urls: input.watched_urls ?? current.1.map { WatchedJSON(url: $0.url, expect: $0.expectedAppID ?? "browser") })
         var draft = try validate(input, editing: (d.host, d.displayName), c: c)
         draft.displayName = d.displayName
-        try c.database.updateDomain(id: d.id, draft)
+        try DomainHandlers.saveEdit(id: d.id, draft, database: c.database)
         return try read(c, id: d.id, status: 200)
     }
 

@@ -24,7 +24,9 @@ enum OpenAPIDocument {
               "url": {"type": "string"}, "expect": {"type": "string", "description": "An app ID, or browser"}}}}}},
           "Domain": {"type": "object", "required": ["id", "host", "display_name", "state"], "properties": {
             "id": {"type": "integer"}, "host": {"type": "string"}, "display_name": {"type": "string"}, "wildcard": {"type": "boolean"},
-            "state": {"type": "string", "enum": ["passing", "warning", "failing", "checking", "never"]},
+            "state": {"type": "string", "enum": ["passing", "warning", "failing", "checking", "never"],
+              "description": "The latest check's file verdict made worse by unmet expectations: a missing app ID or a watched URL doing something else is failing"},
+            "reason": {"type": "string", "nullable": true, "description": "Why, in one line: an unmet expectation, else the worst finding"},
             "interval_minutes": {"type": "integer"}, "badge": {"type": "boolean"},
             "last_checked_at": {"type": "string", "format": "date-time", "nullable": true},
             "last_changed_at": {"type": "string", "format": "date-time", "nullable": true},

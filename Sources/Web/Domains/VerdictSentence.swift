@@ -13,9 +13,13 @@ enum VerdictSentence {
         switch state {
         case .never: return "Not checked yet: the first check of \(host) starts shortly."
         case .checking where findings.isEmpty && failedExpectations.isEmpty: return "Checking \(host) now."
+        // The state counts an unmet expectation as failing although the file itself is fine.
+        case .failing where errors.isEmpty && !failedExpectations.isEmpty:
+            return "Devices get a valid file for \(host), but not what you expect." + expectationNote
         case .failing: return cannotUse(errors) + expectationNote
         case .checking where !errors.isEmpty: return cannotUse(errors) + expectationNote
-        case .warning, .checking where !warnings.isEmpty:
+        case .warning,
+             .checking where !warnings.isEmpty:
             return "Works, with \(warnings.count) warning\(warnings.count == 1 ? "" : "s") to look at: \(warnings.first?.message ?? "")"
                 + expectationNote
         default:

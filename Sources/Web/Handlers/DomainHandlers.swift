@@ -1,5 +1,6 @@
 import AASA
 import Foundation
+import Monitor
 import Store
 
 /// Overview, register, domain page, edit, delete, check now.
@@ -118,8 +119,16 @@ enum DomainHandlers {
         model.editing = d.id
         model.host = d.displayName
         guard let draft else { return .html(RegisterPage.render(model, viewer: try c.signedIn), status: 422) }
-        try c.database.updateDomain(id: d.id, draft)
+        try saveEdit(id: d.id, draft, database: c.database)
         return .seeOther("/domains/\(d.id)?done=saved")
+    }
+
+    /// Saves an edit (page or API) and re-measures the domain's state against the new expectations
+    /// and its current file, so an app ID added that the file lacks shows as failing at once.
+    static func saveEdit(id: Int64, _ draft: DomainDraft, database: Database) throws {
+        try database.updateDomain(id: id, draft)
+        // The edit is saved; a state that cannot be re-measured now is set right by the next check.
+        _ = try? DomainStanding.reevaluate(domainID: id, in: database)
     }
 
     static func deleteConfirm(_ c: RequestContext) throws -> WebResponse {

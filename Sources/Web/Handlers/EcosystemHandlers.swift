@@ -12,7 +12,7 @@ enum EcosystemHandlers {
         func label(_ v: String) -> String {
             v.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
         }
-        metric("aasa_domains", "gauge", "Registered domains by the verdict of their latest check.")
+        metric("aasa_domains", "gauge", "Registered domains by state: the latest check's verdict, failing when an expectation is unmet.")
         for (k, v) in m.domainsByState.sorted(by: { $0.key < $1.key }) { out += "aasa_domains{verdict=\"\(label(k))\"} \(v)\n" }
         metric("aasa_checks_total", "counter", "Checks made, changed or unchanged, by verdict.")
         for (k, v) in m.checksByVerdict.sorted(by: { $0.key < $1.key }) { out += "aasa_checks_total{verdict=\"\(label(k))\"} \(v)\n" }

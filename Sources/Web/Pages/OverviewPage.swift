@@ -6,7 +6,7 @@ public struct OverviewRow: Sendable {
     /// Unicode form for people.
     public var displayHost: String
     public var state: DomainState
-    /// The one-line reason: the worst finding's message, or the fetch failure.
+    /// The one-line reason: the first unmet expectation when that is what fails, else the worst finding's message.
     public var reason: String?
     public var lastCheck: Int64?
     /// When the served file last changed (first time the current version was seen).

@@ -8,7 +8,7 @@ extension AASAMonitor {
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List every domain with its state, last check, current file and open alerts.",
-            discussion: #"--json prints {"domains": [{"host", "state", "lastCheck", "version", "openAlerts"}]}."#)
+            discussion: #"--json prints {"domains": [{"host", "state", "reason", "lastCheck", "version", "openAlerts"}]}; the state counts unmet expectations (a missing app ID, a watched URL doing something else) as failing."#)
 
         @OptionGroup var database: DatabaseOptions
 
@@ -18,10 +18,7 @@ extension AASAMonitor {
         func run() throws {
             let opened = try database.open(migrate: true)
             defer { try? opened.close() }
-            let statuses = try opened.database.domainStatuses().map { row in
-                DomainStatus(host: row.host, state: DomainState(lastVerdict: row.lastVerdict.flatMap(CheckVerdict.init(rawValue:))),
-                             lastCheck: row.lastCheckAt, version: row.versionSHA256, openAlerts: row.openAlerts)
-            }
+            let statuses = try opened.database.domainStatuses().map(DomainStatus.init(row:))
             print(json ? DomainStatusReport.json(statuses) : DomainStatusReport.text(statuses, now: Date()))
         }
     }

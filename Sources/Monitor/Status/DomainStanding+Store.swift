@@ -1,0 +1,28 @@
+import AASA
+import Store
+
+extension DomainStanding {
+    /// Re-measures a domain's state against its expectations as stored now and the file of its
+    /// latest check, and stores it: editing the expectations (adding an app ID the file lacks) shows
+    /// at once instead of after the next check. Returns nil, changing nothing, before the first check.
+    ///
+    /// The alert streaks are left to the next check, which judges the same file the same way.
+    @discardableResult
+    public static func reevaluate(domainID: Int64, in database: Database) throws -> DomainStanding? {
+        try database.withTransaction { connection in
+            // Locks the domain's row: a check recorded meanwhile either went first (and this measures
+            // its file) or waits and then writes its own result.
+            // Findings another writer stored in a shape this version cannot read leave the state to the next check.
+            guard let basis = try connection.domainStateBasis(domainID: domainID),
+                  let fileVerdict = CheckVerdict(rawValue: basis.fileVerdict),
+                  let findings = try? JSONText.decode([Finding].self, from: basis.findingsJSON) else { return nil }
+            let expectations = Expectations(rows: try connection.expectations(domainIDs: [domainID]))
+            let document = basis.body.flatMap { AASAValidator.validate($0).document }
+            let standing = DomainStanding(fileVerdict: fileVerdict, findings: findings,
+                                          expectations: ExpectationEvaluation.evaluate(expectations, document: document))
+            try connection.setDomainState(domainID: domainID, verdict: standing.verdict.rawValue, reason: standing.reason,
+                                          basedOnCheck: basis.checkID)
+            return standing
+        }
+    }
+}

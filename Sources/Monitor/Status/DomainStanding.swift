@@ -1,0 +1,71 @@
+import AASA
+
+/// A domain's overall state after a check and the one line that explains it: what the overview,
+/// `status`, the API, /metrics and the badge show. Pure.
+///
+/// The check's own verdict judges only the file and its transport (the alert rules depend on that);
+/// a domain whose valid file lacks an expected app ID, or whose watched URL does not do what is
+/// expected, still fails its owner, so an unmet expectation counts as `fail` here.
+public struct DomainStanding: Hashable, Sendable {
+    public var verdict: CheckVerdict
+    /// nil when there is nothing to say (a passing file without findings and every expectation met).
+    public var reason: String?
+
+    public init(verdict: CheckVerdict, reason: String?) {
+        self.verdict = verdict
+        self.reason = reason
+    }
+
+    public init(fileVerdict: CheckVerdict, findings: [Finding], expectations: ExpectationResults) {
+        let unmet = expectations.unmetDescriptions
+        verdict = unmet.isEmpty ? fileVerdict : .fail
+        let worstFinding = findings.min { $0.severity.rank < $1.severity.rank }?.message
+        if fileVerdict == .fail, let worstFinding {
+            // A broken or unreachable file is the cause; the expectations it misses follow from it.
+            reason = worstFinding
+        } else if let first = unmet.first {
+            let more = unmet.count - 1
+            reason = more == 0 ? first
+                : first.dropLast() + " (and \(more) more unmet expectation\(more == 1 ? "" : "s"))."
+        } else {
+            reason = worstFinding
+        }
+    }
+
+    public init(_ check: CheckSummary) {
+        self.init(fileVerdict: check.verdict, findings: check.findings, expectations: check.expectations)
+    }
+}
+
+extension ExpectationResults {
+    /// One sentence per expectation the file does not meet: missing app IDs by service, then the
+    /// watched URLs in the operator's order.
+    public var unmetDescriptions: [String] {
+        var lines: [String] = []
+        for service in AssociatedService.allCases {
+            for appID in missingAppIDs[service] ?? [] {
+                lines.append("App ID \(appID) is missing from \(service.rawValue).")
+            }
+        }
+        for watched in watchedURLs where !watched.meetsExpectation {
+            lines.append(watched.unmetDescription)
+        }
+        return lines
+    }
+}
+
+extension WatchedURLResult {
+    /// "Watched URL … does not open X: it stays in the browser." and the like.
+    var unmetDescription: String {
+        switch (expected, actual) {
+        case (.opensApp(let want), .staysInBrowser):
+            "Watched URL \(url) does not open \(want): it stays in the browser."
+        case (.opensApp(let want), .opensApp(let got)):
+            "Watched URL \(url) opens \(got) instead of \(want)."
+        case (.staysInBrowser, .opensApp(let got)):
+            "Watched URL \(url) opens \(got) instead of staying in the browser."
+        case (.staysInBrowser, .staysInBrowser):
+            "Watched URL \(url) stays in the browser as expected."
+        }
+    }
+}

@@ -1,0 +1,35 @@
+/// What a domain's state is measured from between checks: its latest stored check (the file's
+/// verdict, the findings, the file itself), for re-measuring it when the expectations change.
+public struct DomainStateBasis: Sendable {
+    public var checkID: Int64
+    /// pass / warn / fail: the check's file verdict.
+    public var fileVerdict: String
+    public var findingsJSON: String
+    /// The file the origin served (the one the expectations are measured against); nil when none.
+    public var body: [UInt8]?
+}
+
+extension Queryable {
+    /// The domain's latest stored check, nil before the first one. Locks the domain's row when
+    /// called in a transaction, so a check being recorded at the same time waits (or goes first).
+    public func domainStateBasis(domainID: Int64) throws -> DomainStateBasis? {
+        guard let row = try firstRow("""
+            SELECT c.id, c.verdict, c.findings, v.body FROM domains d
+            JOIN checks c ON c.id = d.last_check_id
+            LEFT JOIN aasa_versions v ON v.id = c.origin_version_id
+            WHERE d.id = $1 AND c.verdict IS NOT NULL
+            FOR UPDATE OF d
+            """, domainID) else { return nil }
+        return DomainStateBasis(checkID: try row.decode("id"), fileVerdict: try row.decode("verdict"),
+                                findingsJSON: try row.decode("findings"), body: try row.decode("body"))
+    }
+
+    /// Sets the domain's overall state and reason, only while `checkID` is still its latest check.
+    @discardableResult
+    public func setDomainState(domainID: Int64, verdict: String, reason: String?, basedOnCheck checkID: Int64) throws -> Bool {
+        try execute("""
+            UPDATE domains SET last_verdict = $2, last_reason = $3
+            WHERE id = $1 AND last_check_id = $4 AND (last_verdict IS DISTINCT FROM $2 OR last_reason IS DISTINCT FROM $3)
+            """, domainID, verdict, reason, checkID) == 1
+    }
+}

@@ -1,0 +1,141 @@
+import AASA
+import Foundation
+import Store
+import Testing
+import TestSupport
+@testable import Monitor
+
+/// A valid file that misses an expectation makes the DOMAIN fail (what the overview, `status`, the
+/// API, /metrics and the badge read) while the check's own verdict stays the file's (what the alert
+/// rules read). Real PostgreSQL and the HTTPS test fleet.
+@Suite(.serialized) struct DomainStatePipelineTests {
+    static let shop = "ABCDE12345.shop"
+    static let absent = "ABCDE12345.com.example.app"
+
+    struct DomainRow: Equatable {
+        var verdict: String?
+        var reason: String?
+    }
+
+    func domainRow(_ database: Database, _ id: Int64) throws -> DomainRow {
+        let row = try #require(try database.firstRow("SELECT last_verdict, last_reason FROM domains WHERE id = $1", id))
+        return DomainRow(verdict: try row.decode("last_verdict"), reason: try row.decode("last_reason"))
+    }
+
+    @Test func unmetExpectationsFailTheDomainButNotTheCheck() async throws {
+        try await TestTLSFleet.with { fleet in
+            try writeDefaultFile(fleet, shopFile())
+            let fetcher = try fleetFetcher(fleet)
+            defer { fetcher.shutdown() }
+            try await TestPostgres.withDatabase { database in
+                let pipeline = CheckPipeline(database: database, fetcher: fetcher)
+                guard case .added(let id) = try database.importDomain(
+                    host: "expect.fleet.test", displayName: "expect.fleet.test", wildcard: false,
+                    appIDs: [("applinks", Self.shop), ("applinks", Self.absent)]) else {
+                    Issue.record("not added")
+                    return
+                }
+                let first = try #require(try await checkDueDomains(pipeline).first?.1.step)
+                let fileVerdict = first.check.verdict
+                #expect(fileVerdict != .fail, "the served file itself is valid: \(first.check.findings.map(\.code))")
+
+                // The check keeps the file's verdict; the domain fails, saying which app ID is missing.
+                #expect(try database.value("SELECT verdict FROM checks WHERE domain_id = $1", id, as: String.self) == fileVerdict.rawValue)
+                let missing = "App ID \(Self.absent) is missing from applinks."
+                #expect(try domainRow(database, id) == DomainRow(verdict: "fail", reason: missing))
+
+                // `aasa-monitor status [--json]` reads the domain's state.
+                let status = try #require(try database.domainStatuses().map(DomainStatus.init(row:)).first)
+                #expect(status.state == .failing && status.reason == missing)
+                let json = DomainStatusReport.json([status])
+                #expect(json.contains(#""state":"failing""#) && json.contains(#""reason":"\#(missing)""#), "\(json)")
+                #expect(DomainStatusReport.text([status], now: Date()).contains("↳ " + missing))
+
+                // The overview's state, filter and counts, and /metrics' per-state counts.
+                let overview = try database.overview(OverviewFilter(state: "failing", search: "", sort: "state", descending: false,
+                                                                    limit: 10, offset: 0))
+                #expect(overview.items.map(\.state) == ["failing"] && overview.items.first?.reason == missing)
+                #expect(overview.counts["failing"] == 1 && overview.counts["passing"] == nil)
+                #expect(try database.monitorMetrics(buckets: [100]).domainsByState == ["fail": 1])
+
+                // Editing the expectations re-measures the stored file at once, without a check.
+                var draft = DomainDraft(host: "expect.fleet.test", displayName: "expect.fleet.test", wildcard: false,
+                                        intervalSeconds: 3600, badgeEnabled: false,
+                                        appIDs: [AppIDExpectation(service: "applinks", appID: Self.shop)], watchedURLs: [])
+                try database.updateDomain(id: id, draft)
+                #expect(try DomainStanding.reevaluate(domainID: id, in: database)?.verdict == fileVerdict)
+                #expect(try domainRow(database, id).verdict == fileVerdict.rawValue)
+                #expect(try domainRow(database, id).reason != missing)
+
+                // A watched URL the file keeps in the browser (/help is excluded) but that should open the app.
+                draft.watchedURLs = [WatchedURLExpectation(url: "https://expect.fleet.test/help/1", expectedAppID: Self.shop)]
+                try database.updateDomain(id: id, draft)
+                try DomainStanding.reevaluate(domainID: id, in: database)
+                let watched = "Watched URL https://expect.fleet.test/help/1 does not open \(Self.shop): it stays in the browser."
+                #expect(try domainRow(database, id) == DomainRow(verdict: "fail", reason: watched))
+
+                // The next check measures the same and agrees; it does not change the check's verdict.
+                try makeAllDue(database)
+                let second = try #require(try await checkDueDomains(pipeline).first?.1.step)
+                #expect(second.check.verdict == fileVerdict)
+                #expect(try domainRow(database, id) == DomainRow(verdict: "fail", reason: watched))
+                #expect(try database.value("SELECT count(*)::int FROM checks WHERE domain_id = $1 AND verdict = 'fail'", id, as: Int.self) == 0)
+                // An unchanged repeat keeps it.
+                try makeAllDue(database)
+                _ = try await checkDueDomains(pipeline)
+                #expect(try domainRow(database, id) == DomainRow(verdict: "fail", reason: watched))
+                // /metrics counts the checks by their own (file) verdict: none failed.
+                let metrics = try database.monitorMetrics(buckets: [100])
+                #expect(metrics.checksByVerdict["fail", default: 0] == 0 && metrics.domainsByState["fail"] == 1, "\(metrics.checksByVerdict)")
+
+                // The file starts opening /help for the app: the domain passes again after the check.
+                try writeDefaultFile(fleet, #"{"applinks": {"details": [{"appIDs": ["\#(Self.shop)"], "components": [{"/": "/*"}]}]}}"#)
+                try makeAllDue(database)
+                _ = try await checkDueDomains(pipeline)
+                #expect(try domainRow(database, id).verdict != "fail")
+                #expect(try database.domainStatuses().first.map(DomainStatus.init(row:))?.state != .failing)
+            }
+        }
+    }
+
+    /// The migration that introduced the state fills it in for domains checked before it.
+    @Test func theMigrationFailsDomainsWhoseStoredCheckMissedAnExpectation() throws {
+        let testDatabase = try TestPostgres.createDatabase(migrated: false)
+        defer { testDatabase.drop() }
+        let all = try MigrationDirectory.load(try TestPostgres.migrationsDirectory())
+        let added = try #require(all.first { $0.name == "domain_reason" })
+        try Migrator(migrations: all.filter { $0.version < added.version }).migrate(testDatabase.configuration)
+        let database = Database(configuration: testDatabase.configuration, poolSize: 1)
+        defer { database.close() }
+
+        func domain(_ host: String, verdict: String, findings: [Finding], expectations: ExpectationResults) throws -> Int64 {
+            let id: Int64 = try database.value("INSERT INTO domains (host, display_name) VALUES ($1, $1) RETURNING id", host)
+            let check: Int64 = try database.value("""
+                INSERT INTO checks (domain_id, attempt_key, started_at, finished_at, verdict, findings, expectations)
+                VALUES ($1, 'k', now(), now(), $2, $3::jsonb, $4::jsonb) RETURNING id
+                """, id, verdict, try JSONText.encode(findings), try JSONText.encode(expectations))
+            try database.execute("UPDATE domains SET last_check_id = $2, last_verdict = $3 WHERE id = $1", id, check, verdict)
+            return id
+        }
+        let warning = Finding(code: "size-near-128k", severity: .warning, message: "Near 128 KB.")
+        let fine = try domain("fine.example", verdict: "warn", findings: [warning], expectations: ExpectationResults())
+        let app = try domain("app.example", verdict: "pass", findings: [],
+                             expectations: ExpectationResults(missingAppIDs: [.applinks: [Self.absent]]))
+        let url = try domain("url.example", verdict: "warn", findings: [warning], expectations: ExpectationResults(watchedURLs: [
+            WatchedURLResult(url: "https://url.example/a", expected: .opensApp(Self.shop), actual: .opensApp(Self.shop)),
+            WatchedURLResult(url: "https://url.example/b", expected: .opensApp(Self.shop), actual: .staysInBrowser),
+        ]))
+        let never: Int64 = try database.value("INSERT INTO domains (host, display_name) VALUES ('new.example', 'new.example') RETURNING id")
+
+        try Migrator(migrations: all).migrate(testDatabase.configuration)
+        func row(_ id: Int64) throws -> DomainRow {
+            let r = try #require(try database.firstRow("SELECT last_verdict, last_reason FROM domains WHERE id = $1", id))
+            return DomainRow(verdict: try r.decode("last_verdict"), reason: try r.decode("last_reason"))
+        }
+        // The same words the monitor writes.
+        #expect(try row(fine) == DomainRow(verdict: "warn", reason: "Near 128 KB."))
+        #expect(try row(app) == DomainRow(verdict: "fail", reason: ExpectationResults(missingAppIDs: [.applinks: [Self.absent]]).unmetDescriptions[0]))
+        #expect(try row(url) == DomainRow(verdict: "fail", reason: "Watched URL https://url.example/b does not open \(Self.shop): it stays in the browser."))
+        #expect(try row(never) == DomainRow(verdict: nil, reason: nil))
+    }
+}
