@@ -86,7 +86,10 @@ public enum CheckEvaluation {
         }
         if !origin.behavesLike(cdn) {
             var message = "Apple's CDN serves a file that behaves differently from the origin's"
-            if let age = cdn.header("age") { message += " (the CDN copy is \(age) s old)" }
+            // `Age` is in seconds (RFC 9111); an unreadable one is left out rather than quoted.
+            if let age = cdn.header("age").flatMap({ Int($0.filter { $0 != " " }) }) {
+                message += " (the CDN copy is \(ElapsedTime.describe(seconds: age)) old)"
+            }
             message += "."
             return [FindingDefinition.cdnStale.finding(at: nil, message,
                 hint: "Normal for up to about a day after a change; if it persists, check that Apple's CDN can reach the origin.")]

@@ -91,3 +91,26 @@ import Testing
         #expect(report.findings.first?.code == "cdn-failure")
     }
 }
+
+/// The CDN copy's age in the units people read.
+@Suite struct CDNAgeTextTests {
+    @Test(arguments: [(0, "0 s"), (45, "45 s"), (60, "1 min"), (754, "12 min"), (3600, "1 h"), (5400, "1 h 30 min"),
+                      (86_399, "23 h 59 min"), (86_400, "1 day"), (172_800, "2 days"), (190_800, "2 days 5 h"),
+                      (8 * 86_400 + 7200, "8 days"), (-5, "0 s")])
+    func describes(seconds: Int, text: String) {
+        #expect(ElapsedTime.describe(seconds: seconds) == text)
+    }
+
+    @Test func staleCDNMessageQuotesTheAgeInHumanUnits() {
+        var cdn = CheckEvaluationTests.ok(.cdn, CheckEvaluationTests.otherFile)
+        cdn.headers["age"] = "5400"
+        let report = CheckEvaluation.evaluate(wellKnown: CheckEvaluationTests.ok(.wellKnown, CheckEvaluationTests.file), root: nil, cdn: cdn)
+        let message = report.findings.first { $0.code == "cdn-stale" }?.message ?? ""
+        #expect(message.contains("(the CDN copy is 1 h 30 min old)"), "\(message)")
+        #expect(!message.contains("5400"))
+
+        cdn.headers["age"] = "soon"
+        let unreadable = CheckEvaluation.evaluate(wellKnown: CheckEvaluationTests.ok(.wellKnown, CheckEvaluationTests.file), root: nil, cdn: cdn)
+        #expect(unreadable.findings.first { $0.code == "cdn-stale" }?.message == "Apple's CDN serves a file that behaves differently from the origin's.")
+    }
+}
