@@ -1,40 +1,95 @@
 import Foundation
 
 extension Queryable {
-    /// Fills an empty database with `domains` domains and, for the first `withHistory` of them, a
-    /// check every `intervalMinutes` over `days` days, in a few set-based statements (the benchmark
-    /// and the screenshots need a realistic size; row-by-row inserts would take minutes).
-    public func seedBenchmarkData(domains: Int, withHistory: Int, days: Int, intervalMinutes: Int, body: [UInt8],
-                                  otherBody: [UInt8], findingsJSON: String, transportJSON: String) throws {
+    /// Fills an empty database the way the product would have after running for a while: `domains`
+    /// domains; the first `withHistory` of them were checked every `intervalMinutes` for `days`
+    /// days, the rest for the last `recentChecks` intervals (default: the retention age, so every
+    /// domain has a full week of repeats, as after a week of running). Like the pipeline, only a few checks
+    /// changed something (full `checks` rows); every other check is an unchanged repeat
+    /// (`check_repeats`), and repeats older than `retentionDays` are folded into `check_rollups` by
+    /// the retention job's own statement. A few set-based statements: the benchmark and the
+    /// screenshots need a realistic size, and row-by-row inserts would take minutes.
+    public func seedBenchmarkData(domains: Int, withHistory: Int, days: Int, intervalMinutes: Int, retentionDays: Int = 7,
+                                  recentChecks: Int? = nil, body: [UInt8], otherBody: [UInt8], findingsJSON: String,
+                                  transportJSON: String) throws {
         try execute("""
             INSERT INTO domains (host, display_name, interval_seconds, next_check_at, last_verdict, last_checked_at, last_changed_at)
-            SELECT 'site' || g || '.example', 'site' || g || '.example', 3600, now() + interval '1 hour',
+            SELECT 'site' || g || '.example', 'site' || g || '.example', $2 * 60, now() + make_interval(mins => $2),
               CASE WHEN g % 17 = 0 THEN 'fail' WHEN g % 5 = 0 THEN 'warn' ELSE 'pass' END,
               now() - (g % 60) * interval '1 minute', now() - (g % 90) * interval '1 day'
             FROM generate_series(1, $1) g
-            """, domains)
+            """, domains, intervalMinutes)
         let a = ContentDigest.sha256Hex(body), b = ContentDigest.sha256Hex(otherBody)
         try execute("INSERT INTO aasa_versions (sha256, body, size) VALUES ($1, $2, $3), ($4, $5, $6) ON CONFLICT DO NOTHING",
                     a, body, body.count, b, otherBody, otherBody.count)
+
+        // Checks counted back from now (0: the latest). The ones that changed something over a year:
+        // the first check (the older file), the file's update, a verdict change, a certificate
+        // renewal before the retention age and one within it.
+        let total = days * 1440 / intervalMinutes
+        let retained = retentionDays * 1440 / intervalMinutes
+        let history = Array(Set([total, total * 57 / 100, total * 23 / 100, total * 34 / 1000, max(1, retained / 5)]))
+            .filter { $0 <= total }.sorted(by: >)
+        let verdictChange = history.count > 2 ? history[2] : 0
+        let recentChecks = recentChecks ?? retained
+        let recent = [recentChecks]
+        for (limit, offset, changedAt, span) in [(withHistory, 0, history, total), (domains - withHistory, withHistory, recent, recentChecks)]
+        where limit > 0 {
+            try execute("""
+                INSERT INTO checks (domain_id, attempt_key, started_at, finished_at, verdict, origin_version_id, cdn_version_id,
+                                    transport, findings, changed, latency_ms)
+                SELECT d.id, 'seed-' || t.n, now() - t.n * make_interval(mins => $3),
+                  now() - t.n * make_interval(mins => $3) + interval '200 milliseconds', v.verdict,
+                  (SELECT id FROM aasa_versions WHERE sha256 = CASE WHEN t.n = $8 AND $1 > 0 AND $2 = 0 THEN $5 ELSE $4 END),
+                  (SELECT id FROM aasa_versions WHERE sha256 = $4),
+                  $6::jsonb, CASE WHEN v.verdict = 'pass' THEN '[]'::jsonb ELSE $7::jsonb END, true,
+                  40 + ((d.id * 7 + t.n * 13) % 160)
+                FROM (SELECT id, last_verdict FROM domains ORDER BY id LIMIT $1 OFFSET $2) d
+                CROSS JOIN unnest($9::int[]) AS t(n)
+                CROSS JOIN LATERAL (SELECT CASE WHEN t.n > $10 THEN 'pass' ELSE d.last_verdict END AS verdict) v
+                """, limit, offset, intervalMinutes, a, b, transportJSON, findingsJSON, span, SQLArray(changedAt), verdictChange)
+            try execute("""
+                INSERT INTO check_repeats (domain_id, checked_at, latency_ms)
+                SELECT d.id, now() - t.n * make_interval(mins => $3) + interval '200 milliseconds', 40 + ((d.id * 7 + t.n * 13) % 160)
+                FROM (SELECT id FROM domains ORDER BY id LIMIT $1 OFFSET $2) d
+                CROSS JOIN generate_series(0, $4) AS t(n)
+                WHERE t.n <> ALL($5::int[])
+                """, limit, offset, intervalMinutes, span, SQLArray(changedAt))
+        }
+        // What the retention job would have done by now.
+        try execute(Database.rollUp, Date().addingTimeInterval(-Double(retentionDays) * 86_400))
         try execute("""
-            INSERT INTO checks (domain_id, attempt_key, started_at, finished_at, verdict, origin_version_id, transport, findings,
-                                changed, latency_ms)
-            SELECT d.id, 'seed-' || t.n, now() - t.n * make_interval(mins => $3), now() - t.n * make_interval(mins => $3),
-              d.last_verdict,
-              (SELECT id FROM aasa_versions WHERE sha256 = CASE WHEN t.n > 2000 THEN $5 ELSE $4 END),
-              $6::jsonb, CASE WHEN d.last_verdict = 'pass' THEN '[]'::jsonb ELSE $7::jsonb END,
-              t.n % 500 = 0 OR t.n = 2000 OR t.n = ($2 * 1440 / $3)::int, 40 + ((d.id * 7 + t.n * 13) % 160)
-            FROM (SELECT id, last_verdict FROM domains ORDER BY id LIMIT $1) d,
-                 generate_series(0, ($2 * 1440 / $3)::int) AS t(n)
-            """, withHistory, days, intervalMinutes, a, b, transportJSON, findingsJSON)
-        try execute("""
-            UPDATE domains d SET last_check_id = c.id,
+            UPDATE domains d SET last_check_id = c.id, last_changed_at = c.started_at,
               last_reason = (SELECT f->>'message' FROM jsonb_array_elements(c.findings) f
                              ORDER BY CASE f->>'severity' WHEN 'error' THEN 0 WHEN 'warning' THEN 1 WHEN 'deprecation' THEN 2 ELSE 3 END
                              LIMIT 1)
-            FROM (SELECT DISTINCT ON (domain_id) domain_id, id, findings FROM checks ORDER BY domain_id, started_at DESC) c
+            FROM (SELECT DISTINCT ON (domain_id) domain_id, id, started_at, findings FROM checks ORDER BY domain_id, started_at DESC) c
             WHERE c.domain_id = d.id
             """)
-        try execute("ANALYZE")
+        // The per-verdict counters every check adds to (/metrics).
+        try execute("""
+            WITH every_check AS (
+              SELECT domain_id, verdict, 1 AS n FROM checks
+              UNION ALL
+              SELECT r.domain_id, c.verdict, r.check_count FROM check_rollups r JOIN checks c ON c.id = r.repeated_check_id
+              UNION ALL
+              SELECT r.domain_id, c.verdict, 1 FROM check_repeats r
+              JOIN (SELECT domain_id, verdict, started_at,
+                           lead(started_at, 1, 'infinity') OVER (PARTITION BY domain_id ORDER BY started_at) AS next_at
+                    FROM checks) c ON c.domain_id = r.domain_id AND r.checked_at >= c.started_at AND r.checked_at < c.next_at
+            ), counted AS (
+              SELECT domain_id, sum(n) FILTER (WHERE verdict = 'pass') AS passed, sum(n) FILTER (WHERE verdict = 'warn') AS warned,
+                     sum(n) FILTER (WHERE verdict = 'fail') AS failed
+              FROM every_check GROUP BY domain_id
+            )
+            UPDATE domains d SET checks_passed = coalesce(c.passed, 0), checks_warned = coalesce(c.warned, 0),
+                                 checks_failed = coalesce(c.failed, 0)
+            FROM counted c WHERE c.domain_id = d.id
+            """)
+        // The roll-up emptied most of check_repeats at once; a running system reuses that space hour
+        // by hour, so compact it rather than measure a table four times its steady size. Then set the
+        // visibility map, as autovacuum would have, so index-only scans stay index-only.
+        try execute("VACUUM FULL check_repeats")
+        try execute("VACUUM ANALYZE")
     }
 }
