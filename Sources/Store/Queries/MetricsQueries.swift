@@ -27,11 +27,19 @@ extension Queryable {
             SELECT f->>'code' AS code, count(DISTINCT d.id) AS n FROM domains d JOIN checks c ON c.id = d.last_check_id,
               jsonb_array_elements(c.findings) f WHERE f->>'severity' = 'error' GROUP BY 1
             """) { m.failingByCode[try r.decode("code")] = try r.decode("n") }
-        let stats = try rows(Self.latencyHistogram, SQLArray(buckets))
-        m.latencyBuckets = try stats.filter { try $0.decode("le", as: Int?.self) != nil }.map { (try $0.decode("le"), try $0.decode("n")) }
-        if let r = try stats.first(where: { try $0.decode("le", as: Int?.self) == nil }) {
-            m.latencySum = try r.decode("s")
-            m.latencyCount = try r.decode("n")
+        // Counts per bucket index (k: how many bounds lie below the latency), made cumulative here.
+        let bounds = buckets.sorted()
+        var perBucket = [Int](repeating: 0, count: bounds.count + 1)
+        for r in try rows(Self.latencyHistogram, SQLArray(bounds)) {
+            let k: Int = try r.decode("k"), n: Int = try r.decode("n")
+            perBucket[min(max(k, 0), bounds.count)] += n
+            m.latencyCount += n
+            m.latencySum += try r.decode("s") as Int
+        }
+        var cumulative = 0
+        m.latencyBuckets = bounds.enumerated().map { i, le in
+            cumulative += perBucket[i]
+            return (le, cumulative)
         }
         m.queueDepth = try value("""
             SELECT count(*) FROM domains WHERE NOT paused AND (check_requested_at IS NOT NULL OR next_check_at <= now())
@@ -55,8 +63,9 @@ extension Queryable {
         """
     }
 
-    /// The last 24 hours' checks, changed and unchanged: a cumulative count per bucket bound, and a
-    /// last row (le NULL) with the sum and count of all of them.
+    /// The last 24 hours' checks, changed and unchanged, in one pass: per bucket index (how many of
+    /// the ascending bounds $1 are below the latency, so index i holds the latencies <= bound i and
+    /// above the one before) their count and sum. The repeats come through the BRIN index on time.
     static var latencyHistogram: SQL {
         """
         WITH recent AS (
@@ -64,11 +73,8 @@ extension Queryable {
           UNION ALL
           SELECT latency_ms FROM check_repeats WHERE checked_at > now() - interval '24 hours'
         )
-        SELECT b.le, (SELECT count(*) FROM recent WHERE latency_ms <= b.le) AS n, 0::bigint AS s
-        FROM unnest($1::int[]) AS b(le)
-        UNION ALL
-        SELECT NULL, count(*), coalesce(sum(latency_ms), 0)::bigint FROM recent
-        ORDER BY 1 NULLS LAST
+        SELECT width_bucket(latency_ms - 1, $1::int[]) AS k, count(*) AS n, coalesce(sum(latency_ms), 0)::bigint AS s
+        FROM recent GROUP BY 1
         """
     }
 }
