@@ -41,20 +41,6 @@ struct CertificateChainText {
                 .map { $0.hasPrefix("DNS:") ? String($0.dropFirst(4)) : $0 }
         } ?? []
         return TLSFacts(trusted: false, subject: field("Subject"), subjectAltNames: sans,
-                        issuer: field("Issuer"), notAfter: field("Expire date").flatMap(Self.parseDate))
-    }
-
-    /// OpenSSL prints `Nov 22 03:00:00 2027 GMT`; newer curl versions print `2027-11-22 03:00:00 GMT`.
-    static func parseDate(_ text: String) -> Date? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        for format in ["MMM d HH:mm:ss yyyy zzz", "yyyy-MM-dd HH:mm:ss zzz"] {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            formatter.dateFormat = format
-            let collapsed = trimmed.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-            if let date = formatter.date(from: collapsed) { return date }
-        }
-        return nil
+                        issuer: field("Issuer"), notAfter: field("Expire date").flatMap(CertificateDate.date))
     }
 }
