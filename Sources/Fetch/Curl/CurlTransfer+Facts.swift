@@ -20,9 +20,11 @@ extension CurlTransfer {
             tls: seconds(CURLINFO_APPCONNECT_TIME_T),
             firstByte: seconds(CURLINFO_STARTTRANSFER_TIME_T),
             total: seconds(CURLINFO_TOTAL_TIME_T))
-        if request.wantCertificate, var certificate = CertificateChainText(handle: handle)?.leafFacts() {
-            // curl reports the chain only after a completed handshake, so with verification on,
-            // a chain here is a trusted one (a TLS failure below overrides it).
+        // curl reports the chain only after a completed handshake, so with verification on, a chain
+        // here is a trusted one (a TLS failure below overrides it). A reused connection's comes from
+        // the transfer that opened it.
+        if request.wantCertificate,
+           var certificate = connectionCertificate ?? CertificateChainText(handle: handle)?.leafFacts() {
             certificate.trusted = request.verifyPeer
             facts.tls = certificate
         }

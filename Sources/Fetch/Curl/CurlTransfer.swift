@@ -17,14 +17,22 @@ final class CurlTransfer {
     /// Set when the socket callback refused an address that was not pinned (belt and braces
     /// against a resolver path we did not foresee).
     fileprivate(set) var refusedUnpinnedAddress: String?
+    /// Sockets this transfer opened (more than one when curl tries several addresses).
+    fileprivate var openedSockets: [Int32] = []
+    /// The certificate of the connection this transfer ran on, as its handshake showed it (this
+    /// transfer's, or an earlier one's on a reused connection).
+    private(set) var connectionCertificate: TLSFacts?
+    private let connections: ConnectionCertificates
     private let bodyLimit: Int
     private let measureLimit: Int
     private var lists: [UnsafeMutablePointer<curl_slist>] = []
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
-    init?(request: TransferRequest, settings: TransferSettings, completion: @escaping @Sendable (TransportFacts) -> Void) {
+    init?(request: TransferRequest, settings: TransferSettings, connections: ConnectionCertificates,
+          completion: @escaping @Sendable (TransportFacts) -> Void) {
         guard let handle = curl_easy_init() else { return nil }
         self.request = request
+        self.connections = connections
         self.handle = handle
         self.completion = completion
         self.bodyLimit = settings.bodyLimit
@@ -94,6 +102,14 @@ final class CurlTransfer {
         }
         set(CURLOPT_OPENSOCKETFUNCTION, pointer: unsafeBitCast(openSocketCallback, to: UnsafeRawPointer.self))
         set(CURLOPT_OPENSOCKETDATA, pointer: me)
+        // The connection outlives this transfer, so its close reaches the loop's table, not us.
+        set(CURLOPT_CLOSESOCKETFUNCTION, pointer: unsafeBitCast(closeSocketCallback, to: UnsafeRawPointer.self))
+        set(CURLOPT_CLOSESOCKETDATA, pointer: UnsafeRawPointer(Unmanaged.passUnretained(connections).toOpaque()))
+        set(CURLOPT_PREREQFUNCTION, pointer: unsafeBitCast(prerequestCallback, to: UnsafeRawPointer.self))
+        set(CURLOPT_PREREQDATA, pointer: me)
+        // Reused connections report the certificate of their handshake: renew them hourly so a
+        // renewed certificate (say, on the CDN connection every check shares) is seen within the hour.
+        set(CURLOPT_MAXLIFETIME_CONN, 3600)
 
         set(CURLOPT_WRITEFUNCTION, pointer: unsafeBitCast(writeCallback, to: UnsafeRawPointer.self))
         set(CURLOPT_WRITEDATA, pointer: me)
@@ -134,6 +150,19 @@ final class CurlTransfer {
         if request.pinnedAddresses.contains(address) { return true }
         refusedUnpinnedAddress = address.description
         return false
+    }
+
+    /// The connection is ready (new or reused) and the request is about to go out.
+    fileprivate func connectionReady(_ addressPair: String) {
+        if !openedSockets.isEmpty {
+            // Our own handshake: curl has the chain now, before any other transfer can use the connection.
+            var certificate = request.wantCertificate ? CertificateChainText(handle: handle)?.leafFacts() : nil
+            certificate?.trusted = request.verifyPeer
+            connectionCertificate = certificate
+            connections.opened(addressPair, sockets: openedSockets, certificate: certificate)
+        } else if request.wantCertificate {
+            connectionCertificate = connections.certificate(for: addressPair)
+        }
     }
 
     var errorMessage: String {
@@ -191,7 +220,21 @@ private let openSocketCallback: curl_opensocket_callback = { user, _, address in
         }
     }
     guard let peer, transfer.allows(peer) else { return CURL_SOCKET_BAD }
-    return socket(family, address.pointee.socktype, address.pointee.protocol)
+    let fd = socket(family, address.pointee.socktype, address.pointee.protocol)
+    if fd >= 0 { transfer.openedSockets.append(fd) }
+    return fd
+}
+
+private let closeSocketCallback: curl_closesocket_callback = { user, socket in
+    if let user { Unmanaged<ConnectionCertificates>.fromOpaque(user).takeUnretainedValue().closing(socket) }
+    return close(socket)
+}
+
+private let prerequestCallback: curl_prereq_callback = { user, peer, local, peerPort, localPort in
+    guard let transfer = transfer(user), let peer, let local, localPort > 0 else { return CURL_PREREQFUNC_OK }
+    transfer.connectionReady(ConnectionCertificates.addressPair(local: String(cString: local), localPort: Int(localPort),
+                                                                peer: String(cString: peer), peerPort: Int(peerPort)))
+    return CURL_PREREQFUNC_OK
 }
 
 extension String {

@@ -23,6 +23,7 @@ final class TransferLoop: @unchecked Sendable {
     private var waitingCount = 0
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
     private var activePerAddress: [String: Int] = [:]
+    private let connections = ConnectionCertificates()
     private let finished = NSCondition()
     private var threadDone = false
 
@@ -106,7 +107,8 @@ final class TransferLoop: @unchecked Sendable {
 
     private func publish() {
         let snapshot = FetcherStatistics(inFlight: active.count, queued: waitingCount, completed: completed,
-                                         busiestAddressInFlight: activePerAddress.values.max() ?? 0)
+                                         busiestAddressInFlight: activePerAddress.values.max() ?? 0,
+                                         connectionsWithCertificates: connections.count)
         lock.lock()
         published = snapshot
         lock.unlock()
@@ -141,7 +143,8 @@ final class TransferLoop: @unchecked Sendable {
     }
 
     private func start(_ request: TransferRequest, completion: @escaping @Sendable (TransportFacts) -> Void, key: String) {
-        guard let transfer = CurlTransfer(request: request, settings: settings, completion: completion) else {
+        guard let transfer = CurlTransfer(request: request, settings: settings, connections: connections,
+                                          completion: completion) else {
             completion(TransportFacts(location: request.location, url: request.url,
                                       failure: FetchFailure(kind: .other, message: "curl_easy_init failed (out of memory)")))
             return
@@ -182,6 +185,8 @@ public struct FetcherStatistics: Hashable, Sendable {
     public var completed = 0
     /// The most transfers in flight towards any one address.
     public var busiestAddressInFlight = 0
+    /// Open connections whose certificate facts are remembered for the transfers that reuse them.
+    public var connectionsWithCertificates = 0
 }
 
 /// curl_global_init must run once before any other curl call and is not thread-safe itself.
