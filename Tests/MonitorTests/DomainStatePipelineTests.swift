@@ -56,7 +56,8 @@ import TestSupport
                                                                     limit: 10, offset: 0))
                 #expect(overview.items.map(\.state) == ["failing"] && overview.items.first?.reason == missing)
                 #expect(overview.counts["failing"] == 1 && overview.counts["passing"] == nil)
-                #expect(try database.monitorMetrics(buckets: [100]).domainsByState == ["fail": 1])
+                let failing = try database.monitorMetrics(buckets: [100])
+                #expect(failing.domainsByState == ["fail": 1] && failing.unmetExpectations == 1)
 
                 // Editing the expectations re-measures the stored file at once, without a check.
                 var draft = DomainDraft(host: "expect.fleet.test", displayName: "expect.fleet.test", wildcard: false,
@@ -66,6 +67,7 @@ import TestSupport
                 #expect(try DomainStanding.reevaluate(domainID: id, in: database)?.verdict == fileVerdict)
                 #expect(try domainRow(database, id).verdict == fileVerdict.rawValue)
                 #expect(try domainRow(database, id).reason != missing)
+                #expect(try database.monitorMetrics(buckets: [100]).unmetExpectations == 0)
 
                 // A watched URL the file keeps in the browser (/help is excluded) but that should open the app.
                 draft.watchedURLs = [WatchedURLExpectation(url: "https://expect.fleet.test/help/1", expectedAppID: Self.shop)]
@@ -93,6 +95,7 @@ import TestSupport
                 try makeAllDue(database)
                 _ = try await checkDueDomains(pipeline)
                 #expect(try domainRow(database, id).verdict != "fail")
+                #expect(try database.monitorMetrics(buckets: [100]).unmetExpectations == 0)
                 #expect(try database.domainStatuses().first.map(DomainStatus.init(row:))?.state != .failing)
             }
         }
@@ -126,6 +129,10 @@ import TestSupport
             WatchedURLResult(url: "https://url.example/b", expected: .opensApp(Self.shop), actual: .staysInBrowser),
         ]))
         let never: Int64 = try database.value("INSERT INTO domains (host, display_name) VALUES ('new.example', 'new.example') RETURNING id")
+        // A broken file that also misses an app ID fails for the file, not (only) for the expectation.
+        let error = Finding(code: "json-invalid", severity: .error, message: "Not JSON.")
+        let broken = try domain("broken.example", verdict: "fail", findings: [error],
+                                expectations: ExpectationResults(missingAppIDs: [.applinks: [Self.absent]]))
 
         try Migrator(migrations: all).migrate(testDatabase.configuration)
         func row(_ id: Int64) throws -> DomainRow {
@@ -137,5 +144,9 @@ import TestSupport
         #expect(try row(app) == DomainRow(verdict: "fail", reason: ExpectationResults(missingAppIDs: [.applinks: [Self.absent]]).unmetDescriptions[0]))
         #expect(try row(url) == DomainRow(verdict: "fail", reason: "Watched URL https://url.example/b does not open \(Self.shop): it stays in the browser."))
         #expect(try row(never) == DomainRow(verdict: nil, reason: nil))
+        #expect(try row(broken) == DomainRow(verdict: "fail", reason: "Not JSON."))
+        // /metrics: the two whose file is fine but an expectation is not.
+        let metrics = try database.monitorMetrics(buckets: [100])
+        #expect(metrics.unmetExpectations == 2 && metrics.domainsByState["fail"] == 3, "\(metrics.domainsByState)")
     }
 }

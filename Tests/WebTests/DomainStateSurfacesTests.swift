@@ -87,6 +87,7 @@ import TestSupport
                 // /metrics' per-state count and the badge.
                 let metrics = client.get("/metrics").bodyText
                 #expect(metrics.contains("aasa_domains{verdict=\"fail\"} 1") && !metrics.contains("aasa_domains{verdict=\"pass\"}"), "\(metrics)")
+                #expect(metrics.contains("# TYPE aasa_domains_unmet_expectations gauge\naasa_domains_unmet_expectations 1\n"), "\(metrics)")
                 let badge = client.get("/badge/\(Self.host).svg").bodyText
                 #expect(badge.contains("AASA: failing"), "\(badge)")
 
@@ -102,6 +103,7 @@ import TestSupport
                 #expect(!client.get("/").bodyText.contains(Self.failingCell))
                 #expect(api(app, "/api/v1/domains/\(id)", token: token.value)["state"] as? String != "failing")
                 #expect(!client.get("/badge/\(Self.host).svg").bodyText.contains("failing"))
+                #expect(client.get("/metrics").bodyText.contains("\naasa_domains_unmet_expectations 0\n"))
 
                 // ...and so does adding it back over the API.
                 let patch = app.respond(WebRequest(method: "PATCH", target: "/api/v1/domains/\(id)",
@@ -110,7 +112,8 @@ import TestSupport
                 #expect(patch.status == 200)
                 let patched = (try? JSONSerialization.jsonObject(with: Data(patch.body))) as? [String: Any] ?? [:]
                 #expect(patched["state"] as? String == "failing" && patched["reason"] as? String == Self.missing, "\(patched)")
-                #expect(client.get("/metrics").bodyText.contains("aasa_domains{verdict=\"fail\"} 1"))
+                let after = client.get("/metrics").bodyText
+                #expect(after.contains("aasa_domains{verdict=\"fail\"} 1") && after.contains("\naasa_domains_unmet_expectations 1\n"), "\(after)")
             }
         }
     }

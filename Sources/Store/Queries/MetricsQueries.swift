@@ -12,6 +12,9 @@ public struct MonitorMetrics: Sendable {
     public var latencyCount: Int = 0
     public var queueDepth: Int = 0
     public var deliveriesByState: [String: Int] = [:]
+    /// Domains whose file passes or warns but that miss an expectation (an app ID, a watched URL's
+    /// outcome): failing by `domains.last_verdict` while their latest check's file verdict is not.
+    public var unmetExpectations: Int = 0
 }
 
 extension Queryable {
@@ -45,10 +48,19 @@ extension Queryable {
             SELECT count(*) FROM domains WHERE NOT paused AND (check_requested_at IS NOT NULL OR next_check_at <= now())
               AND (lease_until IS NULL OR lease_until < now())
             """)
+        m.unmetExpectations = try value(Self.unmetExpectations)
         for r in try rows("SELECT state, count(*) AS n FROM deliveries GROUP BY 1") {
             m.deliveriesByState[try r.decode("state")] = try r.decode("n")
         }
         return m
+    }
+
+    /// The domain's state counts unmet expectations as `fail`; `checks.verdict` is the file's alone.
+    static var unmetExpectations: SQL {
+        """
+        SELECT count(*) FROM domains d JOIN checks c ON c.id = d.last_check_id
+        WHERE d.last_verdict = 'fail' AND c.verdict IN ('pass', 'warn')
+        """
     }
 
     /// Every check ever made, by verdict: changed checks and unchanged repeats alike (the counters

@@ -14,6 +14,8 @@ enum EcosystemHandlers {
         }
         metric("aasa_domains", "gauge", "Registered domains by state: the latest check's verdict, failing when an expectation is unmet.")
         for (k, v) in m.domainsByState.sorted(by: { $0.key < $1.key }) { out += "aasa_domains{verdict=\"\(label(k))\"} \(v)\n" }
+        metric("aasa_domains_unmet_expectations", "gauge", "Domains whose file passes or warns but misses an expectation (a required app ID, a watched URL's outcome); they count as failing in aasa_domains.")
+        out += "aasa_domains_unmet_expectations \(m.unmetExpectations)\n"
         metric("aasa_checks_total", "counter", "Checks made, changed or unchanged, by verdict.")
         for (k, v) in m.checksByVerdict.sorted(by: { $0.key < $1.key }) { out += "aasa_checks_total{verdict=\"\(label(k))\"} \(v)\n" }
         metric("aasa_failing_domains", "gauge", "Domains whose latest check has an error finding, by finding code.")
