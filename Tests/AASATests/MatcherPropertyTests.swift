@@ -114,6 +114,35 @@ struct MatcherPropertyTests {
         }
     }
 
+    /// URLs that stress the in-place byte path of `decide(url:appID:)`: slash runs, missing paths, escapes
+    /// (valid, invalid, of `/`, of non-ASCII), raw bytes a browser would escape, other schemes, odd queries.
+    static func randomRawURL(_ rng: inout SeededGenerator) -> String {
+        let starts = ["https://example.com", "HTTPS://example.com", "http://example.com:8080", "ftp://example.com",
+                      "https:", "", "https://u@example.com", "mailto:", "https://example.com//", "1https://x"]
+        let pieces = ["/", "//", "a", "A", "b", "%41", "%2F", "%2f", "%", "%z", "%C3%A9", "é", " ", "?", "#", "&", "=",
+                      "a=1", "b=%41", "%61=1", "1"]
+        return (starts.randomElement(using: &rng) ?? "") + Self.random(pieces, maxCount: 8, &rng)
+    }
+
+    @Test func bytePathAgreesWithGeneralPath() {
+        var rng = SeededGenerator(state: 0xB17E)
+        for _ in 0..<1500 {
+            let compiled = CompiledDocument(Self.randomDocument(&rng))
+            for _ in 0..<6 {
+                let url = Self.randomRawURL(&rng)
+                let parts = URLParts(parsing: url)
+                let decisions = compiled.decisions(url: url)
+                for app in ["T.one", "T.two", "T.three"] {
+                    let fast = compiled.decide(url: url, appID: app)
+                    let general = compiled.decide(parts: parts, appID: app)
+                    #expect(fast == general, "url \(url) app \(app)")
+                    #expect(decisions.first(where: { $0.appID == app })?.decision ?? .noMatch == fast, "url \(url) app \(app)")
+                    if fast != general { return }
+                }
+            }
+        }
+    }
+
     @Test func adversarialPatternsStayLinear() {
         // `*a*a*…*b` on 512 `a`s: a backtracking matcher needs about 2^n steps; this must answer at once.
         let pattern = String(repeating: "*a", count: 40) + "*b"

@@ -59,11 +59,14 @@ public struct CompiledDocument: Sendable {
     /// Does `appID` get `url` from this file? The first rule of the app that matches decides
     /// (§12 step 9). App identifiers are compared exactly: whether devices ignore case is unknown (§17 item 10).
     public func decide(url: String, appID: String) -> MatchDecision {
-        guard let indices = ruleIndices(of: appID), !indices.isEmpty,
-              let prepared = PreparedURL.fast(url, decoding: needsDecoding, splittingQuery: needsQueryItems) else {
-            return .noMatch
+        guard let indices = ruleIndices(of: appID), !indices.isEmpty else { return .noMatch }
+        return url.withContiguousUTF8 { bytes in
+            switch URLSubject(bytes, decoding: needsDecoding, splittingQuery: needsQueryItems) {
+            case .borrowed(let url): decide(url, indices)
+            case .prepared(let url): decide(url, indices)
+            case .notUniversalLink: .noMatch
+            }
         }
-        return decide(prepared, indices)
     }
 
     public func decide(parts: URLParts, appID: String) -> MatchDecision {
@@ -80,7 +83,7 @@ public struct CompiledDocument: Sendable {
         return rulesByApp[appID]
     }
 
-    private func decide(_ prepared: PreparedURL, _ indices: [Int]) -> MatchDecision {
+    private func decide<URL: MatchSubject>(_ prepared: URL, _ indices: [Int]) -> MatchDecision {
         for index in indices where rules[index].matches(prepared) {
             // Read in place: copying a rule out of the array would retain every pattern it holds.
             return rules[index].exclude ? .exclude(entry: rules[index].entryIndex, rule: rules[index].ruleIndex)
@@ -91,9 +94,16 @@ public struct CompiledDocument: Sendable {
 
     /// Every listed app's decision for `url`, in order of the apps' first appearance.
     public func decisions(url: String) -> [(appID: String, decision: MatchDecision)] {
-        guard let prepared = PreparedURL.fast(url, decoding: needsDecoding, splittingQuery: needsQueryItems) else {
-            return appIDs.map { ($0, .noMatch) }
+        url.withContiguousUTF8 { bytes in
+            switch URLSubject(bytes, decoding: needsDecoding, splittingQuery: needsQueryItems) {
+            case .borrowed(let url): decisions(url)
+            case .prepared(let url): decisions(url)
+            case .notUniversalLink: appIDs.map { ($0, .noMatch) }
+            }
         }
+    }
+
+    private func decisions<URL: MatchSubject>(_ prepared: URL) -> [(appID: String, decision: MatchDecision)] {
         // Apps sharing an entry share its rules: test each rule at most once per URL.
         var memo = [Int8](repeating: -1, count: rules.count)
         return appIDs.map { appID in

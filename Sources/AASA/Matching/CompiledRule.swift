@@ -6,7 +6,7 @@ final class CompiledRule: Sendable {
         /// The pattern without its final `/*` (§8.4 rule 4), when it had one.
         let withoutFinalStar: GlobMatcher?
 
-        func matches(_ path: [UInt32], folding: Bool) -> Bool {
+        func matches<Input: MatchUnits>(_ path: Input, folding: Bool) -> Bool {
             main.matches(path, folding: folding) || (withoutFinalStar?.matches(path, folding: folding) ?? false)
         }
     }
@@ -15,6 +15,15 @@ final class CompiledRule: Sendable {
         let name: String
         let nameBytes: [UInt8]
         let matcher: GlobMatcher
+        /// The result for an absent item, which counts as the empty string (§8.5 rule 3).
+        let matchesEmpty: Bool
+
+        init(name: String, matcher: GlobMatcher, folding: Bool) {
+            self.name = name
+            nameBytes = Array(name.utf8)
+            self.matcher = matcher
+            matchesEmpty = matcher.matches([UInt32](), folding: folding)
+        }
     }
 
     enum QueryMatcher: Sendable {
@@ -64,7 +73,7 @@ final class CompiledRule: Sendable {
             let matchers = items.compactMap { item -> ItemMatcher? in
                 let matcher = GlobMatcher(tokenizer.tokens(item.pattern, folded: folded))
                 // `*` accepts every value and also the absent item (which is the empty string).
-                return matcher.matchesEverything ? nil : ItemMatcher(name: item.name, nameBytes: Array(item.name.utf8), matcher: matcher)
+                return matcher.matchesEverything ? nil : ItemMatcher(name: item.name, matcher: matcher, folding: folded)
             }
             query = matchers.isEmpty ? nil : .items(matchers)
         case .voided, nil:
@@ -79,14 +88,12 @@ final class CompiledRule: Sendable {
         }
     }
 
-    func matches(_ url: PreparedURL) -> Bool {
-        // Optional chaining and direct property reads borrow in place; binding with `if let` or calling
-        // an accessor that returns an array would retain on every rule of every URL.
-        if path?.matches(encoded ? url.encodedPath : url.decodedPath, folding: folding) == false { return false }
-        if fragment?.matches(encoded ? url.encodedFragment : url.decodedFragment, folding: folding) == false { return false }
+    func matches<URL: MatchSubject>(_ url: URL) -> Bool {
+        if path?.matches(url.path(encoded: encoded), folding: folding) == false { return false }
+        if fragment?.matches(url.fragment(encoded: encoded), folding: folding) == false { return false }
         switch query {
         case nil: return true
-        case .whole(let matcher): return matcher.matches(encoded ? url.encodedQuery : url.decodedQuery, folding: folding)
+        case .whole(let matcher): return matcher.matches(url.query(encoded: encoded), folding: folding)
         case .items(let matchers):
             for index in matchers.indices where !itemMatches(matchers[index], in: url) { return false }
             return true
@@ -94,13 +101,8 @@ final class CompiledRule: Sendable {
     }
 
     /// Every occurrence of the name must match; an absent item is one empty value (§8.5 rules 3–4).
-    func itemMatches(_ item: ItemMatcher, in url: PreparedURL) -> Bool {
-        var seen = false
-        for candidate in url.items where candidate.name == item.nameBytes {
-            seen = true
-            let value = encoded ? candidate.encodedValue : candidate.decodedValue
-            if !item.matcher.matches(value, folding: folding) { return false }
-        }
-        return seen || item.matcher.matches([], folding: folding)
+    func itemMatches<URL: MatchSubject>(_ item: ItemMatcher, in url: URL) -> Bool {
+        url.everyValue(ofItem: item.nameBytes, encoded: encoded) { item.matcher.matches($0, folding: folding) }
+            ?? item.matchesEmpty
     }
 }

@@ -34,7 +34,7 @@ struct GlobAutomaton: Sendable {
         self.init(graph: graph, start: next)
     }
 
-    func matches(_ input: [UInt32], folding: Bool) -> Bool {
+    func matches<Input: MatchUnits>(_ input: Input, folding: Bool) -> Bool {
         var current = Array(closureStates[Int(closureStart[Int(startClosure)])..<Int(closureStart[Int(startClosure) + 1])])
         var accepting = closureAccepts[Int(startClosure)]
         var next: [Int32] = []
@@ -44,7 +44,8 @@ struct GlobAutomaton: Sendable {
         // of automata with big variable lists.
         var marks: [UInt32] = []
         var generation: UInt32 = 0
-        for raw in input {
+        for element in input {
+            let raw = UInt32(truncatingIfNeeded: element)
             let unit = folding ? CaseFolding.fold(raw) : raw
             generation += 1
             accepting = false

@@ -18,7 +18,7 @@ enum GlobMatcher: Sendable {
 
     /// `input` is the component as compared (encoded or decoded); `folding` is `!caseSensitive`,
     /// with the pattern already folded at compile time.
-    func matches(_ input: [UInt32], folding: Bool) -> Bool {
+    func matches<Input: MatchUnits>(_ input: Input, folding: Bool) -> Bool {
         switch self {
         case .segments(let glob): glob.matches(input, folding: folding)
         case .automaton(let box): box.automaton.matches(input, folding: folding)

@@ -34,6 +34,26 @@ enum PercentDecoding {
         return out
     }
 
+    /// Whether `decodedBytes(raw)` equals `expected`, decoding on the fly instead of into a new array.
+    static func decodes<Bytes: RandomAccessCollection>(_ raw: Bytes, to expected: [UInt8]) -> Bool
+    where Bytes.Element == UInt8, Bytes.Index == Int {
+        var index = raw.startIndex
+        var matched = 0
+        while index < raw.endIndex {
+            var byte = raw[index]
+            index += 1
+            // The escape rule of `decodedBytes`: `%` followed by two hex digits.
+            if byte == UInt8(ascii: "%"), index + 1 < raw.endIndex,
+               let high = hexValue(raw[index]), let low = hexValue(raw[index + 1]) {
+                byte = high << 4 | low
+                index += 2
+            }
+            guard matched < expected.count, expected[matched] == byte else { return false }
+            matched += 1
+        }
+        return matched == expected.count
+    }
+
     private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")

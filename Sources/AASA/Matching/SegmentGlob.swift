@@ -32,15 +32,17 @@ final class SegmentGlob: Sendable {
         middles = hasStar ? pieces[1..<(pieces.count - 1)].filter { !$0.isEmpty } : []
     }
 
-    func matches(_ input: [UInt32], folding: Bool) -> Bool {
+    func matches<Input: MatchUnits>(_ input: Input, folding: Bool) -> Bool {
+        let base = input.startIndex
+        let count = input.count
         if !hasStar {
-            return input.count == prefix.count && Self.piece(prefix, at: 0, in: input, folding: folding)
+            return count == prefix.count && Self.piece(prefix, at: base, in: input, folding: folding)
         }
         var low = prefix.count
-        let high = input.count - suffix.count
+        let high = count - suffix.count
         guard low <= high,
-              Self.piece(prefix, at: 0, in: input, folding: folding),
-              Self.piece(suffix, at: high, in: input, folding: folding) else { return false }
+              Self.piece(prefix, at: base, in: input, folding: folding),
+              Self.piece(suffix, at: base + high, in: input, folding: folding) else { return false }
         for piece in middles {
             guard let found = Self.find(piece, in: input, from: low, to: high, folding: folding) else { return false }
             low = found + piece.count
@@ -48,13 +50,15 @@ final class SegmentGlob: Sendable {
         return true
     }
 
+    /// Whether `piece` matches input[offset...] (an absolute index of `input`).
     @inline(__always)
-    static func piece(_ piece: [UInt32], at offset: Int, in input: [UInt32], folding: Bool) -> Bool {
+    static func piece<Input: MatchUnits>(_ piece: [UInt32], at offset: Int, in input: Input, folding: Bool) -> Bool {
         var index = 0
         while index < piece.count {
             let want = piece[index]
             if want != PatternUnit.anyOne {
-                let have = folding ? CaseFolding.fold(input[offset + index]) : input[offset + index]
+                let raw = UInt32(truncatingIfNeeded: input[offset + index])
+                let have = folding ? CaseFolding.fold(raw) : raw
                 if have != want { return false }
             }
             index += 1
@@ -62,11 +66,11 @@ final class SegmentGlob: Sendable {
         return true
     }
 
-    /// Leftmost start of `piece` inside input[from..<to].
-    private static func find(_ piece: [UInt32], in input: [UInt32], from: Int, to: Int, folding: Bool) -> Int? {
+    /// Leftmost start of `piece` inside input[from..<to], as offsets from the input's start.
+    private static func find<Input: MatchUnits>(_ piece: [UInt32], in input: Input, from: Int, to: Int, folding: Bool) -> Int? {
         var start = from
         while start + piece.count <= to {
-            if Self.piece(piece, at: start, in: input, folding: folding) { return start }
+            if Self.piece(piece, at: input.startIndex + start, in: input, folding: folding) { return start }
             start += 1
         }
         return nil
