@@ -76,6 +76,17 @@ import AASA
         expectSafe(DomainPage.confirmDelete(id: 7, displayHost: e, viewer: viewer))
     }
 
+    /// A past check's pill is its file verdict; expectations it missed are said beside it.
+    @Test func timelinePillSaysUnmetExpectations() {
+        func pill(_ state: DomainState, _ unmet: Int) -> String {
+            DomainPage.timelinePill(.init(checkID: 1, time: 0, state: state, versionHash: nil, newVersion: false, summary: "",
+                                          unmetExpectations: unmet)).rendered
+        }
+        #expect(pill(.passing, 0) == DomainState.passing.pill.rendered)
+        #expect(pill(.passing, 1).contains(">Passing · 1 expectation unmet<") && pill(.passing, 1).contains("state-passing unmet"))
+        #expect(pill(.warning, 2).contains(">Warnings · 2 expectations unmet<"))
+    }
+
     @Test func otherPages() {
         let e = Self.evil
         var t = TesterModel()

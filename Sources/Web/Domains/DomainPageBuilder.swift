@@ -1,5 +1,6 @@
 import AASA
 import Foundation
+import Monitor
 import Store
 
 /// Gathers the domain page's view model from the store and the AASA module.
@@ -48,12 +49,19 @@ enum DomainPageBuilder {
             var isNew = false
             if let sha = ch.originVersionSHA256, !seen.contains(sha) { seen.insert(sha); isNew = true }
             let fs = findings(ch.findingsJSON)
-            let summary = fs.first.map { $0.message } ?? "No findings."
+            // The timeline's state is the check's file verdict; the expectations it measured are shown
+            // beside it, and their first miss is the line to read unless the file itself failed.
+            let expectations = (try? decoder.decode(ExpectationResults.self, from: Data(ch.expectationsJSON.utf8))) ?? ExpectationResults()
+            let unmet = expectations.unmetDescriptions.count
+            let standing = CheckVerdict(rawValue: ch.verdict ?? "").map {
+                DomainStanding(fileVerdict: $0, findings: fs, expectations: expectations)
+            }
+            let summary = (unmet > 0 ? standing?.reason : nil) ?? fs.first.map { $0.message } ?? "No findings."
             entries.append(.init(checkID: ch.id, time: DomainHandlers.epoch(ch.startedAt), state: DomainState(verdict: ch.verdict),
                                  versionHash: ch.originVersionSHA256, newVersion: isNew, summary: summary,
                                  unchangedAfter: runs[ch.id].map {
                                      .init(count: $0.count, first: DomainHandlers.epoch($0.firstAt), last: DomainHandlers.epoch($0.lastAt))
-                                 }))
+                                 }, unmetExpectations: unmet))
         }
         let expectationStatus = file.flatMap { f in
             ExpectationStatus.evaluate(body: f.bytes, appIDs: appIDs.map { ($0.service, $0.appID) },

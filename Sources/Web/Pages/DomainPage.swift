@@ -188,9 +188,17 @@ public enum DomainPage {
             if let run = t.unchangedAfter { items.append(unchangedRun(run)) }
             let version: HTML = t.versionHash.map { "<code>\(String($0.prefix(12)))</code>" } ?? .empty
             let new: HTML = t.newVersion ? "<span class=\"badge-new\">new version</span>" : .empty
-            items.append("<li><span class=\"when\">\(DisplayTime.dateTime(t.time))</span>\(t.state.pill)\(version)\(new)<span>\(t.summary)</span></li>")
+            items.append("<li><span class=\"when\">\(DisplayTime.dateTime(t.time))</span>\(timelinePill(t))\(version)\(new)<span>\(t.summary)</span></li>")
         }
         return "<section class=\"card\" id=\"timeline\"><h2>Timeline</h2><ul class=\"timeline\">\(items)</ul></section>"
+    }
+
+    /// The check's file verdict, and what it meant for the expectations: "Passing · 1 expectation unmet"
+    /// (the domain failed while the file passed).
+    static func timelinePill(_ t: DomainPageModel.TimelineEntry) -> HTML {
+        guard t.unmetExpectations > 0 else { return t.state.pill }
+        let n = t.unmetExpectations
+        return "<span class=\"pill state-\(t.state.rawValue) unmet\">\(t.state.label) · \(n) expectation\(n == 1 ? "" : "s") unmet</span>"
     }
 
     /// "unchanged × 240, 2026-11-21 10:00–20:00 UTC": the repeats between two changes in one line.

@@ -58,8 +58,11 @@ public struct DomainPageModel: Sendable {
         public var summary: String
         /// The unchanged checks that followed this one until the next change (none: nil).
         public var unchangedAfter: UnchangedRunView?
+        /// Expectations this check's file missed (`state` is the file's verdict alone).
+        public var unmetExpectations: Int
         public init(checkID: Int64, time: Int64, state: DomainState, versionHash: String?, newVersion: Bool, summary: String,
-                    unchangedAfter: UnchangedRunView? = nil) {
+                    unchangedAfter: UnchangedRunView? = nil, unmetExpectations: Int = 0) {
+            self.unmetExpectations = unmetExpectations
             self.checkID = checkID
             self.time = time
             self.state = state
