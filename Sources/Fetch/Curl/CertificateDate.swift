@@ -1,3 +1,4 @@
+import AASA
 import Foundation
 
 /// Reads the certificate dates curl prints with CURLINFO_CERTINFO, without a `DateFormatter`:
@@ -32,9 +33,9 @@ enum CertificateDate {
             reader.skipSpaces()
             guard reader.atEnd else { return nil }
         }
-        guard (1...12).contains(f.month), (1...daysIn(month: f.month, year: f.year)).contains(f.day),
+        guard (1...12).contains(f.month), (1...CivilDate.daysIn(month: f.month, year: f.year)).contains(f.day),
               f.hour < 24, f.minute < 60, f.second < 60 else { return nil }
-        let days = daysSinceEpoch(year: f.year, month: f.month, day: f.day)
+        let days = CivilDate.daysSinceEpoch(year: f.year, month: f.month, day: f.day)
         let seconds = days * 86_400 + f.hour * 3600 + f.minute * 60 + f.second
         return Date(timeIntervalSince1970: Double(seconds) + f.fraction)
     }
@@ -143,24 +144,5 @@ enum CertificateDate {
         case (0x44, 0x65, 0x63): 12   // Dec
         default: nil
         }
-    }
-
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Howard Hinnant's days_from_civil: days from 1970-01-01 to the given proleptic Gregorian date.
-    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
     }
 }

@@ -1,3 +1,4 @@
+import AASA
 import Foundation
 
 /// Reads RFC 3339 timestamps ("2027-03-01T00:00:00Z", "…T12:30:05.250+02:00"), the form the crawler
@@ -34,7 +35,7 @@ enum InternetDateTime {
               i < bytes.count, bytes[i] == 0x54 || bytes[i] == 0x74 else { return nil }
         i += 1
         guard let hour = number(2), expect(0x3A), let minute = number(2), expect(0x3A), let second = number(2) else { return nil }
-        guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+        guard (1...12).contains(month), (1...CivilDate.daysIn(month: month, year: year)).contains(day),
               hour < 24, minute < 60, second < 60 else { return nil }
         var fraction = 0.0
         if expect(0x2E) {
@@ -61,27 +62,8 @@ enum InternetDateTime {
             return nil
         }
         guard i == bytes.count else { return nil }
-        let days = daysSinceEpoch(year: year, month: month, day: day)
+        let days = CivilDate.daysSinceEpoch(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
-    }
-
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Howard Hinnant's days_from_civil.
-    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
     }
 }
