@@ -9,7 +9,7 @@ public struct CompiledDocument: Sendable {
     /// For each app, indices into `rules` in the order the device tries them (§12 step 6).
     let rulesByApp: [String: [Int]]
     /// The same for files with few apps (the usual case), where comparing a few strings beats hashing one.
-    private let fewApps: [(appID: String, rules: [Int])]?
+    private let fewApps: [AppRules]?
     /// For each app, its position in each entry that lists it, to order apps within one entry.
     let positionInEntry: [String: [Int: Int]]
     /// Apps in order of first appearance in `applinks.details`.
@@ -49,7 +49,7 @@ public struct CompiledDocument: Sendable {
         }
         self.rules = rules
         self.rulesByApp = rulesByApp
-        fewApps = appIDs.count <= 8 ? appIDs.map { ($0, rulesByApp[$0] ?? []) } : nil
+        fewApps = appIDs.count <= 8 ? appIDs.map { AppRules(appID: $0, rules: rulesByApp[$0] ?? []) } : nil
         self.positionInEntry = positionInEntry
         self.appIDs = appIDs
         needsDecoding = rules.contains(where: \.needsDecoding)
@@ -76,9 +76,14 @@ public struct CompiledDocument: Sendable {
 
     private func ruleIndices(of appID: String) -> [Int]? {
         if let fewApps {
-            // By index: binding each tuple would retain its string and array.
-            for index in fewApps.indices where fewApps[index].appID == appID { return fewApps[index].rules }
-            return nil
+            return appID.withContiguousUTF8 { wanted in
+                let wantedIsASCII = ByteLanes.isASCII(wanted)
+                // By index: binding each element would retain its strings and array.
+                for index in fewApps.indices where fewApps[index].isNamed(appID, bytes: wanted, ascii: wantedIsASCII) {
+                    return fewApps[index].rules
+                }
+                return nil
+            }
         }
         return rulesByApp[appID]
     }

@@ -7,11 +7,11 @@
 /// passing a compiled pattern around costs one reference count, not one per array.
 final class SegmentGlob: Sendable {
     /// The piece before the first star (the whole pattern when there is no star).
-    let prefix: [UInt32]
+    let prefix: GlobPiece
     /// Pieces between stars, in order; none is empty.
-    let middles: [[UInt32]]
+    let middles: [GlobPiece]
     /// The piece after the last star.
-    let suffix: [UInt32]
+    let suffix: GlobPiece
     let hasStar: Bool
 
     /// nil when the tokens hold a variable; those need the automaton.
@@ -27,50 +27,34 @@ final class SegmentGlob: Sendable {
             }
         }
         hasStar = pieces.count > 1
-        prefix = pieces[0]
-        suffix = hasStar ? pieces[pieces.count - 1] : []
-        middles = hasStar ? pieces[1..<(pieces.count - 1)].filter { !$0.isEmpty } : []
+        prefix = GlobPiece(pieces[0])
+        suffix = GlobPiece(hasStar ? pieces[pieces.count - 1] : [])
+        middles = hasStar ? pieces[1..<(pieces.count - 1)].filter { !$0.isEmpty }.map(GlobPiece.init) : []
     }
 
     func matches<Input: MatchUnits>(_ input: Input, folding: Bool) -> Bool {
         let base = input.startIndex
         let count = input.count
         if !hasStar {
-            return count == prefix.count && Self.piece(prefix, at: base, in: input, folding: folding)
+            return count == prefix.count && prefix.matches(input, at: base, folding: folding)
         }
         var low = prefix.count
         let high = count - suffix.count
         guard low <= high,
-              Self.piece(prefix, at: base, in: input, folding: folding),
-              Self.piece(suffix, at: base + high, in: input, folding: folding) else { return false }
-        for piece in middles {
-            guard let found = Self.find(piece, in: input, from: low, to: high, folding: folding) else { return false }
-            low = found + piece.count
-        }
-        return true
-    }
-
-    /// Whether `piece` matches input[offset...] (an absolute index of `input`).
-    @inline(__always)
-    static func piece<Input: MatchUnits>(_ piece: [UInt32], at offset: Int, in input: Input, folding: Bool) -> Bool {
-        var index = 0
-        while index < piece.count {
-            let want = piece[index]
-            if want != PatternUnit.anyOne {
-                let raw = UInt32(truncatingIfNeeded: input[offset + index])
-                let have = folding ? CaseFolding.fold(raw) : raw
-                if have != want { return false }
-            }
-            index += 1
+              prefix.matches(input, at: base, folding: folding),
+              suffix.matches(input, at: base + high, folding: folding) else { return false }
+        for index in middles.indices {
+            guard let found = Self.find(middles[index], in: input, from: low, to: high, folding: folding) else { return false }
+            low = found + middles[index].count
         }
         return true
     }
 
     /// Leftmost start of `piece` inside input[from..<to], as offsets from the input's start.
-    private static func find<Input: MatchUnits>(_ piece: [UInt32], in input: Input, from: Int, to: Int, folding: Bool) -> Int? {
+    private static func find<Input: MatchUnits>(_ piece: GlobPiece, in input: Input, from: Int, to: Int, folding: Bool) -> Int? {
         var start = from
         while start + piece.count <= to {
-            if Self.piece(piece, at: input.startIndex + start, in: input, folding: folding) { return start }
+            if piece.matches(input, at: input.startIndex + start, folding: folding) { return start }
             start += 1
         }
         return nil
