@@ -32,7 +32,7 @@ struct EffectiveRule: Hashable {
 
     /// Constrains nothing: every URL of the host matches (aasa-spec.md §7: `{}` matches every URL).
     var isCatchAll: Bool {
-        GlobCover.isAllStars(GlobCover.normalisedPath(path)) && GlobCover.isAllStars(fragment) && Self.queryIsUnconstrained(query)
+        GlobCover.isAllStarsPath(path) && GlobCover.isAllStars(fragment) && Self.queryIsUnconstrained(query)
     }
 
     static func queryIsUnconstrained(_ query: QuerySpec) -> Bool {

@@ -4,11 +4,22 @@
 enum GlobCover {
     static func isAllStars(_ pattern: String) -> Bool { pattern.utf8.allSatisfy { $0 == UInt8(ascii: "*") } }
 
-    /// Leading slashes are optional and a run counts as one (§8.4 rules 1–2); `"*"` and `"/*"` are
-    /// then the same (rule 4 makes `/*` match the empty path too).
+    /// Leading slashes are optional and a run counts as one (§8.4 rules 1–2): the pattern with exactly
+    /// one leading slash. That is the pattern itself in the usual case, so no copy is made then.
     static func normalisedPath(_ pattern: String) -> String {
-        let trimmed = pattern.utf8.drop { $0 == UInt8(ascii: "/") }
-        return String(decoding: trimmed, as: UTF8.self)
+        var slashes = 0
+        for byte in pattern.utf8 {
+            guard byte == UInt8(ascii: "/") else { break }
+            slashes += 1
+        }
+        if slashes == 1 { return pattern }
+        return "/" + String(decoding: pattern.utf8.dropFirst(slashes), as: UTF8.self)
+    }
+
+    /// The path without its leading slashes is empty or only stars: `"*"`, `"/*"` and `"/"` all count
+    /// (rule 4 makes `/*` match the empty path too).
+    static func isAllStarsPath(_ pattern: String) -> Bool {
+        pattern.utf8.drop { $0 == UInt8(ascii: "/") }.allSatisfy { $0 == UInt8(ascii: "*") }
     }
 
     static func isLiteral(_ pattern: String) -> Bool {

@@ -11,7 +11,9 @@ struct RuleReachability {
     /// files with thousands of rules.
     static let coverCandidates = 24
 
-    private struct Analysed {
+    /// A class: the analysis keeps every rule and looks earlier ones up by index, and copying a struct
+    /// of strings and arrays out of the array on each look-up was a fifth of the pass.
+    private final class Analysed {
         let rule: Rule
         let effective: EffectiveRule
         let key: EffectiveRule
@@ -19,7 +21,8 @@ struct RuleReachability {
         let keyHash: Int
         let isCatchAll: Bool
         let pathIsLiteral: Bool
-        /// The normalised path (case-folded for case-insensitive rules) as bytes, for cover checks.
+        /// The normalised path without its leading slash (case-folded for case-insensitive rules) as
+        /// bytes, for cover checks.
         let path: [UInt8]
         /// Bytes before the first wildcard: a covered literal path must start with them.
         let literalPrefix: Int
@@ -31,7 +34,7 @@ struct RuleReachability {
             keyHash = key.hashValue
             isCatchAll = effective.isCatchAll
             pathIsLiteral = GlobCover.isLiteral(effective.path)
-            path = Array(key.path.utf8)
+            path = Array(key.path.utf8.dropFirst())
             literalPrefix = path.firstIndex { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "$") } ?? path.count
         }
     }
@@ -120,8 +123,9 @@ struct RuleReachability {
         guard e.caseSensitive == l.caseSensitive, e.percentEncoded == l.percentEncoded,
               earlier.literalPrefix <= later.path.count,
               earlier.path[..<earlier.literalPrefix].elementsEqual(later.path[..<earlier.literalPrefix]) else { return false }
-        // Both paths are already normalised and case-folded in `path`.
-        return GlobCover.covers(earlier.key.path, later.key.path, caseSensitive: true)
+        // Both paths are already normalised and case-folded; compared without their one leading slash.
+        return GlobCover.covers(String(decoding: earlier.key.path.utf8.dropFirst(), as: UTF8.self),
+                                String(decoding: later.key.path.utf8.dropFirst(), as: UTF8.self), caseSensitive: true)
             && GlobCover.covers(e.fragment, l.fragment, caseSensitive: l.caseSensitive)
             && GlobCover.queryCovers(e.query, l.query, caseSensitive: l.caseSensitive)
     }
