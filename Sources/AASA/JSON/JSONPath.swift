@@ -67,7 +67,7 @@ struct JSONPath: Sendable {
 
     /// `~` → `~0`, `/` → `~1`. Byte-wise: every rule's `/` key goes through here.
     static func escape(_ key: String) -> String {
-        guard key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return key }
+        guard key.containsUTF8Byte(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return key }
         var out: [UInt8] = []
         out.reserveCapacity(key.utf8.count + 4)
         for byte in key.utf8 {

@@ -6,4 +6,14 @@ extension String {
         var copy = self
         return copy.withUTF8(body)
     }
+
+    /// Whether any UTF-8 byte satisfies `predicate`. A loop over the contiguous bytes: `utf8.contains(where:)`
+    /// walks the view's generic iterator, which showed up in the validator's profile.
+    @inline(__always)
+    func containsUTF8Byte(where predicate: (UInt8) -> Bool) -> Bool {
+        withContiguousUTF8 { bytes in
+            for byte in bytes where predicate(byte) { return true }
+            return false
+        }
+    }
 }

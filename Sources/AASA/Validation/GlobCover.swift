@@ -23,7 +23,7 @@ enum GlobCover {
     }
 
     static func isLiteral(_ pattern: String) -> Bool {
-        !pattern.utf8.contains { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "$") }
+        !pattern.containsUTF8Byte { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "$") }
     }
 
     /// Does `earlier` cover every text `later` matches? True for identical patterns, all-star

@@ -21,8 +21,8 @@ struct RuleReachability {
         let keyHash: Int
         let isCatchAll: Bool
         let pathIsLiteral: Bool
-        /// The normalised path without its leading slash (case-folded for case-insensitive rules) as
-        /// bytes, for cover checks.
+        /// The normalised path (case-folded for case-insensitive rules) as bytes, for cover checks. Every
+        /// normalised path starts with one slash, so prefixes compare as they would without it.
         let path: [UInt8]
         /// Bytes before the first wildcard: a covered literal path must start with them.
         let literalPrefix: Int
@@ -34,7 +34,7 @@ struct RuleReachability {
             keyHash = key.hashValue
             isCatchAll = effective.isCatchAll
             pathIsLiteral = GlobCover.isLiteral(effective.path)
-            path = Array(key.path.utf8.dropFirst())
+            path = Array(key.path.utf8)
             literalPrefix = path.firstIndex { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "$") } ?? path.count
         }
     }
@@ -56,6 +56,8 @@ struct RuleReachability {
             let appStates = apps.map { app in
                 if let state = states[app] { return state }
                 let state = AppState()
+                // Most apps are listed by one entry: size the table for its rules up front.
+                state.seen.reserveCapacity(entry.rules.count)
                 states[app] = state
                 return state
             }
