@@ -39,8 +39,9 @@ struct RuleReachability {
         }
     }
 
-    /// A class so that looking a state up does not copy its tables.
-    private final class AppState {
+    /// Kept in one array and reached by index: mutating in place, with neither copies of the tables
+    /// nor the run-time exclusivity checks that every access to a class's `var` pays.
+    private struct AppState {
         var decidedBy: Int?
         var seen: [Int: Int] = [:]
         var wildcards: [Int] = []
@@ -49,17 +50,19 @@ struct RuleReachability {
     static func findings(_ appLinks: AppLinks) -> [Finding] {
         var findings: [Finding] = []
         var analysed: [Analysed] = []
-        var states: [String: AppState] = [:]
+        var states: [AppState] = []
+        var stateOfApp: [String: Int] = [:]
         for entry in appLinks.details where !entry.appIDs.isEmpty {
             var apps: [String] = []
             for app in entry.appIDs where !apps.contains(app) { apps.append(app) }
             let appStates = apps.map { app in
-                if let state = states[app] { return state }
-                let state = AppState()
+                if let state = stateOfApp[app] { return state }
+                var state = AppState()
                 // Most apps are listed by one entry: size the table for its rules up front.
                 state.seen.reserveCapacity(entry.rules.count)
-                states[app] = state
-                return state
+                states.append(state)
+                stateOfApp[app] = states.count - 1
+                return states.count - 1
             }
             for rule in entry.rules {
                 let current = Analysed(rule, entry: entry.defaults, applinks: appLinks.defaults)
@@ -67,7 +70,7 @@ struct RuleReachability {
                 analysed.append(current)
                 var reason: String?
                 for state in appStates {
-                    guard let why = shadowReason(state, current, analysed) else {
+                    guard let why = shadowReason(states[state], current, analysed) else {
                         reason = nil
                         break
                     }
@@ -82,9 +85,11 @@ struct RuleReachability {
                     findings.append(catchAllFinding(current, apps))
                 }
                 for state in appStates {
-                    if state.decidedBy == nil && current.isCatchAll { state.decidedBy = index }
-                    if state.seen[current.keyHash] == nil { state.seen[current.keyHash] = index }
-                    if !current.pathIsLiteral && state.wildcards.count < coverCandidates { state.wildcards.append(index) }
+                    if states[state].decidedBy == nil && current.isCatchAll { states[state].decidedBy = index }
+                    if states[state].seen[current.keyHash] == nil { states[state].seen[current.keyHash] = index }
+                    if !current.pathIsLiteral && states[state].wildcards.count < coverCandidates {
+                        states[state].wildcards.append(index)
+                    }
                 }
             }
         }
