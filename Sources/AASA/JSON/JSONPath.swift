@@ -1,18 +1,18 @@
 /// A path from the document root to a value, as an RFC 6901 JSON pointer.
 ///
-/// Two ways to grow it, for two users. The JSON reader walks every value and needs a pointer only
-/// for the rare finding, so `push`/`pop` keep cheap steps and build text on demand. The document
-/// readers `append` once per key they read and ask for the pointer of nearly every rule and entry
-/// (each model value keeps its location), so `appending` builds the pointer text right away: one
-/// string per path, instead of a copied step array per path and the text again for each location.
+/// Text is built only when needed, in one right-sized string. The JSON reader walks every value with
+/// `push`/`pop` and needs a pointer only for the rare finding. The document readers `append` one step
+/// per key they read: the step waits in `pending` (most such paths are never printed), and a path
+/// whose pointer is wanted again and again (each rule's location and its keys) is `materialized()` once.
 struct JSONPath: Sendable {
     enum Step: Sendable {
         case key(String)
         case index(Int)
     }
 
-    /// Pointer text of the path up to `steps`.
+    /// Pointer text of the path before `pending` and `steps`.
     private var base: String = ""
+    private var pending: Step?
     private var steps: [Step] = []
 
     static let root = JSONPath()
@@ -22,28 +22,18 @@ struct JSONPath: Sendable {
     func appending(_ index: Int) -> JSONPath { appending(step: .index(index)) }
 
     private func appending(step: Step) -> JSONPath {
-        let tail: String = switch step {
-        case .index(let i): String(i)
-        case .key(let k): Self.escape(k)
-        }
         var path = JSONPath()
-        path.base = Self.joined(pointer, tail)
+        // Only one step waits: a longer path is turned into text first.
+        path.base = pending == nil && steps.isEmpty ? base : pointer
+        path.pending = step
         return path
     }
 
-    /// `head + "/" + tail` in one right-sized allocation (appending to a copy would copy, then grow).
-    private static func joined(_ head: String, _ tail: String) -> String {
-        head.withContiguousUTF8 { head in
-            tail.withContiguousUTF8 { tail in
-                let count = head.count + 1 + tail.count
-                return String(unsafeUninitializedCapacity: count) { out in
-                    _ = out.initialize(fromContentsOf: head)
-                    out[head.count] = UInt8(ascii: "/")
-                    _ = out[(head.count + 1)...].initialize(fromContentsOf: tail)
-                    return count
-                }
-            }
-        }
+    /// The same path with its text built, for a path that many children extend or that is printed.
+    func materialized() -> JSONPath {
+        var path = JSONPath()
+        path.base = pointer
+        return path
     }
 
     mutating func push(_ step: Step) { steps.append(step) }
@@ -51,10 +41,15 @@ struct JSONPath: Sendable {
 
     /// `/applinks/details/0/components/2/~1` — `~` and `/` in keys escaped as `~0` and `~1`.
     var pointer: String {
-        if steps.isEmpty { return base }
-        var out = base
-        for step in steps { Self.write(step, to: &out) }
-        return out
+        guard let pending else {
+            if steps.isEmpty { return base }
+            var out = base
+            for step in steps { Self.write(step, to: &out) }
+            return out
+        }
+        var text = Self.joined(base, pending)
+        for step in steps { Self.write(step, to: &text) }
+        return text
     }
 
     private static func write(_ step: Step, to out: inout String) {
@@ -62,6 +57,36 @@ struct JSONPath: Sendable {
         switch step {
         case .index(let i): out.append(String(i))
         case .key(let k): out.append(escape(k))
+        }
+    }
+
+    /// `head + "/" + step`, the key escaped, in one right-sized allocation.
+    private static func joined(_ head: String, _ step: Step) -> String {
+        let tail: String = switch step {
+        case .index(let i): String(i)
+        case .key(let k): k
+        }
+        return head.withContiguousUTF8 { head in
+            tail.withContiguousUTF8 { tail in
+                var escapes = 0
+                if case .key = step {
+                    for byte in tail where byte == UInt8(ascii: "~") || byte == UInt8(ascii: "/") { escapes += 1 }
+                }
+                let count = head.count + 1 + tail.count + escapes
+                return String(unsafeUninitializedCapacity: count) { out in
+                    _ = out.initialize(fromContentsOf: head)
+                    out[head.count] = UInt8(ascii: "/")
+                    var at = head.count + 1
+                    for byte in tail {
+                        switch byte {
+                        case UInt8(ascii: "~") where escapes > 0: out[at] = UInt8(ascii: "~"); out[at + 1] = UInt8(ascii: "0"); at += 2
+                        case UInt8(ascii: "/") where escapes > 0: out[at] = UInt8(ascii: "~"); out[at + 1] = UInt8(ascii: "1"); at += 2
+                        default: out[at] = byte; at += 1
+                        }
+                    }
+                    return count
+                }
+            }
         }
     }
 

@@ -32,10 +32,11 @@ enum DetailEntryReader {
         var componentRules: [Rule] = []
         let components = value.member("components")
         if let components {
-            let componentsPath = path.appending("components")
+            let componentsPath = path.appending("components").materialized()
             if case .array(let elements) = components.value.kind {
                 for (i, element) in elements.enumerated() {
-                    let rulePath = componentsPath.appending(i)
+                    // Built once: the rule's location and each of its keys' paths extend it.
+                    let rulePath = componentsPath.appending(i).materialized()
                     guard case .object(let ruleMembers) = element.kind else {
                         context.report(.componentNotObject, rulePath, element.position,
                             "This component is \(element.typeDescription), but each component must be an object such as {\"/\": \"/path/*\"}; it is ignored.",
