@@ -6,7 +6,7 @@ import Testing
 
 @Suite struct ConnectionCapTests {
     /// Five fetches towards one address with a cap of two: two connect, three wait in our queue
-    /// (not in curl's), and the server never sees more than two.
+    /// (not in curl's), and the server never has more than two open at once.
     @Test func perAddressCapHoldsBackTheRest() async throws {
         try await TestTLSFleet.with { fleet in
             var configuration = try FetchConfiguration.fleet(fleet)
@@ -25,14 +25,13 @@ import Testing
             while Date() < deadline, await results.count < 5 {
                 let stats = fetcher.statistics
                 #expect(stats.busiestAddressInFlight <= 2)
-                if stats.inFlight == 2, stats.queued >= 1 {
-                    seenHeldBack = true
-                    #expect(fleet.hangServer.acceptedConnections <= 2)
-                }
+                // Every well-known request opens its own connection, so closed ones are not counted.
+                #expect(fleet.hangServer.openConnections <= 2)
+                if stats.inFlight == 2, stats.queued >= 1 { seenHeldBack = true }
                 try await Task.sleep(for: .milliseconds(20))
             }
             #expect(seenHeldBack, "never saw two in flight and the rest queued")
-            #expect(await results.count == 5)
+            #expect(await results.count == 5, "statistics at the deadline: \(fetcher.statistics)")
             #expect(await results.kinds == [.timeout])
             // Fewer than five is fine: transfers to one host wait to share one HTTP/2 connection (PIPEWAIT).
             #expect((1...5).contains(fleet.hangServer.acceptedConnections))

@@ -26,6 +26,25 @@ public final class MisbehavingServer: @unchecked Sendable {
     }
     private let idle = NSCondition()
 
+    /// Held connections the client has not closed yet: what "the server never sees more than N at
+    /// once" means (`acceptedConnections` only grows). Reading discards what the client sent, so a
+    /// close behind an unread ClientHello is seen too.
+    public var openConnections: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        held.removeAll { fd in
+            while true {
+                let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+                if n > 0 { continue }
+                if n < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return false }
+                close(fd)   // 0: the client closed; < 0: it reset
+                return true
+            }
+        }
+        return held.count
+    }
+
     public init(_ behaviour: Behaviour) throws {
         self.behaviour = behaviour
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
