@@ -7,8 +7,11 @@ enum PatternCheck {
     static func check(_ site: PatternSite, percentEncoded: Bool, _ context: inout ReadContext) {
         let text = site.text
         let bytes = Array(text.utf8)
+        // One pass finds which bytes occur; each check below runs only when its bytes are there.
+        // Most patterns are plain paths that trip no check, and a scan per check was most of the cost.
+        let has = BytesPresent(bytes)
         if site.kind == .queryItemName {
-            if bytes.contains(UInt8(ascii: "&")) || bytes.contains(UInt8(ascii: "=")) {
+            if has.ampersand || has.equals {
                 context.report(.patternNeverMatches, site.path, site.position,
                     "The query item name \"\(text)\" contains & or =, which separate query items, so no item has this name.",
                     hint: "Use only the item's name as the key, e.g. {\"id\": \"*\"} for ?id=…")
@@ -16,27 +19,27 @@ enum PatternCheck {
             return
         }
         let what = description(of: site)
-        checkVariables(site, bytes, percentEncoded: percentEncoded, &context)
+        if has.dollar { checkVariables(site, bytes, percentEncoded: percentEncoded, &context) }
 
-        if percentEncoded && bytes.contains(where: { $0 >= 0x80 }) {
+        if percentEncoded && has.nonASCII {
             context.report(.nonASCIIPatternEncoded, site.path, site.position,
                 "\(what) \"\(text)\" contains non-ASCII characters but is compared with the percent-encoded URL, which is pure ASCII, so it can never match.",
                 hint: "Add \"percentEncoded\": false to the rule (iOS 14+), or write the characters percent-encoded (é → %C3%A9).")
         }
-        if !percentEncoded && containsPercentEscape(bytes) {
+        if !percentEncoded && has.percent && containsPercentEscape(bytes) {
             context.report(.escapedPatternDecoded, site.path, site.position,
                 "\(what) \"\(text)\" contains a %XX escape, but with percentEncoded false the URL is decoded before comparing and the pattern is not, so the escape only matches a literal \"%\".",
                 hint: "Write the decoded character instead of the escape, or remove \"percentEncoded\": false.")
         }
         // Item values may be compared decoded [uncertain §8.5], so a space there is left alone.
-        if percentEncoded, site.kind != .queryItemValue, let bad = bytes.first(where: { $0 <= 0x20 || $0 == 0x7F }) {
+        if percentEncoded, site.kind != .queryItemValue, has.controlOrSpace, let bad = bytes.first(where: { $0 <= 0x20 || $0 == 0x7F }) {
             context.report(.patternNeverMatches, site.path, site.position,
                 "\(what) \"\(text)\" contains \(bad == 0x20 ? "a space" : "a control character"); URLs as sent are percent-encoded and never contain one, so it can never match.",
                 hint: bad == 0x20 ? "Write the space as %20." : "Remove the control character.")
         }
         switch site.kind {
         case .path:
-            if bytes.contains(UInt8(ascii: "#")) {
+            if has.hash {
                 context.report(.pathPatternHasHash, site.path, site.position,
                     "\(what) \"\(text)\" contains \"#\", but the path of a URL ends before the fragment, so it can never match.",
                     hint: site.legacy ? "Fragments need components: {\"/\": \"…\", \"#\": \"…\"} (iOS 13+)."
@@ -47,18 +50,18 @@ enum PatternCheck {
                     "\(what) \"\(text)\" starts with \"NOT \", which means nothing inside components: it matches paths that literally start with \"NOT \".",
                     hint: "Remove \"NOT \" and add \"exclude\": true to the component.")
             }
-            if bytes.containsSequence("://") || bytes.hasPrefixSequence("http:") || bytes.hasPrefixSequence("https:") {
+            if has.colon && (bytes.containsSequence("://") || bytes.hasPrefixSequence("http:") || bytes.hasPrefixSequence("https:")) {
                 context.report(.patternNeverMatches, site.path, site.position,
                     "\(what) \"\(text)\" contains a scheme or host; it is compared with the URL path only, so it can never match.",
                     hint: "Write only the path, e.g. \"/products/*\".")
-            } else if looksLikeQuery(bytes) {
+            } else if has.question && has.equals && looksLikeQuery(bytes) {
                 context.report(.patternNeverMatches, site.path, site.position,
                     "\(what) \"\(text)\" looks like it includes a query string, but the path never contains the query: \"?\" here is a one-character wildcard.",
                     hint: site.legacy ? "Legacy paths cannot match queries; use components with a \"?\" key (iOS 13+)."
                         : "Move the query part into the component's \"?\" key.")
             }
         case .query:
-            if bytes.contains(UInt8(ascii: "#")) {
+            if has.hash {
                 context.report(.patternNeverMatches, site.path, site.position,
                     "\(what) \"\(text)\" contains \"#\", but the query ends where the fragment starts, so it can never match.",
                     hint: "Move the part after # into a \"#\" key of the same component.")
