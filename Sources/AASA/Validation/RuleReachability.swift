@@ -14,7 +14,8 @@ struct RuleReachability {
     /// A class: the analysis keeps every rule and looks earlier ones up by index, and copying a struct
     /// of strings and arrays out of the array on each look-up was a fifth of the pass.
     private final class Analysed {
-        let rule: Rule
+        /// Only the location is kept: findings name the rule by it, and copying whole rules showed up.
+        let location: SourceLocation
         let effective: EffectiveRule
         let key: EffectiveRule
         /// `key`'s hash, computed once: per-app tables are keyed by it (then confirmed with ==).
@@ -28,7 +29,7 @@ struct RuleReachability {
         let literalPrefix: Int
 
         init(_ rule: Rule, entry: RuleSettings?, applinks: RuleSettings?) {
-            self.rule = rule
+            location = rule.location
             effective = EffectiveRule(rule, entry: entry, applinks: applinks)
             key = effective.matchKey
             keyHash = key.hashValue
@@ -98,11 +99,11 @@ struct RuleReachability {
 
     private static func catchAllFinding(_ current: Analysed, _ apps: [String]) -> Finding {
         if current.effective.exclude {
-            return FindingDefinition.excludeAll.finding(at: current.rule.location,
+            return FindingDefinition.excludeAll.finding(at: current.location,
                 "This exclusion constrains nothing (no \"/\", \"?\" or \"#\", or only \"*\"), so it blocks every URL for \(describe(apps)).",
                 hint: "Add the \"/\", \"?\" or \"#\" pattern the exclusion is meant for, e.g. {\"/\": \"/account/*\", \"exclude\": true}.")
         }
-        return FindingDefinition.catchAllRule.finding(at: current.rule.location,
+        return FindingDefinition.catchAllRule.finding(at: current.location,
             "This rule constrains nothing, so every URL of the domain opens \(describe(apps)) (unless an earlier rule excludes it).",
             hint: "Fine if the whole site is in the app; otherwise list the paths, e.g. {\"/\": \"/products/*\"}.")
     }
@@ -110,16 +111,16 @@ struct RuleReachability {
     private static func shadowReason(_ state: AppState, _ rule: Analysed, _ analysed: [Analysed]) -> String? {
         if let index = state.decidedBy {
             let earlier = analysed[index]
-            return "the earlier \(earlier.effective.exclude ? "exclude-all" : "catch-all") rule at \(earlier.rule.location) already decides every URL for the same app"
+            return "the earlier \(earlier.effective.exclude ? "exclude-all" : "catch-all") rule at \(earlier.location) already decides every URL for the same app"
         }
         if let index = state.seen[rule.keyHash], analysed[index].key == rule.key {
-            return "it matches exactly the same URLs as the earlier rule at \(analysed[index].rule.location), which decides first"
+            return "it matches exactly the same URLs as the earlier rule at \(analysed[index].location), which decides first"
         }
         guard rule.pathIsLiteral else { return nil }
         for index in state.wildcards {
             let earlier = analysed[index]
             if covers(earlier, rule) {
-                return "the earlier rule at \(earlier.rule.location) (\"\(earlier.effective.path)\") matches every URL this one matches and decides first"
+                return "the earlier rule at \(earlier.location) (\"\(earlier.effective.path)\") matches every URL this one matches and decides first"
             }
         }
         return nil
