@@ -2,7 +2,10 @@
 /// pattern matches. Deliberately conservative: it answers true only when sure, so an
 /// `unreachable-rule` finding is never a false alarm. (The real matcher is aasa-match's.)
 enum GlobCover {
-    static func isAllStars(_ pattern: String) -> Bool { pattern.utf8.allSatisfy { $0 == UInt8(ascii: "*") } }
+    /// `*`, `**`…: matches every text. The empty pattern matches only the empty text.
+    static func isAllStars(_ pattern: String) -> Bool {
+        !pattern.isEmpty && pattern.utf8.allSatisfy { $0 == UInt8(ascii: "*") }
+    }
 
     /// Leading slashes are optional and a run counts as one (§8.4 rules 1–2): the pattern with exactly
     /// one leading slash. That is the pattern itself in the usual case, so no copy is made then.
@@ -16,10 +19,11 @@ enum GlobCover {
         return "/" + String(decoding: pattern.utf8.dropFirst(slashes), as: UTF8.self)
     }
 
-    /// The path without its leading slashes is empty or only stars: `"*"`, `"/*"` and `"/"` all count
-    /// (rule 4 makes `/*` match the empty path too).
+    /// The path without its leading slashes is only stars: `"*"` and `"/*"` count (rule 4 makes `/*`
+    /// match the empty path too), `"/"` does not: it matches only the root path, as the matcher says.
     static func isAllStarsPath(_ pattern: String) -> Bool {
-        pattern.utf8.drop { $0 == UInt8(ascii: "/") }.allSatisfy { $0 == UInt8(ascii: "*") }
+        let body = pattern.utf8.drop { $0 == UInt8(ascii: "/") }
+        return !body.isEmpty && body.allSatisfy { $0 == UInt8(ascii: "*") }
     }
 
     static func isLiteral(_ pattern: String) -> Bool {
