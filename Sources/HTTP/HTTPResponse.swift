@@ -25,14 +25,17 @@ public struct HTTPResponse: Sendable {
 
     /// The whole body (joined when it is in several parts).
     public var body: [UInt8] {
-        get {
-            switch bodyParts.count {
-            case 0: []
-            case 1: bodyParts[0]
-            default: Array(bodyParts.joined())
-            }
-        }
+        get { Self.joined(bodyParts) }
         set { bodyParts = [newValue] }
+    }
+
+    /// Body pieces as one array, without a copy when there is only one (shared with `WebResponse`).
+    public static func joined(_ parts: [[UInt8]]) -> [UInt8] {
+        switch parts.count {
+        case 0: []
+        case 1: parts[0]
+        default: Array(parts.joined())
+        }
     }
 
     public var bodyCount: Int { bodyParts.reduce(0) { $0 + $1.count } }

@@ -9,166 +9,143 @@ import TestSupport
 /// The pipeline against a real PostgreSQL and real HTTPS servers.
 @Suite(.serialized) struct CheckPipelineTests {
     @Test func unchangedFileIsStoredOnceAndAChangedByteAddsAVersion() async throws {
-        try await TestTLSFleet.with { fleet in
-            try writeDefaultFile(fleet, shopFile())
-            let fetcher = try fleetFetcher(fleet)
-            defer { fetcher.shutdown() }
-            try await TestPostgres.withDatabase { database in
-                let pipeline = CheckPipeline(database: database, fetcher: fetcher)
-                _ = try database.importDomain(host: "mutable.fleet.test", displayName: "mutable.fleet.test", wildcard: false, appIDs: [])
-                for _ in 0..<10 {
-                    let results = try await checkDueDomains(pipeline)
-                    #expect(results.count == 1)
-                    try makeAllDue(database)
-                }
-                #expect(try count(database, "SELECT count(*)::int FROM aasa_versions") == 1)
-                #expect(try count(database, "SELECT count(*)::int FROM checks") == 1, "only the first check changed anything")
-                #expect(try count(database, "SELECT count(*)::int FROM check_repeats") == 9)
-
-                let oldSHA: String = try database.value("SELECT sha256 FROM aasa_versions")
-                #expect(oldSHA == ContentDigest.sha256Hex(Array(shopFile().utf8)))
-                try writeDefaultFile(fleet, shopFile() + " ")   // one byte more, same behaviour
+        try await withFleetPipeline(serving: shopFile()) { fleet, database, pipeline in
+            _ = try database.importDomain(host: "mutable.fleet.test", displayName: "mutable.fleet.test", wildcard: false, appIDs: [])
+            for _ in 0..<10 {
                 let results = try await checkDueDomains(pipeline)
-                #expect(results.first?.1.step.changes == [
-                    .versionChanged(from: oldSHA, to: ContentDigest.sha256Hex(Array((shopFile() + " ").utf8))),
-                ])
-                #expect(try count(database, "SELECT count(*)::int FROM aasa_versions") == 2)
-                #expect(try count(database, "SELECT count(*)::int FROM checks") == 2)
+                #expect(results.count == 1)
+                try makeAllDue(database)
             }
+            #expect(try count(database, "SELECT count(*)::int FROM aasa_versions") == 1)
+            #expect(try count(database, "SELECT count(*)::int FROM checks") == 1, "only the first check changed anything")
+            #expect(try count(database, "SELECT count(*)::int FROM check_repeats") == 9)
+
+            let oldSHA: String = try database.value("SELECT sha256 FROM aasa_versions")
+            #expect(oldSHA == ContentDigest.sha256Hex(Array(shopFile().utf8)))
+            try writeDefaultFile(fleet, shopFile() + " ")   // one byte more, same behaviour
+            let results = try await checkDueDomains(pipeline)
+            #expect(results.first?.1.step.changes == [
+                .versionChanged(from: oldSHA, to: ContentDigest.sha256Hex(Array((shopFile() + " ").utf8))),
+            ])
+            #expect(try count(database, "SELECT count(*)::int FROM aasa_versions") == 2)
+            #expect(try count(database, "SELECT count(*)::int FROM checks") == 2)
         }
     }
 
     @Test func theCDNFileIsAVersionAndTheTimingsAreStored() async throws {
-        try await TestTLSFleet.with { fleet in
-            let fetcher = try fleetFetcher(fleet, checkCDN: true)
-            defer { fetcher.shutdown() }
-            try await TestPostgres.withDatabase { database in
-                let pipeline = CheckPipeline(database: database, fetcher: fetcher)
-                // The fleet's CDN serves this site's file re-encoded: same behaviour, other bytes.
-                guard case .added(let id) = try database.importDomain(host: "good.fleet.test", displayName: "good.fleet.test",
-                                                                      wildcard: false, appIDs: []) else {
-                    Issue.record("not added")
-                    return
-                }
-                for _ in 0..<3 {
-                    #expect(try await checkDueDomains(pipeline).count == 1)
-                    try makeAllDue(database)
-                }
-                // What the dashboard reads: both files, each stored once however many checks saw them.
-                let latest = try #require(try database.checks(domainID: id, onlyChanges: false, limit: 1).first)
-                #expect(latest.originVersionSHA256 == ContentDigest.sha256Hex(FleetFiles.good))
-                #expect(latest.cdnVersionSHA256 == ContentDigest.sha256Hex(FleetFiles.goodReformatted))
-                #expect(try database.version(sha256: ContentDigest.sha256Hex(FleetFiles.goodReformatted))?.body == FleetFiles.goodReformatted)
-                #expect(try count(database, "SELECT count(*)::int FROM aasa_versions") == 2)
-                #expect(try count(database, "SELECT count(*)::int FROM checks") == 1)
-                #expect(try count(database, "SELECT count(*)::int FROM check_repeats") == 2)
-
-                // The fetcher's phase timings per location (seconds from the request's start).
-                for location in ["wellKnown", "cdn"] {
-                    let timings: String? = try database.value("SELECT transport->$1->>'timings' FROM checks", location)
-                    let phases = try JSONDecoder().decode(TransportTimings.self, from: Data(try #require(timings).utf8))
-                    #expect(phases.total > 0 && phases.firstByte > 0 && phases.connect > 0, "\(location): \(phases)")
-                    #expect(phases.dns <= phases.connect && phases.connect <= phases.tls && phases.tls <= phases.firstByte
-                            && phases.firstByte <= phases.total, "\(location): \(phases)")
-                }
-
-                // A rolled-up repeat keeps which check, so which CDN file, it repeated.
-                try database.rollUpRepeats(olderThan: .zero)
-                let rolledUp: Int = try database.value("""
-                    SELECT count(*)::int FROM check_rollups r JOIN checks c ON c.id = r.repeated_check_id
-                    JOIN aasa_versions v ON v.id = c.cdn_version_id
-                    WHERE v.sha256 = $1 AND r.check_count = 2
-                    """, ContentDigest.sha256Hex(FleetFiles.goodReformatted))
-                #expect(rolledUp == 1)
+        try await withFleetPipeline(serving: nil, checkCDN: true) { fleet, database, pipeline in
+            // The fleet's CDN serves this site's file re-encoded: same behaviour, other bytes.
+            guard case .added(let id) = try database.importDomain(host: "good.fleet.test", displayName: "good.fleet.test",
+                                                                  wildcard: false, appIDs: []) else {
+                Issue.record("not added")
+                return
             }
+            for _ in 0..<3 {
+                #expect(try await checkDueDomains(pipeline).count == 1)
+                try makeAllDue(database)
+            }
+            // What the dashboard reads: both files, each stored once however many checks saw them.
+            let latest = try #require(try database.checks(domainID: id, onlyChanges: false, limit: 1).first)
+            #expect(latest.originVersionSHA256 == ContentDigest.sha256Hex(FleetFiles.good))
+            #expect(latest.cdnVersionSHA256 == ContentDigest.sha256Hex(FleetFiles.goodReformatted))
+            #expect(try database.version(sha256: ContentDigest.sha256Hex(FleetFiles.goodReformatted))?.body == FleetFiles.goodReformatted)
+            #expect(try count(database, "SELECT count(*)::int FROM aasa_versions") == 2)
+            #expect(try count(database, "SELECT count(*)::int FROM checks") == 1)
+            #expect(try count(database, "SELECT count(*)::int FROM check_repeats") == 2)
+
+            // The fetcher's phase timings per location (seconds from the request's start).
+            for location in ["wellKnown", "cdn"] {
+                let timings: String? = try database.value("SELECT transport->$1->>'timings' FROM checks", location)
+                let phases = try JSONDecoder().decode(TransportTimings.self, from: Data(try #require(timings).utf8))
+                #expect(phases.total > 0 && phases.firstByte > 0 && phases.connect > 0, "\(location): \(phases)")
+                #expect(phases.dns <= phases.connect && phases.connect <= phases.tls && phases.tls <= phases.firstByte
+                        && phases.firstByte <= phases.total, "\(location): \(phases)")
+            }
+
+            // A rolled-up repeat keeps which check, so which CDN file, it repeated.
+            try database.rollUpRepeats(olderThan: .zero)
+            let rolledUp: Int = try database.value("""
+                SELECT count(*)::int FROM check_rollups r JOIN checks c ON c.id = r.repeated_check_id
+                JOIN aasa_versions v ON v.id = c.cdn_version_id
+                WHERE v.sha256 = $1 AND r.check_count = 2
+                """, ContentDigest.sha256Hex(FleetFiles.goodReformatted))
+            #expect(rolledUp == 1)
         }
     }
 
     @Test func comparisonEventsAreExactlyTheChanges() async throws {
-        try await TestTLSFleet.with { fleet in
-            try writeDefaultFile(fleet, shopFile(webcredentials: ["ABCDE12345.shop"]))
-            let fetcher = try fleetFetcher(fleet)
-            defer { fetcher.shutdown() }
-            try await TestPostgres.withDatabase { database in
-                let pipeline = CheckPipeline(database: database, fetcher: fetcher)
-                guard case .added(let id) = try database.importDomain(
-                    host: "events.fleet.test", displayName: "events.fleet.test", wildcard: false,
-                    appIDs: [("applinks", "ABCDE12345.shop"), ("webcredentials", "ABCDE12345.shop")]) else {
-                    Issue.record("not added")
-                    return
-                }
-                try database.addExpectations([ExpectationRow(domainID: id, kind: .watchedURL(
-                    url: "https://events.fleet.test/buy/42", expectedAppID: "ABCDE12345.shop"))])
-
-                func step(_ file: String) async throws -> MonitorState.Step {
-                    try writeDefaultFile(fleet, file)
-                    try makeAllDue(database)
-                    let results = try await checkDueDomains(pipeline)
-                    guard let step = results.first?.1.step else { throw TestFailure("no check ran") }
-                    return step
-                }
-                let first = try await step(shopFile(webcredentials: ["ABCDE12345.shop"]))
-                #expect(first.changes.isEmpty && first.check.verdict != .fail)
-
-                // A watched URL stops opening the app.
-                let excluded = try await step(shopFile(excludeBuy: true, webcredentials: ["ABCDE12345.shop"]))
-                #expect(excluded.changes.contains(.watchedURLChanged(url: "https://events.fleet.test/buy/42",
-                                                                     from: .opensApp("ABCDE12345.shop"), to: .staysInBrowser)))
-                #expect(!excluded.changes.contains { if case .appIDsDisappeared = $0 { true } else { false } })
-                // The new-version notice carries the behavioural diff.
-                #expect(excluded.alerts.contains { $0.kind == .notice && $0.summary.contains("Behaviour changed") },
-                        "\(excluded.alerts.map(\.summary))")
-
-                // An app ID is removed from webcredentials.
-                let removed = try await step(shopFile(excludeBuy: true))
-                #expect(removed.changes.contains(.appIDsDisappeared(.webcredentials, ["ABCDE12345.shop"])))
-                #expect(!removed.changes.contains { if case .watchedURLChanged = $0 { true } else { false } })
-
-                // The verdict flips: the file stops being JSON.
-                let broken = try await step("this is not json")
-                #expect(broken.changes.contains(.verdictChanged(from: removed.check.verdict, to: .fail)))
-                #expect(broken.changes.contains { if case .findingsAppeared = $0 { true } else { false } })
+        try await withFleetPipeline(serving: shopFile(webcredentials: ["ABCDE12345.shop"])) { fleet, database, pipeline in
+            guard case .added(let id) = try database.importDomain(
+                host: "events.fleet.test", displayName: "events.fleet.test", wildcard: false,
+                appIDs: [("applinks", "ABCDE12345.shop"), ("webcredentials", "ABCDE12345.shop")]) else {
+                Issue.record("not added")
+                return
             }
+            try database.addExpectations([ExpectationRow(domainID: id, kind: .watchedURL(
+                url: "https://events.fleet.test/buy/42", expectedAppID: "ABCDE12345.shop"))])
+
+            func step(_ file: String) async throws -> MonitorState.Step {
+                try writeDefaultFile(fleet, file)
+                try makeAllDue(database)
+                let results = try await checkDueDomains(pipeline)
+                guard let step = results.first?.1.step else { throw TestFailure("no check ran") }
+                return step
+            }
+            let first = try await step(shopFile(webcredentials: ["ABCDE12345.shop"]))
+            #expect(first.changes.isEmpty && first.check.verdict != .fail)
+
+            // A watched URL stops opening the app.
+            let excluded = try await step(shopFile(excludeBuy: true, webcredentials: ["ABCDE12345.shop"]))
+            #expect(excluded.changes.contains(.watchedURLChanged(url: "https://events.fleet.test/buy/42",
+                                                                 from: .opensApp("ABCDE12345.shop"), to: .staysInBrowser)))
+            #expect(!excluded.changes.contains { if case .appIDsDisappeared = $0 { true } else { false } })
+            // The new-version notice carries the behavioural diff.
+            #expect(excluded.alerts.contains { $0.kind == .notice && $0.summary.contains("Behaviour changed") },
+                    "\(excluded.alerts.map(\.summary))")
+
+            // An app ID is removed from webcredentials.
+            let removed = try await step(shopFile(excludeBuy: true))
+            #expect(removed.changes.contains(.appIDsDisappeared(.webcredentials, ["ABCDE12345.shop"])))
+            #expect(!removed.changes.contains { if case .watchedURLChanged = $0 { true } else { false } })
+
+            // The verdict flips: the file stops being JSON.
+            let broken = try await step("this is not json")
+            #expect(broken.changes.contains(.verdictChanged(from: removed.check.verdict, to: .fail)))
+            #expect(broken.changes.contains { if case .findingsAppeared = $0 { true } else { false } })
         }
     }
 
     @Test func alertOpensAfterTwoFailuresWithOneDeliveryPerChannelAndRecovers() async throws {
-        try await TestTLSFleet.with { fleet in
-            try writeDefaultFile(fleet, shopFile())
-            let fetcher = try fleetFetcher(fleet)
-            defer { fetcher.shutdown() }
-            try await TestPostgres.withDatabase { database in
-                let pipeline = CheckPipeline(database: database, fetcher: fetcher)
-                _ = try database.importDomain(host: "alerting.fleet.test", displayName: "alerting.fleet.test", wildcard: false,
-                                              appIDs: [("applinks", "ABCDE12345.shop")])
-                try database.execute("INSERT INTO channels (kind, target, min_severity) VALUES ('webhook', 'https://hooks.example/a', 'critical')")
-                try database.execute("INSERT INTO channels (kind, target, enabled) VALUES ('email', 'off@example.com', false)")
+        try await withFleetPipeline(serving: shopFile()) { fleet, database, pipeline in
+            _ = try database.importDomain(host: "alerting.fleet.test", displayName: "alerting.fleet.test", wildcard: false,
+                                          appIDs: [("applinks", "ABCDE12345.shop")])
+            try database.execute("INSERT INTO channels (kind, target, min_severity) VALUES ('webhook', 'https://hooks.example/a', 'critical')")
+            try database.execute("INSERT INTO channels (kind, target, enabled) VALUES ('email', 'off@example.com', false)")
 
-                func round(_ file: String) async throws -> [AlertEvent] {
-                    try writeDefaultFile(fleet, file)
-                    try makeAllDue(database)
-                    // New-version notices are informational and tested elsewhere; count the alerts.
-                    return try await checkDueDomains(pipeline).flatMap(\.1.step.alerts).filter { $0.kind != .notice }
-                }
-                #expect(try await round(shopFile()).isEmpty)
-                #expect(try await round(shopFile(apps: ["ZZZZZ99999.other"])).isEmpty, "one failing check pages nobody")
-                let opened = try await round(shopFile(apps: ["ZZZZZ99999.other"]))
-                #expect(opened.map(\.kind) == [.opened])
-                #expect(opened.first?.key == AlertKey(rule: .appIDMissing, subject: "applinks ABCDE12345.shop"))
-                #expect(try count(database, "SELECT count(*)::int FROM alerts WHERE state = 'open'") == 1)
-                #expect(try count(database, "SELECT count(*)::int FROM deliveries WHERE event = 'opened'") == 1)
-                #expect(try count(database, "SELECT count(*)::int FROM alert_streaks") == 1)
-
-                #expect(try await round(shopFile(apps: ["ZZZZZ99999.other"])).isEmpty, "still failing: nothing new")
-                let recovered = try await round(shopFile())
-                #expect(recovered.map(\.kind) == [.resolved])
-                #expect(try count(database, "SELECT count(*)::int FROM alerts WHERE state = 'resolved'") == 1)
-                #expect(try count(database, "SELECT count(*)::int FROM deliveries WHERE event = 'resolved'") == 1)
-                #expect(try count(database, "SELECT count(*)::int FROM alert_streaks") == 0)
-                let payload: String = try database.value("SELECT payload::text FROM deliveries WHERE event = 'resolved'")
-                let event = try NotificationEvent.fromStoredJSON(payload)
-                #expect(event.kind == .alertResolved && event.rule == "app-id-missing" && event.resolvedAt != nil)
+            func round(_ file: String) async throws -> [AlertEvent] {
+                try writeDefaultFile(fleet, file)
+                try makeAllDue(database)
+                // New-version notices are informational and tested elsewhere; count the alerts.
+                return try await checkDueDomains(pipeline).flatMap(\.1.step.alerts).filter { $0.kind != .notice }
             }
+            #expect(try await round(shopFile()).isEmpty)
+            #expect(try await round(shopFile(apps: ["ZZZZZ99999.other"])).isEmpty, "one failing check pages nobody")
+            let opened = try await round(shopFile(apps: ["ZZZZZ99999.other"]))
+            #expect(opened.map(\.kind) == [.opened])
+            #expect(opened.first?.key == AlertKey(rule: .appIDMissing, subject: "applinks ABCDE12345.shop"))
+            #expect(try count(database, "SELECT count(*)::int FROM alerts WHERE state = 'open'") == 1)
+            #expect(try count(database, "SELECT count(*)::int FROM deliveries WHERE event = 'opened'") == 1)
+            #expect(try count(database, "SELECT count(*)::int FROM alert_streaks") == 1)
+
+            #expect(try await round(shopFile(apps: ["ZZZZZ99999.other"])).isEmpty, "still failing: nothing new")
+            let recovered = try await round(shopFile())
+            #expect(recovered.map(\.kind) == [.resolved])
+            #expect(try count(database, "SELECT count(*)::int FROM alerts WHERE state = 'resolved'") == 1)
+            #expect(try count(database, "SELECT count(*)::int FROM deliveries WHERE event = 'resolved'") == 1)
+            #expect(try count(database, "SELECT count(*)::int FROM alert_streaks") == 0)
+            let payload: String = try database.value("SELECT payload::text FROM deliveries WHERE event = 'resolved'")
+            let event = try NotificationEvent.fromStoredJSON(payload)
+            #expect(event.kind == .alertResolved && event.rule == "app-id-missing" && event.resolvedAt != nil)
         }
     }
 }

@@ -23,81 +23,75 @@ import TestSupport
     }
 
     @Test func unmetExpectationsFailTheDomainButNotTheCheck() async throws {
-        try await TestTLSFleet.with { fleet in
-            try writeDefaultFile(fleet, shopFile())
-            let fetcher = try fleetFetcher(fleet)
-            defer { fetcher.shutdown() }
-            try await TestPostgres.withDatabase { database in
-                let pipeline = CheckPipeline(database: database, fetcher: fetcher)
-                guard case .added(let id) = try database.importDomain(
-                    host: "expect.fleet.test", displayName: "expect.fleet.test", wildcard: false,
-                    appIDs: [("applinks", Self.shop), ("applinks", Self.absent)]) else {
-                    Issue.record("not added")
-                    return
-                }
-                let first = try #require(try await checkDueDomains(pipeline).first?.1.step)
-                let fileVerdict = first.check.verdict
-                #expect(fileVerdict != .fail, "the served file itself is valid: \(first.check.findings.map(\.code))")
-
-                // The check keeps the file's verdict; the domain fails, saying which app ID is missing.
-                #expect(try database.value("SELECT verdict FROM checks WHERE domain_id = $1", id, as: String.self) == fileVerdict.rawValue)
-                let missing = "App ID \(Self.absent) is missing from applinks."
-                #expect(try domainRow(database, id) == DomainRow(verdict: "fail", reason: missing))
-
-                // `aasa-monitor status [--json]` reads the domain's state.
-                let status = try #require(try database.domainStatuses().map(DomainStatus.init(row:)).first)
-                #expect(status.state == .failing && status.reason == missing)
-                let json = DomainStatusReport.json([status])
-                #expect(json.contains(#""state":"failing""#) && json.contains(#""reason":"\#(missing)""#), "\(json)")
-                #expect(DomainStatusReport.text([status], now: Date()).contains("↳ " + missing))
-
-                // The overview's state, filter and counts, and /metrics' per-state counts.
-                let overview = try database.overview(OverviewFilter(state: "failing", search: "", sort: "state", descending: false,
-                                                                    limit: 10, offset: 0))
-                #expect(overview.items.map(\.state) == ["failing"] && overview.items.first?.reason == missing)
-                #expect(overview.counts["failing"] == 1 && overview.counts["passing"] == nil)
-                let failing = try database.monitorMetrics(buckets: [100])
-                #expect(failing.domainsByState == ["fail": 1] && failing.unmetExpectations == 1)
-
-                // Editing the expectations re-measures the stored file at once, without a check.
-                var draft = DomainDraft(host: "expect.fleet.test", displayName: "expect.fleet.test", wildcard: false,
-                                        intervalSeconds: 3600, badgeEnabled: false,
-                                        appIDs: [AppIDExpectation(service: "applinks", appID: Self.shop)], watchedURLs: [])
-                try database.updateDomain(id: id, draft)
-                #expect(try DomainStanding.reevaluate(domainID: id, in: database)?.verdict == fileVerdict)
-                #expect(try domainRow(database, id).verdict == fileVerdict.rawValue)
-                #expect(try domainRow(database, id).reason != missing)
-                #expect(try database.monitorMetrics(buckets: [100]).unmetExpectations == 0)
-
-                // A watched URL the file keeps in the browser (/help is excluded) but that should open the app.
-                draft.watchedURLs = [WatchedURLExpectation(url: "https://expect.fleet.test/help/1", expectedAppID: Self.shop)]
-                try database.updateDomain(id: id, draft)
-                try DomainStanding.reevaluate(domainID: id, in: database)
-                let watched = "Watched URL https://expect.fleet.test/help/1 does not open \(Self.shop): it stays in the browser."
-                #expect(try domainRow(database, id) == DomainRow(verdict: "fail", reason: watched))
-
-                // The next check measures the same and agrees; it does not change the check's verdict.
-                try makeAllDue(database)
-                let second = try #require(try await checkDueDomains(pipeline).first?.1.step)
-                #expect(second.check.verdict == fileVerdict)
-                #expect(try domainRow(database, id) == DomainRow(verdict: "fail", reason: watched))
-                #expect(try database.value("SELECT count(*)::int FROM checks WHERE domain_id = $1 AND verdict = 'fail'", id, as: Int.self) == 0)
-                // An unchanged repeat keeps it.
-                try makeAllDue(database)
-                _ = try await checkDueDomains(pipeline)
-                #expect(try domainRow(database, id) == DomainRow(verdict: "fail", reason: watched))
-                // /metrics counts the checks by their own (file) verdict: none failed.
-                let metrics = try database.monitorMetrics(buckets: [100])
-                #expect(metrics.checksByVerdict["fail", default: 0] == 0 && metrics.domainsByState["fail"] == 1, "\(metrics.checksByVerdict)")
-
-                // The file starts opening /help for the app: the domain passes again after the check.
-                try writeDefaultFile(fleet, #"{"applinks": {"details": [{"appIDs": ["\#(Self.shop)"], "components": [{"/": "/*"}]}]}}"#)
-                try makeAllDue(database)
-                _ = try await checkDueDomains(pipeline)
-                #expect(try domainRow(database, id).verdict != "fail")
-                #expect(try database.monitorMetrics(buckets: [100]).unmetExpectations == 0)
-                #expect(try database.domainStatuses().first.map(DomainStatus.init(row:))?.state != .failing)
+        try await withFleetPipeline(serving: shopFile()) { fleet, database, pipeline in
+            guard case .added(let id) = try database.importDomain(
+                host: "expect.fleet.test", displayName: "expect.fleet.test", wildcard: false,
+                appIDs: [("applinks", Self.shop), ("applinks", Self.absent)]) else {
+                Issue.record("not added")
+                return
             }
+            let first = try #require(try await checkDueDomains(pipeline).first?.1.step)
+            let fileVerdict = first.check.verdict
+            #expect(fileVerdict != .fail, "the served file itself is valid: \(first.check.findings.map(\.code))")
+
+            // The check keeps the file's verdict; the domain fails, saying which app ID is missing.
+            #expect(try database.value("SELECT verdict FROM checks WHERE domain_id = $1", id, as: String.self) == fileVerdict.rawValue)
+            let missing = "App ID \(Self.absent) is missing from applinks."
+            #expect(try domainRow(database, id) == DomainRow(verdict: "fail", reason: missing))
+
+            // `aasa-monitor status [--json]` reads the domain's state.
+            let status = try #require(try database.domainStatuses().map(DomainStatus.init(row:)).first)
+            #expect(status.state == .failing && status.reason == missing)
+            let json = DomainStatusReport.json([status])
+            #expect(json.contains(#""state":"failing""#) && json.contains(#""reason":"\#(missing)""#), "\(json)")
+            #expect(DomainStatusReport.text([status], now: Date()).contains("↳ " + missing))
+
+            // The overview's state, filter and counts, and /metrics' per-state counts.
+            let overview = try database.overview(OverviewFilter(state: "failing", search: "", sort: "state", descending: false,
+                                                                limit: 10, offset: 0))
+            #expect(overview.items.map(\.state) == ["failing"] && overview.items.first?.reason == missing)
+            #expect(overview.counts["failing"] == 1 && overview.counts["passing"] == nil)
+            let failing = try database.monitorMetrics(buckets: [100])
+            #expect(failing.domainsByState == ["fail": 1] && failing.unmetExpectations == 1)
+
+            // Editing the expectations re-measures the stored file at once, without a check.
+            var draft = DomainDraft(host: "expect.fleet.test", displayName: "expect.fleet.test", wildcard: false,
+                                    intervalSeconds: 3600, badgeEnabled: false,
+                                    appIDs: [AppIDExpectation(service: "applinks", appID: Self.shop)], watchedURLs: [])
+            try database.updateDomain(id: id, draft)
+            #expect(try DomainStanding.reevaluate(domainID: id, in: database)?.verdict == fileVerdict)
+            #expect(try domainRow(database, id).verdict == fileVerdict.rawValue)
+            #expect(try domainRow(database, id).reason != missing)
+            #expect(try database.monitorMetrics(buckets: [100]).unmetExpectations == 0)
+
+            // A watched URL the file keeps in the browser (/help is excluded) but that should open the app.
+            draft.watchedURLs = [WatchedURLExpectation(url: "https://expect.fleet.test/help/1", expectedAppID: Self.shop)]
+            try database.updateDomain(id: id, draft)
+            try DomainStanding.reevaluate(domainID: id, in: database)
+            let watched = "Watched URL https://expect.fleet.test/help/1 does not open \(Self.shop): it stays in the browser."
+            #expect(try domainRow(database, id) == DomainRow(verdict: "fail", reason: watched))
+
+            // The next check measures the same and agrees; it does not change the check's verdict.
+            try makeAllDue(database)
+            let second = try #require(try await checkDueDomains(pipeline).first?.1.step)
+            #expect(second.check.verdict == fileVerdict)
+            #expect(try domainRow(database, id) == DomainRow(verdict: "fail", reason: watched))
+            #expect(try database.value("SELECT count(*)::int FROM checks WHERE domain_id = $1 AND verdict = 'fail'", id, as: Int.self) == 0)
+            // An unchanged repeat keeps it.
+            try makeAllDue(database)
+            _ = try await checkDueDomains(pipeline)
+            #expect(try domainRow(database, id) == DomainRow(verdict: "fail", reason: watched))
+            // /metrics counts the checks by their own (file) verdict: none failed.
+            let metrics = try database.monitorMetrics(buckets: [100])
+            #expect(metrics.checksByVerdict["fail", default: 0] == 0 && metrics.domainsByState["fail"] == 1, "\(metrics.checksByVerdict)")
+
+            // The file starts opening /help for the app: the domain passes again after the check.
+            try writeDefaultFile(fleet, #"{"applinks": {"details": [{"appIDs": ["\#(Self.shop)"], "components": [{"/": "/*"}]}]}}"#)
+            try makeAllDue(database)
+            _ = try await checkDueDomains(pipeline)
+            #expect(try domainRow(database, id).verdict != "fail")
+            #expect(try database.monitorMetrics(buckets: [100]).unmetExpectations == 0)
+            #expect(try database.domainStatuses().first.map(DomainStatus.init(row:))?.state != .failing)
         }
     }
 

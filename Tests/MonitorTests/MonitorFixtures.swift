@@ -60,3 +60,17 @@ struct TestFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }
+
+/// A check pipeline over the TLS fleet and a fresh database; `file` (when given) is every fleet
+/// host's default AASA file. The fetcher is shut down when `body` returns or throws.
+func withFleetPipeline(serving file: String?, checkCDN: Bool = false,
+                       _ body: (TestTLSFleet, Database, CheckPipeline) async throws -> Void) async throws {
+    try await TestTLSFleet.with { fleet in
+        if let file { try writeDefaultFile(fleet, file) }
+        let fetcher = try fleetFetcher(fleet, checkCDN: checkCDN)
+        defer { fetcher.shutdown() }
+        try await TestPostgres.withDatabase { database in
+            try await body(fleet, database, CheckPipeline(database: database, fetcher: fetcher))
+        }
+    }
+}

@@ -1,3 +1,5 @@
+import HTTP
+
 /// A request as the web layer sees it, independent of the server that parsed it, so handlers can be
 /// called directly in tests and the HTTP adapter stays one small file.
 public struct WebRequest: Sendable {
@@ -80,13 +82,7 @@ public struct WebResponse: Sendable {
 
     /// The whole body (joined when it is in several parts).
     public var body: [UInt8] {
-        get {
-            switch bodyParts.count {
-            case 0: []
-            case 1: bodyParts[0]
-            default: Array(bodyParts.joined())
-            }
-        }
+        get { HTTPResponse.joined(bodyParts) }
         set { bodyParts = [newValue] }
     }
 
