@@ -205,13 +205,15 @@ final class EventLoop: @unchecked Sendable {
             return taken
         }
         for accepted in items.accepted { register(accepted) }
+        // Shutdown before completions: a response finished in the same batch as the shutdown
+        // request must already say `Connection: close`, or the client keeps a socket we drop.
+        if items.shutdown && !draining { beginDraining() }
         for completion in items.completions {
             guard completion.slot < connections.count, let connection = connections[completion.slot],
                   connection.generation == completion.generation, connection.pending != nil else { continue }
             respond(connection, completion.response)
             drive(connection)
         }
-        if items.shutdown && !draining { beginDraining() }
     }
 
     // MARK: - Accepting
