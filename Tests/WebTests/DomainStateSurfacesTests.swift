@@ -95,10 +95,11 @@ import TestSupport
                 let page = client.get("/domains/\(id)").bodyText
                 #expect(page.contains("but not what you expect") && page.contains("\(Self.expected) is missing from applinks"))
                 #expect(!page.contains("Devices cannot use this file"))
-                // Its timeline labels the check by the file's verdict and the expectation it missed.
+                // Its timeline labels the check failing, like the banner, with the expectation it missed
+                // and the file's own verdict in the tooltip.
                 let timeline = try #require(page.range(of: "id=\"timeline\"").map { String(page[$0.upperBound...]) })
-                #expect(timeline.contains("\(DomainState(verdict: fileVerdict).label) · 1 expectation unmet") && timeline.contains(Self.missing),
-                        "\(timeline)")
+                #expect(timeline.contains("The file itself: \(DomainState(verdict: fileVerdict).label)\">Failing · 1 expectation unmet")
+                        && timeline.contains(Self.missing), "\(timeline)")
 
                 // Dropping the expectation in the edit form shows at once, before the next check.
                 client.get("/domains/\(id)/edit")

@@ -193,12 +193,14 @@ public enum DomainPage {
         return "<section class=\"card\" id=\"timeline\"><h2>Timeline</h2><ul class=\"timeline\">\(items)</ul></section>"
     }
 
-    /// The check's file verdict, and what it meant for the expectations: "Passing · 1 expectation unmet"
-    /// (the domain failed while the file passed).
+    /// The domain's state after the check, as the banner and the overview show it: an unmet
+    /// expectation fails the domain whatever the file's own verdict, which the tooltip keeps
+    /// ("Failing · 1 expectation unmet", title "The file itself: Passing").
     static func timelinePill(_ t: DomainPageModel.TimelineEntry) -> HTML {
         guard t.unmetExpectations > 0 else { return t.state.pill }
         let n = t.unmetExpectations
-        return "<span class=\"pill state-\(t.state.rawValue) unmet\">\(t.state.label) · \(n) expectation\(n == 1 ? "" : "s") unmet</span>"
+        let failing = DomainState.failing
+        return "<span class=\"pill state-\(failing.rawValue) unmet\" title=\"The file itself: \(t.state.label)\">\(failing.label) · \(n) expectation\(n == 1 ? "" : "s") unmet</span>"
     }
 
     /// "unchanged × 240, 2026-11-21 10:00–20:00 UTC": the repeats between two changes in one line.
