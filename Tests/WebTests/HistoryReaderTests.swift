@@ -162,6 +162,16 @@ import TestSupport
             #expect(metrics.contains("aasa_check_latency_milliseconds_bucket{le=\"2500\"} 8"))
             #expect(metrics.contains("aasa_check_latency_milliseconds_count 8"))
             #expect(metrics.contains("aasa_check_latency_milliseconds_sum \(5 * 30 + 300 + 2 * 2000)"))
+
+            // A counter never goes down: deleting the domain keeps its checks in the total, and the
+            // next domain's checks add to it.
+            #expect(try db.deleteDomain(id: history.domainID))
+            let other = try RecordedHistory(db: db, host: "next.example")
+            try other.check(at: now.addingTimeInterval(-60), latency: 40, changed: true)
+            let after = WebApp(database: db, configuration: TestApp.configuration)
+                .respond(WebRequest(method: "GET", target: "/metrics")).bodyText
+            #expect(after.contains("aasa_checks_total{verdict=\"pass\"} 10"), "\(after)")
+            #expect(after.contains("aasa_checks_total{verdict=\"fail\"} 3"), "\(after)")
         }
     }
 }

@@ -64,14 +64,19 @@ extension Queryable {
     }
 
     /// Every check ever made, by verdict: changed checks and unchanged repeats alike (the counters
-    /// every check adds to in its domain's row; a deleted domain's checks leave the total).
+    /// every check adds to in its domain's row, plus those of deleted domains, so the counter never
+    /// goes down).
     static var checksByVerdict: SQL {
         """
-        SELECT v, n FROM (
-          SELECT 'pass' AS v, coalesce(sum(checks_passed), 0)::bigint AS n FROM domains
-          UNION ALL SELECT 'warn', coalesce(sum(checks_warned), 0)::bigint FROM domains
-          UNION ALL SELECT 'fail', coalesce(sum(checks_failed), 0)::bigint FROM domains
-        ) counted WHERE n > 0
+        WITH living AS (
+          SELECT coalesce(sum(checks_passed), 0) AS passed, coalesce(sum(checks_warned), 0) AS warned,
+                 coalesce(sum(checks_failed), 0) AS failed FROM domains
+        ), counted AS (
+          SELECT 'pass' AS v, (l.passed + r.checks_passed)::bigint AS n FROM living l, retired_check_counts r
+          UNION ALL SELECT 'warn', (l.warned + r.checks_warned)::bigint FROM living l, retired_check_counts r
+          UNION ALL SELECT 'fail', (l.failed + r.checks_failed)::bigint FROM living l, retired_check_counts r
+        )
+        SELECT v, n FROM counted WHERE n > 0
         """
     }
 
