@@ -66,6 +66,16 @@ extension Queryable {
             FROM (SELECT DISTINCT ON (domain_id) domain_id, id, started_at, findings FROM checks ORDER BY domain_id, started_at DESC) c
             WHERE c.domain_id = d.id
             """)
+        // The sparkline's latest 20 response times, which every check prepends to (migration 0013).
+        try execute("""
+            UPDATE domains d SET recent_latencies = ARRAY(
+              SELECT l FROM (
+                (SELECT c.started_at AS t, coalesce(c.latency_ms, -1) AS l FROM checks c WHERE c.domain_id = d.id
+                   ORDER BY c.started_at DESC LIMIT 20)
+                UNION ALL
+                (SELECT r.checked_at, r.latency_ms FROM check_repeats r WHERE r.domain_id = d.id ORDER BY r.checked_at DESC LIMIT 20)
+              ) latest ORDER BY t DESC LIMIT 20)
+            """)
         // The per-verdict counters every check adds to (/metrics).
         try execute("""
             WITH every_check AS (

@@ -61,7 +61,8 @@ extension Queryable {
             next_check_at = i.next_check_at, check_round = d.check_round + 1, last_checked_at = i.finished_at,
             last_verdict = i.verdict, consecutive_failures = i.failures,
             checks_passed = d.checks_passed + (i.verdict = 'pass')::int, checks_warned = d.checks_warned + (i.verdict = 'warn')::int,
-            checks_failed = d.checks_failed + (i.verdict = 'fail')::int
+            checks_failed = d.checks_failed + (i.verdict = 'fail')::int,
+            recent_latencies = (ARRAY[i.latency_ms] || d.recent_latencies)[1:20]
           FROM input i WHERE d.id = i.domain_id AND d.lease_attempt_key = i.attempt_key
           RETURNING d.id, i.finished_at, i.latency_ms
         ), repeats AS (

@@ -54,12 +54,13 @@ extension Database {
                 origin, cdn, new.transportJSON, new.findingsJSON, new.changed, new.latencyMilliseconds)
             try c.execute("""
                 UPDATE domains SET last_check_id = $2, last_checked_at = $3, last_verdict = $4, check_requested_at = NULL,
+                  recent_latencies = (ARRAY[coalesce($7::integer, -1)] || recent_latencies)[1:20],
                   last_changed_at = CASE WHEN $5 OR last_changed_at IS NULL THEN $3 ELSE last_changed_at END,
                   last_reason = (SELECT f->>'message' FROM jsonb_array_elements($6::jsonb) f
                                  ORDER BY CASE f->>'severity' WHEN 'error' THEN 0 WHEN 'warning' THEN 1 WHEN 'deprecation' THEN 2 ELSE 3 END
                                  LIMIT 1)
                 WHERE id = $1 AND (last_checked_at IS NULL OR last_checked_at <= $3)
-                """, new.domainID, id, new.finishedAt, new.verdict, new.changed, new.findingsJSON)
+                """, new.domainID, id, new.finishedAt, new.verdict, new.changed, new.findingsJSON, new.latencyMilliseconds)
             // Every check counts in /metrics, whether or not it is the domain's latest.
             try c.execute("""
                 UPDATE domains SET checks_passed = checks_passed + ($2 = 'pass')::int,

@@ -37,7 +37,8 @@ public struct OverviewItem: Sendable {
 extension Queryable {
     /// One page of the overview, plus how many domains match and how many are in each state.
     /// State and reason are the domain's (`last_verdict`, `last_reason`: the file's verdict made worse
-    /// by unmet expectations); sparkline latencies and alert counts are fetched for the page's rows only.
+    /// by unmet expectations); sparkline latencies (`recent_latencies`, kept by every check) and alert counts are
+    /// fetched for the page's rows only.
     public func overview(_ f: OverviewFilter) throws -> (items: [OverviewItem], matching: Int, counts: [String: Int]) {
         let pattern = "%" + Self.escapeLike(f.search.lowercased()) + "%"
         let state = f.state ?? ""
@@ -66,10 +67,7 @@ extension Queryable {
             ), paged AS (
               SELECT * FROM ranked d ORDER BY
             """ + " " + order + " LIMIT $3 OFFSET $4) " + """
-            SELECT d.*,
-              ARRAY(
-            """ + Self.sparklineLatencies + """
-            ) AS latencies,
+            SELECT d.*, (SELECT x.recent_latencies FROM domains x WHERE x.id = d.id) AS latencies,
               (SELECT count(*) FROM alerts a WHERE a.domain_id = d.id AND a.state = 'open') AS open_alerts
             FROM paged d ORDER BY
             """ + " " + order, pattern, state, f.limit, f.offset)
@@ -99,23 +97,6 @@ extension Queryable {
             counts[try row.decode("state")] = try row.decode("n")
         }
         return (items, matching, counts)
-    }
-
-    /// The latest 20 checks of domain `d` for its sparkline, newest first: changed checks, unchanged
-    /// repeats and, for a history rolled up already, roll-ups (their mean); -1 marks no value. Each
-    /// branch reads at most 20 index entries.
-    static var sparklineLatencies: SQL {
-        """
-        SELECT l FROM (
-          (SELECT c.started_at AS t, coalesce(c.latency_ms, -1) AS l FROM checks c WHERE c.domain_id = d.id
-             ORDER BY c.started_at DESC LIMIT 20)
-          UNION ALL
-          (SELECT r.checked_at, r.latency_ms FROM check_repeats r WHERE r.domain_id = d.id ORDER BY r.checked_at DESC LIMIT 20)
-          UNION ALL
-          (SELECT u.last_check_at, coalesce(u.latency_sum_ms / u.check_count, -1)::int FROM check_rollups u WHERE u.domain_id = d.id
-             ORDER BY u.day DESC LIMIT 20)
-        ) latest ORDER BY t DESC LIMIT 20
-        """
     }
 
     /// Every domain for the CSV/JSON export, by host.
