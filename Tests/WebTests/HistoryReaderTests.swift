@@ -60,6 +60,29 @@ import TestSupport
         }
     }
 
+    @Test func sparklineKeepsTheLatestTwentyWithGapsAndNoPadding() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let history = try RecordedHistory(db: db, host: "spark.example")
+            func latencies() throws -> [Int?] {
+                try #require(try db.overview(OverviewFilter(state: nil, search: "spark", sort: "host", descending: false,
+                                                            limit: 10, offset: 0)).items.first).latencies
+            }
+            // Registered, never checked: no points (the fixed-width list's padding is not a point).
+            #expect(try latencies().isEmpty)
+            let start = Date().addingTimeInterval(-30 * 3600)
+            try history.check(at: start, latency: 100, changed: true)
+            // A check that measured no time is a gap; one over 32,767 ms is drawn at that ceiling.
+            try db.insertCheck(NewCheckRow(domainID: history.domainID, startedAt: start.addingTimeInterval(60),
+                                           finishedAt: start.addingTimeInterval(61), verdict: "fail", originBody: nil,
+                                           latencyMilliseconds: nil, changed: true))
+            try history.check(at: start.addingTimeInterval(3600), latency: 45_000, changed: true, verdict: "warn")
+            #expect(try latencies() == [32_767, nil, 100])
+            // Only the newest 20 stay, newest first.
+            for i in 1...25 { try history.check(at: start.addingTimeInterval(Double(i + 1) * 3600), latency: i, changed: false) }
+            #expect(try latencies() == (6...25).reversed().map { Optional($0) })
+        }
+    }
+
     @Test func rolledUpHistoryStillDraws() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
             let history = try RecordedHistory(db: db, host: "old.example")

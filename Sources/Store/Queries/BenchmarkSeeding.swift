@@ -66,16 +66,7 @@ extension Queryable {
             FROM (SELECT DISTINCT ON (domain_id) domain_id, id, started_at, findings FROM checks ORDER BY domain_id, started_at DESC) c
             WHERE c.domain_id = d.id
             """)
-        // The sparkline's latest 20 response times, which every check prepends to (migration 0013).
-        try execute("""
-            UPDATE domains d SET recent_latencies = ARRAY(
-              SELECT l FROM (
-                (SELECT c.started_at AS t, coalesce(c.latency_ms, -1) AS l FROM checks c WHERE c.domain_id = d.id
-                   ORDER BY c.started_at DESC LIMIT 20)
-                UNION ALL
-                (SELECT r.checked_at, r.latency_ms FROM check_repeats r WHERE r.domain_id = d.id ORDER BY r.checked_at DESC LIMIT 20)
-              ) latest ORDER BY t DESC LIMIT 20)
-            """)
+        try execute(Self.seededRecentLatencies)
         // The per-verdict counters every check adds to (/metrics).
         try execute("""
             WITH every_check AS (
@@ -101,5 +92,48 @@ extension Queryable {
         // visibility map, as autovacuum would have, so index-only scans stay index-only.
         try execute("VACUUM FULL check_repeats")
         try execute("VACUUM ANALYZE")
+    }
+
+    /// Adds `count` domains `busyN.example` checked every minute for `days` days: one changed check
+    /// each and a repeat for every other minute, with no roll-up yet (within the retention age).
+    /// The heaviest history the overview's rows can have.
+    public func seedBusyDomains(count: Int, days: Int) throws {
+        try execute("""
+            INSERT INTO domains (host, display_name, interval_seconds, next_check_at, last_verdict, last_checked_at, last_changed_at)
+            SELECT 'busy' || g || '.example', 'busy' || g || '.example', 60, now() + interval '1 minute', 'pass', now(),
+              now() - make_interval(days => $2)
+            FROM generate_series(1, $1) g
+            """, count, days)
+        try execute("""
+            INSERT INTO checks (domain_id, attempt_key, started_at, finished_at, verdict, transport, findings, changed, latency_ms)
+            SELECT id, 'seed-busy', now() - make_interval(days => $1), now() - make_interval(days => $1), 'pass', '{}'::jsonb,
+              '[]'::jsonb, true, 60
+            FROM domains WHERE host LIKE 'busy%'
+            """, days)
+        try execute("""
+            INSERT INTO check_repeats (domain_id, checked_at, latency_ms)
+            SELECT d.id, now() - t.n * interval '1 minute', 40 + ((d.id * 7 + t.n * 13) % 160)
+            FROM domains d CROSS JOIN generate_series(0, $1 * 1440 - 1) AS t(n) WHERE d.host LIKE 'busy%'
+            ORDER BY t.n DESC, d.id
+            """, days)
+        try execute("""
+            UPDATE domains d SET last_check_id = c.id FROM checks c WHERE c.domain_id = d.id AND d.host LIKE 'busy%'
+            """)
+        try execute(Self.seededRecentLatencies)
+        try execute("VACUUM ANALYZE")
+    }
+
+    /// The sparkline's latest 20 response times, which every check prepends to (migration 0013),
+    /// for rows seeded in bulk.
+    static var seededRecentLatencies: SQL {
+        """
+        UPDATE domains d SET recent_latencies = (ARRAY(
+          SELECT least(l, 32767)::smallint FROM (
+            (SELECT c.started_at AS t, coalesce(c.latency_ms, -1) AS l FROM checks c WHERE c.domain_id = d.id
+               ORDER BY c.started_at DESC LIMIT 20)
+            UNION ALL
+            (SELECT r.checked_at, r.latency_ms FROM check_repeats r WHERE r.domain_id = d.id ORDER BY r.checked_at DESC LIMIT 20)
+          ) latest ORDER BY t DESC LIMIT 20) || array_fill(-2::smallint, ARRAY[20]))[1:20]
+        """
     }
 }

@@ -144,7 +144,7 @@ extension Database {
           consecutive_failures = $5, last_reason = $7,
           checks_passed = checks_passed + ($8 = 'pass')::int, checks_warned = checks_warned + ($8 = 'warn')::int,
           checks_failed = checks_failed + ($8 = 'fail')::int,
-          recent_latencies = (ARRAY[$9::integer] || recent_latencies)[1:20],
+          recent_latencies = (ARRAY[least($9::integer, 32767)::smallint] || recent_latencies)[1:20],
           last_check_id = COALESCE($6, last_check_id),
           last_changed_at = CASE WHEN $6::bigint IS NULL THEN last_changed_at ELSE $3 END
         WHERE id = $1

@@ -54,7 +54,7 @@ extension Database {
                 origin, cdn, new.transportJSON, new.findingsJSON, new.changed, new.latencyMilliseconds)
             try c.execute("""
                 UPDATE domains SET last_check_id = $2, last_checked_at = $3, last_verdict = $4, check_requested_at = NULL,
-                  recent_latencies = (ARRAY[coalesce($7::integer, -1)] || recent_latencies)[1:20],
+                  recent_latencies = (ARRAY[least(coalesce($7::integer, -1), 32767)::smallint] || recent_latencies)[1:20],
                   last_changed_at = CASE WHEN $5 OR last_changed_at IS NULL THEN $3 ELSE last_changed_at END,
                   last_reason = (SELECT f->>'message' FROM jsonb_array_elements($6::jsonb) f
                                  ORDER BY CASE f->>'severity' WHEN 'error' THEN 0 WHEN 'warning' THEN 1 WHEN 'deprecation' THEN 2 ELSE 3 END
