@@ -105,6 +105,11 @@ import TestSupport
             #expect(try count(database, "SELECT count(*)::int FROM domains WHERE last_verdict = 'warn' AND lease_attempt_key IS NULL AND check_round = 1") == 2)
             #expect(try count(database, "SELECT count(*)::int FROM domains WHERE lease_attempt_key IS NOT NULL") == 2)
             #expect(try count(database, "SELECT count(*)::int FROM aasa_versions WHERE last_seen_at > now() - interval '1 minute'") == 1)
+            // Each written repeat counts once in /metrics (verdict, latency histogram) and the sparkline.
+            let metrics = try database.monitorMetrics()
+            #expect(metrics.checksByVerdict["warn"] == 2 && metrics.latencyCount == 2 && metrics.latencySum == 14, "\(metrics)")
+            #expect(metrics.latencyBuckets.first?.le == 50 && metrics.latencyBuckets.first?.count == 2, "\(metrics)")
+            #expect(try count(database, "SELECT count(*)::int FROM domains WHERE recent_latencies[1:2] = '{7,-2}'") == 2)
         }
     }
 

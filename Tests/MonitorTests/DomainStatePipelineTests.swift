@@ -51,7 +51,7 @@ import TestSupport
                                                                 limit: 10, offset: 0))
             #expect(overview.items.map(\.state) == ["failing"] && overview.items.first?.reason == missing)
             #expect(overview.counts["failing"] == 1 && overview.counts["passing"] == nil)
-            let failing = try database.monitorMetrics(buckets: [100])
+            let failing = try database.monitorMetrics()
             #expect(failing.domainsByState == ["fail": 1] && failing.unmetExpectations == 1)
 
             // Editing the expectations re-measures the stored file at once, without a check.
@@ -62,7 +62,7 @@ import TestSupport
             #expect(try DomainStanding.reevaluate(domainID: id, in: database)?.verdict == fileVerdict)
             #expect(try domainRow(database, id).verdict == fileVerdict.rawValue)
             #expect(try domainRow(database, id).reason != missing)
-            #expect(try database.monitorMetrics(buckets: [100]).unmetExpectations == 0)
+            #expect(try database.monitorMetrics().unmetExpectations == 0)
 
             // A watched URL the file keeps in the browser (/help is excluded) but that should open the app.
             draft.watchedURLs = [WatchedURLExpectation(url: "https://expect.fleet.test/help/1", expectedAppID: Self.shop)]
@@ -82,7 +82,7 @@ import TestSupport
             _ = try await checkDueDomains(pipeline)
             #expect(try domainRow(database, id) == DomainRow(verdict: "fail", reason: watched))
             // /metrics counts the checks by their own (file) verdict: none failed.
-            let metrics = try database.monitorMetrics(buckets: [100])
+            let metrics = try database.monitorMetrics()
             #expect(metrics.checksByVerdict["fail", default: 0] == 0 && metrics.domainsByState["fail"] == 1, "\(metrics.checksByVerdict)")
 
             // The file starts opening /help for the app: the domain passes again after the check.
@@ -90,7 +90,7 @@ import TestSupport
             try makeAllDue(database)
             _ = try await checkDueDomains(pipeline)
             #expect(try domainRow(database, id).verdict != "fail")
-            #expect(try database.monitorMetrics(buckets: [100]).unmetExpectations == 0)
+            #expect(try database.monitorMetrics().unmetExpectations == 0)
             #expect(try database.domainStatuses().first.map(DomainStatus.init(row:))?.state != .failing)
         }
     }
@@ -140,7 +140,7 @@ import TestSupport
         #expect(try row(never) == DomainRow(verdict: nil, reason: nil))
         #expect(try row(broken) == DomainRow(verdict: "fail", reason: "Not JSON."))
         // /metrics: the two whose file is fine but an expectation is not.
-        let metrics = try database.monitorMetrics(buckets: [100])
+        let metrics = try database.monitorMetrics()
         #expect(metrics.unmetExpectations == 2 && metrics.domainsByState["fail"] == 3, "\(metrics.domainsByState)")
     }
 }

@@ -87,6 +87,7 @@ extension Queryable {
                                  checks_failed = coalesce(c.failed, 0)
             FROM counted c WHERE c.domain_id = d.id
             """)
+        try execute("SELECT aasa_recount_latency_histograms()")
         // The roll-up emptied most of check_repeats at once; a running system reuses that space hour
         // by hour, so compact it rather than measure a table four times its steady size. Then set the
         // visibility map, as autovacuum would have, so index-only scans stay index-only.
@@ -120,6 +121,7 @@ extension Queryable {
             UPDATE domains d SET last_check_id = c.id FROM checks c WHERE c.domain_id = d.id AND d.host LIKE 'busy%'
             """)
         try execute(Self.seededRecentLatencies)
+        try execute("SELECT aasa_recount_latency_histograms()")
         try execute("VACUUM ANALYZE")
     }
 

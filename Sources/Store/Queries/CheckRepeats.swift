@@ -62,7 +62,9 @@ extension Queryable {
             last_verdict = i.verdict, consecutive_failures = i.failures,
             checks_passed = d.checks_passed + (i.verdict = 'pass')::int, checks_warned = d.checks_warned + (i.verdict = 'warn')::int,
             checks_failed = d.checks_failed + (i.verdict = 'fail')::int,
-            recent_latencies = (ARRAY[least(i.latency_ms, 32767)::smallint] || d.recent_latencies)[1:20]
+            recent_latencies = (ARRAY[least(i.latency_ms, 32767)::smallint] || d.recent_latencies)[1:20],
+            latency_buckets[aasa_latency_bucket(i.latency_ms)] = d.latency_buckets[aasa_latency_bucket(i.latency_ms)] + 1,
+            latency_sum_ms = d.latency_sum_ms + i.latency_ms
           FROM input i WHERE d.id = i.domain_id AND d.lease_attempt_key = i.attempt_key
           RETURNING d.id, i.finished_at, i.latency_ms
         ), repeats AS (

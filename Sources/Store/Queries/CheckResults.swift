@@ -145,6 +145,8 @@ extension Database {
           checks_passed = checks_passed + ($8 = 'pass')::int, checks_warned = checks_warned + ($8 = 'warn')::int,
           checks_failed = checks_failed + ($8 = 'fail')::int,
           recent_latencies = (ARRAY[least($9::integer, 32767)::smallint] || recent_latencies)[1:20],
+          latency_buckets[aasa_latency_bucket($9::integer)] = latency_buckets[aasa_latency_bucket($9::integer)] + 1,
+          latency_sum_ms = latency_sum_ms + coalesce($9::integer, 0),
           last_check_id = COALESCE($6, last_check_id),
           last_changed_at = CASE WHEN $6::bigint IS NULL THEN last_changed_at ELSE $3 END
         WHERE id = $1

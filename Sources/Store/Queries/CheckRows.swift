@@ -64,9 +64,11 @@ extension Database {
             // Every check counts in /metrics, whether or not it is the domain's latest.
             try c.execute("""
                 UPDATE domains SET checks_passed = checks_passed + ($2 = 'pass')::int,
-                  checks_warned = checks_warned + ($2 = 'warn')::int, checks_failed = checks_failed + ($2 = 'fail')::int
+                  checks_warned = checks_warned + ($2 = 'warn')::int, checks_failed = checks_failed + ($2 = 'fail')::int,
+                  latency_buckets[aasa_latency_bucket($3::integer)] = latency_buckets[aasa_latency_bucket($3::integer)] + 1,
+                  latency_sum_ms = latency_sum_ms + coalesce($3::integer, 0)
                 WHERE id = $1
-                """, new.domainID, new.verdict)
+                """, new.domainID, new.verdict, new.latencyMilliseconds)
             return id
         }
     }

@@ -6,7 +6,9 @@ public struct MonitorMetrics: Sendable {
     public var checksByVerdict: [String: Int] = [:]
     /// Domains whose latest check has an error finding with this code.
     public var failingByCode: [String: Int] = [:]
-    /// Latency of the last 24 hours' checks: cumulative counts per upper bound (ms), plus sum and count.
+    /// Every check's origin fetch time, as a Prometheus histogram: cumulative counts per upper bound
+    /// (ms; the bounds are the database's `aasa_latency_bounds()`), plus sum and count. Counters that
+    /// only go up: a deleted domain's checks stay in them.
     public var latencyBuckets: [(le: Int, count: Int)] = []
     public var latencySum: Int = 0
     public var latencyCount: Int = 0
@@ -18,7 +20,7 @@ public struct MonitorMetrics: Sendable {
 }
 
 extension Queryable {
-    public func monitorMetrics(buckets: [Int]) throws -> MonitorMetrics {
+    public func monitorMetrics() throws -> MonitorMetrics {
         var m = MonitorMetrics()
         for r in try rows("""
             SELECT coalesce(last_verdict, 'never') AS v, count(*) AS n FROM domains GROUP BY 1
@@ -30,20 +32,24 @@ extension Queryable {
             SELECT f->>'code' AS code, count(DISTINCT d.id) AS n FROM domains d JOIN checks c ON c.id = d.last_check_id,
               jsonb_array_elements(c.findings) f WHERE f->>'severity' = 'error' GROUP BY 1
             """) { m.failingByCode[try r.decode("code")] = try r.decode("n") }
-        // Counts per bucket index (k: how many bounds lie below the latency), made cumulative here.
-        let bounds = buckets.sorted()
-        var perBucket = [Int](repeating: 0, count: bounds.count + 1)
-        for r in try rows(Self.latencyHistogram, SQLArray(bounds)) {
-            let k: Int = try r.decode("k"), n: Int = try r.decode("n")
-            perBucket[min(max(k, 0), bounds.count)] += n
-            m.latencyCount += n
-            m.latencySum += try r.decode("s") as Int
+        let boundsText: String = try value("SELECT aasa_latency_bounds()::text")
+        let bounds = boundsText.trimmingCharacters(in: CharacterSet(charactersIn: "{}")).split(separator: ",").compactMap { Int($0) }
+        // Counter i (1-based) holds the latencies <= bounds[i-1] and above the bound before; the
+        // one after the last bound holds the rest; the one after that, checks that measured no time.
+        var perBucket = [Int](repeating: 0, count: bounds.count + 2)
+        for r in try rows(Self.latencyHistogram) {
+            let i: Int = try r.decode("i"), n: Int = try r.decode("n")
+            if i >= 1 && i <= perBucket.count { perBucket[i - 1] = n }
         }
         var cumulative = 0
         m.latencyBuckets = bounds.enumerated().map { i, le in
             cumulative += perBucket[i]
             return (le, cumulative)
         }
+        m.latencyCount = perBucket.prefix(bounds.count + 1).reduce(0, +)
+        m.latencySum = try value("""
+            SELECT ((SELECT coalesce(sum(latency_sum_ms), 0) FROM domains) + (SELECT latency_sum_ms FROM retired_check_counts))::bigint
+            """)
         m.queueDepth = try value("""
             SELECT count(*) FROM domains WHERE NOT paused AND (check_requested_at IS NOT NULL OR next_check_at <= now())
               AND (lease_until IS NULL OR lease_until < now())
@@ -80,18 +86,14 @@ extension Queryable {
         """
     }
 
-    /// The last 24 hours' checks, changed and unchanged, in one pass: per bucket index (how many of
-    /// the ascending bounds $1 are below the latency, so index i holds the latencies <= bound i and
-    /// above the one before) their count and sum. The repeats come through the BRIN index on time.
+    /// Every check's latency counter, summed over the living domains and the deleted ones.
     static var latencyHistogram: SQL {
         """
-        WITH recent AS (
-          SELECT latency_ms FROM checks WHERE started_at > now() - interval '24 hours' AND latency_ms IS NOT NULL
+        SELECT i, sum(n)::bigint AS n FROM (
+          SELECT b.i, b.n FROM domains d, unnest(d.latency_buckets) WITH ORDINALITY AS b(n, i)
           UNION ALL
-          SELECT latency_ms FROM check_repeats WHERE checked_at > now() - interval '24 hours'
-        )
-        SELECT width_bucket(latency_ms - 1, $1::int[]) AS k, count(*) AS n, coalesce(sum(latency_ms), 0)::bigint AS s
-        FROM recent GROUP BY 1
+          SELECT b.i, b.n FROM retired_check_counts r, unnest(r.latency_buckets) WITH ORDINALITY AS b(n, i)
+        ) counted GROUP BY i
         """
     }
 }

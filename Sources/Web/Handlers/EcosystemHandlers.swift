@@ -3,10 +3,8 @@ import Store
 
 /// /metrics (Prometheus text format), the opt-in status badge, and the domain list export.
 enum EcosystemHandlers {
-    static let latencyBuckets = [50, 100, 250, 500, 1000, 2500, 5000, 10000]
-
     static func metrics(_ c: RequestContext) throws -> WebResponse {
-        let m = try c.database.monitorMetrics(buckets: latencyBuckets)
+        let m = try c.database.monitorMetrics()
         var out = ""
         func metric(_ name: String, _ type: String, _ help: String) { out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n" }
         func label(_ v: String) -> String {
@@ -20,7 +18,7 @@ enum EcosystemHandlers {
         for (k, v) in m.checksByVerdict.sorted(by: { $0.key < $1.key }) { out += "aasa_checks_total{verdict=\"\(label(k))\"} \(v)\n" }
         metric("aasa_failing_domains", "gauge", "Domains whose latest check has an error finding, by finding code.")
         for (k, v) in m.failingByCode.sorted(by: { $0.key < $1.key }) { out += "aasa_failing_domains{code=\"\(label(k))\"} \(v)\n" }
-        metric("aasa_check_latency_milliseconds", "histogram", "Origin fetch time of the checks of the last 24 hours.")
+        metric("aasa_check_latency_milliseconds", "histogram", "Origin fetch time of every check made (a deleted domain's checks included).")
         for b in m.latencyBuckets { out += "aasa_check_latency_milliseconds_bucket{le=\"\(b.le)\"} \(b.count)\n" }
         out += "aasa_check_latency_milliseconds_bucket{le=\"+Inf\"} \(m.latencyCount)\n"
         out += "aasa_check_latency_milliseconds_sum \(m.latencySum)\naasa_check_latency_milliseconds_count \(m.latencyCount)\n"
