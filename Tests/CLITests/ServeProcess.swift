@@ -79,7 +79,8 @@ struct PlainHTTPResponse {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ServeProcess.Failure(description: "socket: errno \(errno)") }
         defer { close(fd) }
-        var timeout = timeval(tv_sec: 15, tv_usec: 0)
+        // Only ends a wait for an answer that must come: generous for a slow, loaded machine.
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

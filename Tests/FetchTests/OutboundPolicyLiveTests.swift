@@ -68,7 +68,7 @@ import Testing
     @Test func socketCallbackRefusesAnUnpinnedAddress() async throws {
         try await TestTLSFleet.with { fleet in
             let loop = TransferLoop(settings: TransferSettings(caFile: nil, bodyLimit: 1 << 20, measureLimit: 1 << 20,
-                                                               connectTimeoutMilliseconds: 2000, totalTimeoutMilliseconds: 3000),
+                                                               connectTimeoutMilliseconds: 30_000, totalTimeoutMilliseconds: 60_000),
                                     maxTotal: 4, maxPerAddress: 4)
             defer { loop.shutdown() }
             // Pinned to 127.0.0.9, but curl is told to connect to 127.0.0.1: the socket callback must refuse.

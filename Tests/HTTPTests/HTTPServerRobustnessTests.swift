@@ -33,7 +33,7 @@ import Testing
             let client = try RawClient(port: server.port)
             try client.send("GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
             #expect(try #require(client.readResponse()).status == 200)
-            #expect(client.waitForClose(seconds: 5))
+            #expect(client.waitForClose())
         }
     }
 

@@ -185,8 +185,9 @@ import Testing
                 threads.append(try OSThread.spawn(name: "client-\(t)") {
                     for i in 0..<400 {
                         // Stop at the first unanswered request: a stuck loop would otherwise
-                        // cost a receive timeout per remaining connection.
-                        guard let client = try? RawClient(port: port, receiveTimeoutSeconds: 3) else { return }
+                        // cost a receive timeout per remaining connection. The timeout is long
+                        // enough that a loaded machine's scheduling delays are not taken for one.
+                        guard let client = try? RawClient(port: port, receiveTimeoutSeconds: 30) else { return }
                         let path = i % 2 == 0 ? "/sleep/0" : "/healthz"
                         guard (try? client.send("GET \(path) HTTP/1.1\r\nHost: t\r\n\r\nGET /sleep/0 HTTP/1.1\r\nHost: t\r\n\r\n")) != nil,
                               client.readResponse()?.status == 200, client.readResponse()?.status == 200

@@ -16,7 +16,7 @@ final class RawClient {
     private var buffer: [UInt8] = []
     private(set) var peerClosed = false
 
-    init(port: Int, receiveTimeoutSeconds: Int = 10) throws {
+    init(port: Int, receiveTimeoutSeconds: Int = 60) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw SystemCallError(call: "socket", code: errno) }
         var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
@@ -90,8 +90,8 @@ final class RawClient {
     }
 
     /// True when the server closes the connection (EOF) before `seconds` pass, having sent
-    /// nothing more.
-    func waitForClose(seconds: Int = 5) -> Bool {
+    /// nothing more. Only for closes that must happen: a passing test never waits the whole time.
+    func waitForClose(seconds: Int = 60) -> Bool {
         var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         while fill() {}
@@ -132,8 +132,9 @@ func withServer(_ configure: (inout HTTPServerConfiguration) -> Void = { _ in },
     try body(server)
 }
 
-/// Polls `condition` every 10 ms until it holds or `seconds` pass.
-func eventually(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
+/// Polls `condition` every 10 ms until it holds or `seconds` pass. Only for things that must
+/// happen, so the deadline is generous: a passing test never reaches it.
+func eventually(seconds: Double = 60, _ condition: () -> Bool) -> Bool {
     let deadline = monotonicNanoseconds() + UInt64(seconds * 1e9)
     while monotonicNanoseconds() < deadline {
         if condition() { return true }

@@ -5,13 +5,14 @@ import Store
 import TestSupport
 
 /// A fetcher aimed at the test fleet: names reach nginx through connect-to rules, the test CA is
-/// trusted, private addresses allowed (loopback), short timeouts.
+/// trusted, private addresses allowed (loopback). Generous timeouts: no test here wants one, and a
+/// slow, loaded machine must not turn a good answer into a failed check.
 func fleetFetcher(_ fleet: TestTLSFleet, checkCDN: Bool = false) throws -> Fetcher {
     try Fetcher(FetchConfiguration(
         policy: OutboundPolicy(allowPrivateAddresses: true), cdnBase: fleet.cdnBase, checkCDN: checkCDN,
         rootLocation: .whenWellKnownFails, compareUserAgents: false, extraCAFile: fleet.caFile,
         connectTo: try fleet.connectTo.map { try ConnectToRule(parsing: $0) },
-        connectTimeout: .seconds(3), totalTimeout: .seconds(5)))
+        connectTimeout: .seconds(30), totalTimeout: .seconds(60)))
 }
 
 /// The file every unknown name under fleet.test gets from nginx's default server; tests rewrite it

@@ -29,7 +29,8 @@ import TestSupport
                 policy: OutboundPolicy(allowPrivateAddresses: true), cdnBase: fleet.cdnBase, checkCDN: false,
                 rootLocation: .whenWellKnownFails, compareUserAgents: false, extraCAFile: fleet.caFile,
                 connectTo: try fleet.connectTo.map { try ConnectToRule(parsing: $0) },
-                connectTimeout: .seconds(3), totalTimeout: .seconds(5)))
+                // Generous: on a slow, loaded machine the file's verdict must come from the file.
+                connectTimeout: .seconds(30), totalTimeout: .seconds(60)))
             pipeline = CheckPipeline(database: database, fetcher: fetcher)
             worker = DeliveryWorker(database: database, configuration: DeliveryConfiguration(
                 mail: MailSettings(url: smtp.url, from: "alerts@monitor.example.test"),

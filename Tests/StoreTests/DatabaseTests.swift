@@ -109,7 +109,7 @@ import Testing
             try listener.listen("check_now")
             #expect(listener.wait(timeout: .milliseconds(50)) == .timedOut)
             try db.notify(channel: "check_now", payload: "example.com")
-            guard case .notifications(let received) = listener.wait(timeout: .seconds(10)) else {
+            guard case .notifications(let received) = listener.wait(timeout: .seconds(60)) else {
                 Issue.record("no notification arrived")
                 return
             }
@@ -117,7 +117,7 @@ import Testing
             #expect(received.first?.channel == "check_now")
             // Notifications sent inside a transaction arrive at commit only.
             try db.withTransaction { tx in try tx.notify(channel: "check_now", payload: "in-tx") }
-            guard case .notifications(let second) = listener.wait(timeout: .seconds(10)) else {
+            guard case .notifications(let second) = listener.wait(timeout: .seconds(60)) else {
                 Issue.record("no notification after commit")
                 return
             }
@@ -135,13 +135,13 @@ import Testing
                            "aasa-monitor listener")
             // The next waits see the broken session, reconnect, and listen again.
             var wakes: [NotificationListener.Wake] = []
-            let deadline = ContinuousClock.now + .seconds(20)
+            let deadline = ContinuousClock.now + .seconds(60)
             while !wakes.contains(.reconnected) && ContinuousClock.now < deadline {
                 wakes.append(listener.wait(timeout: .milliseconds(200)))
             }
             #expect(wakes.contains(.reconnected))
             try db.notify(channel: "wake", payload: "again")
-            guard case .notifications(let received) = listener.wait(timeout: .seconds(10)) else {
+            guard case .notifications(let received) = listener.wait(timeout: .seconds(60)) else {
                 Issue.record("no notification after the reconnect")
                 return
             }
@@ -156,7 +156,7 @@ import Testing
             defer { admin.close() }
             try admin.execute("SELECT pg_terminate_backend($1)", first)
             // Wait until the server has really ended that session.
-            let deadline = ContinuousClock.now + .seconds(10)
+            let deadline = ContinuousClock.now + .seconds(60)
             while try admin.value("SELECT count(*) FROM pg_stat_activity WHERE pid = $1", first, as: Int.self) > 0,
                   ContinuousClock.now < deadline {
                 Thread.sleep(forTimeInterval: 0.02)

@@ -173,7 +173,7 @@ func isAlive(_ pid: Int32) -> Bool {
 }
 
 /// Polls `condition` until it holds or the deadline passes.
-func waitUntil(timeout: Duration = .seconds(30), _ condition: () throws -> Bool) throws {
+func waitUntil(timeout: Duration = .seconds(60), _ condition: () throws -> Bool) throws {
     let deadline = ContinuousClock.now + timeout
     while try !condition() {
         guard ContinuousClock.now < deadline else {

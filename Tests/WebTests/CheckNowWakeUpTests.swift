@@ -10,8 +10,10 @@ import TestSupport
 @Suite(.serialized) struct CheckNowWakeUpTests {
     static let app = "ABCDE12345.com.example.app"
 
-    /// The notifications on the scheduler's channel that arrive within `timeout`.
-    func wakeUps(_ listener: NotificationListener, timeout: Duration = .seconds(10)) -> [DatabaseNotification] {
+    /// The notifications on the scheduler's channel that arrive within `timeout` (returns at the
+    /// first). Generous by default, for wake-ups that must come; only the app sends on this channel,
+    /// so the short "nothing arrives" windows cannot catch a stray one however slow the machine.
+    func wakeUps(_ listener: NotificationListener, timeout: Duration = .seconds(60)) -> [DatabaseNotification] {
         let deadline = ContinuousClock.now + timeout
         var seen: [DatabaseNotification] = []
         while ContinuousClock.now < deadline, seen.isEmpty {

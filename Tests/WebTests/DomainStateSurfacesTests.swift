@@ -50,7 +50,8 @@ import TestSupport
                 policy: OutboundPolicy(allowPrivateAddresses: true), cdnBase: fleet.cdnBase, checkCDN: false,
                 rootLocation: .whenWellKnownFails, compareUserAgents: false, extraCAFile: fleet.caFile,
                 connectTo: try fleet.connectTo.map { try ConnectToRule(parsing: $0) },
-                connectTimeout: .seconds(3), totalTimeout: .seconds(5)))
+                // Generous: a slow, loaded machine must not turn the good file into a failed check.
+                connectTimeout: .seconds(30), totalTimeout: .seconds(60)))
             defer { fetcher.shutdown() }
             try await TestPostgres.withDatabase { (db: Database) async throws in
                 let app = WebApp(database: db, configuration: TestApp.configuration)

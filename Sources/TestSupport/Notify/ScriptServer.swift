@@ -30,7 +30,9 @@ final class ScriptServer: @unchecked Sendable {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "python3"
     }
 
-    func start(timeout: Duration = .seconds(20)) throws {
+    /// Waits up to `timeout` for the port file: generous, as Python importing aiosmtpd on a slow,
+    /// loaded machine must not fail a test.
+    func start(timeout: Duration = .seconds(60)) throws {
         lock.lock()
         defer { lock.unlock() }
         guard process == nil else { return }
@@ -104,8 +106,9 @@ struct ScriptServerError: Error, CustomStringConvertible {
     var description: String { message }
 }
 
-/// Polls `condition` until it holds or the deadline passes (no blind sleeps in tests).
-public func waitUntil(timeout: Duration = .seconds(20), poll: Duration = .milliseconds(20),
+/// Polls `condition` until it holds or the deadline passes (no blind sleeps in tests). Meant for
+/// what must happen, so the default deadline is generous: a passing test never reaches it.
+public func waitUntil(timeout: Duration = .seconds(60), poll: Duration = .milliseconds(20),
                       _ condition: () throws -> Bool) rethrows -> Bool {
     let deadline = ContinuousClock.now + timeout
     while true {

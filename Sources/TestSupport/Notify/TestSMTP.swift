@@ -81,7 +81,7 @@ public final class TestSMTP: Sendable {
     }
 
     @discardableResult
-    public func waitForMessages(_ count: Int, timeout: Duration = .seconds(20)) -> [Message] {
+    public func waitForMessages(_ count: Int, timeout: Duration = .seconds(60)) -> [Message] {
         var latest: [Message] = []
         _ = waitUntil(timeout: timeout) {
             latest = messages()

@@ -67,7 +67,7 @@ public final class TestWebhookReceiver: Sendable {
 
     /// Waits (polling, with a deadline) until at least `count` requests arrived; returns them.
     @discardableResult
-    public func waitForRequests(_ count: Int, timeout: Duration = .seconds(20)) -> [Request] {
+    public func waitForRequests(_ count: Int, timeout: Duration = .seconds(60)) -> [Request] {
         var latest: [Request] = []
         _ = waitUntil(timeout: timeout) {
             latest = requests()

@@ -246,7 +246,8 @@ public final class TestTLSFleet: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let deadline = Date().addingTimeInterval(15)
+        // Generous: nginx loading a dozen certificates on a slow, loaded machine must not fail a test.
+        let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             if !process.isRunning {
                 let log = (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
@@ -257,7 +258,7 @@ public final class TestTLSFleet: @unchecked Sendable {
         }
         process.terminate()
         process.waitUntilExit()
-        throw FleetError(message: "nginx did not accept connections on port \(port) within 15 s")
+        throw FleetError(message: "nginx did not accept connections on port \(port) within 60 s")
     }
 
     static func canConnect(port: Int) -> Bool {

@@ -88,7 +88,7 @@ import TestSupport
 
         // The first check is pending: the page says so and polls.
         log.expect(try browser.exists("[data-poll]"), "the page shows the first check's progress")
-        try browser.wait("the progress text from the page's script", timeout: .seconds(20)) {
+        try browser.wait("the progress text from the page's script") {
             // "Checking… 3 s": the script is polling the status URL.
             try browser.text(".progress-text").range(of: #"\d+ s$"#, options: .regularExpression) != nil
         }
