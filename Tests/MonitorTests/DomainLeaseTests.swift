@@ -118,7 +118,7 @@ import TestSupport
             let metrics = try database.monitorMetrics()
             #expect(metrics.checksByVerdict["warn"] == 2 && metrics.latencyCount == 2 && metrics.latencySum == 14, "\(metrics)")
             #expect(metrics.latencyBuckets.first?.le == 50 && metrics.latencyBuckets.first?.count == 2, "\(metrics)")
-            #expect(try count(database, "SELECT count(*)::int FROM domains WHERE recent_latencies[1:2] = '{7,-2}'") == 2)
+            #expect(try count(database, "SELECT count(*)::int FROM domain_stats WHERE recent_latencies[1:2] = '{7,-2}'") == 2)
         }
     }
 

@@ -66,7 +66,6 @@ extension Queryable {
             FROM (SELECT DISTINCT ON (domain_id) domain_id, id, started_at, findings FROM checks ORDER BY domain_id, started_at DESC) c
             WHERE c.domain_id = d.id
             """)
-        try execute(Self.seededRecentLatencies)
         // The per-verdict counters every check adds to (/metrics).
         try execute("""
             WITH every_check AS (
@@ -83,11 +82,12 @@ extension Queryable {
                      sum(n) FILTER (WHERE verdict = 'fail') AS failed
               FROM every_check GROUP BY domain_id
             )
-            UPDATE domains d SET checks_passed = coalesce(c.passed, 0), checks_warned = coalesce(c.warned, 0),
-                                 checks_failed = coalesce(c.failed, 0)
-            FROM counted c WHERE c.domain_id = d.id
+            UPDATE domain_stats s SET checks_passed = coalesce(c.passed, 0), checks_warned = coalesce(c.warned, 0),
+                                      checks_failed = coalesce(c.failed, 0)
+            FROM counted c WHERE c.domain_id = s.domain_id
             """)
-        try execute("SELECT aasa_recount_latency_histograms()")
+        // ...and the latency histograms and sparklines.
+        try execute("SELECT aasa_recount_domain_stats()")
         // The roll-up emptied most of check_repeats at once; a running system reuses that space hour
         // by hour, so compact it rather than measure a table four times its steady size. Then set the
         // visibility map, as autovacuum would have, so index-only scans stay index-only.
@@ -120,22 +120,7 @@ extension Queryable {
         try execute("""
             UPDATE domains d SET last_check_id = c.id FROM checks c WHERE c.domain_id = d.id AND d.host LIKE 'busy%'
             """)
-        try execute(Self.seededRecentLatencies)
-        try execute("SELECT aasa_recount_latency_histograms()")
+        try execute("SELECT aasa_recount_domain_stats()")
         try execute("VACUUM ANALYZE")
-    }
-
-    /// The sparkline's latest 20 response times, which every check prepends to (migration 0013),
-    /// for rows seeded in bulk.
-    static var seededRecentLatencies: SQL {
-        """
-        UPDATE domains d SET recent_latencies = (ARRAY(
-          SELECT least(l, 32767)::smallint FROM (
-            (SELECT c.started_at AS t, coalesce(c.latency_ms, -1) AS l FROM checks c WHERE c.domain_id = d.id
-               ORDER BY c.started_at DESC LIMIT 20)
-            UNION ALL
-            (SELECT r.checked_at, r.latency_ms FROM check_repeats r WHERE r.domain_id = d.id ORDER BY r.checked_at DESC LIMIT 20)
-          ) latest ORDER BY t DESC LIMIT 20) || array_fill(-2::smallint, ARRAY[20]))[1:20]
-        """
     }
 }

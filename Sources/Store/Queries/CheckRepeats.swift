@@ -59,14 +59,12 @@ extension Queryable {
         ), done AS (
           UPDATE domains d SET lease_until = NULL, leased_by = NULL, lease_attempt_key = NULL,
             next_check_at = i.next_check_at, check_round = d.check_round + 1, last_checked_at = i.finished_at,
-            last_verdict = i.verdict, consecutive_failures = i.failures,
-            checks_passed = d.checks_passed + (i.verdict = 'pass')::int, checks_warned = d.checks_warned + (i.verdict = 'warn')::int,
-            checks_failed = d.checks_failed + (i.verdict = 'fail')::int,
-            recent_latencies = (ARRAY[least(i.latency_ms, 32767)::smallint] || d.recent_latencies)[1:20],
-            latency_buckets[aasa_latency_bucket(i.latency_ms)] = d.latency_buckets[aasa_latency_bucket(i.latency_ms)] + 1,
-            latency_sum_ms = d.latency_sum_ms + i.latency_ms
+            last_verdict = i.verdict, consecutive_failures = i.failures
           FROM input i WHERE d.id = i.domain_id AND d.lease_attempt_key = i.attempt_key
-          RETURNING d.id, i.finished_at, i.latency_ms
+          RETURNING d.id, i.finished_at, i.latency_ms, i.verdict
+        ), counted AS (
+        """ + DomainStats.countCheck + """
+          FROM (SELECT id AS domain_id, verdict, latency_ms, true AS newest FROM done) c WHERE s.domain_id = c.domain_id
         ), repeats AS (
           INSERT INTO check_repeats (domain_id, checked_at, latency_ms) SELECT id, finished_at, latency_ms FROM done
         ), touched AS (

@@ -139,17 +139,18 @@ extension Database {
 
     static var finishDomain: SQL {
         """
-        UPDATE domains SET lease_until = NULL, leased_by = NULL, lease_attempt_key = NULL,
-          next_check_at = $2, check_round = check_round + 1, last_checked_at = $3, last_verdict = $4,
-          consecutive_failures = $5, last_reason = $7,
-          checks_passed = checks_passed + ($8 = 'pass')::int, checks_warned = checks_warned + ($8 = 'warn')::int,
-          checks_failed = checks_failed + ($8 = 'fail')::int,
-          recent_latencies = (ARRAY[least($9::integer, 32767)::smallint] || recent_latencies)[1:20],
-          latency_buckets[aasa_latency_bucket($9::integer)] = latency_buckets[aasa_latency_bucket($9::integer)] + 1,
-          latency_sum_ms = latency_sum_ms + coalesce($9::integer, 0),
-          last_check_id = COALESCE($6, last_check_id),
-          last_changed_at = CASE WHEN $6::bigint IS NULL THEN last_changed_at ELSE $3 END
-        WHERE id = $1
+        WITH finished AS (
+          UPDATE domains SET lease_until = NULL, leased_by = NULL, lease_attempt_key = NULL,
+            next_check_at = $2, check_round = check_round + 1, last_checked_at = $3, last_verdict = $4,
+            consecutive_failures = $5, last_reason = $7,
+            last_check_id = COALESCE($6, last_check_id),
+            last_changed_at = CASE WHEN $6::bigint IS NULL THEN last_changed_at ELSE $3 END
+          WHERE id = $1
+          RETURNING id
+        )
+        """ + DomainStats.countCheck + """
+        FROM (SELECT id AS domain_id, $8::text AS verdict, $9::integer AS latency_ms, true AS newest FROM finished) c
+        WHERE s.domain_id = c.domain_id
         """
     }
 }

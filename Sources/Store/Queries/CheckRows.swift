@@ -52,23 +52,19 @@ extension Database {
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $11) RETURNING id
                 """, new.domainID, "insert-" + String(UInt64.random(in: 0...UInt64.max)), new.startedAt, new.finishedAt, new.verdict,
                 origin, cdn, new.transportJSON, new.findingsJSON, new.changed, new.latencyMilliseconds)
-            try c.execute("""
+            let newest = try c.execute("""
                 UPDATE domains SET last_check_id = $2, last_checked_at = $3, last_verdict = $4, check_requested_at = NULL,
-                  recent_latencies = (ARRAY[least(coalesce($7::integer, -1), 32767)::smallint] || recent_latencies)[1:20],
                   last_changed_at = CASE WHEN $5 OR last_changed_at IS NULL THEN $3 ELSE last_changed_at END,
                   last_reason = (SELECT f->>'message' FROM jsonb_array_elements($6::jsonb) f
                                  ORDER BY CASE f->>'severity' WHEN 'error' THEN 0 WHEN 'warning' THEN 1 WHEN 'deprecation' THEN 2 ELSE 3 END
                                  LIMIT 1)
                 WHERE id = $1 AND (last_checked_at IS NULL OR last_checked_at <= $3)
-                """, new.domainID, id, new.finishedAt, new.verdict, new.changed, new.findingsJSON, new.latencyMilliseconds)
+                """, new.domainID, id, new.finishedAt, new.verdict, new.changed, new.findingsJSON) == 1
             // Every check counts in /metrics, whether or not it is the domain's latest.
-            try c.execute("""
-                UPDATE domains SET checks_passed = checks_passed + ($2 = 'pass')::int,
-                  checks_warned = checks_warned + ($2 = 'warn')::int, checks_failed = checks_failed + ($2 = 'fail')::int,
-                  latency_buckets[aasa_latency_bucket($3::integer)] = latency_buckets[aasa_latency_bucket($3::integer)] + 1,
-                  latency_sum_ms = latency_sum_ms + coalesce($3::integer, 0)
-                WHERE id = $1
-                """, new.domainID, new.verdict, new.latencyMilliseconds)
+            try c.execute(DomainStats.countCheck + """
+                FROM (SELECT $1::bigint AS domain_id, $2::text AS verdict, $3::integer AS latency_ms, $4::boolean AS newest) c
+                WHERE s.domain_id = c.domain_id
+                """, new.domainID, new.verdict, new.latencyMilliseconds, newest)
             return id
         }
     }

@@ -37,7 +37,7 @@ public struct OverviewItem: Sendable {
 extension Queryable {
     /// One page of the overview, plus how many domains match and how many are in each state.
     /// State and reason are the domain's (`last_verdict`, `last_reason`: the file's verdict made worse
-    /// by unmet expectations); sparkline latencies (`recent_latencies`, kept by every check) and alert counts are
+    /// by unmet expectations); sparkline latencies (`domain_stats.recent_latencies`, kept by every check) and alert counts are
     /// fetched for the page's rows only.
     public func overview(_ f: OverviewFilter) throws -> (items: [OverviewItem], matching: Int, counts: [String: Int]) {
         let pattern = "%" + Self.escapeLike(f.search.lowercased()) + "%"
@@ -67,7 +67,7 @@ extension Queryable {
             ), paged AS (
               SELECT * FROM ranked d ORDER BY
             """ + " " + order + " LIMIT $3 OFFSET $4) " + """
-            SELECT d.*, (SELECT x.recent_latencies FROM domains x WHERE x.id = d.id) AS latencies,
+            SELECT d.*, (SELECT s.recent_latencies FROM domain_stats s WHERE s.domain_id = d.id) AS latencies,
               (SELECT count(*) FROM alerts a WHERE a.domain_id = d.id AND a.state = 'open') AS open_alerts
             FROM paged d ORDER BY
             """ + " " + order, pattern, state, f.limit, f.offset)

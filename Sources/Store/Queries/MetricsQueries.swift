@@ -48,7 +48,7 @@ extension Queryable {
         }
         m.latencyCount = perBucket.prefix(bounds.count + 1).reduce(0, +)
         m.latencySum = try value("""
-            SELECT ((SELECT coalesce(sum(latency_sum_ms), 0) FROM domains) + (SELECT latency_sum_ms FROM retired_check_counts))::bigint
+            SELECT ((SELECT coalesce(sum(latency_sum_ms), 0) FROM domain_stats) + (SELECT latency_sum_ms FROM retired_check_counts))::bigint
             """)
         m.queueDepth = try value("""
             SELECT count(*) FROM domains WHERE NOT paused AND (check_requested_at IS NOT NULL OR next_check_at <= now())
@@ -76,7 +76,7 @@ extension Queryable {
         """
         WITH living AS (
           SELECT coalesce(sum(checks_passed), 0) AS passed, coalesce(sum(checks_warned), 0) AS warned,
-                 coalesce(sum(checks_failed), 0) AS failed FROM domains
+                 coalesce(sum(checks_failed), 0) AS failed FROM domain_stats
         ), counted AS (
           SELECT 'pass' AS v, (l.passed + r.checks_passed)::bigint AS n FROM living l, retired_check_counts r
           UNION ALL SELECT 'warn', (l.warned + r.checks_warned)::bigint FROM living l, retired_check_counts r
@@ -90,7 +90,7 @@ extension Queryable {
     static var latencyHistogram: SQL {
         """
         SELECT i, sum(n)::bigint AS n FROM (
-          SELECT b.i, b.n FROM domains d, unnest(d.latency_buckets) WITH ORDINALITY AS b(n, i)
+          SELECT b.i, b.n FROM domain_stats s, unnest(s.latency_buckets) WITH ORDINALITY AS b(n, i)
           UNION ALL
           SELECT b.i, b.n FROM retired_check_counts r, unnest(r.latency_buckets) WITH ORDINALITY AS b(n, i)
         ) counted GROUP BY i
