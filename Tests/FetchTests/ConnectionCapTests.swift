@@ -22,11 +22,18 @@ import Testing
             }
             let deadline = Date().addingTimeInterval(60)
             var seenHeldBack = false
+            var overCapBefore = 0
             while Date() < deadline, await results.count < 5 {
                 let stats = fetcher.statistics
                 #expect(stats.busiestAddressInFlight <= 2)
                 // Every well-known request opens its own connection, so closed ones are not counted.
-                #expect(fleet.hangServer.openConnections <= 2)
+                // A timed-out connection is closed before the next one opens, but on a loaded machine
+                // its FIN can still wait in the kernel while the next connection is accepted, so one
+                // poll may count it. A real third connection stays open until its 3 s timeout: it
+                // shows in two polls in a row.
+                let open = fleet.hangServer.openConnections
+                #expect(open <= 2 || overCapBefore <= 2, "\(overCapBefore), then \(open) connections open at the server")
+                overCapBefore = open
                 if stats.inFlight == 2, stats.queued >= 1 { seenHeldBack = true }
                 try await Task.sleep(for: .milliseconds(20))
             }
