@@ -208,8 +208,20 @@ import TestSupport
             let worker = DeliveryWorker(database: db, configuration: Self.configuration(smtp: nil, pollInterval: .seconds(600)), log: { _ in })
             worker.start()
             defer { worker.stop() }
-            // Let the idle threads go to sleep first.
             #expect(try waitUntil { try db.secondsUntilNextDelivery() == nil })
+            // The worker's listener must be LISTENing before the row is written, or the delivery below
+            // would come from the wake-up it gives itself after LISTEN (rows may have arrived meanwhile),
+            // not from the NOTIFY: wait for its session to have run the LISTEN (no fixed sleep, which a
+            // loaded machine can outlast).
+            #expect(try waitUntil {
+                try db.value("""
+                    SELECT count(*)::int FROM pg_stat_activity
+                    WHERE datname = current_database() AND application_name = 'aasa-monitor listener'
+                      AND state = 'idle' AND query LIKE 'LISTEN %'
+                    """) as Int == 1
+            }, "the delivery worker's listener never ran LISTEN")
+            // A short pause so the senders are likely asleep too (not relied on: a sender still awake
+            // would deliver just as well).
             usleep(300_000)
             try db.withTransaction { tx in _ = try tx.enqueueNotification(Self.event()) }
             #expect(receiver.waitForRequests(1).count == 1)
