@@ -79,6 +79,8 @@ if !args.contains("--no-seed") {
     try db.seedBusyDomains(count: 50, days: 7)
 }
 measure("overview of 50 domains checked every minute", "/?q=busy")
+let busyID: Int64 = try db.value("SELECT min(id) FROM domains WHERE host LIKE 'busy%'")
+measure("domain page (checked every minute, a week)", "/domains/\(busyID)")
 // As `serve` runs it: the change feed listens, so the overview and session lookups are cached
 // (the rows above are the uncached path, what a request pays after a change).
 app.startChangeFeed()
