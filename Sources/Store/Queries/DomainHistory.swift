@@ -106,8 +106,8 @@ extension Queryable {
     static var chartSeries: SQL {
         """
         WITH pts AS (
-          SELECT started_at AS t, latency_ms AS lo, latency_ms AS hi, latency_ms::numeric AS total,
-                 (latency_ms IS NOT NULL)::int::numeric AS valued, 1::numeric AS n
+          SELECT started_at AS t, latency_ms AS lo, latency_ms AS hi, latency_ms::float8 AS total,
+                 (latency_ms IS NOT NULL)::int::float8 AS valued, 1 AS n
           FROM checks WHERE domain_id = $1 AND started_at >= $2
           UNION ALL
           SELECT checked_at, latency_ms, latency_ms, latency_ms, 1, 1
@@ -117,23 +117,23 @@ extension Queryable {
           SELECT e.t, r.latency_min_ms, r.latency_max_ms, r.latency_sum_ms * e.w,
                  CASE WHEN r.latency_sum_ms IS NULL THEN 0 ELSE r.check_count * e.w END, CASE WHEN e.t = r.first_check_at THEN r.check_count ELSE 0 END
           FROM check_rollups r
-          CROSS JOIN LATERAL (VALUES (r.first_check_at, CASE WHEN r.last_check_at > r.first_check_at THEN 0.5 ELSE 1 END),
-                                     (r.last_check_at, CASE WHEN r.last_check_at > r.first_check_at THEN 0.5 ELSE 0 END)) e(t, w)
+          CROSS JOIN LATERAL (VALUES (r.first_check_at, CASE WHEN r.last_check_at > r.first_check_at THEN 0.5::float8 ELSE 1 END),
+                                     (r.last_check_at, CASE WHEN r.last_check_at > r.first_check_at THEN 0.5::float8 ELSE 0 END)) e(t, w)
           -- A roll-up covers at most its UTC day, so the day bound lets the index find them.
           WHERE r.domain_id = $1 AND r.day >= ($2::timestamptz AT TIME ZONE 'UTC')::date AND r.last_check_at >= $2
             AND e.w > 0 AND e.t >= $2
-        ), numbered AS (
-          SELECT pts.*, row_number() OVER (ORDER BY t) AS i, count(*) OVER () AS total_rows,
-                 min(t) OVER () AS t0, max(t) OVER () AS t1
-          FROM pts
-        ), keyed AS (
-          SELECT numbered.*, CASE WHEN total_rows <= $3 THEN i
-            ELSE floor(extract(epoch FROM t - t0) / greatest(extract(epoch FROM t1 - t0), 1) * ($3 - 1))::bigint END AS k
-          FROM numbered
+        ), span AS (
+          SELECT count(*) AS total_rows, min(t) AS t0, max(t) AS t1 FROM pts
         )
-        SELECT max(t) AS t, round(sum(total) / nullif(sum(valued), 0))::int AS mean, min(lo) AS lo, max(hi) AS hi,
+        -- Every point on its own while they fit, else the span cut into $3 equal time buckets. One
+        -- aggregate over the points, no sort or window over them: a domain checked every minute
+        -- has 10,080 points a week.
+        SELECT max(t) AS t, round((sum(total) / nullif(sum(valued), 0))::numeric)::int AS mean, min(lo) AS lo, max(hi) AS hi,
                sum(n)::int AS n
-        FROM keyed GROUP BY k ORDER BY 1
+        FROM pts, span
+        GROUP BY CASE WHEN span.total_rows <= $3 THEN extract(epoch FROM pts.t)
+          ELSE floor(extract(epoch FROM pts.t - span.t0) / greatest(extract(epoch FROM span.t1 - span.t0), 1) * ($3 - 1)) END
+        ORDER BY 1
         """
     }
 
@@ -177,8 +177,11 @@ extension Queryable {
                least(r.first_at, u.first_at) AS first_at, greatest(r.last_at, u.last_at) AS last_at
         FROM shown s
         CROSS JOIN LATERAL (
+          -- The time bounds as expressions no index serves: ANDed with the BRIN on checked_at, the
+          -- domain's exact btree bitmap became lossy (every row of every page in the span rechecked:
+          -- 30 ms instead of 11 for a domain checked every minute).
           SELECT count(*) AS n, min(checked_at) AS first_at, max(checked_at) AS last_at FROM check_repeats
-          WHERE domain_id = $1 AND checked_at >= s.started_at AND checked_at < s.next_at) r
+          WHERE domain_id = $1 AND checked_at + interval '0 s' >= s.started_at AND checked_at + interval '0 s' < s.next_at) r
         CROSS JOIN LATERAL (
           SELECT sum(check_count) AS n, min(first_check_at) AS first_at, max(last_check_at) AS last_at FROM check_rollups
           WHERE domain_id = $1 AND repeated_check_id = s.id) u
