@@ -81,6 +81,7 @@ if !args.contains("--no-seed") {
 measure("overview of 50 domains checked every minute", "/?q=busy")
 let busyID: Int64 = try db.value("SELECT min(id) FROM domains WHERE host LIKE 'busy%'")
 measure("domain page (checked every minute, a week)", "/domains/\(busyID)")
+measure("/metrics (a Prometheus scrape)", "/metrics")
 // As `serve` runs it: the change feed listens, so the overview and session lookups are cached
 // (the rows above are the uncached path, what a request pays after a change).
 app.startChangeFeed()

