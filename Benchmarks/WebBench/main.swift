@@ -82,6 +82,8 @@ measure("overview of 50 domains checked every minute", "/?q=busy")
 let busyID: Int64 = try db.value("SELECT min(id) FROM domains WHERE host LIKE 'busy%'")
 measure("domain page (checked every minute, a week)", "/domains/\(busyID)")
 measure("/metrics (a Prometheus scrape)", "/metrics")
+measure("export CSV (every domain)", "/export/domains.csv", runs: 20)
+measure("export JSON (every domain)", "/export/domains.json", runs: 20)
 // As `serve` runs it: the change feed listens, so the overview and session lookups are cached
 // (the rows above are the uncached path, what a request pays after a change).
 app.startChangeFeed()
