@@ -22,10 +22,10 @@ CREATE TABLE domain_stats (
 
 -- The histogram's bounds live here, once: the writers and /metrics read them from these functions.
 CREATE FUNCTION aasa_latency_bounds() RETURNS integer[] LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    RETURN ARRAY[50, 100, 250, 500, 1000, 2500, 5000, 10000];
+    AS $$ SELECT ARRAY[50, 100, 250, 500, 1000, 2500, 5000, 10000] $$;
 
 CREATE FUNCTION aasa_latency_bucket(ms integer) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    RETURN coalesce(width_bucket(ms - 1, aasa_latency_bounds()) + 1, 10);
+    AS $$ SELECT coalesce(width_bucket(ms - 1, aasa_latency_bounds()) + 1, 10) $$;
 
 -- Every domain has its row, however it was inserted (the web, import, benchmarks, tests).
 CREATE FUNCTION aasa_create_domain_stats() RETURNS trigger LANGUAGE plpgsql AS $$
