@@ -66,26 +66,37 @@ END $$;
 CREATE TRIGGER domain_stats_retire AFTER DELETE ON domain_stats REFERENCING OLD TABLE AS deleted_stats
     FOR EACH STATEMENT EXECUTE FUNCTION aasa_retire_check_counts();
 
--- Recounts the histograms and the sparklines from the stored history: changed checks and repeats
--- exactly, a roll-up's checks by their mean. For this migration and for data seeded in bulk.
+-- Recounts every domain's counters, histogram and sparkline from the stored history: changed
+-- checks and repeats exactly (a repeat has its preceding changed check's verdict), a roll-up's
+-- checks by their mean. For this migration and for data seeded in bulk (benchmarks).
 CREATE FUNCTION aasa_recount_domain_stats() RETURNS void LANGUAGE sql AS $$
-WITH every_check AS (
-  SELECT domain_id, latency_ms, 1 AS n, latency_ms AS total FROM checks
+WITH changed AS (
+  SELECT id, domain_id, verdict, started_at, latency_ms,
+         lead(started_at, 1, 'infinity') OVER (PARTITION BY domain_id ORDER BY started_at) AS next_at
+  FROM checks
+), every_check AS (
+  SELECT domain_id, verdict, latency_ms, 1 AS n, latency_ms AS total FROM changed
   UNION ALL
-  SELECT domain_id, latency_ms, 1, latency_ms FROM check_repeats
+  SELECT r.domain_id, c.verdict, r.latency_ms, 1, r.latency_ms FROM check_repeats r
+  JOIN changed c ON c.domain_id = r.domain_id AND r.checked_at >= c.started_at AND r.checked_at < c.next_at
   UNION ALL
-  SELECT domain_id, (latency_sum_ms / check_count)::integer, check_count, latency_sum_ms FROM check_rollups
+  SELECT u.domain_id, c.verdict, (u.latency_sum_ms / u.check_count)::integer, u.check_count, u.latency_sum_ms
+  FROM check_rollups u LEFT JOIN checks c ON c.id = u.repeated_check_id
 ), per_bucket AS (
-  SELECT domain_id, aasa_latency_bucket(latency_ms) AS b, sum(n) AS n, coalesce(sum(total), 0) AS total
+  SELECT domain_id, aasa_latency_bucket(latency_ms) AS b, sum(n) AS n, coalesce(sum(total), 0) AS total,
+         sum(n) FILTER (WHERE verdict = 'pass') AS passed, sum(n) FILTER (WHERE verdict = 'warn') AS warned,
+         sum(n) FILTER (WHERE verdict = 'fail') AS failed
   FROM every_check GROUP BY 1, 2
 ), counted AS (
   SELECT ids.domain_id, array_agg(coalesce(p.n, 0)::bigint ORDER BY k.i) AS buckets,
-         coalesce(sum(p.total) FILTER (WHERE k.i < 10), 0) AS total
+         coalesce(sum(p.total) FILTER (WHERE k.i < 10), 0) AS total,
+         coalesce(sum(p.passed), 0) AS passed, coalesce(sum(p.warned), 0) AS warned, coalesce(sum(p.failed), 0) AS failed
   FROM (SELECT DISTINCT domain_id FROM per_bucket) ids CROSS JOIN generate_series(1, 10) AS k(i)
   LEFT JOIN per_bucket p ON p.domain_id = ids.domain_id AND p.b = k.i
   GROUP BY ids.domain_id
 )
 UPDATE domain_stats s SET latency_buckets = c.buckets, latency_sum_ms = c.total,
+  checks_passed = c.passed, checks_warned = c.warned, checks_failed = c.failed,
   recent_latencies = (ARRAY(
     SELECT least(l, 32767)::smallint FROM (
       (SELECT c.started_at AS t, coalesce(c.latency_ms, -1) AS l FROM checks c WHERE c.domain_id = s.domain_id
@@ -99,7 +110,7 @@ UPDATE domain_stats s SET latency_buckets = c.buckets, latency_sum_ms = c.total,
 FROM counted c WHERE c.domain_id = s.domain_id;
 $$;
 
--- The domains registered so far: their rows, their counters moved off the domain row, their history counted.
+-- The domains registered so far: their rows (their counters, moved off the domain row), their history counted.
 INSERT INTO domain_stats (domain_id, checks_passed, checks_warned, checks_failed)
 SELECT id, checks_passed, checks_warned, checks_failed FROM domains;
 ALTER TABLE domains DROP COLUMN checks_passed, DROP COLUMN checks_warned, DROP COLUMN checks_failed;

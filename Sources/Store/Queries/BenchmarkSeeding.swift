@@ -66,27 +66,7 @@ extension Queryable {
             FROM (SELECT DISTINCT ON (domain_id) domain_id, id, started_at, findings FROM checks ORDER BY domain_id, started_at DESC) c
             WHERE c.domain_id = d.id
             """)
-        // The per-verdict counters every check adds to (/metrics).
-        try execute("""
-            WITH every_check AS (
-              SELECT domain_id, verdict, 1 AS n FROM checks
-              UNION ALL
-              SELECT r.domain_id, c.verdict, r.check_count FROM check_rollups r JOIN checks c ON c.id = r.repeated_check_id
-              UNION ALL
-              SELECT r.domain_id, c.verdict, 1 FROM check_repeats r
-              JOIN (SELECT domain_id, verdict, started_at,
-                           lead(started_at, 1, 'infinity') OVER (PARTITION BY domain_id ORDER BY started_at) AS next_at
-                    FROM checks) c ON c.domain_id = r.domain_id AND r.checked_at >= c.started_at AND r.checked_at < c.next_at
-            ), counted AS (
-              SELECT domain_id, sum(n) FILTER (WHERE verdict = 'pass') AS passed, sum(n) FILTER (WHERE verdict = 'warn') AS warned,
-                     sum(n) FILTER (WHERE verdict = 'fail') AS failed
-              FROM every_check GROUP BY domain_id
-            )
-            UPDATE domain_stats s SET checks_passed = coalesce(c.passed, 0), checks_warned = coalesce(c.warned, 0),
-                                      checks_failed = coalesce(c.failed, 0)
-            FROM counted c WHERE c.domain_id = s.domain_id
-            """)
-        // ...and the latency histograms and sparklines.
+        // The per-verdict counters, latency histograms and sparklines every check adds to.
         try execute("SELECT aasa_recount_domain_stats()")
         // The roll-up emptied most of check_repeats at once; a running system reuses that space hour
         // by hour, so compact it rather than measure a table four times its steady size. Then set the
