@@ -39,6 +39,16 @@ import Testing
         #expect(throws: DatabaseError.self) { try Int.decode(sqlText: nil, column: "n") }
     }
 
+    @Test func integerArraysDecodeWithNullsAndRefuseOtherShapes() throws {
+        func decode(_ text: String?) throws -> [Int?] { try SQLIntegerArray.decode(sqlText: text, column: "a").elements }
+        #expect(try decode("{}") == [])
+        #expect(try decode("{7,-2,NULL,32767}") == [7, -2, nil, 32767])
+        for bad in ["7,8", "{1,x}", "{{1,2},{3,4}}", "{1,,2}"] {
+            #expect(throws: DatabaseError.self, "\(bad)") { try decode(bad) }
+        }
+        #expect(throws: DatabaseError.self) { try decode(nil) }
+    }
+
     @Test func arrayLiteralsQuoteEveryElement() {
         #expect(SQLArray([1, 2, 3]).sqlValue == .text("{1,2,3}"))
         #expect(SQLArray(["a", "b\"c", "d\\e", "f,g"]).sqlValue == .text("{\"a\",\"b\\\"c\",\"d\\\\e\",\"f,g\"}"))

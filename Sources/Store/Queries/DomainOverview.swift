@@ -74,11 +74,9 @@ extension Queryable {
         var matching = 0
         let items = try page.map { row -> OverviewItem in
             matching = try row.decode("matching")
-            let latencyText: String = try row.decode("latencies")
-            let latencies = latencyText.trimmingCharacters(in: CharacterSet(charactersIn: "{}"))
-                .split(separator: ",").compactMap { Int($0) }
-                .filter { $0 != -2 }                           // -2: no check yet
-                .map { (ms: Int) -> Int? in ms < 0 ? nil : ms }   // -1: a check that measured no time
+            let latencies = try row.decode("latencies", as: SQLIntegerArray.self).elements
+                .filter { $0 != -2 }                                   // -2: no check yet
+                .map { (ms: Int?) -> Int? in ms.flatMap { $0 < 0 ? nil : $0 } }   // -1: a check that measured no time
             return OverviewItem(id: try row.decode("id"), host: try row.decode("host"), displayName: try row.decode("display_name"),
                                 state: try row.decode("state"), reason: try row.decode("reason"),
                                 lastCheckedAt: try row.decode("last_checked_at"), lastChangedAt: try row.decode("last_changed_at"),
