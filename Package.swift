@@ -22,25 +22,30 @@ let package = Package(
         // Only what Swift cannot call directly: variadic curl functions, epoll/socket glue.
         .target(name: "CShim", dependencies: ["CCurl"], cSettings: [.define("_GNU_SOURCE")]),
 
-        // The pure core: no I/O, Foundation at most.
-        .target(name: "AASA", swiftSettings: strict),
+        // The pure cores: no I/O, Foundation at most.
+        // The words every layer shares, from the core to the column: findings, severity, verdict, platform.
+        .target(name: "Vocabulary", swiftSettings: strict),
+        // The strict-but-forgiving JSON reader that locates every value (pointer + line:column).
+        .target(name: "LocatedJSON", dependencies: ["Vocabulary"], swiftSettings: strict),
+        // Apple's apple-app-site-association: parse, validate, match, explain, diff.
+        .target(name: "AASA", dependencies: ["Vocabulary", "LocatedJSON"], swiftSettings: strict),
         // Generic HTTP/1.1 server on raw sockets; knows nothing of AASA.
         .target(name: "HTTP", dependencies: ["CShim"], swiftSettings: strict),
         // PostgreSQL through libpq: pool, migrations, embedded cluster, queries.
-        .target(name: "Store", dependencies: ["CLibPQ", "CSodium", "AASA"], swiftSettings: strict),
+        .target(name: "Store", dependencies: ["CLibPQ", "CSodium", "Vocabulary", "AASA"], swiftSettings: strict),
         // libcurl fetcher with the outbound policy.
-        .target(name: "Fetch", dependencies: ["CCurl", "CShim", "CIDN2", "AASA"], swiftSettings: strict),
+        .target(name: "Fetch", dependencies: ["CCurl", "CShim", "CIDN2", "Vocabulary", "AASA"], swiftSettings: strict),
         // Scheduler, check pipeline, alert rules.
-        .target(name: "Monitor", dependencies: ["AASA", "Fetch", "Store"], swiftSettings: strict),
+        .target(name: "Monitor", dependencies: ["Vocabulary", "AASA", "Fetch", "Store"], swiftSettings: strict),
         // Email and webhook delivery from the outbox.
         .target(name: "Notify", dependencies: ["CCurl", "CShim", "CSodium", "Store", "Monitor", "Fetch"], swiftSettings: strict),
         // Pages, forms, JSON API, auth.
-        .target(name: "Web", dependencies: ["HTTP", "Store", "Monitor", "Notify", "AASA", "Fetch", "CSodium"],
+        .target(name: "Web", dependencies: ["HTTP", "Store", "Monitor", "Notify", "Vocabulary", "AASA", "Fetch", "CSodium"],
                 swiftSettings: strict),
         .executableTarget(
             name: "aasa-monitor",
             dependencies: [
-                "AASA", "HTTP", "Store", "Fetch", "Monitor", "Notify", "Web",
+                "Vocabulary", "AASA", "HTTP", "Store", "Fetch", "Monitor", "Notify", "Web",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
@@ -48,7 +53,8 @@ let package = Package(
         // Helpers that start real things for the tests (PostgreSQL, TLS fleet, SMTP, webhook receiver).
         .target(name: "TestSupport", dependencies: ["Store", "HTTP", "CCurl", "CShim"], swiftSettings: strict),
 
-        .testTarget(name: "AASATests", dependencies: ["AASA"], resources: [.copy("Fixtures")], swiftSettings: strict),
+        .testTarget(name: "LocatedJSONTests", dependencies: ["LocatedJSON"], swiftSettings: strict),
+        .testTarget(name: "AASATests", dependencies: ["Vocabulary", "AASA"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "FetchTests", dependencies: ["Fetch", "TestSupport"], swiftSettings: strict),

@@ -1,3 +1,6 @@
+import LocatedJSON
+import Vocabulary
+
 /// What the parser made of a body: the document as a device would read it (nil when the bytes are
 /// not a usable JSON object) and everything it noticed while reading — syntax, encoding, structure,
 /// types and per-value mistakes, each with a JSON pointer and line:column.
@@ -21,7 +24,7 @@ public enum AASAParser {
     public static let readLimit = 32 << 20
 
     public static func parse(_ bytes: [UInt8]) -> ParseResult {
-        var findings = FindingCollector()
+        var findings = FindingCollector(truncation: .findingsTruncated)
         guard bytes.count <= readLimit else {
             findings.add(FindingDefinition.sizeOver128k.finding(at: nil,
                 "The body is \(bytes.count) bytes, far above Apple's 128 KB limit; it was not read.",
@@ -53,7 +56,7 @@ public enum AASAParser {
                 hint: "Save the file as UTF-8 without BOM."))
         }
         let source = SourceText(bytes: json)
-        let (root, jsonFindings, failed) = JSONReader.read(source, from: start)
+        let (root, jsonFindings, failed) = JSONReader.read(source, from: start, kinds: .aasa)
         findings.add(contentsOf: jsonFindings.finish())
         guard let root, !failed else {
             return ParseResult(document: nil, findings: findings.finish())

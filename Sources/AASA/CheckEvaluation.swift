@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// Turns the facts of one check (both origin locations, Apple's CDN, the plain-user-agent repeat)
 /// into a `CheckReport`. Pure: no I/O, no clock; never throws.
 public enum CheckEvaluation {

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// The outcome of one full check of a domain: which location a device would use, the document it
 /// would get, every finding, and a verdict. Produced by `CheckEvaluation.evaluate`.
 public struct CheckReport: Hashable, Sendable {

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// The typed form of an apple-app-site-association file, as the parser understood it.
 ///
 /// This is the contract between the parser/validator and the matcher/diff: change it additively

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// A body as the check evaluation sees it: validated by `AASAValidator`, comparable by behaviour.
 struct DocumentSnapshot {
     var document: AASADocument?

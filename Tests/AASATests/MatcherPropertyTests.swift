@@ -1,3 +1,4 @@
+import Vocabulary
 import Testing
 @testable import AASA
 

@@ -1,3 +1,4 @@
+import Vocabulary
 import Testing
 import AASA
 @testable import Web
@@ -50,7 +51,7 @@ import AASA
     @Test func domain() {
         let e = Self.evil
         let file = Array("{\"applinks\":{\"details\":[{\"appIDs\":[\"\(e.replacingOccurrences(of: "\"", with: "\\\""))\"],\"components\":[{\"/\":\"/a\"}]}]}}".utf8)
-        let finding = Finding(code: e, severity: .error, location: AASA.SourceLocation(pointer: "/applinks/details/0/appIDs"),
+        let finding = Finding(code: e, severity: .error, location: Vocabulary.SourceLocation(pointer: "/applinks/details/0/appIDs"),
                               message: e, hint: e, affects: e)
         let m = DomainPageModel(
             id: 7, host: e, displayHost: e, state: .failing, verdictSentence: e, checking: true, lastCheck: 1, nextCheck: 99,

@@ -1,3 +1,5 @@
+import LocatedJSON
+
 /// App identifier format (aasa-spec.md §6.2): `<App ID prefix>.<bundle ID>`; the prefix is normally
 /// the 10-character Team ID, the bundle ID uses only `A–Z a–z 0–9 - .`.
 enum AppIDCheck {

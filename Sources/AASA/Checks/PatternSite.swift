@@ -1,3 +1,5 @@
+import LocatedJSON
+
 /// A pattern string as written in the file, with what it is matched against and where it is.
 struct PatternSite {
     enum Kind {

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// Compares two versions of a file by behaviour (aasa-spec.md §9, §12): which apps each service
 /// lists, what each app's ordered rules do, and, for sample URLs, which outcomes change.
 public enum AASADiff {

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// How two versions of a file differ in what they do (not in their bytes). Empty lists mean no
 /// difference of that kind; `isBehaviourallyEqual` is true when there is none of any kind.
 public struct DocumentDiff: Hashable, Sendable, Codable {

@@ -1,3 +1,5 @@
+import Vocabulary
+
 extension CompiledDocument {
     /// Explains `decide(url:appID:)`: the same walk over the app's rules, keeping every component's
     /// result. When `domain` is given and the URL's host is neither it nor a subdomain, the file

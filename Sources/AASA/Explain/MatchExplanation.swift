@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// Why a document gives a URL to an app or not, in terms a web developer can act on: the deciding
 /// rule and where each of its settings came from, or for a miss the closest rule and the component
 /// that failed. Produced by `CompiledDocument.explain(url:appID:)`; its `decision` always equals

@@ -1,3 +1,6 @@
+import LocatedJSON
+import Vocabulary
+
 // Affects strings shared by several codes (aasa-spec.md §14).
 private enum OS {
     static let all = "All OS versions"
@@ -243,4 +246,13 @@ public enum FindingCatalog {
     public static func definition(for code: String) -> FindingDefinition? {
         all.first { $0.code == code }
     }
+}
+
+extension JSONFindingKinds {
+    /// The JSON reader's findings under AASA's codes.
+    static let aasa = JSONFindingKinds(
+        invalidJSON: .invalidJSON, invalidUTF8: .invalidUTF8, duplicateKey: .duplicateKey,
+        nestingTooDeep: .nestingTooDeep,
+        expectedDocument: "an association file is a JSON object such as {\"applinks\": {…}}",
+        truncated: .findingsTruncated)
 }

@@ -1,3 +1,5 @@
+import LocatedJSON
+
 /// A document compiled once for matching many URLs with Apple's semantics (aasa-spec.md §7–§12).
 ///
 /// Pure and immutable, so one instance can be shared across threads. Matching cost is linear in the

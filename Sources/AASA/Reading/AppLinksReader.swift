@@ -1,3 +1,6 @@
+import LocatedJSON
+import Vocabulary
+
 /// Reads the `applinks` service (aasa-spec.md §5). Keys are read in the order the checks need
 /// (variables and defaults before the rules that use them), whatever their order in the file.
 enum AppLinksReader {

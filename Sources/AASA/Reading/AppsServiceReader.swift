@@ -1,3 +1,5 @@
+import LocatedJSON
+
 /// Reads `{"apps": [...]}` services: webcredentials, activitycontinuation, appclips, authsrv.
 enum AppsServiceReader {
     static func read(_ value: JSONValue, service: String, _ path: JSONPath, _ context: inout ReadContext,

@@ -1,3 +1,5 @@
+import LocatedJSON
+
 /// Reads a component dictionary (one rule) or a `defaults` dictionary, which Apple calls a
 /// subclass of components and which may carry the same keys (aasa-spec.md §7, §9).
 enum ComponentReader {

@@ -1,3 +1,5 @@
+import LocatedJSON
+
 /// Reads a `defaults` dictionary at the applinks or entry level (aasa-spec.md §9).
 enum DefaultsReader {
     static func read(_ value: JSONValue, _ path: JSONPath, level: String, _ context: inout ReadContext) -> RuleSettings? {

@@ -1,3 +1,5 @@
+import LocatedJSON
+
 /// Reads one `applinks.details` entry (aasa-spec.md §6), in the array form or as the value of the
 /// obsolete dictionary form (where the key is the app ID).
 enum DetailEntryReader {

@@ -1,3 +1,5 @@
+import LocatedJSON
+
 /// Turns the JSON tree into an `AASADocument`, reporting every structural and type problem with
 /// its location. Lenient by design: a wrongly typed value is reported and dropped, and reading goes
 /// on with its siblings, so one bad entry never hides the rest (aasa-spec.md §15.2).

@@ -1,3 +1,6 @@
+import LocatedJSON
+import Vocabulary
+
 /// State shared while turning a JSON tree into an `AASADocument`: the findings so far, what the
 /// pattern checks need to know about the rest of the file, and how to locate a value.
 struct ReadContext {

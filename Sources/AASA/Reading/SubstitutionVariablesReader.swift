@@ -1,3 +1,5 @@
+import LocatedJSON
+
 /// Reads `applinks.substitutionVariables` (aasa-spec.md §10): name → array of strings.
 enum SubstitutionVariablesReader {
     static func read(_ value: JSONValue, _ path: JSONPath, _ context: inout ReadContext) -> [SubstitutionVariable] {

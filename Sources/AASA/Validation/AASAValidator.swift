@@ -1,3 +1,6 @@
+import LocatedJSON
+import Vocabulary
+
 /// Everything `AASAValidator` found in a body, plus the document for callers that go on to match.
 public struct ValidationReport: Sendable {
     public var document: AASADocument?
@@ -30,7 +33,7 @@ public enum AASAValidator {
     static let softLimit = 128_000
 
     public static func validate(_ bytes: [UInt8]) -> ValidationReport {
-        var findings = FindingCollector()
+        var findings = FindingCollector(truncation: .findingsTruncated)
         findings.add(contentsOf: sizeFindings(bytes.count))
         let parsed = AASAParser.parse(bytes)
         // One cap for the whole report: the parser's own findings-truncated is replaced by ours.

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// Checks that need the whole document rather than one value: rule reachability, apps listed in
 /// several entries, and keys that older systems silently ignore.
 enum DocumentChecks {

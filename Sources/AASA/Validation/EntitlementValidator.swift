@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// Checks one Associated Domains entitlement string, `<service>:<host>[?mode=<mode>]`
 /// (aasa-spec.md §13, §15.3), and optionally whether the host's file lists the app for that service.
 public enum EntitlementValidator {

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// Keys that older systems silently ignore (aasa-spec.md §14): reported once per feature, so a
 /// site that still supports those systems knows which rules behave differently there.
 /// (`components` and `appIDs` are covered by `entry-needs-ios13`.)

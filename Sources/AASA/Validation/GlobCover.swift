@@ -1,3 +1,5 @@
+import LocatedJSON
+
 /// Decides, for the validator, whether an earlier pattern matches everything a later literal
 /// pattern matches. Deliberately conservative: it answers true only when sure, so an
 /// `unreachable-rule` finding is never a false alarm. (The real matcher is aasa-match's.)

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// Finds rules that can never decide anything (aasa-spec.md §7, §12 step 9): a device walks an
 /// app's rules in file order — entry by entry, rule by rule — and the first match decides. So a rule
 /// is dead for an app once an earlier rule for that app matches every URL (a catch-all or an

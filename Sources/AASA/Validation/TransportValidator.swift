@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// Per-location transport findings (aasa-spec.md §15.1) from what the fetcher saw. Pure: the facts
 /// come in, findings go out; nothing is fetched here.
 public enum TransportValidator {

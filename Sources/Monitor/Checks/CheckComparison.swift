@@ -1,3 +1,4 @@
+import Vocabulary
 import AASA
 
 /// Compares a check with the one before it. Pure; the first check of a domain changes nothing.

@@ -1,3 +1,4 @@
+import Vocabulary
 import AASA
 
 /// One thing that changed between two consecutive checks of a domain.

@@ -1,3 +1,4 @@
+import Vocabulary
 import AASA
 
 /// A domain's overall state after a check and the one line that explains it: what the overview,

@@ -1,3 +1,4 @@
+import Vocabulary
 import AASA
 
 /// The domain page's one-sentence verdict.

@@ -1,3 +1,4 @@
+import Vocabulary
 import AASA
 
 /// Everything the domain page shows, gathered by the handler from the store and the AASA module.

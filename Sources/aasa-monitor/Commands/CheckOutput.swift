@@ -1,3 +1,4 @@
+import Vocabulary
 import AASA
 import Fetch
 import Foundation

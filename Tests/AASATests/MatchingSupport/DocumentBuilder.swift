@@ -1,3 +1,5 @@
+import Vocabulary
+
 @testable import AASA
 
 /// Builds documents in code for matcher tests, mirroring what the parser produces for the JSON.

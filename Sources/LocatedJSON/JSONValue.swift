@@ -1,20 +1,20 @@
 /// Where a value starts in the raw bytes. The reader counts UTF-8 continuation bytes as it goes,
 /// so the column (in characters, as an editor shows it) costs O(1) per value — recounting from the
 /// line start would be quadratic on a 10 MB file written on one line.
-struct TextPosition: Hashable, Sendable {
-    var offset: Int
+package struct TextPosition: Hashable, Sendable {
+    package var offset: Int
     /// 1-based line number.
-    var line: Int
+    package var line: Int
     /// 1-based column in Unicode scalars.
-    var column: Int
+    package var column: Int
 
-    static let start = TextPosition(offset: 0, line: 1, column: 1)
+    package static let start = TextPosition(offset: 0, line: 1, column: 1)
 }
 
 /// A JSON value that remembers where it came from. Object members keep byte order and duplicates
 /// (the reader reports duplicates; lookups take the last one, like Foundation's dictionaries).
-struct JSONValue: Sendable {
-    enum Kind: Sendable {
+package struct JSONValue: Sendable {
+    package enum Kind: Sendable {
         case object([JSONMember])
         case array([JSONValue])
         case string(String)
@@ -26,22 +26,22 @@ struct JSONValue: Sendable {
         case unreadable
     }
 
-    var kind: Kind
-    var position: TextPosition
+    package var kind: Kind
+    package var position: TextPosition
 
     /// The last member named `key`: Foundation keeps the last of duplicate keys [inferred], and so do we.
-    func member(_ key: String) -> JSONMember? {
+    package func member(_ key: String) -> JSONMember? {
         guard case .object(let members) = kind else { return nil }
         return members.last { $0.key == key }
     }
 
-    var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let s) = kind { return s }
         return nil
     }
 
     /// The JSON type in words, for messages ("Expected an array …, found a string").
-    var typeDescription: String {
+    package var typeDescription: String {
         switch kind {
         case .object: "an object"
         case .array: "an array"
@@ -54,8 +54,8 @@ struct JSONValue: Sendable {
     }
 }
 
-struct JSONMember: Sendable {
-    var key: String
-    var keyPosition: TextPosition
-    var value: JSONValue
+package struct JSONMember: Sendable {
+    package var key: String
+    package var keyPosition: TextPosition
+    package var value: JSONValue
 }

@@ -1,13 +1,15 @@
+import Vocabulary
+
 /// A JSON reader over bytes that records where every value starts, reports each syntax error as
 /// an `invalid-json` finding and keeps reading where that is safe (trailing and missing commas,
 /// comments, bare words, control characters), so one mistake does not hide the rest of the file.
 ///
 /// Guarantees: never traps on any input; recursion is bounded by `maxDepth` (deeper values are
 /// skipped iteratively); memory is linear in the input; work is linear in the input.
-struct JSONReader {
+package struct JSONReader {
     /// Real association files nest about 7 levels; 128 leaves room for anything legitimate while
     /// keeping the recursion far from the stack limit.
-    static let maxDepth = 128
+    package static let maxDepth = 128
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private let source: SourceText
@@ -18,22 +20,26 @@ struct JSONReader {
     private var continuations = 0
     private var lineStartContinuations = 0
     private var path = JSONPath()
-    private(set) var findings = FindingCollector()
+    private let kinds: JSONFindingKinds
+    private(set) var findings: FindingCollector
     /// The first unrecoverable syntax error; the document is then unusable.
     private(set) var failed = false
 
     private struct Fatal: Error {}
 
     /// Reads `source.bytes[start...]` (start skips a BOM, which then does not count as a column).
-    static func read(_ source: SourceText, from start: Int = 0) -> (value: JSONValue?, findings: FindingCollector, failed: Bool) {
+    package static func read(_ source: SourceText, from start: Int = 0, kinds: JSONFindingKinds)
+        -> (value: JSONValue?, findings: FindingCollector, failed: Bool) {
         source.bytes.withUnsafeBufferPointer { buffer in
-            var reader = JSONReader(bytes: buffer, source: source, start: start)
+            var reader = JSONReader(bytes: buffer, source: source, start: start, kinds: kinds)
             let value = reader.readDocument()
             return (value, reader.findings, reader.failed)
         }
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, source: SourceText, start: Int) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, source: SourceText, start: Int, kinds: JSONFindingKinds) {
+        self.kinds = kinds
+        self.findings = FindingCollector(truncation: kinds.truncated)
         self.bytes = bytes
         self.source = source
         self.index = start
@@ -56,7 +62,7 @@ struct JSONReader {
         skipWhitespace()
         if atEnd {
             failed = true
-            report(position, "The body is empty; an association file is a JSON object such as {\"applinks\": {…}}.")
+            report(position, "The body is empty; " + kinds.expectedDocument + ".")
             return nil
         }
         do {
@@ -181,7 +187,7 @@ struct JSONReader {
         seen.reserveCapacity(members.count)
         for member in members where !seen.insert(member.key).inserted {
             path.push(.key(member.key))
-            findings.add(FindingDefinition.duplicateKey.finding(at: source.location(path.pointer, member.keyPosition),
+            findings.add(kinds.duplicateKey.finding(at: source.location(path.pointer, member.keyPosition),
                 "The key \"\(member.key)\" appears more than once in this object; only the last one counts.",
                 hint: "Merge the two values under one key."))
             path.pop()
@@ -346,7 +352,7 @@ struct JSONReader {
     private mutating func makeString(_ raw: UnsafeBufferPointer<UInt8>, nonASCII: Bool, _ start: TextPosition) -> String {
         if !nonASCII { return String(decoding: raw, as: UTF8.self) }
         if let valid = String(validating: raw, as: UTF8.self) { return valid }
-        findings.add(FindingDefinition.invalidUTF8.finding(at: source.location(path.pointer, start),
+        findings.add(kinds.invalidUTF8.finding(at: source.location(path.pointer, start),
             "A string contains bytes that are not valid UTF-8; they are read as U+FFFD.",
             hint: "Save the file as UTF-8."))
         return String(decoding: raw, as: UTF8.self)
@@ -374,7 +380,7 @@ struct JSONReader {
     }
 
     /// RFC 8259: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-    static func isValidNumber(_ text: String.UTF8View) -> Bool {
+    package static func isValidNumber(_ text: String.UTF8View) -> Bool {
         var it = Array(text)[...]
         func digits(_ s: inout ArraySlice<UInt8>) -> Int {
             var n = 0
@@ -433,7 +439,7 @@ struct JSONReader {
     /// Skips a value nested deeper than `maxDepth` without recursion, honouring strings.
     private mutating func skipTooDeep() throws(Fatal) -> JSONValue {
         let start = position
-        findings.add(FindingDefinition.nestingTooDeep.finding(at: source.location(path.pointer, start),
+        findings.add(kinds.nestingTooDeep.finding(at: source.location(path.pointer, start),
             "Arrays and objects are nested more than \(Self.maxDepth) levels deep here; the deeper value is skipped.",
             hint: "An association file needs at most 7 levels; remove the extra nesting."))
         var depth = 0
@@ -507,7 +513,7 @@ struct JSONReader {
     // MARK: Findings
 
     private mutating func report(_ at: TextPosition, _ message: String, hint: String? = nil) {
-        findings.add(FindingDefinition.invalidJSON.finding(at: source.location(path.pointer, at), message, hint: hint))
+        findings.add(kinds.invalidJSON.finding(at: source.location(path.pointer, at), message, hint: hint))
     }
 
     private mutating func fatal(_ at: TextPosition, _ message: String) -> Fatal {

@@ -4,8 +4,8 @@
 /// `push`/`pop` and needs a pointer only for the rare finding. The document readers `append` one step
 /// per key they read: the step waits in `pending` (most such paths are never printed), and a path
 /// whose pointer is wanted again and again (each rule's location and its keys) is `materialized()` once.
-struct JSONPath: Sendable {
-    enum Step: Sendable {
+package struct JSONPath: Sendable {
+    package enum Step: Sendable {
         case key(String)
         case index(Int)
     }
@@ -15,11 +15,13 @@ struct JSONPath: Sendable {
     private var pending: Step?
     private var steps: [Step] = []
 
-    static let root = JSONPath()
+    package static let root = JSONPath()
 
-    func appending(_ key: String) -> JSONPath { appending(step: .key(key)) }
+    package init() {}
 
-    func appending(_ index: Int) -> JSONPath { appending(step: .index(index)) }
+    package func appending(_ key: String) -> JSONPath { appending(step: .key(key)) }
+
+    package func appending(_ index: Int) -> JSONPath { appending(step: .index(index)) }
 
     private func appending(step: Step) -> JSONPath {
         var path = JSONPath()
@@ -30,17 +32,17 @@ struct JSONPath: Sendable {
     }
 
     /// The same path with its text built, for a path that many children extend or that is printed.
-    func materialized() -> JSONPath {
+    package func materialized() -> JSONPath {
         var path = JSONPath()
         path.base = pointer
         return path
     }
 
-    mutating func push(_ step: Step) { steps.append(step) }
-    mutating func pop() { steps.removeLast() }
+    package mutating func push(_ step: Step) { steps.append(step) }
+    package mutating func pop() { steps.removeLast() }
 
     /// `/applinks/details/0/components/2/~1` — `~` and `/` in keys escaped as `~0` and `~1`.
-    var pointer: String {
+    package var pointer: String {
         guard let pending else {
             if steps.isEmpty { return base }
             var out = base
@@ -91,7 +93,7 @@ struct JSONPath: Sendable {
     }
 
     /// `~` → `~0`, `/` → `~1`. Byte-wise: every rule's `/` key goes through here.
-    static func escape(_ key: String) -> String {
+    package static func escape(_ key: String) -> String {
         guard key.containsUTF8Byte(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return key }
         var out: [UInt8] = []
         out.reserveCapacity(key.utf8.count + 4)

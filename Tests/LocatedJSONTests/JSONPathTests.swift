@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import AASA
+import LocatedJSON
 
 /// The pointer text is the same however the path was built: appended (one step waiting, or
 /// materialized), pushed, or a mix, with `~` and `/` escaped per RFC 6901.
