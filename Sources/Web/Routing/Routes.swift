@@ -45,7 +45,7 @@ extension WebApp {
         add("POST", "/api/v1/test-url", .api, DomainAPI.testURL)
 
         // For the ecosystem
-        add("GET", "/metrics", .open, EcosystemHandlers.metrics)
+        add("GET", "/metrics", .open, MetricsHandler.metrics)
         add("GET", "/badge/:file", .open, EcosystemHandlers.badge)
         add("GET", "/export/domains.csv", .signedIn, EcosystemHandlers.exportCSV)
         add("GET", "/export/domains.json", .signedIn, EcosystemHandlers.exportJSON)

@@ -1,0 +1,31 @@
+import Foundation
+import Store
+
+/// /metrics in the Prometheus text format: counts the database keeps (see `monitorMetrics`).
+enum MetricsHandler {
+    static func metrics(_ c: RequestContext) throws -> WebResponse {
+        let m = try c.database.monitorMetrics()
+        var out = ""
+        func metric(_ name: String, _ type: String, _ help: String) { out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n" }
+        func label(_ v: String) -> String {
+            v.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
+        }
+        metric("aasa_domains", "gauge", "Registered domains by state: the latest check's verdict, failing when an expectation is unmet.")
+        for (k, v) in m.domainsByState.sorted(by: { $0.key < $1.key }) { out += "aasa_domains{verdict=\"\(label(k))\"} \(v)\n" }
+        metric("aasa_domains_unmet_expectations", "gauge", "Domains whose file passes or warns but misses an expectation (a required app ID, a watched URL's outcome); they count as failing in aasa_domains.")
+        out += "aasa_domains_unmet_expectations \(m.unmetExpectations)\n"
+        metric("aasa_checks_total", "counter", "Checks made, changed or unchanged, by verdict.")
+        for (k, v) in m.checksByVerdict.sorted(by: { $0.key < $1.key }) { out += "aasa_checks_total{verdict=\"\(label(k))\"} \(v)\n" }
+        metric("aasa_failing_domains", "gauge", "Domains whose latest check has an error finding, by finding code.")
+        for (k, v) in m.failingByCode.sorted(by: { $0.key < $1.key }) { out += "aasa_failing_domains{code=\"\(label(k))\"} \(v)\n" }
+        metric("aasa_check_latency_milliseconds", "histogram", "Origin fetch time of every check made (a deleted domain's checks included).")
+        for b in m.latencyBuckets { out += "aasa_check_latency_milliseconds_bucket{le=\"\(b.le)\"} \(b.count)\n" }
+        out += "aasa_check_latency_milliseconds_bucket{le=\"+Inf\"} \(m.latencyCount)\n"
+        out += "aasa_check_latency_milliseconds_sum \(m.latencySum)\naasa_check_latency_milliseconds_count \(m.latencyCount)\n"
+        metric("aasa_check_queue_depth", "gauge", "Domains due or requested and not yet taken by a worker.")
+        out += "aasa_check_queue_depth \(m.queueDepth)\n"
+        metric("aasa_deliveries", "gauge", "Notification deliveries by state.")
+        for s in ["pending", "sent", "failed"] { out += "aasa_deliveries{state=\"\(s)\"} \(m.deliveriesByState[s] ?? 0)\n" }
+        return .text(out, contentType: "text/plain; version=0.0.4; charset=utf-8")
+    }
+}
