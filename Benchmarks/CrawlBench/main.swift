@@ -41,7 +41,7 @@ func peakRSSMegabytes() -> Double {
 }
 
 /// One fetcher run: every host checked once (well-known only, as curl fetches), validation included.
-func runFetcher(_ hosts: [Fetch.Host], fleet: TestTLSFleet, parallel: Int, full: Bool) async throws -> (rate: Double, ok: Int) {
+func runFetcher(_ hosts: [HostName], fleet: TestTLSFleet, parallel: Int, full: Bool) async throws -> (rate: Double, ok: Int) {
     var configuration = FetchConfiguration(
         policy: OutboundPolicy(allowPrivateAddresses: true),
         cdnBase: fleet.cdnBase,
@@ -73,7 +73,7 @@ actor Counter {
 
 /// curl fetching the same `.well-known` URLs with the same trust setup as the fetcher (the test CA
 /// as a file plus the system roots as a hashed directory) and the same parallelism.
-func runCurl(_ hosts: [Fetch.Host], fleet: TestTLSFleet, parallel: Int, scratch: URL) throws -> (rate: Double, ok: Int, rssMB: Double) {
+func runCurl(_ hosts: [HostName], fleet: TestTLSFleet, parallel: Int, scratch: URL) throws -> (rate: Double, ok: Int, rssMB: Double) {
     let config = scratch.appendingPathComponent("urls-\(hosts.count).cfg")
     var text = ""
     for host in hosts {
@@ -113,9 +113,9 @@ print("| hosts | curl checks/s | fetcher checks/s (well-known + validation) | ra
 print("|---:|---:|---:|---:|---:|---:|---:|")
 for count in options.hostCounts {
     let width = String(count).count
-    let hosts = try (1...count).map { i -> Fetch.Host in
+    let hosts = try (1...count).map { i -> HostName in
         let digits = String(i)
-        return try Fetch.Host("h\(String(repeating: "0", count: width - digits.count))\(digits)-\(count).fleet.test")
+        return try HostName("h\(String(repeating: "0", count: width - digits.count))\(digits)-\(count).fleet.test")
     }
     var bestCurl = 0.0, bestFetcher = 0.0, bestFull = 0.0, curlRSS = 0.0
     var notes: [String] = []

@@ -78,7 +78,7 @@ func pipelineRound(_ database: Database, fleet: TestTLSFleet, parallel: Int, exp
     return Double(expected) / seconds(since: start)
 }
 
-func fetcherAlone(_ hosts: [Fetch.Host], fleet: TestTLSFleet, parallel: Int) async throws -> Double {
+func fetcherAlone(_ hosts: [HostName], fleet: TestTLSFleet, parallel: Int) async throws -> Double {
     let fetcher = try Fetcher(try fetchConfiguration(fleet, parallel: parallel))
     defer { fetcher.shutdown() }
     let start = ContinuousClock.now
@@ -108,7 +108,7 @@ defer { fleet.stop() }
 print("monitor-bench: \(options.domains) domains on the TLS fleet, parallelism \(options.parallel)")
 
 try await TestPostgres.withDatabase(poolSize: 16) { database in
-    let hosts = try (0..<options.domains).map { try Fetch.Host("m\($0).fleet.test") }
+    let hosts = try (0..<options.domains).map { try HostName("m\($0).fleet.test") }
     for host in hosts {
         _ = try database.importDomain(host: host.ascii, displayName: host.unicode, wildcard: false, appIDs: [])
     }

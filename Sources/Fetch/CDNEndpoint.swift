@@ -25,7 +25,7 @@ struct CDNEndpoint: Sendable {
         self.base = "https://\(host)\(rest.dropFirst(authority.count))"
     }
 
-    func url(for host: Host) -> String { "\(base)/\(host.ascii)" }
+    func url(for host: HostName) -> String { "\(base)/\(host.ascii)" }
 }
 
 /// A configuration the fetcher cannot work with (bad CDN base, unreadable CA file).

@@ -3,7 +3,7 @@ import Foundation
 
 /// Everything one check of a domain saw, and what it means.
 public struct DomainCheck: Sendable {
-    public var host: Host
+    public var host: HostName
     public var startedAt: Date
     public var finishedAt: Date
     /// `.well-known`, fetched as Apple's CDN fetcher identifies itself.

@@ -39,7 +39,7 @@ public final class Fetcher: Sendable {
     }
 
     /// One full check: both origin locations, Apple's CDN, the user-agent comparison, and the report.
-    public func check(_ host: Host) async -> DomainCheck {
+    public func check(_ host: HostName) async -> DomainCheck {
         let started = Date()
         async let cdnFacts: TransportFacts? = configuration.checkCDN ? fetchCDN(for: host) : nil
         let pin = await pin(host.ascii)
@@ -87,7 +87,7 @@ public final class Fetcher: Sendable {
 
     /// Checks many hosts, at most `maxInFlight` at a time, handing each result to `each` as it
     /// completes (in completion order). The transfer loop's connection caps still apply.
-    public func check(_ hosts: some Sequence<Host>, maxInFlight: Int = 512,
+    public func check(_ hosts: some Sequence<HostName>, maxInFlight: Int = 512,
                       _ each: @escaping @Sendable (DomainCheck) async -> Void) async {
         await withTaskGroup(of: Void.self) { group in
             var inFlight = 0
@@ -103,7 +103,7 @@ public final class Fetcher: Sendable {
     }
 
     /// Fetches one location of `host` as Apple's fetcher would (policy, pinning, no redirects).
-    public func fetch(_ location: TransportFacts.Location, of host: Host, userAgent: String? = nil) async -> TransportFacts {
+    public func fetch(_ location: TransportFacts.Location, of host: HostName, userAgent: String? = nil) async -> TransportFacts {
         if location == .cdn { return await fetchCDN(for: host) }
         let path = location == .wellKnown ? "/.well-known/apple-app-site-association" : "/apple-app-site-association"
         let url = "https://\(host.ascii)\(path)"
@@ -116,7 +116,7 @@ public final class Fetcher: Sendable {
         }
     }
 
-    private func fetchCDN(for host: Host) async -> TransportFacts {
+    private func fetchCDN(for host: HostName) async -> TransportFacts {
         let url = cdn.url(for: host)
         switch await pin(cdn.host) {
         case .failure(let failure, _):

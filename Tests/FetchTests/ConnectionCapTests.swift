@@ -15,7 +15,7 @@ import Testing
             configuration.connectTimeout = .seconds(3)
             configuration.totalTimeout = .seconds(3)
             let fetcher = try Fetcher(configuration)
-            let host = try Host(fleet.host("hang"))
+            let host = try HostName(fleet.host("hang"))
             let results = ResultCollector()
             for _ in 0..<5 {
                 Task { await results.add(await fetcher.fetch(.wellKnown, of: host)) }

@@ -15,7 +15,7 @@ import Testing
     @Test func unresolvableNameIsADNSFailure() async throws {
         let fetcher = try Fetcher(FetchConfiguration(checkCDN: false, resolver: FailingResolver()))
         defer { fetcher.shutdown() }
-        let check = await fetcher.check(try Host("no-such-host.example"))
+        let check = await fetcher.check(try HostName("no-such-host.example"))
         #expect(check.wellKnown.failure?.kind == .dns)
         #expect(check.report.codes == ["fetch-failed"])
         #expect(check.report.couldNotCheck)
@@ -28,7 +28,7 @@ import Testing
             configuration.measureLimit = 150 * 1024
             let fetcher = try Fetcher(configuration)
             defer { fetcher.shutdown() }
-            let facts = await fetcher.fetch(.wellKnown, of: try Host(fleet.host("big")))
+            let facts = await fetcher.fetch(.wellKnown, of: try HostName(fleet.host("big")))
             #expect(facts.failure?.kind == .tooLarge)
             #expect(facts.status == 200 && facts.bodyTruncated && facts.body.count == 64 * 1024)
             #expect(facts.decodedSize > 150 * 1024)
@@ -41,7 +41,7 @@ import Testing
             configuration.bodyLimit = 64 * 1024
             let fetcher = try Fetcher(configuration)
             defer { fetcher.shutdown() }
-            let facts = await fetcher.fetch(.wellKnown, of: try Host(fleet.host("big")))
+            let facts = await fetcher.fetch(.wellKnown, of: try HostName(fleet.host("big")))
             #expect(facts.failure == nil && facts.bodyTruncated && facts.body.count == 64 * 1024)
             #expect(facts.decodedSize == FleetFiles.large.count)
             #expect(TransportValidator.findings(for: facts).map(\.code) == ["size-over-128k"])
@@ -52,7 +52,7 @@ import Testing
         try await TestTLSFleet.with { fleet in
             let fetcher = try Fetcher(try .fleet(fleet))
             defer { fetcher.shutdown() }
-            let host = try Host("Bücher.\(TestTLSFleet.domain)")
+            let host = try HostName("Bücher.\(TestTLSFleet.domain)")
             let facts = await fetcher.fetch(.wellKnown, of: host)
             #expect(facts.url == "https://xn--bcher-kva.fleet.test/.well-known/apple-app-site-association")
             #expect(facts.status == 200 && facts.tls?.trusted == true)
@@ -63,7 +63,7 @@ import Testing
         try await TestTLSFleet.with { fleet in
             let fetcher = try Fetcher(try .fleet(fleet))
             defer { fetcher.shutdown() }
-            let check = await fetcher.check(try Host("*.good.\(TestTLSFleet.domain)"))
+            let check = await fetcher.check(try HostName("*.good.\(TestTLSFleet.domain)"))
             #expect(check.wellKnown.url == "https://good.fleet.test/.well-known/apple-app-site-association")
             #expect(check.cdn?.url == "https://cdn.fleet.test/a/v1/good.fleet.test")
             #expect(check.report.verdict == .pass)

@@ -52,8 +52,8 @@ import Testing
             hurried.totalTimeout = .seconds(10)
             let impatient = try Fetcher(hurried)
             defer { impatient.shutdown() }
-            let hosts = try fleet.scenarios.filter { !Self.timingOut.contains($0) }.map { try Host(fleet.host($0)) }
-            let slowHosts = try fleet.scenarios.filter { Self.timingOut.contains($0) }.map { try Host(fleet.host($0)) }
+            let hosts = try fleet.scenarios.filter { !Self.timingOut.contains($0) }.map { try HostName(fleet.host($0)) }
+            let slowHosts = try fleet.scenarios.filter { Self.timingOut.contains($0) }.map { try HostName(fleet.host($0)) }
             let results = ResultBox()
             async let slowChecked: Void = impatient.check(slowHosts) { await results.add($0) }
             await fetcher.check(hosts) { await results.add($0) }

@@ -10,7 +10,7 @@ import Testing
     @Test func nameResolvingToLoopbackIsRefusedWithoutOptIn() async throws {
         let fetcher = try Fetcher(FetchConfiguration(checkCDN: false, compareUserAgents: false))
         defer { fetcher.shutdown() }
-        let check = await fetcher.check(try Host("localhost"))
+        let check = await fetcher.check(try HostName("localhost"))
         #expect(check.wellKnown.failure?.kind == .addressRefused)
         #expect(check.wellKnown.status == nil && check.root == nil)
         #expect(check.report.codes == ["address-refused"])
@@ -23,7 +23,7 @@ import Testing
         try await TestTLSFleet.with { fleet in
             let fetcher = try Fetcher(.fleet(fleet, allowPrivate: false))
             defer { fetcher.shutdown() }
-            let facts = await fetcher.fetch(.wellKnown, of: try Host(fleet.host("good")))
+            let facts = await fetcher.fetch(.wellKnown, of: try HostName(fleet.host("good")))
             #expect(facts.failure?.kind == .addressRefused)
             #expect(facts.failure?.message.contains("127.0.0.1, which is loopback 127.0.0.0/8") == true)
             #expect(facts.status == nil)
@@ -51,7 +51,7 @@ import Testing
             let fetcher = try Fetcher(configuration)
             defer { fetcher.shutdown() }
 
-            let first = await fetcher.check(try Host(fleet.host("good")))
+            let first = await fetcher.check(try HostName(fleet.host("good")))
             #expect(first.wellKnown.status == 200 && first.root?.status == 404 && first.plainUserAgent?.status == 200)
             #expect(first.wellKnown.ipAddress == "127.0.0.1")
             // One resolution per check, shared by every request of the check: no second lookup to rebind.
@@ -59,7 +59,7 @@ import Testing
 
             // The next check (another name, so no pooled connection can be reused) gets the rebound
             // answer, and the connection follows the *checked* address, where nothing listens.
-            let second = await fetcher.check(try Host(fleet.host("both")))
+            let second = await fetcher.check(try HostName(fleet.host("both")))
             #expect(second.wellKnown.failure?.kind == .refused, "\(String(describing: second.wellKnown.failure))")
             #expect(resolver.calls.withLock { $0.count } == 2)
         }

@@ -14,7 +14,7 @@ import Testing
         try await TestTLSFleet.with { fleet in
             let fetcher = try Fetcher(.fleet(fleet))
             defer { fetcher.shutdown() }
-            let host = try Host(fleet.host("both"))
+            let host = try HostName(fleet.host("both"))
             for round in 1...3 {
                 let check = await fetcher.check(host)
                 #expect(check.wellKnown.status == 200, "round \(round)")
@@ -34,7 +34,7 @@ import Testing
         try await TestTLSFleet.with { fleet in
             let fetcher = try Fetcher(.fleet(fleet))
             defer { fetcher.shutdown() }
-            let hosts = try (1...24).map { _ in try Host(fleet.host("both")) } + [try Host(fleet.host("expired"))]
+            let hosts = try (1...24).map { _ in try HostName(fleet.host("both")) } + [try HostName(fleet.host("expired"))]
             for round in 1...2 {
                 let checks = Mutex<[DomainCheck]>([])
                 await fetcher.check(hosts, maxInFlight: 32) { check in checks.withLock { $0.append(check) } }
@@ -65,7 +65,7 @@ import Testing
             configuration.checkCDN = false
             let fetcher = try Fetcher(configuration)
             defer { fetcher.shutdown() }
-            let hosts = try (1...40).map { try Host("crawl\($0).fleet.test") }
+            let hosts = try (1...40).map { try HostName("crawl\($0).fleet.test") }
             let seen = Mutex(0)
             await fetcher.check(hosts, maxInFlight: 8) { check in
                 if check.wellKnown.tls?.notAfter != nil { seen.withLock { $0 += 1 } }

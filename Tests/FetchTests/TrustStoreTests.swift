@@ -13,7 +13,7 @@ import Testing
     /// through the combined-bundle fallback alike; without it the fleet's certificate is not.
     @Test func extraCAIsTrustedEitherWay() async throws {
         try await TestTLSFleet.with { fleet in
-            let host = try Host(fleet.host("good"))
+            let host = try HostName(fleet.host("good"))
             for systemCAPath in ["/etc/ssl/certs", nil] as [String?] {
                 var configuration = try FetchConfiguration.fleet(fleet)
                 configuration.systemCAPath = systemCAPath

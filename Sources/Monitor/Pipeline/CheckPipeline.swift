@@ -37,7 +37,7 @@ public struct CheckPipeline: Sendable {
         let started = Date()
         // Hosts are validated at registration; one that no longer parses keeps its lease until it
         // expires and is reported by the scheduler.
-        let check = await fetcher.check(try Host(domain.host))
+        let check = await fetcher.check(try HostName(domain.host))
         let now = check.finishedAt
         let previous = try MonitorState(history: history, consecutiveFailures: domain.consecutiveFailures)
         let summary = CheckSummary(check: check, expectations: expectations)

@@ -44,7 +44,7 @@ enum RegistrationInput {
             case .failure(let m): errors["host"] = m.message
             case .success(let text):
                 do {
-                    let host = try Host(text)
+                    let host = try HostName(text)
                     ascii = host.ascii
                     display = host.unicode
                     wildcard = host.isWildcard

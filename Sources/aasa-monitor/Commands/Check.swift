@@ -28,15 +28,15 @@ extension AASAMonitor {
 
         func validate() throws {
             do {
-                _ = try Host(domain)
+                _ = try HostName(domain)
             } catch {
                 throw ValidationError(String(describing: error))
             }
         }
 
         func run() async throws {
-            let host: Fetch.Host
-            do { host = try Host(domain) } catch { throw ValidationError(String(describing: error)) }
+            let host: HostName
+            do { host = try HostName(domain) } catch { throw ValidationError(String(describing: error)) }
             var configuration = try fetch.configuration()
             configuration.checkCDN = cdn
             let fetcher: Fetcher

@@ -20,7 +20,7 @@ extension AASAMonitor {
             var names: [String] = []
             for host in hosts {
                 do {
-                    names.append(try Host(host).ascii)
+                    names.append(try HostName(host).ascii)
                 } catch {
                     StandardError.log("\(host): \(error)")
                 }

@@ -38,14 +38,14 @@ extension AASAMonitor {
             let terminal = isatty(STDERR_FILENO) == 1
             for (index, entry) in parsed.entries.enumerated() {
                 do {
-                    let host = try Host(entry.host)
+                    let host = try HostName(entry.host)
                     let appIDs = entry.appIDs.flatMap { service, ids in ids.map { (service: service.rawValue, appID: $0) } }
                     switch try opened.database.importDomain(host: host.ascii, displayName: host.unicode,
                                                             wildcard: host.isWildcard, appIDs: appIDs) {
                     case .added: added.append(host.unicode)
                     case .alreadyRegistered: skipped.append(host.unicode)
                     }
-                } catch let error as HostError {
+                } catch let error as HostNameError {
                     refused.append(DomainListRefusal(line: entry.line, text: entry.host, reason: error.reason))
                 }
                 if terminal, index % 20 == 0 || index == parsed.entries.count - 1 {
