@@ -17,7 +17,7 @@ public enum ChannelSetup {
 
     /// Checks the address or URL, generates a signing secret for webhooks, and stores the channel.
     public static func add(kind: ChannelKind, target: String, name: String = "", minSeverity: NotificationSeverity = .info,
-                           domainIDs: [Int64] = [], in database: some Queryable) throws -> Created {
+                           domainIDs: [Int64] = [], in database: some SettingsStore) throws -> Created {
         let trimmed = target.trimmingCharacters(in: .whitespacesAndNewlines)
         var secret: WebhookSecret?
         switch kind {
@@ -45,7 +45,7 @@ public enum ChannelSetup {
     }
 
     /// Queues a test notification for the channel, whatever its filters. Returns the delivery id.
-    public static func sendTest(channelID: Int64, in database: some Queryable, now: Date = Date()) throws -> Int64 {
+    public static func sendTest(channelID: Int64, in database: some SettingsStore & AlertStore, now: Date = Date()) throws -> Int64 {
         guard let channel = try database.channel(id: channelID) else {
             throw InvalidInput(message: "there is no channel \(channelID)")
         }

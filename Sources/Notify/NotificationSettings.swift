@@ -19,7 +19,7 @@ public enum NotificationSettings {
 
     /// SMTP settings: env SMTP_URL + SMTP_FROM when both are set, else the stored ones; nil when
     /// neither is complete (email channels then record "email is not configured" per attempt).
-    public static func mail(environment: [String: String], database: some Queryable) throws -> MailSettings? {
+    public static func mail(environment: [String: String], database: some SettingsStore) throws -> MailSettings? {
         if let fromEnvironment = MailSettings.fromEnvironment(environment) { return fromEnvironment }
         guard let url = try database.setting(Key.smtpURL), !url.isEmpty,
               let from = try database.setting(Key.smtpFrom), !from.isEmpty else { return nil }
@@ -29,7 +29,7 @@ public enum NotificationSettings {
     }
 
     /// Env AASA_MONITOR_BASE_URL, else the stored base URL, else http://127.0.0.1:8080.
-    public static func links(environment: [String: String], database: some Queryable) throws -> NotificationLinks {
+    public static func links(environment: [String: String], database: some SettingsStore) throws -> NotificationLinks {
         if let env = environment["AASA_MONITOR_BASE_URL"], !env.isEmpty { return NotificationLinks(baseURL: env) }
         if let stored = try database.setting(Key.baseURL), !stored.isEmpty { return NotificationLinks(baseURL: stored) }
         return NotificationLinks(baseURL: defaultBaseURL)
@@ -38,7 +38,7 @@ public enum NotificationSettings {
     /// A delivery configuration from the environment and the database, with the production
     /// outbound policy (no private addresses) unless AASA_MONITOR_ALLOW_PRIVATE_WEBHOOKS=1, which
     /// tests and closed networks set explicitly.
-    public static func deliveryConfiguration(environment: [String: String], database: some Queryable) throws -> DeliveryConfiguration {
+    public static func deliveryConfiguration(environment: [String: String], database: some SettingsStore) throws -> DeliveryConfiguration {
         let allowPrivate = environment["AASA_MONITOR_ALLOW_PRIVATE_WEBHOOKS"] == "1"
         var retry = RetryPolicy()
         // Seconds; for tests and staging that must see retries happen quickly.

@@ -42,7 +42,7 @@ enum SettingsHandlers {
         return .html(SettingsPage.render(m, viewer: try c.signedIn, flash: flash ?? fromQuery), status: status)
     }
 
-    static func defaultInterval(_ db: some Queryable) throws -> Int {
+    static func defaultInterval(_ db: some SettingsStore) throws -> Int {
         try db.setting(defaultIntervalKey).flatMap(Int.init) ?? 60
     }
 

@@ -14,7 +14,7 @@ public struct LeasedDomain: Sendable, Hashable {
     public var alertResolveAfter: Int?
 }
 
-extension Queryable {
+extension DomainStore {
     /// Leases up to `limit` due domains to `worker` for `lease`, "check now" requests first. One short
     /// statement: rows another worker holds are skipped, not waited for, and a crashed worker's
     /// leases simply expire, which makes its domains due again.

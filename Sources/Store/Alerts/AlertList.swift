@@ -11,7 +11,7 @@ public struct AlertListItem: Sendable {
     public var resolvedAt: Date?
 }
 
-extension Queryable {
+extension AlertStore {
     /// Open (`open: true`) or resolved incidents, newest first.
     public func alertList(open: Bool, limit: Int) throws -> [AlertListItem] {
         try rows("""

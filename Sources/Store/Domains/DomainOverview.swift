@@ -34,7 +34,7 @@ public struct OverviewItem: Sendable {
     public var openAlerts: Int
 }
 
-extension Queryable {
+extension DomainStore {
     /// One page of the overview, plus how many domains match and how many are in each state.
     /// State and reason are the domain's (`last_verdict`, `last_reason`: the file's verdict made worse
     /// by unmet expectations); sparkline latencies (`domain_stats.recent_latencies`, kept by every check) and alert counts are

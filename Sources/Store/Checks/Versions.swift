@@ -9,7 +9,7 @@ public struct StoredVersion: Sendable, Hashable {
     public var lastSeen: Date
 }
 
-extension Queryable {
+extension CheckStore {
     /// Records that `body` (whose hex SHA-256 is `sha256`) was seen at `seenAt`; returns the version's
     /// id. The common case (a file already stored) sends no bytes and writes nothing, or moves
     /// `last_seen_at` at most once an hour: many domains serving one file would otherwise all queue

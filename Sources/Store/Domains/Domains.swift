@@ -128,7 +128,7 @@ extension Database {
     }
 }
 
-extension Queryable {
+extension DomainStore {
     func replaceExpectations(domainID: Int64, appIDs: [AppIDExpectation], watchedURLs: [WatchedURLExpectation]) throws {
         try execute("DELETE FROM expected_app_ids WHERE domain_id = $1", domainID)
         try execute("DELETE FROM watched_urls WHERE domain_id = $1", domainID)

@@ -72,7 +72,7 @@ extension NotificationEvent.Kind {
     }
 }
 
-extension Queryable {
+extension AlertStore {
     /// Writes one outbox row per enabled channel that wants this event (its domain filter and
     /// minimum severity), and wakes the delivery workers at commit. Call it inside the transaction
     /// that opens or resolves the alert, so the alert and its notifications exist together or not

@@ -1,4 +1,4 @@
-extension Queryable {
+extension SettingsStore {
     public func setting(_ key: String) throws -> String? {
         try firstRow("SELECT value FROM settings WHERE key = $1", key)?.decode("value")
     }

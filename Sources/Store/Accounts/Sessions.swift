@@ -9,7 +9,7 @@ public struct SessionRecord: Sendable, Hashable {
     public var expiresAt: Date
 }
 
-extension Queryable {
+extension AccountStore {
     /// Stores a session by the SHA-256 of its cookie token (the token itself never reaches the database).
     public func createSession(tokenHash: String, userID: Int64, csrfToken: String, expiresAt: Date) throws {
         try execute("INSERT INTO sessions (token_hash, user_id, csrf_token, expires_at) VALUES ($1, $2, $3, $4)",

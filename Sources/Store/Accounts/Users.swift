@@ -17,7 +17,7 @@ public struct UserRecord: Sendable, Hashable {
     }
 }
 
-extension Queryable {
+extension AccountStore {
     public func userCount() throws -> Int {
         try value("SELECT count(*) FROM users")
     }

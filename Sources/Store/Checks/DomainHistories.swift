@@ -28,7 +28,7 @@ public struct DomainHistory: Sendable, Hashable {
     }
 }
 
-extension Queryable {
+extension CheckStore {
     /// The histories of a batch of domains, keyed by domain id (absent: never checked, no streaks).
     public func domainHistories(domainIDs: [Int64]) throws -> [Int64: DomainHistory] {
         let ids = SQLArray(domainIDs.map(Int.init))

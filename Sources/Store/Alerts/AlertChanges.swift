@@ -42,7 +42,7 @@ struct AppliedAlert {
     var resolvedAt: Date?
 }
 
-extension Queryable {
+extension AlertStore {
     /// Applies one change to `alerts`; nil for notices, which are not incidents.
     func apply(_ change: AlertChange, domainID: Int64, checkID: Int64?) throws -> AppliedAlert? {
         let row: Row?

@@ -19,7 +19,7 @@ public struct MonitorMetrics: Sendable {
     public var unmetExpectations: Int = 0
 }
 
-extension Queryable {
+extension CheckStore {
     public func monitorMetrics() throws -> MonitorMetrics {
         var m = MonitorMetrics()
         for r in try rows("""

@@ -65,7 +65,7 @@ public struct VersionSummary: Sendable {
     public var firstSeenAt: Date
 }
 
-extension Queryable {
+extension CheckStore {
     public func check(id: Int64) throws -> CheckRow? {
         try firstRow(CheckRow.select + " WHERE c.id = $1", id).map(CheckRow.init(row:))
     }

@@ -9,7 +9,7 @@ public struct DomainStateBasis: Sendable {
     public var body: [UInt8]?
 }
 
-extension Queryable {
+extension DomainStore {
     /// The domain's latest stored check, nil before the first one. Locks the domain's row when
     /// called in a transaction, so a check being recorded at the same time waits (or goes first).
     public func domainStateBasis(domainID: Int64) throws -> DomainStateBasis? {

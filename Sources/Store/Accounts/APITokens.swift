@@ -8,7 +8,7 @@ public struct APITokenRecord: Sendable, Hashable {
     public var lastUsedAt: Date?
 }
 
-extension Queryable {
+extension AccountStore {
     public func createAPIToken(name: String, tokenHash: String, userID: Int64?, role: String) throws -> Int64 {
         try value("INSERT INTO api_tokens (name, token_hash, user_id, role) VALUES ($1, $2, $3, $4) RETURNING id",
                   name, tokenHash, userID, role)

@@ -65,7 +65,7 @@ public struct ChannelChanges: Sendable, Equatable {
     }
 }
 
-extension Queryable {
+extension SettingsStore {
     /// Adds a channel and its domain filter in one statement.
     public func createChannel(_ new: NewChannel) throws -> ChannelRecord {
         guard let row = try firstRow(Self.insertChannel, new.kind.rawValue, new.name, new.target, new.secret,

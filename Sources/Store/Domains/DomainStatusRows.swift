@@ -15,7 +15,7 @@ public struct DomainStatusRow: Sendable, Hashable {
     public var openAlerts: [String]
 }
 
-extension Queryable {
+extension DomainStore {
     public func domainStatuses() throws -> [DomainStatusRow] {
         try rows(Self.statuses).map { row in
             let alerts: String? = try row.decode("open_alerts")

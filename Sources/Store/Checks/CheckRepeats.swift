@@ -30,7 +30,7 @@ public struct RepeatRecord: Sendable, Hashable {
     }
 }
 
-extension Queryable {
+extension CheckStore {
     /// Writes many unchanged checks in ONE statement (atomic on its own, no transaction needed):
     /// the domains' next times, their repeat rows, the versions' hourly `last_seen_at`. Returns the
     /// ids of the domains whose repeat was written; a record whose lease is no longer its own (taken

@@ -10,7 +10,7 @@ public struct DomainListItem: Sendable, Equatable {
     public var lastCheckedAt: Date?
 }
 
-extension Queryable {
+extension DomainStore {
     /// Registered domains by display name, a page at a time.
     public func listDomains(limit: Int = 100, offset: Int = 0) throws -> [DomainListItem] {
         try rows("""

@@ -15,7 +15,7 @@ public struct ExpectationRow: Sendable, Hashable {
     }
 }
 
-extension Queryable {
+extension DomainStore {
     /// The expectations of several domains at once (a scheduler batch).
     public func expectations(domainIDs: [Int64]) throws -> [ExpectationRow] {
         let ids = SQLArray(domainIDs.map(Int.init))

@@ -1,0 +1,10 @@
+/// Accounts and sessions: users, session tokens, API tokens (tables `users`, `sessions`, `api_tokens`).
+///
+/// One of Store's five aggregates (domains; checks and history; alerts and deliveries; accounts and
+/// sessions; settings and channels). Each query file of this folder is an extension of this protocol,
+/// so a caller that holds `some AccountStore` sees only these queries, not all of Store's. The pooled
+/// `Database` and a transaction's `Connection` are all five at once.
+public protocol AccountStore: Queryable {}
+
+extension Database: AccountStore {}
+extension Connection: AccountStore {}
