@@ -1,3 +1,4 @@
+import Vocabulary
 import AASA
 
 /// Measures a document against a domain's expectations. Pure.

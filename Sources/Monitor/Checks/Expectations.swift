@@ -1,9 +1,4 @@
-/// The services whose app IDs an operator can require (aasa-spec.md: applinks and the `apps` services).
-public enum AssociatedService: String, Hashable, Sendable, Codable, CodingKeyRepresentable, CaseIterable, Comparable {
-    case applinks, webcredentials, appclips, activitycontinuation
-
-    public static func < (lhs: AssociatedService, rhs: AssociatedService) -> Bool { lhs.rawValue < rhs.rawValue }
-}
+import Vocabulary
 
 /// What a link does on a device: which app opens it, or none.
 public enum URLOutcome: Hashable, Sendable, Codable, CustomStringConvertible {
