@@ -1,4 +1,5 @@
 import AASA
+import Vocabulary
 import Foundation
 import Testing
 
@@ -8,14 +9,8 @@ import Testing
     static func documentedCodes() throws -> [String: String] {
         let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("docs/findings.md")
-        let text = try String(contentsOf: docs, encoding: .utf8)
-        var codes: [String: String] = [:]
-        for line in text.split(separator: "\n") where line.hasPrefix("| `") {
-            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard cells.count > 3 else { continue }
-            codes[cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`"))] = cells[2]
-        }
-        return codes
+        // Only the Apple section: assetlinks.json's codes have a section (and a test) of their own.
+        return FindingDocsTable.codes(in: try String(contentsOf: docs, encoding: .utf8), section: "Apple")
     }
 
     @Test func docsListEveryCodeWithItsSeverity() throws {

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// Checks one pattern for mistakes that make it never match or match something else than meant
 /// (aasa-spec.md §8, §10): substitution variables, non-ASCII and `%XX` against `percentEncoded`,
 /// `#` in a path, `NOT ` in components, text that a URL component cannot contain.

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// A URL's components as views of its own UTF-8 bytes: the common case of `decide(url:appID:)`,
 /// which then allocates nothing per URL.
 ///

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// A URL's components in the forms rules compare against, computed once per URL and shared by every
 /// rule of a document: encoded text for `percentEncoded: true`, decoded code points for `false`
 /// (only when some rule needs them), with the path in the canonical slash form of `PathNormalization`.

@@ -1,3 +1,4 @@
+import Vocabulary
 import LocatedJSON
 
 /// Reads one `applinks.details` entry (aasa-spec.md §6), in the array form or as the value of the

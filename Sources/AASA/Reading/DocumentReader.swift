@@ -1,3 +1,4 @@
+import Vocabulary
 import LocatedJSON
 
 /// Turns the JSON tree into an `AASADocument`, reporting every structural and type problem with

@@ -1,20 +1,20 @@
 /// Percent-decoding for `percentEncoded: false` rules: the URL is decoded, the pattern is not
 /// (aasa-spec.md §8.2).
-enum PercentDecoding {
+package enum PercentDecoding {
     /// Decodes `%XX` escapes as UTF-8 and returns code points. An invalid escape (`%zz`, a lone `%`)
     /// stays literal text, the best-supported reading of an undocumented case (§8.2); bytes that do not
     /// form valid UTF-8 become U+FFFD, as Swift's repairing decoder does.
-    static func decode(_ text: String) -> [UInt32] {
+    package static func decode(_ text: String) -> [UInt32] {
         decode(bytes: Array(text.utf8))
     }
 
-    static func decode<Bytes: Collection>(bytes raw: Bytes) -> [UInt32] where Bytes.Element == UInt8 {
+    package static func decode<Bytes: Collection>(bytes raw: Bytes) -> [UInt32] where Bytes.Element == UInt8 {
         if !raw.contains(where: { $0 == UInt8(ascii: "%") || $0 >= 0x80 }) { return raw.map { UInt32($0) } }
         return String(decoding: decodedBytes(raw), as: UTF8.self).unicodeScalars.map(\.value)
     }
 
     /// The bytes with valid `%XX` escapes replaced by the byte they stand for.
-    static func decodedBytes<Bytes: Collection>(_ raw: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
+    package static func decodedBytes<Bytes: Collection>(_ raw: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
         let bytes = Array(raw)
         guard bytes.contains(UInt8(ascii: "%")) else { return bytes }
         var out: [UInt8] = []
@@ -35,7 +35,7 @@ enum PercentDecoding {
     }
 
     /// Whether `decodedBytes(raw)` equals `expected`, decoding on the fly instead of into a new array.
-    static func decodes<Bytes: RandomAccessCollection>(_ raw: Bytes, to expected: [UInt8]) -> Bool
+    package static func decodes<Bytes: RandomAccessCollection>(_ raw: Bytes, to expected: [UInt8]) -> Bool
     where Bytes.Element == UInt8, Bytes.Index == Int {
         var index = raw.startIndex
         var matched = 0

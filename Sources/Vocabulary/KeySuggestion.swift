@@ -1,8 +1,8 @@
 /// "Did you mean" for misspelled keys: the known key at the smallest edit distance (optimal string
 /// alignment, so a swapped pair of letters costs one), compared without case because `casesensitive`
 /// and `appId` are the commonest slips.
-enum KeySuggestion {
-    static func nearest(to key: String, among known: [String]) -> String? {
+package enum KeySuggestion {
+    package static func nearest(to key: String, among known: [String]) -> String? {
         let folded = Array(key.lowercased().unicodeScalars)
         // Keys longer than any known key by far are not typos; also bounds the work per key.
         guard folded.count <= 40 else { return nil }
@@ -19,7 +19,7 @@ enum KeySuggestion {
         return best.distance <= allowed ? best.key : nil
     }
 
-    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+    package static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previous2 = [Int](repeating: 0, count: b.count + 1)
