@@ -29,6 +29,8 @@ let package = Package(
         .target(name: "LocatedJSON", dependencies: ["Vocabulary"], swiftSettings: strict),
         // Apple's apple-app-site-association: parse, validate, match, explain, diff.
         .target(name: "AASA", dependencies: ["Vocabulary", "LocatedJSON"], swiftSettings: strict),
+        // Android's assetlinks.json: read as Google does, validate, match Android 15+ dynamic rules, diff.
+        .target(name: "AssetLinks", dependencies: ["Vocabulary", "LocatedJSON"], swiftSettings: strict),
         // Generic HTTP/1.1 server on raw sockets; knows nothing of AASA.
         .target(name: "HTTP", dependencies: ["CShim"], swiftSettings: strict),
         // PostgreSQL through libpq: pool, migrations, embedded cluster, queries.
@@ -55,6 +57,8 @@ let package = Package(
 
         .testTarget(name: "LocatedJSONTests", dependencies: ["LocatedJSON"], swiftSettings: strict),
         .testTarget(name: "AASATests", dependencies: ["Vocabulary", "AASA"], resources: [.copy("Fixtures")], swiftSettings: strict),
+        .testTarget(name: "AssetLinksTests", dependencies: ["Vocabulary", "AssetLinks"], resources: [.copy("Fixtures")],
+                    swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "FetchTests", dependencies: ["Fetch", "TestSupport"], swiftSettings: strict),

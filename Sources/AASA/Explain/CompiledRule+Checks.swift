@@ -1,3 +1,5 @@
+import LocatedJSON
+
 /// The per-component view of a rule that explanations use. It calls the same matchers as
 /// `CompiledRule.matches`, so a rule's `matched` here is exactly its result there.
 extension CompiledRule {
@@ -114,23 +116,5 @@ extension CompiledRule {
         ]
     }
 
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    static func quoted(_ text: String) -> String { JSONText.quoted(text) }
 }
