@@ -84,7 +84,7 @@ enum DomainAPI {
             throw WebError.badRequest("Unknown service \"\(a.service)\"; use applinks, webcredentials, appclips or activitycontinuation.",
                                       field: "app_ids")
         }
-        let (draft, model) = RegistrationInput.validate(fields, editing: editing, configuration: c.app.configuration)
+        let (draft, model) = RegistrationInput.validate(fields, editing: editing, configuration: c.configuration)
         if let draft { return draft }
         // Report the first refused field, named as in the JSON body.
         let order = ["host", "interval"] + (0..<fields.appIDs.count).map { "appid.\($0)" }

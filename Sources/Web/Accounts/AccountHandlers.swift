@@ -4,7 +4,7 @@ import Store
 /// Login, logout, first-start setup, password change and user management.
 enum AccountHandlers {
     static func loginForm(_ c: RequestContext) throws -> WebResponse {
-        if c.app.currentSessionViewer(c.request) != nil { return .seeOther("/") }
+        if (try? c.sessions.current(c.request)) != nil { return .seeOther("/") }
         return .html(AccountPages.login(csrf: c.viewer?.csrf ?? ""))
     }
 
@@ -12,7 +12,7 @@ enum AccountHandlers {
         let email = (c.form["email"] ?? "").trimmingCharacters(in: .whitespaces)
         let password = c.form["password"] ?? ""
         let address = c.request.remoteAddress
-        let wait = c.app.limiter.retryAfter(address: address, account: email, now: c.nowEpoch)
+        let wait = c.limiter.retryAfter(address: address, account: email, now: c.nowEpoch)
         if wait > 0 {
             let minutes = max(1, (wait + 59) / 60)
             return .html(AccountPages.login(email: email, error: "Too many failed attempts. Try again in \(minutes) minute\(minutes == 1 ? "" : "s").",
@@ -20,12 +20,12 @@ enum AccountHandlers {
                 .with(header: "Retry-After", String(wait))
         }
         guard let user = try c.database.user(email: email), PasswordHasher.verify(password, against: user.passwordHash) else {
-            c.app.limiter.recordFailure(address: address, account: email, now: c.nowEpoch)
+            c.limiter.recordFailure(address: address, account: email, now: c.nowEpoch)
             return .html(AccountPages.login(email: email, error: "That email and password do not match an account.",
                                             csrf: c.viewer?.csrf ?? ""), status: 401)
         }
-        c.app.limiter.recordSuccess(account: email)
-        let cookie = try c.app.startSession(userID: user.id, secure: c.isSecure)
+        c.limiter.recordSuccess(account: email)
+        let cookie = try c.sessions.start(userID: user.id, secure: c.isSecure)
         return .seeOther(safeNext(c.query["next"])).with(header: "Set-Cookie", cookie)
     }
 
@@ -43,12 +43,12 @@ enum AccountHandlers {
     }
 
     static func setupForm(_ c: RequestContext) throws -> WebResponse {
-        if try c.app.isSetUp() { return .seeOther("/login") }
+        if try c.setup.isSetUp() { return .seeOther("/login") }
         return .html(AccountPages.setup(csrf: c.viewer?.csrf ?? ""))
     }
 
     static func setup(_ c: RequestContext) throws -> WebResponse {
-        if try c.app.isSetUp() { return .seeOther("/login") }
+        if try c.setup.isSetUp() { return .seeOther("/login") }
         let email = (c.form["email"] ?? "").trimmingCharacters(in: .whitespaces)
         var errors: [String: String] = [:]
         if let e = emailProblem(email) { errors["email"] = e }
@@ -58,11 +58,11 @@ enum AccountHandlers {
         guard errors.isEmpty else {
             return .html(AccountPages.setup(email: email, errors: errors, csrf: c.viewer?.csrf ?? ""), status: 422)
         }
-        let hash = try c.app.configuration.passwordHasher.hash(password)
+        let hash = try c.configuration.passwordHasher.hash(password)
         guard let id = try c.database.withTransaction({ try $0.createFirstAdmin(email: email, passwordHash: hash) }) else {
             return .seeOther("/login")
         }
-        let cookie = try c.app.startSession(userID: id, secure: c.isSecure)
+        let cookie = try c.sessions.start(userID: id, secure: c.isSecure)
         return .seeOther("/").with(header: "Set-Cookie", cookie)
     }
 
@@ -84,10 +84,10 @@ enum AccountHandlers {
         if let p = passwordProblem(password) { errors["password"] = p }
         if password != (c.form["confirm"] ?? "") { errors["confirm"] = "The two passwords differ." }
         guard errors.isEmpty else { return .html(AccountPages.changePassword(viewer: viewer, errors: errors), status: 422) }
-        let hash = try c.app.configuration.passwordHasher.hash(password)
+        let hash = try c.configuration.passwordHasher.hash(password)
         // Every session of the account ends, this one included; this browser gets a fresh one.
         try c.database.withTransaction { try $0.changePassword(userID: user.id, passwordHash: hash) }
-        let cookie = try c.app.startSession(userID: user.id, secure: c.isSecure)
+        let cookie = try c.sessions.start(userID: user.id, secure: c.isSecure)
         return .seeOther("/settings?done=password").with(header: "Set-Cookie", cookie)
     }
 
@@ -99,7 +99,7 @@ enum AccountHandlers {
         if let p = passwordProblem(password) { errors["password"] = p }
         let role = Role(rawValue: c.form["role"] ?? "") ?? .readOnly
         if errors.isEmpty {
-            let hash = try c.app.configuration.passwordHasher.hash(password)
+            let hash = try c.configuration.passwordHasher.hash(password)
             if try c.database.createUser(email: email, passwordHash: hash, role: role.rawValue) != nil {
                 return .seeOther("/settings?done=user")
             }
@@ -113,11 +113,5 @@ enum AccountHandlers {
         guard id != (try c.signedIn).userID else { throw WebError.badRequest("You cannot remove your own account.") }
         try c.database.deleteUser(id: id)
         return .seeOther("/settings?done=user-removed")
-    }
-}
-
-extension WebApp {
-    func currentSessionViewer(_ request: WebRequest) -> Viewer? {
-        (try? currentSession(request))?.viewer
     }
 }

@@ -12,8 +12,8 @@ enum DomainHandlers {
         // Per role (the register button) and normalised query; the rest of the page is the same for
         // everyone. The per-user header is rendered per request by `SharedPage`.
         let key = (viewer.canChange ? "change " : "look ") + query.link()
-        let changes = c.app.changes
-        let page = try c.app.overviewCache.value(key, generation: { changes.dataGeneration },
+        let changes = c.changes
+        let page = try c.overviewCache.value(key, generation: { changes.dataGeneration },
                                                  staleFloor: { changes.dataFloor }, cacheable: changes.isLive && flash == nil) {
             try OverviewPage.shared(overviewModel(c, query), canChange: viewer.canChange, flash: flash)
         }
@@ -50,7 +50,7 @@ enum DomainHandlers {
     static func create(_ c: RequestContext) throws -> WebResponse {
         let viewer = try c.signedIn
         let (draft, model) = RegistrationInput.validate(RegistrationInput.fields(from: c.form), editing: nil,
-                                                        configuration: c.app.configuration)
+                                                        configuration: c.configuration)
         guard let draft else { return .html(RegisterPage.render(model, viewer: viewer), status: 422) }
         switch try c.database.createDomain(draft) {
         case .created(let id):
@@ -115,7 +115,7 @@ enum DomainHandlers {
     static func update(_ c: RequestContext) throws -> WebResponse {
         let d = try domainRecord(c)
         var (draft, model) = RegistrationInput.validate(RegistrationInput.fields(from: c.form), editing: (d.host, d.displayName),
-                                                        configuration: c.app.configuration)
+                                                        configuration: c.configuration)
         model.editing = d.id
         model.host = d.displayName
         guard let draft else { return .html(RegisterPage.render(model, viewer: try c.signedIn), status: 422) }

@@ -2,21 +2,29 @@ import Foundation
 import Store
 
 /// What a handler gets: the request, its route parameters, who asked, the decoded form (for POST),
-/// and the application's dependencies.
+/// and the few services handlers use (not the whole app).
 public struct RequestContext: Sendable {
     public let request: WebRequest
     public let parameters: RouteParameters
     public let viewer: Viewer?
     /// The decoded form body of a form POST; empty otherwise.
     public let form: FormData
-    public let app: WebApp
     public let now: Date
     /// An id for this request, shown on error pages and written to the log with the cause.
     public let requestID: String
+    /// Cookies set for this request get `Secure`.
+    public let isSecure: Bool
+    public let database: Database
+    public let configuration: WebConfiguration
+    let services: WebServices
 
-    public var database: Database { app.database }
     public var nowEpoch: Int64 { Int64(now.timeIntervalSince1970) }
     public var query: FormData { request.queryItems }
+    var sessions: Sessions { services.sessions }
+    var setup: SetupState { services.setup }
+    var limiter: LoginLimiter { services.limiter }
+    var changes: ChangeFeed { services.changes }
+    var overviewCache: GenerationCache<SharedPage> { services.overviewCache }
 
     /// The signed-in viewer; routes that require one are only reached with it set.
     public var signedIn: Viewer {
@@ -24,11 +32,6 @@ public struct RequestContext: Sendable {
             guard let viewer else { throw WebError.forbidden("Log in first.") }
             return viewer
         }
-    }
-
-    public var isSecure: Bool {
-        request.isSecure || app.configuration.secureCookies
-            || (app.configuration.trustForwardedProto && request.header("x-forwarded-proto") == "https")
     }
 }
 
