@@ -55,6 +55,7 @@ let package = Package(
         // Helpers that start real things for the tests (PostgreSQL, TLS fleet, SMTP, webhook receiver).
         .target(name: "TestSupport", dependencies: ["Store", "HTTP", "CCurl", "CShim"], swiftSettings: strict),
 
+        .testTarget(name: "VocabularyTests", dependencies: ["Vocabulary"], swiftSettings: strict),
         .testTarget(name: "LocatedJSONTests", dependencies: ["LocatedJSON"], swiftSettings: strict),
         .testTarget(name: "AASATests", dependencies: ["Vocabulary", "AASA"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "AssetLinksTests", dependencies: ["Vocabulary", "AssetLinks"], resources: [.copy("Fixtures")],

@@ -8,6 +8,7 @@ import Fetch
 import Foundation
 import Glibc
 import TestSupport
+import Vocabulary
 
 struct Options {
     var hostCounts = [1000, 10000]

@@ -11,6 +11,7 @@ import Foundation
 import Monitor
 import Store
 import TestSupport
+import Vocabulary
 
 struct Options {
     var domains = 10_000

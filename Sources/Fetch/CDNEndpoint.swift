@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// Apple's CDN endpoint for association files, `BASE/HOST`, checked once: https, port 443.
 struct CDNEndpoint: Sendable {
     let base: String

@@ -1,5 +1,6 @@
 import AASA
 import Foundation
+import Vocabulary
 
 /// Everything one check of a domain saw, and what it means.
 public struct DomainCheck: Sendable {

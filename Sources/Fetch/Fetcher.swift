@@ -1,5 +1,6 @@
 import AASA
 import Foundation
+import Vocabulary
 
 /// Fetches association files the way Apple's CDN does — HTTPS only, no redirects, capped bodies —
 /// under the outbound policy, with every transfer on one curl multi loop.

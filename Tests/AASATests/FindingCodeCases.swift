@@ -32,7 +32,7 @@ struct FindingCodeCase: Sendable, CustomStringConvertible {
     }
 
     static func entitlement(_ code: String, _ text: String, file: AASADocument? = nil, appID: String? = nil) -> FindingCodeCase {
-        FindingCodeCase(code: code, pointer: nil) { EntitlementValidator.findings(for: text, file: file, appID: appID) }
+        FindingCodeCase(code: code, pointer: nil) { EntitlementValidator.findings(for: text, file: file, appID: appID.map { try! AppID($0) }) }
     }
 
     static let goodBody = Array(#"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a"}]}]}}"#.utf8)

@@ -3,6 +3,7 @@ import Fetch
 import Foundation
 import TestSupport
 import Testing
+import Vocabulary
 
 @Suite struct ConnectionCapTests {
     /// Five fetches towards one address with a cap of two: two connect, three wait in our queue

@@ -3,6 +3,7 @@ import Fetch
 import Foundation
 import TestSupport
 import Testing
+import Vocabulary
 
 /// Failure classes and inputs the scenario table does not cover.
 @Suite struct FetchEdgeTests {

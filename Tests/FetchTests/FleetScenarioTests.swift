@@ -3,6 +3,7 @@ import Fetch
 import Foundation
 import TestSupport
 import Testing
+import Vocabulary
 
 /// Every scenario of the fleet, checked end to end over real TLS, with the exact finding codes.
 @Suite(.serialized) struct FleetScenarioTests {

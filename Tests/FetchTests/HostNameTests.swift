@@ -1,6 +1,7 @@
 import Fetch
 import Foundation
 import Testing
+import Vocabulary
 
 @Suite struct HostNameTests {
     @Test func unicodeBecomesPunycode() throws {
@@ -29,5 +30,29 @@ import Testing
                       "[::1]", "-bad.example", "user@example.com", String(repeating: "a", count: 64) + ".com"])
     func rejects(_ input: String) {
         #expect(throws: HostNameError.self) { try HostName(input) }
+    }
+
+    /// The paste mistakes get a message naming the part to remove (the registration form shows it
+    /// beside the field; `import`, `check-now` and the API give the same one).
+    @Test(arguments: [
+        ("https://example.com", "without \"https://\""),
+        ("example.com/app", "path \"/app\""),
+        ("example.com:8443", "port \":8443\""),
+        ("192.168.1.1", "IP address"),
+        ("[::1]", "IP address"),
+        ("", "Enter a host name"),
+    ])
+    func messagesNameThePartToRemove(_ input: String, _ expected: String) {
+        do {
+            _ = try HostName(input)
+            Issue.record("\(input) was accepted")
+        } catch {
+            #expect(error.message.contains(expected), "\(error.message)")
+        }
+    }
+
+    @Test func typedInputIsTrimmed() throws {
+        let host = try HostName("  *.bücher.example ")
+        #expect(host.ascii == "xn--bcher-kva.example" && host.unicode == "bücher.example" && host.isWildcard)
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
+import Vocabulary
 
 /// The outbound policy against real resolution and real connections.
 @Suite struct OutboundPolicyLiveTests {

@@ -1,9 +1,10 @@
 import AASA
 import Fetch
 import Foundation
-import TestSupport
 import Synchronization
+import TestSupport
 import Testing
+import Vocabulary
 
 /// A fetcher that lives for many checks (the crawler's) keeps connections between them; every check
 /// must still report the certificate of every location, or the dashboard loses it and expiry is judged

@@ -2,6 +2,7 @@ import AASA
 @testable import Fetch
 import TestSupport
 import Testing
+import Vocabulary
 
 @Suite struct TrustStoreTests {
     @Test func debianRootsAreAHashedDirectory() {

@@ -1,4 +1,5 @@
 import Testing
+import Vocabulary
 @testable import Monitor
 
 @Suite struct DomainListParserTests {
@@ -9,7 +10,7 @@ import Testing
         #expect(result.refusals.isEmpty)
     }
 
-    @Test func csvWithAppIDsAndAHeader() {
+    @Test func csvWithAppIDsAndAHeader() throws {
         let text = """
             host,app ids
             example.com,ABCDE12345.com.example.app,webcredentials:ABCDE12345.com.example.app
@@ -19,9 +20,9 @@ import Testing
         let result = DomainListParser.parse(text)
         #expect(result.refusals.isEmpty)
         #expect(result.entries == [
-            DomainListEntry(line: 2, host: "example.com", appIDs: [.applinks: ["ABCDE12345.com.example.app"],
-                                                                   .webcredentials: ["ABCDE12345.com.example.app"]]),
-            DomainListEntry(line: 3, host: "other.example", appIDs: [.applinks: ["ZYXWV98765.com.other"]]),
+            DomainListEntry(line: 2, host: "example.com", appIDs: [.applinks: [try AppID("ABCDE12345.com.example.app")],
+                                                                   .webcredentials: [try AppID("ABCDE12345.com.example.app")]]),
+            DomainListEntry(line: 3, host: "other.example", appIDs: [.applinks: [try AppID("ZYXWV98765.com.other")]]),
             DomainListEntry(line: 4, host: "plain.example"),
         ])
     }
@@ -30,6 +31,11 @@ import Testing
         ("example.com,notanappid", "\"notanappid\" is not an app ID"),
         ("example.com,abcde12345.lower", "\"abcde12345.lower\" is not an app ID"),
         ("example.com,ABCDE12345.", "\"ABCDE12345.\" is not an app ID"),
+        // Accepted by the import before it shared the form's rule (AppID), refused by the form all along.
+        ("example.com,ABCDE12345.com.example_app", "\"ABCDE12345.com.example_app\" is not an app ID: The bundle ID"),
+        ("example.com,ABCDE12345.com..app", "\"ABCDE12345.com..app\" is not an app ID: The bundle ID"),
+        ("example.com,ABCDE12345.com.app.", "\"ABCDE12345.com.app.\" is not an app ID: The bundle ID"),
+        ("example.com,ABCDE12345.com.bücher", "\"ABCDE12345.com.bücher\" is not an app ID: The bundle ID"),
         ("example.com,maps:ABCDE12345.x", "unknown service \"maps\""),
         (",ABCDE12345.x", "the first column (the host) is empty"),
     ])

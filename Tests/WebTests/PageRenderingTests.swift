@@ -139,25 +139,4 @@ import AASA
                         .same("line 12"), .same("line 13"), .skipped(7)])
         #expect(TextDiff.diff(["a"], ["a"]) == [.skipped(1)])
     }
-
-    @Test func inputChecksSayWhatIsWrong() {
-        #expect(AppIDInput.validate(" ABCDE12345.com.example.app ") == .success("ABCDE12345.com.example.app"))
-        #expect(AppIDInput.validate("abcde12345.com.x").failureMessage?.contains("upper-case: ABCDE12345") == true)
-        #expect(AppIDInput.validate("ABC.com.x").failureMessage?.contains("10 upper-case") == true)
-        #expect(AppIDInput.validate("ABCDE12345").failureMessage?.contains("no dot") == true)
-        #expect(AppIDInput.validate("ABCDE12345.com/x").failureMessage?.contains("bundle ID") == true)
-        #expect(HostInput.precheck("https://example.com").failureMessage?.contains("without \"https://\"") == true)
-        #expect(HostInput.precheck("example.com/app").failureMessage?.contains("path \"/app\"") == true)
-        #expect(HostInput.precheck("example.com:8443").failureMessage?.contains("port \":8443\"") == true)
-        #expect(HostInput.precheck("192.168.1.1").failureMessage?.contains("IP address") == true)
-        #expect(HostInput.precheck("[::1]").failureMessage?.contains("IP address") == true)
-        #expect(HostInput.precheck("  *.bücher.example ") == .success("*.bücher.example"))
-    }
-}
-
-extension Result where Failure == FieldMessage {
-    var failureMessage: String? {
-        if case .failure(let f) = self { return f.message }
-        return nil
-    }
 }

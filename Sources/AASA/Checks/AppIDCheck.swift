@@ -1,7 +1,10 @@
 import LocatedJSON
+import Vocabulary
 
-/// App identifier format (aasa-spec.md §6.2): `<App ID prefix>.<bundle ID>`; the prefix is normally
-/// the 10-character Team ID, the bundle ID uses only `A–Z a–z 0–9 - .`.
+/// App identifier format (aasa-spec.md §6.2): `<App ID prefix>.<bundle ID>`, checked by `AppID`'s
+/// one rule. A file is someone else's data, so the rule's verdict becomes findings: a prefix that is
+/// not a 10-character Team ID is only a warning here (devices may still accept it), everything
+/// else the rule refuses is malformed.
 enum AppIDCheck {
     enum Problem: Equatable {
         case malformed(String)
@@ -9,38 +12,22 @@ enum AppIDCheck {
     }
 
     static func problems(_ appID: String) -> [Problem] {
-        let utf8 = Array(appID.utf8)
-        guard let dot = utf8.firstIndex(of: UInt8(ascii: ".")) else {
+        guard let problem = AppID.problem(in: appID) else { return [] }
+        let prefix = appID[..<(appID.firstIndex(of: ".") ?? appID.endIndex)]
+        switch problem {
+        case .noDot:
             return [.malformed("\"\(appID)\" has no \".\"; an app ID is the App ID prefix (Team ID), a dot, and the bundle ID.")]
-        }
-        let prefix = utf8[..<dot]
-        let bundle = utf8[(dot + 1)...]
-        if prefix.isEmpty { return [.malformed("\"\(appID)\" has an empty App ID prefix before the first dot.")] }
-        if bundle.isEmpty { return [.malformed("\"\(appID)\" has no bundle ID after the prefix.")] }
-        if let bad = utf8.first(where: { !isAllowed($0) }) {
-            let shown = bad < 0x80 ? "'\(Character(Unicode.Scalar(bad)))'" : "a non-ASCII character"
+        case .emptyTeamID:
+            return [.malformed("\"\(appID)\" has an empty App ID prefix before the first dot.")]
+        case .emptyBundleID:
+            return [.malformed("\"\(appID)\" has no bundle ID after the prefix.")]
+        case .disallowedCharacter(let character, _):
+            let shown = character.map { "'\($0)'" } ?? "a non-ASCII character"
             return [.malformed("\"\(appID)\" contains \(shown); app IDs use only A–Z, a–z, 0–9, hyphen and dot.")]
-        }
-        if utf8.last == UInt8(ascii: ".") || zip(utf8, utf8.dropFirst()).contains(where: { $0 == UInt8(ascii: ".") && $1 == $0 }) {
+        case .emptyBundlePart:
             return [.malformed("\"\(appID)\" has an empty part between dots.")]
-        }
-        let standard = prefix.count == 10 && prefix.allSatisfy {
-            ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
-        }
-        if !standard {
-            let text = String(decoding: prefix, as: UTF8.self)
-            return [.nonstandardPrefix("The prefix \"\(text)\" of \"\(appID)\" is not 10 upper-case letters or digits; App ID prefixes (Team IDs) look like ABCDE12345.")]
-        }
-        return []
-    }
-
-    private static func isAllowed(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."):
-            true
-        default:
-            false
+        case .nonstandardTeamID:
+            return [.nonstandardPrefix("The prefix \"\(prefix)\" of \"\(appID)\" is not 10 upper-case letters or digits; App ID prefixes (Team IDs) look like ABCDE12345.")]
         }
     }
 

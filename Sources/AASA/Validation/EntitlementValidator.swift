@@ -9,8 +9,9 @@ public enum EntitlementValidator {
     /// - Parameters:
     ///   - entitlement: e.g. `applinks:*.example.com?mode=developer`.
     ///   - file: the host's parsed association file, to check that it lists `appID`.
-    ///   - appID: the app the entitlement belongs to.
-    public static func findings(for entitlement: String, file: AASADocument? = nil, appID: String? = nil) -> [Finding] {
+    ///   - appID: the app the entitlement belongs to, already validated by `AppID`'s rule (the same
+    ///     one the registration form and the import use).
+    public static func findings(for entitlement: String, file: AASADocument? = nil, appID: AppID? = nil) -> [Finding] {
         var findings: [Finding] = []
         func malformed(_ message: String, _ hint: String) {
             findings.append(FindingDefinition.entitlementMalformed.finding(at: nil, message, hint: hint))
@@ -103,10 +104,10 @@ public enum EntitlementValidator {
     }
 
     /// App IDs are compared exactly: whether devices fold case is [uncertain §17.10].
-    static func lists(_ file: AASADocument, service: String, appID: String) -> Bool {
+    static func lists(_ file: AASADocument, service: String, appID: AppID) -> Bool {
         if service == "applinks" {
-            return file.applinks?.details.contains { $0.appIDs.contains(appID) } ?? false
+            return file.applinks?.details.contains { $0.appIDs.contains(appID.text) } ?? false
         }
-        return file.appServices[service]?.apps.contains(appID) ?? false
+        return file.appServices[service]?.apps.contains(appID.text) ?? false
     }
 }

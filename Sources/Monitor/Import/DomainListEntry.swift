@@ -5,9 +5,9 @@ public struct DomainListEntry: Hashable, Sendable {
     public var line: Int
     public var host: String
     /// Required app IDs per service, from the CSV columns after the host.
-    public var appIDs: [AssociatedService: [String]]
+    public var appIDs: [AssociatedService: [AppID]]
 
-    public init(line: Int, host: String, appIDs: [AssociatedService: [String]] = [:]) {
+    public init(line: Int, host: String, appIDs: [AssociatedService: [AppID]] = [:]) {
         self.line = line
         self.host = host
         self.appIDs = appIDs

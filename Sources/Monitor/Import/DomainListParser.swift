@@ -27,7 +27,7 @@ public enum DomainListParser {
                 refusals.append(DomainListRefusal(line: number, text: line, reason: "the first column (the host) is empty"))
                 continue
             }
-            var appIDs: [AssociatedService: [String]] = [:]
+            var appIDs: [AssociatedService: [AppID]] = [:]
             var problem: String?
             for field in fields.dropFirst() where !field.isEmpty {
                 switch appID(field) {
@@ -49,9 +49,9 @@ public enum DomainListParser {
 
     struct FieldError: Error { var message: String }
 
-    /// `TEAMID.bundle.id` or `service:TEAMID.bundle.id`. Team IDs are ten letters or digits
-    /// (Apple's format); the bundle part may not be empty.
-    static func appID(_ field: String) -> Swift.Result<(AssociatedService, String), FieldError> {
+    /// `TEAMID.bundle.id` or `service:TEAMID.bundle.id`, the app ID checked by `AppID`'s rule (the
+    /// registration form's), so the import refuses exactly what the form refuses.
+    static func appID(_ field: String) -> Swift.Result<(AssociatedService, AppID), FieldError> {
         var service = AssociatedService.applinks
         var id = Substring(field)
         if let colon = field.firstIndex(of: ":") {
@@ -62,13 +62,11 @@ public enum DomainListParser {
             service = known
             id = field[field.index(after: colon)...]
         }
-        let parts = id.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].count == 10,
-              parts[0].unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) || ("0"..."9").contains($0) }),
-              !parts[1].isEmpty, !parts[1].contains(where: { $0 == " " || $0 == "/" }) else {
-            return .failure(FieldError(message: "\"\(id)\" is not an app ID (TEAMID.bundle.id with a ten-character team ID)"))
+        do {
+            return .success((service, try AppID(typed: String(id))))
+        } catch {
+            return .failure(FieldError(message: "\"\(id)\" is not an app ID: \(error.message)"))
         }
-        return .success((service, String(id)))
     }
 
     /// Splits one CSV line on commas, honouring double quotes (`""` inside quotes is a quote).

@@ -1,5 +1,6 @@
 import Fetch
 import Store
+import Vocabulary
 
 /// Turns the register/edit form (or an API body) into a `DomainDraft`, or the form model with a
 /// message beside every field that was refused, keeping everything that was typed.
@@ -40,29 +41,26 @@ enum RegistrationInput {
             ascii = editing.host
             display = editing.display
         } else {
-            switch HostInput.precheck(f.host) {
-            case .failure(let m): errors["host"] = m.message
-            case .success(let text):
-                do {
-                    let host = try HostName(text)
-                    ascii = host.ascii
-                    display = host.unicode
-                    wildcard = host.isWildcard
-                    if configuration.resolveOnRegister, let refusal = addressRefusal(host.ascii, configuration: configuration) {
-                        errors["host"] = refusal
-                    }
-                } catch {
-                    errors["host"] = error.reason.prefix(1).uppercased() + error.reason.dropFirst() + "."
+            do {
+                let host = try HostName(f.host)
+                ascii = host.ascii
+                display = host.unicode
+                wildcard = host.isWildcard
+                if configuration.resolveOnRegister, let refusal = addressRefusal(host.ascii, configuration: configuration) {
+                    errors["host"] = refusal
                 }
+            } catch {
+                errors["host"] = error.message
             }
         }
         var appIDs: [AppIDExpectation] = []
         for (i, a) in f.appIDs.enumerated() {
             let service = AppService(rawValue: a.service) ?? .applinks
             model.appIDs.append((service, a.appID))
-            switch AppIDInput.validate(a.appID) {
-            case .success(let id): appIDs.append(AppIDExpectation(service: service.rawValue, appID: id))
-            case .failure(let m): errors["appid.\(i)"] = m.message
+            do {
+                appIDs.append(AppIDExpectation(service: service.rawValue, appID: try AppID(typed: a.appID).text))
+            } catch {
+                errors["appid.\(i)"] = error.message
             }
         }
         var watched: [WatchedURLExpectation] = []
@@ -75,9 +73,10 @@ enum RegistrationInput {
             if expect.isEmpty || expect.lowercased() == "browser" {
                 expected = nil
             } else {
-                switch AppIDInput.validate(expect) {
-                case .success(let id): expected = id
-                case .failure(let m): errors["expect.\(i)"] = "Write an app ID or \"browser\". " + m.message
+                do {
+                    expected = try AppID(expect).text
+                } catch {
+                    errors["expect.\(i)"] = "Write an app ID or \"browser\". " + error.message
                 }
             }
             watched.append(WatchedURLExpectation(url: url, expectedAppID: expected))

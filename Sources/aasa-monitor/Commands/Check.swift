@@ -2,6 +2,7 @@ import AASA
 import ArgumentParser
 import Fetch
 import Foundation
+import Vocabulary
 
 extension AASAMonitor {
     /// `aasa-monitor check DOMAIN`: one full check, as a CI job runs it after a deploy.

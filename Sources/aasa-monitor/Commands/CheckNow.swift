@@ -2,6 +2,7 @@ import ArgumentParser
 import Fetch
 import Monitor
 import Store
+import Vocabulary
 
 extension AASAMonitor {
     /// `aasa-monitor check-now HOST…`: asks the running crawlers to check these domains at once.

@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 import Monitor
 import Store
+import Vocabulary
 
 extension AASAMonitor {
     /// `aasa-monitor import FILE`: bulk registration from a list or CSV.
@@ -39,7 +40,7 @@ extension AASAMonitor {
             for (index, entry) in parsed.entries.enumerated() {
                 do {
                     let host = try HostName(entry.host)
-                    let appIDs = entry.appIDs.flatMap { service, ids in ids.map { (service: service.rawValue, appID: $0) } }
+                    let appIDs = entry.appIDs.flatMap { service, ids in ids.map { (service: service.rawValue, appID: $0.text) } }
                     switch try opened.database.importDomain(host: host.ascii, displayName: host.unicode,
                                                             wildcard: host.isWildcard, appIDs: appIDs) {
                     case .added: added.append(host.unicode)
