@@ -1,4 +1,5 @@
 import Vocabulary
+
 /// One domain to register from an import file, before its host is validated.
 public struct DomainListEntry: Hashable, Sendable {
     /// 1-based line number in the file, for messages.

@@ -1,4 +1,5 @@
 import Vocabulary
+
 /// Reads an import file: one domain per line, or CSV whose first column is the host and whose other
 /// columns are app IDs (`TEAMID.bundle.id`, for applinks) or `service:TEAMID.bundle.id`.
 /// Blank lines, `#` comments and a header row starting with `host` are ignored. Never throws:
