@@ -56,17 +56,19 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Store", "HTTP", "CCurl", "CShim"], swiftSettings: strict),
 
         .testTarget(name: "VocabularyTests", dependencies: ["Vocabulary"], swiftSettings: strict),
+        // Each test target names every module it imports: an import reached only through another
+        // target's dependencies is not rebuilt when that module changes (stale objects, link errors).
         .testTarget(name: "LocatedJSONTests", dependencies: ["LocatedJSON"], swiftSettings: strict),
         .testTarget(name: "AASATests", dependencies: ["Vocabulary", "AASA"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "AssetLinksTests", dependencies: ["Vocabulary", "AssetLinks"], resources: [.copy("Fixtures")],
                     swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "FetchTests", dependencies: ["Fetch", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "MonitorTests", dependencies: ["Monitor", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "NotifyTests", dependencies: ["Notify", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "WebTests", dependencies: ["Web", "Monitor", "Notify", "Fetch", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "CLITests", dependencies: ["TestSupport"], swiftSettings: strict),
+        .testTarget(name: "FetchTests", dependencies: ["AASA", "Fetch", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "MonitorTests", dependencies: ["Vocabulary", "AASA", "Fetch", "Store", "Monitor", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "NotifyTests", dependencies: ["Vocabulary", "AASA", "Fetch", "Store", "Monitor", "Notify", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "WebTests", dependencies: ["Vocabulary", "AASA", "Store", "Web", "Monitor", "Notify", "Fetch", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "CLITests", dependencies: ["Store", "TestSupport"], swiftSettings: strict),
 
         // Benchmarks: release-built executables that print ratios against baselines/peers.
         .executableTarget(name: "WebBench", dependencies: ["Web", "Store"], path: "Benchmarks/WebBench", swiftSettings: strict),
