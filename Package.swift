@@ -31,6 +31,8 @@ let package = Package(
         .target(name: "AASA", dependencies: ["Vocabulary", "LocatedJSON"], swiftSettings: strict),
         // Android's assetlinks.json: read as Google does, validate, match Android 15+ dynamic rules, diff.
         .target(name: "AssetLinks", dependencies: ["Vocabulary", "LocatedJSON"], swiftSettings: strict),
+        // An app's own declarations of its web associations: Apple entitlements, Android manifests.
+        .target(name: "AppManifests", dependencies: ["Vocabulary", "AASA"], swiftSettings: strict),
         // Generic HTTP/1.1 server on raw sockets; knows nothing of AASA.
         .target(name: "HTTP", dependencies: ["CShim"], swiftSettings: strict),
         // PostgreSQL through libpq: pool, migrations, embedded cluster, queries.
@@ -47,7 +49,7 @@ let package = Package(
         .executableTarget(
             name: "aasa-monitor",
             dependencies: [
-                "Vocabulary", "AASA", "HTTP", "Store", "Fetch", "Monitor", "Notify", "Web",
+                "Vocabulary", "AASA", "AppManifests", "HTTP", "Store", "Fetch", "Monitor", "Notify", "Web",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
@@ -62,6 +64,7 @@ let package = Package(
         .testTarget(name: "AASATests", dependencies: ["Vocabulary", "AASA"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "AssetLinksTests", dependencies: ["Vocabulary", "AssetLinks"], resources: [.copy("Fixtures")],
                     swiftSettings: strict),
+        .testTarget(name: "AppManifestsTests", dependencies: ["AppManifests", "Vocabulary"], swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "FetchTests", dependencies: ["AASA", "Fetch", "TestSupport"], swiftSettings: strict),

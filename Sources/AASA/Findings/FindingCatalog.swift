@@ -204,7 +204,7 @@ extension FindingDefinition {
 
     // MARK: Entitlement strings (§15.3) — EntitlementValidator
     public static let entitlementMalformed = FindingDefinition("entitlement-malformed", .error, affects: OS.all,
-        condition: "scheme, path, query other than mode, trailing slash, empty host or spaces", source: "D-SAD", producer: "entitlement")
+        condition: "scheme, path, query other than mode, trailing slash, empty host, IP address or spaces", source: "D-SAD", producer: "entitlement")
     public static let entitlementUnknownService = FindingDefinition("entitlement-unknown-service", .error, affects: OS.all,
         condition: "the service is not applinks, webcredentials, activitycontinuation, appclips or authsrv", source: "D-ENT",
         producer: "entitlement")

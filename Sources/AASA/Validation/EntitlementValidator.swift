@@ -12,6 +12,27 @@ public enum EntitlementValidator {
     ///   - appID: the app the entitlement belongs to, already validated by `AppID`'s rule (the same
     ///     one the registration form and the import use).
     public static func findings(for entitlement: String, file: AASADocument? = nil, appID: AppID? = nil) -> [Finding] {
+        let (parts, findings) = read(entitlement)
+        guard let file, let appID, let parts, services.contains(parts.service),
+              !lists(file, service: parts.service, appID: appID) else { return findings }
+        return findings + [FindingDefinition.entitlementAppNotInFile.finding(at: nil,
+            "The file of \(parts.host) does not list \(appID) for \(parts.service), so the system will not associate the app with the domain.",
+            hint: parts.service == "applinks" ? "Add \(appID) to an entry's appIDs in applinks.details."
+                : "Add \(appID) to \(parts.service).apps.")]
+    }
+
+    /// One entitlement string taken apart. `host` is as written (lower-cased), without the `*.`.
+    public struct Parts: Hashable, Sendable {
+        public var service: String
+        public var host: String
+        public var isWildcard: Bool
+        /// The `?mode=` value when it is one of `modes`.
+        public var mode: String?
+    }
+
+    /// Takes one entitlement string apart and reports every rule of §13 it breaks. `parts` is nil
+    /// when the string has no service prefix; an error finding means the system would refuse it.
+    public static func read(_ entitlement: String) -> (parts: Parts?, findings: [Finding]) {
         var findings: [Finding] = []
         func malformed(_ message: String, _ hint: String) {
             findings.append(FindingDefinition.entitlementMalformed.finding(at: nil, message, hint: hint))
@@ -23,7 +44,7 @@ public enum EntitlementValidator {
         let trimmed = entitlement.filter { $0 != " " && $0 != "\t" && $0 != "\n" }
         guard let colon = trimmed.firstIndex(of: ":") else {
             malformed("The entitlement \"\(entitlement)\" has no service prefix.", "Write <service>:<host>, e.g. \(example).")
-            return findings
+            return (nil, findings)
         }
         let service = String(trimmed[..<colon])
         var rest = String(trimmed[trimmed.index(after: colon)...])
@@ -57,6 +78,13 @@ public enum EntitlementValidator {
                       "Write \(service):\(host[..<slash]).")
             host = String(host[..<slash])
         }
+        if host.hasPrefix("[") {
+            // An IPv6 literal: its colons are not a port. Devices match by host name and Apple's CDN
+            // refuses addresses, so an address can never be associated.
+            malformed("The entitlement \"\(entitlement)\" names the IP address \(host); Associated Domains need a host name.",
+                      "Write the host name the site is served under, e.g. \(service):example.com.")
+            return (Parts(service: service, host: host.lowercased(), isWildcard: false, mode: nil), findings)
+        }
         if let portColon = host.lastIndex(of: ":") {
             let port = host[host.index(after: portColon)...]
             findings.append(FindingDefinition.entitlementPort.finding(at: nil,
@@ -66,6 +94,9 @@ public enum EntitlementValidator {
         }
         if host.isEmpty {
             malformed("The entitlement \"\(entitlement)\" has no host name.", "Write \(service):example.com.")
+        } else if isIPv4(host) {
+            malformed("The entitlement \"\(entitlement)\" names the IP address \(host); Associated Domains need a host name.",
+                      "Write the host name the site is served under, e.g. \(service):example.com.")
         }
         let wildcard = host.hasPrefix("*.")
         let body = wildcard ? String(host.dropFirst(2)) : host
@@ -94,13 +125,15 @@ public enum EntitlementValidator {
                     hint: "Write ?mode=developer, ?mode=managed or ?mode=developer+managed."))
             }
         }
-        if let file, let appID, services.contains(service), !lists(file, service: service, appID: appID) {
-            findings.append(FindingDefinition.entitlementAppNotInFile.finding(at: nil,
-                "The file of \(host) does not list \(appID) for \(service), so the system will not associate the app with the domain.",
-                hint: service == "applinks" ? "Add \(appID) to an entry's appIDs in applinks.details."
-                    : "Add \(appID) to \(service).apps."))
-        }
-        return findings
+        let knownMode = mode.flatMap { modes.contains($0) ? $0 : nil }
+        return (Parts(service: service, host: body.lowercased(), isWildcard: wildcard, mode: knownMode), findings)
+    }
+
+    /// Four dot-separated decimal numbers: what inet_aton would read as an address (the short forms
+    /// such as `127.1` are not host names either, but no one writes them in an entitlement).
+    static func isIPv4(_ host: String) -> Bool {
+        let labels = host.split(separator: ".", omittingEmptySubsequences: false)
+        return labels.count == 4 && labels.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
     }
 
     /// App IDs are compared exactly: whether devices fold case is [uncertain §17.10].

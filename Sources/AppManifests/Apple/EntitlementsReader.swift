@@ -1,0 +1,183 @@
+import AASA
+import Foundation
+import Vocabulary
+
+/// Reads an app's Associated Domains from what a developer has at hand: an `.entitlements` property
+/// list (XML as Xcode writes it, or binary), a bare `com.apple.developer.associated-domains` array
+/// (property list or JSON), or a built app's entitlements (`codesign -d --entitlements`). Pure: no
+/// I/O; the property list is read by Foundation's `PropertyListSerialization`.
+public enum EntitlementsReader {
+    public static let associatedDomainsKey = "com.apple.developer.associated-domains"
+    /// iOS writes `application-identifier`, macOS `com.apple.application-identifier`.
+    public static let appIDKeys = ["application-identifier", "com.apple.application-identifier"]
+    public static let teamIDKey = "com.apple.developer.team-identifier"
+
+    /// The entitlements in `bytes`, or every reason to refuse them (with lines where the format has
+    /// them). Refuses the whole file when one entry breaks a rule of aasa-spec.md §13, so an import
+    /// registers all of an app's domains or none.
+    public static func read(_ bytes: [UInt8]) throws(ManifestRefusal) -> AppleEntitlements {
+        var body = bytes[...]
+        if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
+        guard let first = body.first(where: { !isSpace($0) }) else {
+            throw ManifestRefusal(line: nil, "The file is empty; expected an entitlements property list or an array of associated domains.")
+        }
+        let data = Data(body)
+        let value: Any
+        var lines = Lines()
+        if body.starts(with: Array("bplist".utf8)) {
+            value = try propertyList(data)
+        } else if first == UInt8(ascii: "[") {
+            value = try JSONArrayLines.read(data, lines: &lines)
+        } else if first == UInt8(ascii: "<") {
+            let scan = PlistXMLLines.scan(data, arrayKey: associatedDomainsKey)
+            if let error = scan.syntaxError { throw ManifestRefusal([error]) }
+            lines.entries = scan.entryLines
+            lines.keys = scan.keyLines
+            value = try propertyList(data)
+        } else {
+            // The old ASCII property list format, `( "applinks:example.com" )`, which
+            // PropertyListSerialization still reads.
+            value = try propertyList(data)
+        }
+        return try entitlements(from: value, lines: lines)
+    }
+
+    /// Where things are in the text, when the format has lines.
+    struct Lines {
+        var entries: [Int] = []
+        var keys: [String: Int] = [:]
+
+        func entry(_ index: Int) -> Int? { entries.indices.contains(index) ? entries[index] : nil }
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    private static func propertyList(_ data: Data) throws(ManifestRefusal) -> Any {
+        do {
+            return try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        } catch {
+            // Foundation's message sometimes names a line ("Close tag on line 8 …"); keep it whole.
+            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+            throw ManifestRefusal(line: detail.flatMap(lineNumber(in:)),
+                "The file is not a property list\(detail.map { ": \($0)" } ?? ""). Expected an .entitlements file as Xcode writes it, a binary property list, or a JSON array of strings.")
+        }
+    }
+
+    /// "… on line 8 …" → 8.
+    static func lineNumber(in message: String) -> Int? {
+        guard let range = message.range(of: "line ") else { return nil }
+        return Int(message[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    private static func entitlements(from value: Any, lines: Lines) throws(ManifestRefusal) -> AppleEntitlements {
+        var problems: [ManifestProblem] = []
+        var appIDs: [AppID] = []
+        var teamID: String?
+        let entries: [Any]
+        if let array = value as? [Any] {
+            entries = array
+        } else if let dictionary = value as? [String: Any] {
+            guard let domains = dictionary[associatedDomainsKey] else {
+                throw ManifestRefusal(line: nil,
+                    "The entitlements have no \(associatedDomainsKey) key, so the app claims no domain; add the Associated Domains capability in Xcode.")
+            }
+            guard let array = domains as? [Any] else {
+                throw ManifestRefusal(line: lines.keys[associatedDomainsKey],
+                    "\(associatedDomainsKey) must be an array of strings such as applinks:example.com.")
+            }
+            entries = array
+            for key in appIDKeys {
+                guard let raw = dictionary[key] else { continue }
+                let line = lines.keys[key]
+                guard let text = raw as? String else {
+                    problems.append(ManifestProblem(line: line, reason: "\(key) must be a string, TEAMID.bundle.id."))
+                    continue
+                }
+                // Xcode's project files write `$(AppIdentifierPrefix)$(CFBundleIdentifier)`, filled
+                // in only when the app is signed: not an app ID yet, so the caller must name one.
+                if text.contains("$(") { continue }
+                do {
+                    let appID = try AppID(text)
+                    if !appIDs.contains(appID) { appIDs.append(appID) }
+                } catch {
+                    problems.append(ManifestProblem(line: line, reason: "\(key): \(error.message)", code: "app-id-malformed"))
+                }
+            }
+            if let raw = dictionary[teamIDKey] {
+                if let text = raw as? String, !text.contains("$(") { teamID = text }
+            }
+        } else {
+            throw ManifestRefusal(line: nil,
+                "Expected a dictionary of entitlements or an array of associated domains at the top of the file.")
+        }
+        if entries.isEmpty {
+            problems.append(ManifestProblem(line: lines.keys[associatedDomainsKey],
+                reason: "\(associatedDomainsKey) is empty, so the app claims no domain."))
+        }
+
+        var domains: [AssociatedDomain] = []
+        var ignored: [IgnoredEntitlement] = []
+        for (index, raw) in entries.enumerated() {
+            let line = lines.entry(index)
+            guard let text = raw as? String else {
+                problems.append(ManifestProblem(line: line,
+                    reason: "Entry \(index + 1) of \(associatedDomainsKey) is not a string; write <service>:<host>, e.g. applinks:example.com."))
+                continue
+            }
+            switch entry(text, line: line) {
+            case .domain(let domain):
+                if domains.contains(where: { $0.service == domain.service && $0.host == domain.host && $0.isWildcard == domain.isWildcard
+                                             && $0.modes == domain.modes }) {
+                    ignored.append(IgnoredEntitlement(entitlement: text, line: line, reason: "listed twice"))
+                } else {
+                    domains.append(domain)
+                }
+            case .ignored(let entry):
+                ignored.append(entry)
+            case .refused(let refused):
+                problems += refused
+            }
+        }
+        if !entries.isEmpty, problems.isEmpty, domains.isEmpty {
+            problems.append(ManifestProblem(line: lines.keys[associatedDomainsKey],
+                reason: "\(associatedDomainsKey) claims no domain for applinks, webcredentials, appclips or activitycontinuation."))
+        }
+        if !problems.isEmpty { throw ManifestRefusal(problems) }
+        return AppleEntitlements(domains: domains, appIDs: appIDs, teamID: teamID, ignored: ignored)
+    }
+
+    enum Entry {
+        case domain(AssociatedDomain)
+        case ignored(IgnoredEntitlement)
+        case refused([ManifestProblem])
+    }
+
+    /// One entitlement string, held to the rules of aasa-spec.md §13 by AASA's `EntitlementValidator`.
+    static func entry(_ text: String, line: Int?) -> Entry {
+        if let start = text.range(of: "$(") {
+            let name = text[start.upperBound...].prefix { $0 != ")" }
+            return .refused([ManifestProblem(line: line,
+                reason: "\"\(text)\" uses the build setting $(\(name)), which Xcode fills in when it builds the app; pass the built app's entitlements (codesign -d --entitlements - App.app) or write the host.",
+                code: "entitlement-malformed")])
+        }
+        let (parts, findings) = EntitlementValidator.read(text)
+        let errors = findings.filter { $0.severity == .error }
+        guard let parts, errors.isEmpty else {
+            return .refused(errors.map { ManifestProblem(line: line, reason: sentence($0), code: $0.code) })
+        }
+        guard let service = AssociatedService(rawValue: parts.service) else {
+            // `authsrv` (single sign-on extensions) is a valid service the monitor does not watch.
+            return .ignored(IgnoredEntitlement(entitlement: text, line: line,
+                reason: "\(parts.service) is not one of the services the monitor watches"))
+        }
+        return .domain(AssociatedDomain(service: service, host: parts.host, isWildcard: parts.isWildcard,
+                                        modes: parts.mode.flatMap(AlternateModes.init(mode:)) ?? [],
+                                        entitlement: text, line: line, notes: findings))
+    }
+
+    private static func sentence(_ finding: Finding) -> String {
+        finding.hint.map { "\(finding.message) \($0)" } ?? finding.message
+    }
+}
