@@ -41,7 +41,7 @@ let visitor = send("GET", "/setup")
 let visitorCookie = visitor.headers.first { $0.name == "Set-Cookie" }?.value.split(separator: ";").first.map(String.init) ?? ""
 let csrf = visitor.bodyText.range(of: "name=\"csrf\" value=\"").map { String(visitor.bodyText[$0.upperBound...].prefix(64)) } ?? ""
 let done = send("POST", "/setup", cookie: visitorCookie,
-                body: "email=bench%40example.com&password=benchmark+password&confirm=benchmark+password&csrf=\(csrf)")
+                body: "setup_code=\(app.setupCode.value)&email=bench%40example.com&password=benchmark+password&confirm=benchmark+password&csrf=\(csrf)")
 var signedIn = done.headers.first { $0.name == "Set-Cookie" }?.value.split(separator: ";").first.map(String.init) ?? ""
 if signedIn.isEmpty {
     // Already set up by an earlier run: log in instead.

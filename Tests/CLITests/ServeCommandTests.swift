@@ -20,6 +20,14 @@ import Testing
         #expect(setup.status == 200)
         #expect(setup.body.contains("aasa-monitor"))
         #expect(setup.body.contains("Create the first administrator account"))
+        #expect(setup.body.contains("name=\"setup_code\""))
+        // The form asks for the one-time code only the server's log shows.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !serve.standardError.contains("with the setup code "), ContinuousClock.now < deadline { usleep(20_000) }
+        let logged = serve.standardError.split(separator: "\n").first { $0.contains("with the setup code ") }
+        let code = logged.map { String($0.split(separator: " ").last ?? "") } ?? ""
+        #expect(code.wholeMatch(of: /[A-Z2-9]{4}(-[A-Z2-9]{4}){3}/) != nil, "\(serve.standardError)")
+        #expect(logged?.contains("http://127.0.0.1:\(port)/setup") == true)
         #expect(FileManager.default.fileExists(atPath: dataDirectory + "/postgresql/postmaster.pid"))
 
         // A second command on the same data directory joins the cluster and leaves it running.

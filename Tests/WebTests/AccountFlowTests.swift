@@ -17,12 +17,13 @@ import TestSupport
             #expect(client.cookies[SessionCookie.visitorName] != nil)
 
             // Refusals keep the email and say what is wrong.
-            let short = client.post("/setup", [("email", "ops@example.com"), ("password", "short"), ("confirm", "short")])
+            let code = client.app.setupCode.value
+            let short = client.post("/setup", [("setup_code", code), ("email", "ops@example.com"), ("password", "short"), ("confirm", "short")])
             #expect(short.status == 422)
             #expect(short.bodyText.contains("at least 10 characters"))
             #expect(short.bodyText.contains("value=\"ops@example.com\""))
 
-            let done = client.post("/setup", [("email", "ops@example.com"), ("password", "a long passphrase"), ("confirm", "a long passphrase")])
+            let done = client.post("/setup", [("setup_code", code), ("email", "ops@example.com"), ("password", "a long passphrase"), ("confirm", "a long passphrase")])
             #expect(done.status == 303)
             #expect(done.header("Location") == "/")
             let cookie = try #require(done.headers.first { $0.name == "Set-Cookie" && $0.value.hasPrefix("aasa_session=") }?.value)

@@ -42,21 +42,4 @@ import Testing
         let request = WebRequest(method: "GET", target: "/", headers: [("Cookie", "a=1; aasa_session=xyz; b=2")])
         #expect(request.cookies["aasa_session"] == "xyz")
     }
-
-    @Test func throttleCountsFailuresPerAccountAndAddressWithinTheWindow() {
-        var t = LoginThrottle()
-        for i in 0..<5 {
-            #expect(t.retryAfter(address: "1.2.3.4", account: "A@x", now: 1000 + Int64(i)) == 0)
-            t.recordFailure(address: "1.2.3.4", account: "a@x", now: 1000 + Int64(i))
-        }
-        #expect(t.retryAfter(address: "1.2.3.4", account: "a@X", now: 1010) == 1000 + 900 - 1010)
-        // Another account from the same address is still allowed until the address limit.
-        #expect(t.retryAfter(address: "1.2.3.4", account: "b@x", now: 1010) == 0)
-        // The window slides.
-        #expect(t.retryAfter(address: "1.2.3.4", account: "a@x", now: 1000 + 901) == 0)
-        for i in 0..<20 { t.recordFailure(address: "9.9.9.9", account: "u\(i)", now: 2000) }
-        #expect(t.retryAfter(address: "9.9.9.9", account: "new", now: 2001) > 0)
-        t.recordSuccess(account: "a@x")
-        #expect(t.retryAfter(address: "5.5.5.5", account: "a@x", now: 1010) == 0)
-    }
 }

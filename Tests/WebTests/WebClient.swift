@@ -50,10 +50,10 @@ final class WebClient {
         cookies.isEmpty ? [] : [("Cookie", cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; "))]
     }
 
-    /// Runs first-start setup and stays logged in as that admin.
+    /// Runs first-start setup, with the setup code `serve` would print, and stays logged in as that admin.
     func setUpAdmin(email: String = "admin@example.com", password: String = "correct horse battery") {
         get("/setup")
-        post("/setup", [("email", email), ("password", password), ("confirm", password)])
+        post("/setup", [("setup_code", app.setupCode.value), ("email", email), ("password", password), ("confirm", password)])
     }
 
     func logIn(email: String, password: String) -> WebResponse {

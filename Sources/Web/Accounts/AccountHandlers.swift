@@ -5,33 +5,50 @@ import Store
 enum AccountHandlers {
     static func loginForm(_ c: RequestContext) throws -> WebResponse {
         if (try? c.sessions.current(c.request)) != nil { return .seeOther("/") }
-        return .html(AccountPages.login(csrf: c.viewer?.csrf ?? ""))
+        return .html(AccountPages.login(csrf: c.viewer?.csrf ?? "", next: keptNext(c.query["next"])))
     }
 
     static func login(_ c: RequestContext) throws -> WebResponse {
         let email = (c.form["email"] ?? "").trimmingCharacters(in: .whitespaces)
         let password = c.form["password"] ?? ""
+        // The form carries `next` from the page that sent the person to log in; older links put it in the query.
+        let next = keptNext(c.form["next"] ?? c.query["next"])
         let address = c.request.remoteAddress
         let wait = c.limiter.retryAfter(address: address, account: email, now: c.nowEpoch)
         if wait > 0 {
             let minutes = max(1, (wait + 59) / 60)
             return .html(AccountPages.login(email: email, error: "Too many failed attempts. Try again in \(minutes) minute\(minutes == 1 ? "" : "s").",
-                                            csrf: c.viewer?.csrf ?? ""), status: 429)
+                                            csrf: c.viewer?.csrf ?? "", next: next), status: 429)
                 .with(header: "Retry-After", String(wait))
         }
-        guard let user = try c.database.user(email: email), PasswordHasher.verify(password, against: user.passwordHash) else {
+        let account = try c.database.user(email: email)
+        guard c.passwordCheck.matches(password, stored: account?.passwordHash), let user = account else {
             c.limiter.recordFailure(address: address, account: email, now: c.nowEpoch)
             return .html(AccountPages.login(email: email, error: "That email and password do not match an account.",
-                                            csrf: c.viewer?.csrf ?? ""), status: 401)
+                                            csrf: c.viewer?.csrf ?? "", next: next), status: 401)
         }
-        c.limiter.recordSuccess(account: email)
+        c.limiter.recordSuccess(address: address, account: email)
         let cookie = try c.sessions.start(userID: user.id, secure: c.isSecure)
-        return .seeOther(safeNext(c.query["next"])).with(header: "Set-Cookie", cookie)
+        return .seeOther(safeNext(next)).with(header: "Set-Cookie", cookie)
     }
 
-    /// Only local paths, so a crafted link cannot send people to another site after login.
+    /// `next` as the login form carries it on: only when it is a safe place to land.
+    static func keptNext(_ next: String?) -> String? {
+        guard let next, safeNext(next) != "/" else { return nil }
+        return next
+    }
+
+    /// Only a path on this site, so a crafted link cannot send people elsewhere after login. Checked
+    /// after percent-decoding, as a browser would read the `Location`: `//evil`, `/\\evil`, absolute
+    /// URLs, and control characters (`/%09/evil`: browsers drop the tab and read `//evil`) are refused.
     static func safeNext(_ next: String?) -> String {
-        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.hasPrefix("/\\") else { return "/" }
+        guard let next, let decoded = PercentEncoding.decode(next) else { return "/" }
+        for text in [next, decoded] {
+            let scalars = Array(text.unicodeScalars)
+            guard scalars.first == "/" else { return "/" }
+            if scalars.count > 1, scalars[1] == "/" || scalars[1] == "\\" { return "/" }
+            if scalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" }) { return "/" }
+        }
         return next
     }
 
@@ -47,10 +64,21 @@ enum AccountHandlers {
         return .html(AccountPages.setup(csrf: c.viewer?.csrf ?? ""))
     }
 
+    /// Wrong setup codes count as failed logins of this pseudo-account, so guessing slows down.
+    static let setupAccount = "(first-run setup)"
+
     static func setup(_ c: RequestContext) throws -> WebResponse {
         if try c.setup.isSetUp() { return .seeOther("/login") }
         let email = (c.form["email"] ?? "").trimmingCharacters(in: .whitespaces)
+        let address = c.request.remoteAddress
         var errors: [String: String] = [:]
+        let wait = c.limiter.retryAfter(address: address, account: setupAccount, now: c.nowEpoch)
+        if wait > 0 {
+            errors["setup_code"] = "Too many wrong codes. Try again in \(max(1, (wait + 59) / 60)) minutes."
+        } else if !c.setupCode.matches(c.form["setup_code"]) {
+            c.limiter.recordFailure(address: address, account: setupAccount, now: c.nowEpoch)
+            errors["setup_code"] = "That is not the setup code: `aasa-monitor serve` printed it in its log when it started."
+        }
         if let e = emailProblem(email) { errors["email"] = e }
         let password = c.form["password"] ?? ""
         if let p = passwordProblem(password) { errors["password"] = p }
@@ -88,7 +116,8 @@ enum AccountHandlers {
         // Every session of the account ends, this one included; this browser gets a fresh one.
         try c.database.withTransaction { try $0.changePassword(userID: user.id, passwordHash: hash) }
         let cookie = try c.sessions.start(userID: user.id, secure: c.isSecure)
-        return .seeOther("/settings?done=password").with(header: "Set-Cookie", cookie)
+        return c.redirect("/settings", flash: Flash(.success, "Password changed. Other sessions of your account were logged out."))
+            .with(header: "Set-Cookie", cookie)
     }
 
     static func createUser(_ c: RequestContext) throws -> WebResponse {
@@ -101,7 +130,7 @@ enum AccountHandlers {
         if errors.isEmpty {
             let hash = try c.configuration.passwordHasher.hash(password)
             if try c.database.createUser(email: email, passwordHash: hash, role: role.rawValue) != nil {
-                return .seeOther("/settings?done=user")
+                return c.redirect("/settings", flash: Flash(.success, "User added."))
             }
             errors["email"] = "There already is an account for \(email)."
         }
@@ -112,6 +141,6 @@ enum AccountHandlers {
         guard let id = c.parameters.id("id") else { throw WebError.notFound("No such user.") }
         guard id != (try c.signedIn).userID else { throw WebError.badRequest("You cannot remove your own account.") }
         try c.database.deleteUser(id: id)
-        return .seeOther("/settings?done=user-removed")
+        return c.redirect("/settings", flash: Flash(.success, "User removed."))
     }
 }

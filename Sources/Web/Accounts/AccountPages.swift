@@ -1,10 +1,12 @@
 /// Login, first-start setup and password change: small forms, each with its CSRF token.
 public enum AccountPages {
-    public static func login(email: String = "", error: String? = nil, csrf: String, status: Int = 200) -> HTML {
+    /// `next`: where to go after logging in, carried through the form (checked again when it comes back).
+    public static func login(email: String = "", error: String? = nil, csrf: String, next: String? = nil, status: Int = 200) -> HTML {
         let err: HTML = error.map { "<p class=\"error-text\" role=\"alert\">\($0)</p>" } ?? .empty
+        let nextField: HTML = next.map { "<input type=\"hidden\" name=\"next\" value=\"\($0)\">" } ?? .empty
         return Layout.page(title: "Log in", viewer: nil, active: .none, body: """
             <div class="card narrow-card"><h1>Log in</h1>\(err)\
-            <form method="post" action="/login">\(Layout.csrfField(csrf))\
+            <form method="post" action="/login">\(Layout.csrfField(csrf))\(nextField)\
             <label for="email">Email</label><input type="email" id="email" name="email" value="\(email)" required autofocus autocomplete="username">\
             <label for="password">Password</label><input type="password" id="password" name="password" required autocomplete="current-password">\
             <p><button type="submit" class="primary">Log in</button></p></form></div>
@@ -17,6 +19,8 @@ public enum AccountPages {
             <div class="card narrow-card"><h1>Welcome to aasa-monitor</h1>\
             <p>Create the first administrator account. You can add more users later under Settings.</p>\
             <form method="post" action="/setup">\(Layout.csrfField(csrf))\
+            <label for="setup-code">Setup code <span class="hint">— printed in the server's log when it started</span></label>\
+            <input type="text" id="setup-code" name="setup_code" required autocomplete="off" spellcheck="false">\(err("setup_code"))\
             <label for="email">Email</label><input type="email" id="email" name="email" value="\(email)" required autofocus autocomplete="username">\(err("email"))\
             <label for="password">Password <span class="hint">— at least 10 characters</span></label>\
             <input type="password" id="password" name="password" required autocomplete="new-password">\(err("password"))\

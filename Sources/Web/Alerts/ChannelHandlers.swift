@@ -5,8 +5,10 @@ import Store
 /// Notification channels (Settings) and the alerts page with per-channel delivery logs.
 enum ChannelHandlers {
     static func channelRows(_ c: RequestContext) throws -> [SettingsModel.ChannelRow] {
-        try c.database.channels().map {
-            .init(id: $0.id, kind: $0.kind.rawValue, target: $0.target, enabled: $0.enabled)
+        let viewer = try c.signedIn
+        return try c.database.channels().map {
+            .init(id: $0.id, kind: $0.kind.rawValue, target: ChannelTarget.shown(kind: $0.kind.rawValue, target: $0.target, to: viewer),
+                  enabled: $0.enabled)
         }
     }
 
@@ -20,7 +22,7 @@ enum ChannelHandlers {
                 return try SettingsHandlers.page(c, errors: [:], values: [:], status: 200,
                                                  flash: Flash(.success, "Webhook added. Its signing secret (shown once): " + secret))
             }
-            return .seeOther("/settings?done=channel")
+            return c.redirect("/settings", flash: Flash(.success, "Channel added."))
         } catch let e as ChannelSetup.InvalidInput {
             return try SettingsHandlers.page(c, errors: ["target": e.message], values: ["target": target, "kind": kind.rawValue], status: 422)
         }
@@ -29,16 +31,17 @@ enum ChannelHandlers {
     static func delete(_ c: RequestContext) throws -> WebResponse {
         guard let id = c.parameters.id("id") else { throw WebError.notFound("No such channel.") }
         _ = try c.database.deleteChannel(id: id)
-        return .seeOther("/settings?done=channel-removed")
+        return c.redirect("/settings", flash: Flash(.success, "Channel removed."))
     }
 
     static func sendTest(_ c: RequestContext) throws -> WebResponse {
         guard let id = c.parameters.id("id"), try c.database.channel(id: id) != nil else { throw WebError.notFound("No such channel.") }
         _ = try ChannelSetup.sendTest(channelID: id, in: c.database)
-        return .seeOther("/alerts?done=test")
+        return c.redirect("/alerts", flash: Flash(.info, "Test notification queued; it shows below once sent."))
     }
 
     static func alerts(_ c: RequestContext) throws -> WebResponse {
+        let viewer = try c.signedIn
         var m = AlertsModel(now: c.nowEpoch)
         func incident(_ a: AlertListItem) -> AlertsModel.Incident {
             .init(id: a.id, domainID: a.domainID, host: a.displayName, rule: a.rule, message: a.summary,
@@ -51,10 +54,11 @@ enum ChannelHandlers {
                 AlertsModel.Delivery(time: DomainHandlers.epoch(d.createdAt), event: d.event.title, attempts: d.attempts,
                                      delivered: d.state == .sent, lastError: d.state == .failed ? (d.lastError ?? "gave up") : d.lastError)
             }
-            let name = ch.name.isEmpty ? "\(ch.kind.rawValue): \(ch.target)" : ch.name
+            let target = ChannelTarget.shown(kind: ch.kind.rawValue, target: ch.target, to: viewer)
+            let name = ch.name.isEmpty ? "\(ch.kind.rawValue): \(target)" : ch.name
             return .init(channelID: ch.id, name: name, deliveries: deliveries)
         }
-        let flash: Flash? = c.query["done"] == "test" ? Flash(.info, "Test notification queued; it shows below once sent.") : nil
-        return .html(AlertsPage.render(m, viewer: try c.signedIn, flash: flash))
+        let flash = c.flash
+        return c.showing(flash, .html(AlertsPage.render(m, viewer: viewer, flash: flash)))
     }
 }

@@ -8,7 +8,7 @@ enum DomainHandlers {
     static func overview(_ c: RequestContext) throws -> WebResponse {
         let viewer = try c.signedIn
         let query = OverviewQuery(c.query)
-        let flash: Flash? = c.query["deleted"].map { Flash(.success, "Deleted \($0) and its history.") }
+        let flash = c.flash
         // Per role (the register button) and normalised query; the rest of the page is the same for
         // everyone. The per-user header is rendered per request by `SharedPage`.
         let key = (viewer.canChange ? "change " : "look ") + query.link()
@@ -17,7 +17,7 @@ enum DomainHandlers {
                                                  staleFloor: { changes.dataFloor }, cacheable: changes.isLive && flash == nil) {
             try OverviewPage.shared(overviewModel(c, query), canChange: viewer.canChange, flash: flash)
         }
-        return .html(parts: page.parts(for: viewer))
+        return c.showing(flash, .html(parts: page.parts(for: viewer)))
     }
 
     static func overviewModel(_ c: RequestContext, _ query: OverviewQuery) throws -> OverviewModel {
@@ -74,12 +74,8 @@ enum DomainHandlers {
     static func show(_ c: RequestContext) throws -> WebResponse {
         let d = try domainRecord(c)
         let model = try DomainPageBuilder.build(d, c: c)
-        let flash: Flash? = switch c.query["done"] {
-        case "check": Flash(.info, "Check requested; it starts within seconds.")
-        case "saved": Flash(.success, "Changes saved.")
-        default: nil
-        }
-        return .html(DomainPage.render(model, viewer: try c.signedIn, flash: flash))
+        let flash = c.flash
+        return c.showing(flash, .html(DomainPage.render(model, viewer: try c.signedIn, flash: flash)))
     }
 
     static func status(_ c: RequestContext) throws -> WebResponse {
@@ -97,7 +93,7 @@ enum DomainHandlers {
     static func checkNow(_ c: RequestContext) throws -> WebResponse {
         let d = try domainRecord(c)
         try CrawlerWakeUp.requestCheck(c.database, domainID: d.id)
-        return .seeOther("/domains/\(d.id)?done=check")
+        return c.redirect("/domains/\(d.id)", flash: Flash(.info, "Check requested; it starts within seconds."))
     }
 
     static func editForm(_ c: RequestContext) throws -> WebResponse {
@@ -120,7 +116,7 @@ enum DomainHandlers {
         model.host = d.displayName
         guard let draft else { return .html(RegisterPage.render(model, viewer: try c.signedIn), status: 422) }
         try saveEdit(id: d.id, draft, database: c.database)
-        return .seeOther("/domains/\(d.id)?done=saved")
+        return c.redirect("/domains/\(d.id)", flash: Flash(.success, "Changes saved."))
     }
 
     /// Saves an edit (page or API) and re-measures the domain's state against the new expectations
@@ -139,7 +135,7 @@ enum DomainHandlers {
     static func delete(_ c: RequestContext) throws -> WebResponse {
         let d = try domainRecord(c)
         try c.database.deleteDomain(id: d.id)
-        return .seeOther("/?deleted=" + PercentEncoding.encode(d.displayName))
+        return c.redirect("/", flash: Flash(.success, "Deleted \(d.displayName) and its history."))
     }
 
     static func rawVersion(_ c: RequestContext) throws -> WebResponse {

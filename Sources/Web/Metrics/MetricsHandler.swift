@@ -4,6 +4,9 @@ import Store
 /// /metrics in the Prometheus text format: counts the database keeps (see `monitorMetrics`).
 enum MetricsHandler {
     static func metrics(_ c: RequestContext) throws -> WebResponse {
+        if let token = c.configuration.metricsToken, !isAuthorized(c.request, token: token) {
+            return .text("Send the metrics token: Authorization: Bearer TOKEN\n", status: 401).with(header: "WWW-Authenticate", "Bearer")
+        }
         let m = try c.database.monitorMetrics()
         var out = ""
         func metric(_ name: String, _ type: String, _ help: String) { out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n" }
@@ -27,5 +30,11 @@ enum MetricsHandler {
         metric("aasa_deliveries", "gauge", "Notification deliveries by state.")
         for s in ["pending", "sent", "failed"] { out += "aasa_deliveries{state=\"\(s)\"} \(m.deliveriesByState[s] ?? 0)\n" }
         return .text(out, contentType: "text/plain; version=0.0.4; charset=utf-8")
+    }
+
+    /// Prometheus sends `authorization: { credentials: … }` (or `bearer_token`) as this header.
+    static func isAuthorized(_ request: WebRequest, token: String) -> Bool {
+        guard let presented = Authentication.bearerToken(request) else { return false }
+        return Crypto.constantTimeEqual(Crypto.sha256(Array(presented.utf8)), Crypto.sha256(Array(token.utf8)))
     }
 }

@@ -32,8 +32,8 @@ struct Authentication: WebMiddleware {
             guard context.route.access != .anonymous else { break }
             guard let viewer = state.viewer else {
                 if request.isSafeMethod {
-                    let next = request.path + (request.query.isEmpty ? "" : "?" + request.query)
-                    return .seeOther("/login?next=" + PercentEncoding.encode(next))
+                    let goingTo = request.path + (request.query.isEmpty ? "" : "?" + request.query)
+                    return .seeOther("/login?next=" + PercentEncoding.encode(goingTo))
                 }
                 return .seeOther("/login")
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import Synchronization
 
 /// The dashboard and its API as one responder: `respond` takes a request and returns a response,
 /// blocking on the database as needed (the HTTP server runs it on its worker pool). The work is done
@@ -13,6 +14,7 @@ public final class WebApp: Sendable {
     public let changes: ChangeFeed
     let services: WebServices
     let pipeline: Pipeline
+    private let sessionPurge = Mutex<SessionPurge?>(nil)
 
     public init(database: Database, configuration: WebConfiguration = WebConfiguration(), metrics: WebMetrics = WebMetrics()) {
         let changes = ChangeFeed()
@@ -24,7 +26,8 @@ public final class WebApp: Sendable {
         self.services = services
         self.pipeline = Pipeline(
             router: WebApp.routes(),
-            steps: [SetupGate(setup: services.setup), Authentication(sessions: services.sessions, database: database),
+            steps: [SetupGate(setup: services.setup, hosts: HostAllowList(configuration.allowedHosts), baseURL: configuration.baseURL),
+                    Authentication(sessions: services.sessions, database: database),
                     CSRF(), CacheInvalidation(changes: changes), ErrorPages()],
             endpoint: { request, state in
                 try state.route.handler(RequestContext(
@@ -44,7 +47,25 @@ public final class WebApp: Sendable {
 
     public func stopChangeFeed() { changes.stop() }
 
+    /// Deletes expired sessions now and then every `interval` (`serve` calls this), until `stopSessionPurge`.
+    public func startSessionPurge(every interval: Duration = .seconds(3600)) {
+        sessionPurge.withLock { purge in
+            guard purge == nil else { return }
+            let started = SessionPurge(sessions: services.sessions, interval: interval)
+            started.start()
+            purge = started
+        }
+    }
+
+    public func stopSessionPurge() { sessionPurge.withLock { $0?.stop() } }
+
     public func respond(_ request: WebRequest) -> WebResponse { pipeline.respond(request) }
+
+    /// The code first-run setup asks for; `serve` prints it while no account exists.
+    public var setupCode: SetupCode { services.setupCode }
+
+    /// True until the first account exists (then setup is closed for good).
+    public func needsSetup() throws -> Bool { try !services.setup.isSetUp() }
 }
 
 /// What handlers share, built once with the app: sessions, the setup state, the login limiter and
@@ -57,11 +78,16 @@ final class WebServices: Sendable {
     /// The overview's content per role and query (everything but the per-user header), valid until
     /// domains, checks or alerts change and at most `overviewCacheLifetime` old.
     let overviewCache: GenerationCache<SharedPage>
+    let flashCookie = FlashCookie()
+    let setupCode: SetupCode
+    let passwordCheck: PasswordCheck
 
     init(database: Database, configuration: WebConfiguration, changes: ChangeFeed) {
         self.changes = changes
         self.sessions = Sessions(database: database, changes: changes, cacheLifetime: configuration.sessionCacheLifetime)
         self.setup = SetupState(database: database)
         self.overviewCache = GenerationCache(ttl: configuration.overviewCacheLifetime)
+        self.setupCode = configuration.setupCode ?? SetupCode.generate()
+        self.passwordCheck = PasswordCheck(hasher: configuration.passwordHasher)
     }
 }

@@ -18,6 +18,15 @@ public struct WebConfiguration: Sendable {
     /// How long a session lookup may be reused while no session or user changed (a backstop: changes
     /// themselves end cached sessions at once, see `ChangeFeed`; expiry is checked on every request).
     public var sessionCacheLifetime: Duration
+    /// The first-run setup code; nil: a new random one each start, which `serve` prints in its log.
+    public var setupCode: SetupCode?
+    /// Host names besides loopback names and IP literals that first-run setup answers under
+    /// (`AASA_MONITOR_ALLOWED_HOSTS`); the host of `baseURL` is allowed too.
+    public var allowedHosts: [String] = []
+    /// The dashboard's address as people open it (`AASA_MONITOR_BASE_URL`); the stored setting otherwise.
+    public var baseURL: String?
+    /// When set, /metrics answers only `Authorization: Bearer <this>`; off (open, as Prometheus expects) by default.
+    public var metricsToken: String?
 
     public init(secureCookies: Bool = false, trustForwardedProto: Bool = false, passwordHasher: PasswordHasher = .interactive,
                 allowPrivateAddresses: Bool = false, resolveOnRegister: Bool = true, overviewCacheLifetime: Duration = .seconds(1),

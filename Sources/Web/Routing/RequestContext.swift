@@ -25,6 +25,8 @@ public struct RequestContext: Sendable {
     var limiter: LoginLimiter { services.limiter }
     var changes: ChangeFeed { services.changes }
     var overviewCache: GenerationCache<SharedPage> { services.overviewCache }
+    var setupCode: SetupCode { services.setupCode }
+    var passwordCheck: PasswordCheck { services.passwordCheck }
 
     /// The signed-in viewer; routes that require one are only reached with it set.
     public var signedIn: Viewer {

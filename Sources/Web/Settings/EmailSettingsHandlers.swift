@@ -14,7 +14,7 @@ enum EmailSettingsHandlers {
         try c.database.withTransaction { transaction in
             for (key, value) in values { try transaction.setSetting(key, value) }
         }
-        return .seeOther("/settings?done=email#email")
+        return c.redirect("/settings#email", flash: Flash(.success, "Email and link settings saved; the next notification uses them."))
     }
 
     /// Which of the stored values the environment overrides (the notifier prefers it), for the page to say so.

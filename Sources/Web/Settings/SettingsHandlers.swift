@@ -27,19 +27,8 @@ enum SettingsHandlers {
         m.errors = errors
         m.values = values
         m.newToken = newToken
-        let fromQuery: Flash? = switch c.query["done"] {
-        case "password": Flash(.success, "Password changed. Other sessions of your account were logged out.")
-        case "user": Flash(.success, "User added.")
-        case "user-removed": Flash(.success, "User removed.")
-        case "channel": Flash(.success, "Channel added.")
-        case "channel-removed": Flash(.success, "Channel removed.")
-        case "defaults": Flash(.success, "Defaults saved.")
-        case "email": Flash(.success, "Email and link settings saved; the next notification uses them.")
-        case "token-revoked": Flash(.success, "Token revoked.")
-        case "test": Flash(.info, "Test notification queued; its delivery shows under Alerts.")
-        default: nil
-        }
-        return .html(SettingsPage.render(m, viewer: try c.signedIn, flash: flash ?? fromQuery), status: status)
+        let banner = c.flash
+        return c.showing(banner, .html(SettingsPage.render(m, viewer: try c.signedIn, flash: flash ?? banner), status: status))
     }
 
     static func defaultInterval(_ db: some SettingsStore) throws -> Int {
@@ -51,7 +40,7 @@ enum SettingsHandlers {
             throw WebError.badRequest("Choose one of the offered intervals.", field: "interval")
         }
         try c.database.setSetting(defaultIntervalKey, String(minutes))
-        return .seeOther("/settings?done=defaults")
+        return c.redirect("/settings", flash: Flash(.success, "Defaults saved."))
     }
 
     static func createToken(_ c: RequestContext) throws -> WebResponse {
@@ -68,6 +57,6 @@ enum SettingsHandlers {
     static func revokeToken(_ c: RequestContext) throws -> WebResponse {
         guard let id = c.parameters.id("id") else { throw WebError.notFound("No such token.") }
         try c.database.revokeAPIToken(id: id)
-        return .seeOther("/settings?done=token-revoked")
+        return c.redirect("/settings", flash: Flash(.success, "Token revoked."))
     }
 }

@@ -52,9 +52,10 @@ extension AASAMonitor {
             configuration.publicDirectory = PublicDirectory.locate()
             // Public/ is served under /static/, where the pages link their CSS, JS and icons.
             configuration.publicURLPrefix = "/static/"
-            let web = WebApp(database: opened.database, configuration: webOptions.configuration)
+            let web = WebApp(database: opened.database, configuration: try webOptions.configuration)
             // Changes by other processes (crawler workers, the CLI) reach the dashboard's caches.
             web.startChangeFeed()
+            web.startSessionPurge()
             let server = HTTPServer(configuration: configuration, responder: WebResponder(app: web))
             do {
                 try server.start()
@@ -67,12 +68,17 @@ extension AASAMonitor {
             // The one line on standard output: scripts and tests read the address from it.
             let address = "http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)"
             FileHandle.standardOutput.write(Data("aasa-monitor listening on \(address)\n".utf8))
+            if (try? web.needsSetup()) == true {
+                // Only someone who reads this log can create the first admin (see SetupCode).
+                StandardError.log("first run: create the admin account at \(address)/setup with the setup code \(web.setupCode.value)")
+            }
             watchdog?.start()
             let notifier = noNotify ? nil : NotifierStarter.start(opened.database)
             let crawlerService = noCrawl ? nil : startCrawler(opened.database)
             server.wait()
             crawlerService?.stop()
             notifier?.stop()
+            web.stopSessionPurge()
             web.stopChangeFeed()
             watchdog?.stop()
             StandardError.log("stopped serving; closing the database")

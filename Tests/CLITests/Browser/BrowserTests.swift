@@ -160,7 +160,7 @@ import TestSupport
         try browser.select("#smtp-starttls", value: "required")
         try browser.fill("#base-url", "https://aasa.example.test")
         try browser.click("form[action='/settings/email'] button[type=submit]")
-        try browser.wait("the saved email settings") { try browser.currentURL.contains("done=email") }
+        try browser.wait("the saved email settings") { try browser.source.contains("Email and link settings saved") }
         log.expect(try db.setting("smtp_url") == "smtp://alerts:secret@mail.example.test:587")
         log.expect(try db.setting("smtp_from") == "alerts@example.test")
         log.expect(try db.setting("smtp_starttls") == "required")
