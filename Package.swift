@@ -49,7 +49,7 @@ let package = Package(
         .executableTarget(
             name: "aasa-monitor",
             dependencies: [
-                "Vocabulary", "AASA", "AppManifests", "HTTP", "Store", "Fetch", "Monitor", "Notify", "Web",
+                "Vocabulary", "AASA", "AppManifests", "AssetLinks", "HTTP", "Store", "Fetch", "Monitor", "Notify", "Web",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),

@@ -70,7 +70,7 @@ struct BatchMatch {
     }
 
     /// The id exactly as the line wrote it (any JSON value), or null.
-    private static func rawID(_ object: [String: Any], spans: [String: Range<Int>]?, line: [UInt8]) -> String {
+    static func rawID(_ object: [String: Any], spans: [String: Range<Int>]?, line: [UInt8]) -> String {
         if let span = spans?["id"] { return String(decoding: line[span], as: UTF8.self) }
         guard let value = object["id"],
               let data = try? JSONSerialization.data(withJSONObject: [value], options: [.fragmentsAllowed]) else {
@@ -80,7 +80,7 @@ struct BatchMatch {
         return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
     }
 
-    private static func error(id: String?, _ message: String) -> String {
+    static func error(id: String?, _ message: String) -> String {
         "{\"id\":\(id ?? "null"),\"error\":\(jsonString(message))}"
     }
 
@@ -89,10 +89,16 @@ struct BatchMatch {
         return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
     }
 
-    /// Reads standard input line by line and answers each, buffering output so a long batch costs one
-    /// write per 64 KB rather than one per line.
     static func run() {
         var batch = BatchMatch()
+        JSONLines.run { batch.answer($0) }
+    }
+}
+
+/// The line loop of `match --batch`: reads standard input line by line and answers each, buffering
+/// output so a long batch costs one write per 64 KB rather than one per line.
+enum JSONLines {
+    static func run(_ answer: ([UInt8]) -> String) {
         var output: [UInt8] = []
         output.reserveCapacity(1 << 16)
         var pending: [UInt8] = []
@@ -106,7 +112,7 @@ struct BatchMatch {
             var bytes = Array(line)
             if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
             guard bytes.contains(where: { ![0x20, 0x09].contains($0) }) else { return }
-            output += Array(batch.answer(bytes).utf8)
+            output += Array(answer(bytes).utf8)
             output.append(UInt8(ascii: "\n"))
             if output.count >= 1 << 16 { flush() }
         }

@@ -1,5 +1,6 @@
 import AASA
 import ArgumentParser
+import AssetLinks
 import Foundation
 
 extension AASAMonitor {
@@ -7,11 +8,13 @@ extension AASAMonitor {
     /// Exit status: 0 same behaviour, 1 different, 2 a file is not usable, 64 bad usage.
     struct Diff: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Compare two apple-app-site-association files by behaviour, not bytes.",
+            abstract: "Compare two apple-app-site-association (or two assetlinks.json) files by behaviour, not bytes.",
             discussion: """
                 Reports app IDs added or removed per service, rules added, removed, moved or changed per app \
                 (after the defaults hierarchy, so hoisting a setting into "defaults" is no change), and for each \
-                --url, which apps' outcomes change. Exit status: 0 same behaviour, 1 different, 2 unusable file, 64 usage error.
+                --url, which apps' outcomes change. For assetlinks.json (detected by content): statements added or \
+                removed per relation, packages and fingerprints added or removed, each app's dynamic rules added, \
+                removed or moved, and for each --url which packages' Android 15+ outcomes change. Exit status: 0 same behaviour, 1 different, 2 unusable file, 64 usage error.
                 """)
 
         @Argument(help: "The old file, or - for standard input.")
@@ -31,8 +34,20 @@ extension AASAMonitor {
         }
 
         func run() throws {
-            let before = try document(old)
-            let after = try document(new)
+            let (oldBytes, newBytes) = (try bytes(old), try bytes(new))
+            switch (FileFormat.detect(oldBytes), FileFormat.detect(newBytes)) {
+            case (.android, .android):
+                let diff = AssetLinksDiff.diff(old: try assetLinks(oldBytes, old), new: try assetLinks(newBytes, new), urls: urls)
+                print(json ? AndroidOutput.diffJSON(diff) : diff.description, terminator: "")
+                throw ExitCode(diff.isBehaviourallyEqual ? 0 : 1)
+            case (.apple, .apple):
+                break
+            default:
+                FileHandle.standardError.write(Data("aasa-monitor diff: one file is an assetlinks.json and the other is not; compare files of the same kind.\n".utf8))
+                throw ExitCode(64)
+            }
+            let before = try document(oldBytes, old)
+            let after = try document(newBytes, new)
             let diff = AASADiff.diff(old: before, new: after, urls: urls)
             if json {
                 let encoder = JSONEncoder()
@@ -49,14 +64,24 @@ extension AASAMonitor {
             throw ExitCode(diff.isBehaviourallyEqual ? 0 : 1)
         }
 
-        private func document(_ path: String) throws -> AASADocument {
-            let bytes: [UInt8]
+        private func bytes(_ path: String) throws -> [UInt8] {
             do {
-                bytes = try InputFile.read(path)
+                return try InputFile.read(path)
             } catch {
                 FileHandle.standardError.write(Data("aasa-monitor diff: \(error)\n".utf8))
                 throw ExitCode(64)
             }
+        }
+
+        private func assetLinks(_ bytes: [UInt8], _ path: String) throws -> AssetLinksFile {
+            guard let file = AssetLinksReader.read(bytes).file else {
+                FileHandle.standardError.write(Data("aasa-monitor diff: Google reads no statement from \(path) (run aasa-monitor validate \(path)).\n".utf8))
+                throw ExitCode(2)
+            }
+            return file
+        }
+
+        private func document(_ bytes: [UInt8], _ path: String) throws -> AASADocument {
             guard let document = AASAParser.parse(bytes).document else {
                 FileHandle.standardError.write(Data("aasa-monitor diff: \(path) is not a usable association file (run aasa-monitor validate \(path)).\n".utf8))
                 throw ExitCode(2)

@@ -1,9 +1,12 @@
 import AASA
 import ArgumentParser
+import AssetLinks
 import Foundation
 
 extension AASAMonitor {
-    /// `aasa-monitor match FILE URL [--app APPID] [--domain HOST] [--explain] [--json]` and `match --batch`.
+    /// `aasa-monitor match FILE URL [--app APPID] [--domain HOST] [--explain] [--json]` and `match --batch`;
+    /// for assetlinks.json (detected by content) `match FILE URL [--package NAME] [--android-version N]`
+    /// and `match --batch --android`.
     /// Exit status: 0 the URL opens the app (or, without --app, some app); 1 it does not; 2 the file is
     /// not a usable JSON object; 64 bad usage. `--batch` exits 0 whatever the lines say.
     struct Match: ParsableCommand {
@@ -14,6 +17,10 @@ extension AASAMonitor {
                 lists, in the order the system prefers them. --batch reads JSON lines \
                 {"id": …, "aasa": {…}, "domain": "example.com", "appId": "TEAMID.bundle", "url": "…"} on standard input \
                 and writes {"id": …, "decision": "match" | "exclude" | "no_match"} (or "error") per line.
+                An assetlinks.json (a top-level array) is decided for --package (or every package it names) on \
+                Android 15+ dynamic rules, or on --android-version. --batch --android reads \
+                {"id": …, "assetlinks": [...] or its text, "packageName": "…", "url": "…"} and writes \
+                {"id": …, "decision": "match" | "exclude" | "no_match" | "rules_dropped"}.
                 Exit status: 0 opens the app, 1 does not, 2 unusable file, 64 usage error.
                 """)
 
@@ -25,6 +32,15 @@ extension AASAMonitor {
 
         @Option(name: .customLong("app"), help: "The app ID (TEAMID.bundle.id) to decide for.")
         var appID: String?
+
+        @Option(name: .customLong("package"), help: "assetlinks.json: the Android package name to decide for.")
+        var packageName: String?
+
+        @Option(help: "assetlinks.json: the Android version (dynamic rules apply from 15).")
+        var androidVersion: Int = AppLinkMatcher.firstDynamicRulesVersion
+
+        @Flag(help: "With --batch: the lines carry assetlinks.json files and Android packages.")
+        var android = false
 
         @Option(help: "The host that served the file; a URL on another host (not a subdomain) matches nothing.")
         var domain: String?
@@ -40,9 +56,11 @@ extension AASAMonitor {
 
         func validate() throws {
             if batch {
-                guard file == nil, url == nil, appID == nil, domain == nil, !explain, !json else {
+                guard file == nil, url == nil, appID == nil, domain == nil, packageName == nil, !explain, !json else {
                     throw ValidationError("--batch takes its input from standard input and accepts no other arguments.")
                 }
+            } else if android {
+                throw ValidationError("--android goes with --batch; a file is recognised as assetlinks.json by its content.")
             } else if file == nil || url == nil {
                 throw ValidationError("Give the file and the URL, e.g. aasa-monitor match apple-app-site-association https://example.com/buy/1")
             }
@@ -50,7 +68,7 @@ extension AASAMonitor {
 
         func run() throws {
             if batch {
-                BatchMatch.run()
+                if android { AndroidBatchMatch.run() } else { BatchMatch.run() }
                 return
             }
             guard let file, let url else { throw ExitCode(64) }
@@ -60,6 +78,10 @@ extension AASAMonitor {
             } catch {
                 FileHandle.standardError.write(Data("aasa-monitor match: \(error)\n".utf8))
                 throw ExitCode(64)
+            }
+            if packageName != nil || FileFormat.detect(bytes) == .android {
+                try matchAssetLinks(bytes, url: url)
+                return
             }
             let parsed = AASAParser.parse(bytes)
             guard let document = parsed.document else {
@@ -75,6 +97,25 @@ extension AASAMonitor {
             let report = MatchReport(compiled: compiled, url: url, appID: appID, domain: domain, explain: explain)
             print(json ? report.json() : report.text(), terminator: "")
             throw ExitCode(report.opens ? 0 : 1)
+        }
+
+        private func matchAssetLinks(_ bytes: [UInt8], url: String) throws {
+            let reading = AssetLinksReader.read(bytes)
+            guard let file = reading.file else {
+                let reasons = reading.findings.filter { $0.severity == .error }.prefix(3).map(\.message).joined(separator: " ")
+                FileHandle.standardError.write(Data("aasa-monitor match: the file is not a usable association file: Google reads no statement from this assetlinks.json. \(reasons)\n".utf8))
+                throw ExitCode(2)
+            }
+            let errors = reading.findings.filter { $0.severity == .error }.count
+            if errors > 0 && !json {
+                FileHandle.standardError.write(Data("note: the file has \(errors) error finding\(errors == 1 ? "" : "s"); run aasa-monitor validate for details.\n".utf8))
+            }
+            let packages = packageName.map { [$0] } ?? file.packageNames
+            let lines = AndroidOutput.packageLines(AppLinkMatcher(file), url: url, packages: packages,
+                                                   androidVersion: androidVersion, explain: explain)
+            print(json ? AndroidOutput.matchJSON(url: url, androidVersion: androidVersion, lines: lines)
+                       : AndroidOutput.matchText(url: url, androidVersion: androidVersion, lines: lines), terminator: "")
+            throw ExitCode(lines.contains { $0.opensApp } ? 0 : 1)
         }
     }
 }

@@ -1,17 +1,28 @@
 import AASA
 import ArgumentParser
+import AssetLinks
 import Foundation
+import Vocabulary
 
 extension AASAMonitor {
-    /// `aasa-monitor validate FILE [--json]`: the file's findings without any HTTP exchange.
+    /// `aasa-monitor validate FILE [--platform apple|android] [--json]`: the file's findings without any
+    /// HTTP exchange. The format is detected by content (a top-level array is assetlinks.json).
     /// Exit status: 0 clean (or info only), 1 warnings or deprecations only, 2 errors, 64 bad usage.
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Validate an apple-app-site-association file (everything that needs no HTTP exchange).",
-            discussion: "Exit status: 0 clean or info only, 1 warnings or deprecations only, 2 errors, 64 usage error.")
+            abstract: "Validate an apple-app-site-association or assetlinks.json file (everything that needs no HTTP exchange).",
+            discussion: """
+                The format is detected by content: a top-level JSON array is Android's assetlinks.json, anything \
+                else Apple's file; --platform forces it. For assetlinks.json, --json prints the findings and the \
+                statements Google honours. Exit status: 0 clean or info only, 1 warnings or deprecations only, \
+                2 errors, 64 usage error.
+                """)
 
         @Argument(help: "The file to validate, or - for standard input.")
         var file: String
+
+        @Option(help: "The file's platform (apple or android); detected from the content when omitted.")
+        var platform: Platform?
 
         @Flag(help: "Print the findings as JSON.")
         var json = false
@@ -24,10 +35,17 @@ extension AASAMonitor {
                 FileHandle.standardError.write(Data("aasa-monitor validate: \(error)\n".utf8))
                 throw ExitCode(64)
             }
-            let report = AASAValidator.validate(bytes)
             let name = file == "-" ? "standard input" : file
+            if (platform ?? FileFormat.detect(bytes)) == .android {
+                let report = AssetLinksValidator.validate(bytes)
+                print(json ? AndroidOutput.validateJSON(report) : AndroidOutput.validateText(report, name: name), terminator: "")
+                throw ExitCode(ValidationOutput.exitStatus(worst: report.worstSeverity))
+            }
+            let report = AASAValidator.validate(bytes)
             print(json ? ValidationOutput.json(report) : ValidationOutput.text(report, name: name), terminator: "")
             throw ExitCode(ValidationOutput.exitStatus(report))
         }
     }
 }
+
+extension Platform: ExpressibleByArgument {}

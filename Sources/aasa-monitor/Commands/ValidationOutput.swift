@@ -6,18 +6,23 @@ import Foundation
 /// an API (CI jobs parse them), so field names and the exit status rules stay stable.
 enum ValidationOutput {
     /// 2 errors, 1 warnings or deprecations only, 0 clean or info only.
-    static func exitStatus(_ report: ValidationReport) -> Int32 {
-        switch report.worstSeverity {
+    static func exitStatus(_ report: ValidationReport) -> Int32 { exitStatus(worst: report.worstSeverity) }
+
+    static func exitStatus(worst: Severity?) -> Int32 {
+        switch worst {
         case .error: 2
         case .warning, .deprecation: 1
         case .info, nil: 0
         }
     }
 
-    static func text(_ report: ValidationReport, name: String) -> String {
-        var out = "\(name): \(summaryLine(report))\n"
+    static func text(_ report: ValidationReport, name: String) -> String { text(report.findings, name: name) }
+
+    /// Findings grouped by severity, for any association file's findings.
+    static func text(_ findings: [Finding], name: String) -> String {
+        var out = "\(name): \(summaryLine(findings))\n"
         for severity in Severity.allCases {
-            let group = report.findings.filter { $0.severity == severity }
+            let group = findings.filter { $0.severity == severity }
             guard !group.isEmpty else { continue }
             out += "\n\(heading(severity)) (\(group.count))\n"
             for finding in group {
@@ -30,10 +35,11 @@ enum ValidationOutput {
         return out
     }
 
-    static func summaryLine(_ report: ValidationReport) -> String {
-        if report.findings.isEmpty { return "no findings" }
-        let parts: [(Int, String)] = [(report.count(.error), "error"), (report.count(.warning), "warning"),
-                                      (report.count(.deprecation), "deprecation"), (report.count(.info), "info")]
+    static func summaryLine(_ findings: [Finding]) -> String {
+        if findings.isEmpty { return "no findings" }
+        func count(_ severity: Severity) -> Int { findings.filter { $0.severity == severity }.count }
+        let parts: [(Int, String)] = [(count(.error), "error"), (count(.warning), "warning"),
+                                      (count(.deprecation), "deprecation"), (count(.info), "info")]
         return parts.filter { $0.0 > 0 }.map { "\($0.0) \($0.1)\($0.0 == 1 || $0.1 == "info" ? "" : "s")" }
             .joined(separator: ", ")
     }
@@ -47,35 +53,44 @@ enum ValidationOutput {
         }
     }
 
-    private struct Output: Encodable {
+    /// One finding as JSON: every finding has the same six keys, absent values written as null.
+    struct FindingJSON: Encodable {
         struct Location: Encodable {
             var pointer: String
             var line: Int?
             var column: Int?
         }
 
-        struct Item: Encodable {
-            var code: String
-            var severity: String
-            var location: Location?
-            var message: String
-            var hint: String?
-            var affects: String?
+        var code: String
+        var severity: String
+        var location: Location?
+        var message: String
+        var hint: String?
+        var affects: String?
 
-            // Absent values are written as null, so every finding has the same six keys.
-            func encode(to encoder: any Encoder) throws {
-                var c = encoder.container(keyedBy: CodingKeys.self)
-                try c.encode(code, forKey: .code)
-                try c.encode(severity, forKey: .severity)
-                try c.encode(location, forKey: .location)
-                try c.encode(message, forKey: .message)
-                try c.encode(hint, forKey: .hint)
-                try c.encode(affects, forKey: .affects)
-            }
-
-            enum CodingKeys: String, CodingKey { case code, severity, location, message, hint, affects }
+        init(_ finding: Finding) {
+            code = finding.code
+            severity = finding.severity.rawValue
+            location = finding.location.map { Location(pointer: $0.pointer, line: $0.line, column: $0.column) }
+            message = finding.message
+            hint = finding.hint
+            affects = finding.affects
         }
 
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(code, forKey: .code)
+            try c.encode(severity, forKey: .severity)
+            try c.encode(location, forKey: .location)
+            try c.encode(message, forKey: .message)
+            try c.encode(hint, forKey: .hint)
+            try c.encode(affects, forKey: .affects)
+        }
+
+        enum CodingKeys: String, CodingKey { case code, severity, location, message, hint, affects }
+    }
+
+    private struct Output: Encodable {
         struct Summary: Encodable {
             var errors: Int
             var warnings: Int
@@ -101,24 +116,25 @@ enum ValidationOutput {
             enum CodingKeys: String, CodingKey { case errors, warnings, deprecations, infos, worstSeverity, exitStatus, signed, parsed }
         }
 
-        var findings: [Item]
+        var findings: [FindingJSON]
         var summary: Summary
     }
 
     static func json(_ report: ValidationReport) -> String {
         let output = Output(
-            findings: report.sortedFindings.map { finding in
-                Output.Item(code: finding.code, severity: finding.severity.rawValue,
-                            location: finding.location.map { Output.Location(pointer: $0.pointer, line: $0.line, column: $0.column) },
-                            message: finding.message, hint: finding.hint, affects: finding.affects)
-            },
+            findings: report.sortedFindings.map(FindingJSON.init),
             summary: Output.Summary(errors: report.count(.error), warnings: report.count(.warning),
                                     deprecations: report.count(.deprecation), infos: report.count(.info),
                                     worstSeverity: report.worstSeverity?.rawValue, exitStatus: exitStatus(report),
                                     signed: report.document?.wasSigned ?? false, parsed: report.document != nil))
+        return encoded(output)
+    }
+
+    /// Pretty, sorted keys, slashes unescaped: the form every command's --json prints.
+    static func encoded(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(output) else { return "{}\n" }
+        guard let data = try? encoder.encode(value) else { return "{}\n" }
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 }
