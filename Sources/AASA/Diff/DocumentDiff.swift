@@ -70,7 +70,12 @@ public struct URLOpenerChange: Hashable, Sendable, Codable {
 extension DocumentDiff: CustomStringConvertible {
     /// A printable summary, one change per line.
     public var description: String {
-        if isBehaviourallyEqual { return "No change in behaviour.\n" }
+        lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The summary's lines, for callers that escape each line for display (the CLI).
+    public var lines: [String] {
+        if isBehaviourallyEqual { return ["No change in behaviour."] }
         var lines: [String] = ["Behaviour changed:"]
         for service in services {
             let added = service.added.map { "+ \($0)" }
@@ -107,7 +112,7 @@ extension DocumentDiff: CustomStringConvertible {
                 lines.append("    \(change.url) for \(change.appID): \(change.old.name) → \(change.new.name)")
             }
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines
     }
 
     private static func position(_ index: Int?) -> String {

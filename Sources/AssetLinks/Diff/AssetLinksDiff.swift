@@ -183,6 +183,11 @@ public struct AssetLinksDiff: Hashable, Sendable, Encodable {
 extension AssetLinksDiff: CustomStringConvertible {
     /// The differences for people, one line each; "No change in behaviour." when there is none.
     public var description: String {
+        lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The description's lines, for callers that escape each line for display (the CLI).
+    public var lines: [String] {
         var lines: [String] = []
         for grant in grantsAdded { lines.append("+ \(grant.relation) → \(grant.namespace) \(grant.target)") }
         for grant in grantsRemoved { lines.append("- \(grant.relation) → \(grant.namespace) \(grant.target)") }
@@ -202,6 +207,6 @@ extension AssetLinksDiff: CustomStringConvertible {
         for change in urls {
             lines.append("~ \(change.url) for \(change.packageName): \(change.before) → \(change.after)")
         }
-        return lines.isEmpty ? "No change in behaviour.\n" : lines.joined(separator: "\n") + "\n"
+        return lines.isEmpty ? ["No change in behaviour."] : lines
     }
 }

@@ -75,7 +75,12 @@ public enum DomainStatusReport {
 
     /// A fixed-width table, one domain per line (a failing or warning one adds its reason below), problems easy to spot.
     public static func text(_ statuses: [DomainStatus], now: Date) -> String {
-        guard !statuses.isEmpty else { return "No domains registered." }
+        lines(statuses, now: now).joined(separator: "\n")
+    }
+
+    /// The table's lines, for callers that escape each line for display (the CLI).
+    public static func lines(_ statuses: [DomainStatus], now: Date) -> [String] {
+        guard !statuses.isEmpty else { return ["No domains registered."] }
         let hostWidth = min(max(statuses.map(\.host.count).max() ?? 4, 4), 60)
         var lines = [pad("HOST", hostWidth) + "  " + pad("STATE", 13) + "  " + pad("LAST CHECK", 12) + "  "
                      + pad("VERSION", 12) + "  OPEN ALERTS"]
@@ -90,7 +95,7 @@ public enum DomainStatusReport {
                 lines.append(String(repeating: " ", count: hostWidth + 2) + "↳ " + reason)
             }
         }
-        return lines.joined(separator: "\n")
+        return lines
     }
 
     static func pad(_ text: String, _ width: Int) -> String {

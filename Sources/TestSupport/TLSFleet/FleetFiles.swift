@@ -25,6 +25,15 @@ public enum FleetFiles {
 
         """.utf8)
 
+    /// Terminal control sequences where a hostile site can put them: raw in keys and values (ESC,
+    /// BEL, CR, C1 CSI U+009B, bidi override U+202E), and as JSON escapes. Readable despite them.
+    public static let hostile: [UInt8] = Array("""
+        {"applinks":{"details":[{"appIDs":["\(appID)"],"components":[{"/":"/x\u{1B}[2J\u{07}*",\
+        "comment":"\\u001b]0;pwned\\u0007 \\r\u{9B}31m \u{202E}txt.exe"}]}],\
+        "\u{1B}[2J\u{202E}key\r":1},"webcredentials":{"apps":["\(appID)"]}}
+
+        """.utf8)
+
     public static let invalid: [UInt8] = Array(#"{"applinks": {"details": [ {"appIDs": ["A.b"], } ] }"#.utf8)
 
     public static let spaPage: [UInt8] = Array("<!doctype html><html><head><title>Shop</title></head><body><div id=app></div></body></html>\n".utf8)

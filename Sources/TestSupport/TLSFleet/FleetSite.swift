@@ -64,6 +64,7 @@ extension FleetSite {
             FleetSite(name: "selfsigned", certificate: .selfSigned, files: [json(wellKnown, good)],
                       cdn: .failure("SWCERR00201 Bad server trust")),
             FleetSite(name: "stale", files: [json(wellKnown, good)], cdn: .copy(FleetFiles.previous)),
+            FleetSite(name: "hostile", files: [json(wellKnown, FleetFiles.hostile)], cdn: .copy(FleetFiles.hostile)),
             FleetSite(name: "drip",
                       directives: "location / { proxy_pass http://127.0.0.1:\(dripPort); proxy_buffering off; proxy_read_timeout 120s; }",
                       cdn: .failure("SWCERR00301 Timeout")),

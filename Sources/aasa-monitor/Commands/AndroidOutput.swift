@@ -34,7 +34,7 @@ enum AndroidOutput {
         }
     }
 
-    static func validateJSON(_ report: AssetLinksReport) -> String {
+    static func validateJSON(_ report: AssetLinksReport) -> TerminalText {
         struct Output: Encodable {
             var findings: [ValidationOutput.FindingJSON]
             var statements: [StatementJSON]
@@ -43,7 +43,7 @@ enum AndroidOutput {
                                                statements: report.honouredStatements.map { StatementJSON(relation: $0.relation, target: $0.target) }))
     }
 
-    static func validateText(_ report: AssetLinksReport, name: String) -> String {
+    static func validateText(_ report: AssetLinksReport, name: String) -> TerminalText {
         var out = ValidationOutput.text(report.findings, name: name)
         let honoured = report.honouredStatements
         out += "\nGoogle honours \(honoured.count) statement\(honoured.count == 1 ? "" : "s")"
@@ -91,7 +91,7 @@ enum AndroidOutput {
         }
     }
 
-    static func matchJSON(url: String, androidVersion: Int, lines: [PackageLine]) -> String {
+    static func matchJSON(url: String, androidVersion: Int, lines: [PackageLine]) -> TerminalText {
         struct Output: Encodable {
             var url: String
             var androidVersion: Int
@@ -101,8 +101,8 @@ enum AndroidOutput {
         return ValidationOutput.encoded(Output(url: url, androidVersion: androidVersion, packages: lines))
     }
 
-    static func matchText(url: String, androidVersion: Int, lines: [PackageLine]) -> String {
-        var out = "\(url) on Android \(androidVersion)\(androidVersion >= AppLinkMatcher.firstDynamicRulesVersion ? "+" : ""):\n"
+    static func matchText(url: String, androidVersion: Int, lines: [PackageLine]) -> TerminalText {
+        var out: TerminalText = "\(url) on Android \(androidVersion)\(androidVersion >= AppLinkMatcher.firstDynamicRulesVersion ? "+" : ""):\n"
         if lines.isEmpty { out += "  (the file names no app)\n" }
         for line in lines {
             out += "  \(line.packageName)  \(line.decision)"
@@ -132,7 +132,7 @@ enum AndroidOutput {
 
     // MARK: diff
 
-    static func diffJSON(_ diff: AssetLinksDiff) -> String {
+    static func diffJSON(_ diff: AssetLinksDiff) -> TerminalText {
         struct Output: Encodable {
             var behaviourallyEqual: Bool
             var diff: AssetLinksDiff

@@ -99,22 +99,26 @@ struct BatchMatch {
 /// output so a long batch costs one write per 64 KB rather than one per line.
 enum JSONLines {
     static func run(_ answer: ([UInt8]) -> String) {
-        var output: [UInt8] = []
-        output.reserveCapacity(1 << 16)
+        var output: TerminalText = ""
+        var buffered = 0
         var pending: [UInt8] = []
         func flush() {
-            if !output.isEmpty {
-                FileHandle.standardOutput.write(Data(output))
-                output.removeAll(keepingCapacity: true)
+            if buffered > 0 {
+                Terminal.print(output, terminator: "")
+                output = ""
+                buffered = 0
             }
         }
         func handle(_ line: ArraySlice<UInt8>) {
             var bytes = Array(line)
             if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
             guard bytes.contains(where: { ![0x20, 0x09].contains($0) }) else { return }
-            output += Array(answer(bytes).utf8)
-            output.append(UInt8(ascii: "\n"))
-            if output.count >= 1 << 16 { flush() }
+            // Answers are JSON, made terminal-safe like every other JSON output (an id echoed from
+            // the input may hold C1 or bidi characters).
+            let text = TerminalText(json: answer(bytes))
+            output += text + "\n"
+            buffered += text.rendered.utf8.count + 1
+            if buffered >= 1 << 16 { flush() }
         }
         while let chunk = try? FileHandle.standardInput.read(upToCount: 1 << 16), !chunk.isEmpty {
             pending += chunk

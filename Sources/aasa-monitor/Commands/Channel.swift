@@ -62,10 +62,10 @@ extension AASAMonitor.Channel {
                 StandardError.log("error: \(invalid.message)")
                 throw ExitCode(64)
             }
-            print("added channel \(created.channel.id): \(created.channel.kind.rawValue) \(created.channel.target)")
+            Terminal.print("added channel \(created.channel.id): \(created.channel.kind.rawValue) \(created.channel.target)")
             if let secret = created.secret {
-                print("signing secret (shown only once; keep it in the receiver to verify webhook-signature):")
-                print(secret)
+                Terminal.print("signing secret (shown only once; keep it in the receiver to verify webhook-signature):")
+                Terminal.print("\(secret)")
             }
         }
     }
@@ -88,19 +88,19 @@ extension AASAMonitor.Channel {
                     return item
                 }
                 let data = try JSONSerialization.data(withJSONObject: ["channels": items], options: [.sortedKeys])
-                print(String(decoding: data, as: UTF8.self))
+                Terminal.print(TerminalText(json: String(decoding: data, as: UTF8.self)))
                 return
             }
             if channels.isEmpty {
-                print("No channels yet. Add one with: aasa-monitor channel add email ops@example.com")
+                Terminal.print("No channels yet. Add one with: aasa-monitor channel add email ops@example.com")
                 return
             }
             for c in channels {
-                var line = "\(c.id)\t\(c.kind.rawValue)\t\(c.target)\tmin-severity=\(c.minSeverity.rawValue)"
+                var line: TerminalText = "\(c.id)\t\(c.kind.rawValue)\t\(c.target)\tmin-severity=\(c.minSeverity.rawValue)"
                 line += c.domainIDs.isEmpty ? "\tall domains" : "\tdomains=\(c.domainIDs.map(String.init).joined(separator: ","))"
-                line += c.enabled ? "\tenabled" : "\tdisabled" + (c.disabledReason.map { ": \($0)" } ?? "")
+                line += c.enabled ? "\tenabled" : "\tdisabled\(c.disabledReason.map { ": \($0)" } ?? "")"
                 if !c.name.isEmpty { line += "\t\(c.name)" }
-                print(line)
+                Terminal.print(line)
             }
         }
     }
@@ -137,17 +137,17 @@ extension AASAMonitor.Channel {
                 usleep(100_000)
             }
             guard let last = attempts.last else {
-                print("test notification \(deliveryID) queued, but no attempt was made within \(timeout) s")
+                Terminal.print("test notification \(deliveryID) queued, but no attempt was made within \(timeout) s")
                 throw ExitCode(1)
             }
-            var answer = last.responseCode.map { "answered \($0)" } ?? "no answer"
+            var answer: TerminalText = last.responseCode.map { "answered \($0)" } ?? "no answer"
             if let response = last.response { answer += ": \(response)" }
             if last.succeeded {
-                print("delivered test notification \(deliveryID) to channel \(id) (\(answer))")
+                Terminal.print("delivered test notification \(deliveryID) to channel \(id) (\(answer))")
             } else {
-                print("test notification \(deliveryID) to channel \(id) failed (\(answer)): \(last.error ?? "unknown error")")
+                Terminal.print("test notification \(deliveryID) to channel \(id) failed (\(answer)): \(last.error ?? "unknown error")")
                 if let state = try db.delivery(id: deliveryID)?.state, state == .pending {
-                    print("it stays queued and will be retried by the notifier")
+                    Terminal.print("it stays queued and will be retried by the notifier")
                 }
                 throw ExitCode(1)
             }
@@ -166,7 +166,7 @@ extension AASAMonitor.Channel {
                 StandardError.log("error: there is no channel \(id)")
                 throw ExitCode(1)
             }
-            print("removed channel \(id)")
+            Terminal.print("removed channel \(id)")
         }
     }
 }

@@ -45,9 +45,9 @@ extension AASAMonitor {
             let check = await fetcher.check(host)
             fetcher.shutdown()
             if json {
-                print(try CheckOutput.json(check))
+                Terminal.print(TerminalText(json: try CheckOutput.json(check)))
             } else {
-                print(CheckOutput.text(check), terminator: "")
+                Terminal.print(CheckOutput.text(check), terminator: "")
             }
             throw ExitCode(CheckOutput.exitStatus(check.report))
         }

@@ -30,7 +30,7 @@ extension AASAMonitor {
             defer { try? opened.close() }
             let found = try opened.database.requestCheckNow(hosts: names)
             if !found.isEmpty { try opened.database.notify(channel: DomainScheduler.checkNowChannel) }
-            for host in found { print("requested \(host)") }
+            for host in found { Terminal.print("requested \(host)") }
             let missing = Set(names).subtracting(found).sorted()
             for host in missing { StandardError.log("\(host) is not registered") }
             if !missing.isEmpty || found.count < hosts.count { throw ExitCode(1) }

@@ -23,9 +23,9 @@ enum CheckOutput {
         }
     }
 
-    static func text(_ check: DomainCheck) -> String {
+    static func text(_ check: DomainCheck) -> TerminalText {
         let report = check.report
-        var out = ""
+        var out: TerminalText = ""
         let name = check.host.unicode == check.host.ascii ? check.host.ascii : "\(check.host.unicode) (\(check.host.ascii))"
         out += "\(name): \(verdictWord(report))"
         switch report.deviceLocation {
@@ -51,29 +51,28 @@ enum CheckOutput {
         return out
     }
 
-    private static func describe(_ facts: TransportFacts, repeatOfWellKnown: Bool) -> String {
+    private static func describe(_ facts: TransportFacts, repeatOfWellKnown: Bool) -> TerminalText {
         var label = facts.location.rawValue
         if repeatOfWellKnown { label += " (browser user agent)" }
-        var out = "  \(label): \(facts.url)\n"
+        var out: TerminalText = "  \(label): \(facts.url)\n"
         if let failure = facts.failure {
             out += "    failed: \(failure.kind.rawValue): \(failure.message)\n"
         }
         if let status = facts.status {
-            var line = "    HTTP \(status)"
+            var line: TerminalText = "    HTTP \(status)"
             if let target = facts.redirectTarget { line += " → \(target)" }
             if let ip = facts.ipAddress { line += " from \(ip)" }
             out += line + "\n"
         }
         if let t = facts.timings {
-            out += String(format: "    time: dns %.0f ms, connect %.0f ms, tls %.0f ms, first byte %.0f ms, total %.0f ms\n",
-                          t.dns * 1000, t.connect * 1000, t.tls * 1000, t.firstByte * 1000, t.total * 1000)
+            out += "    \(String(format: "time: dns %.0f ms, connect %.0f ms, tls %.0f ms, first byte %.0f ms, total %.0f ms", t.dns * 1000, t.connect * 1000, t.tls * 1000, t.firstByte * 1000, t.total * 1000))\n"
         }
         for name in ["content-type", "content-length", "content-encoding", "cache-control", "etag", "last-modified", "age",
                      "apple-from", "apple-failure-reason", "apple-failure-details", "apple-try-direct", "apple-origin-format"] {
             if let value = facts.header(name) { out += "    \(name): \(value)\n" }
         }
         if facts.status != nil {
-            var size = "    body: \(facts.decodedSize) bytes"
+            var size: TerminalText = "    body: \(facts.decodedSize) bytes"
             if let wire = facts.wireSize, wire != facts.decodedSize { size += " decoded (\(wire) on the wire)" }
             if facts.bodyTruncated { size += ", kept the first \(facts.body.count)" }
             out += size + "\n"

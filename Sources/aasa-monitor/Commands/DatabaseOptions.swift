@@ -36,7 +36,7 @@ struct DatabaseOptions: ParsableArguments {
     /// Opens the database (starting or joining the embedded cluster), migrated unless told otherwise.
     func open(migrate: Bool = true) throws -> ApplicationDatabase {
         do {
-            return try ApplicationDatabase.open(settings, migrate: migrate, log: StandardError.log)
+            return try ApplicationDatabase.open(settings, migrate: migrate, log: { StandardError.log("\($0)") })
         } catch {
             // Our own errors carry the fix in their text; print it rather than a Swift dump.
             StandardError.log("error: \(error)")
@@ -47,7 +47,7 @@ struct DatabaseOptions: ParsableArguments {
 
 /// Diagnostics go to standard error, one line each, so standard output stays machine-readable.
 enum StandardError {
-    static func log(_ message: String) {
-        FileHandle.standardError.write(Data("aasa-monitor: \(message)\n".utf8))
+    static func log(_ message: TerminalText) {
+        Terminal.printError("aasa-monitor: \(message)")
     }
 }

@@ -38,12 +38,16 @@ extension AASAMonitor {
             switch (FileFormat.detect(oldBytes), FileFormat.detect(newBytes)) {
             case (.android, .android):
                 let diff = AssetLinksDiff.diff(old: try assetLinks(oldBytes, old), new: try assetLinks(newBytes, new), urls: urls)
-                print(json ? AndroidOutput.diffJSON(diff) : diff.description, terminator: "")
+                if json {
+                    Terminal.print(AndroidOutput.diffJSON(diff), terminator: "")
+                } else {
+                    Terminal.print(TerminalText(lines: diff.lines))
+                }
                 throw ExitCode(diff.isBehaviourallyEqual ? 0 : 1)
             case (.apple, .apple):
                 break
             default:
-                FileHandle.standardError.write(Data("aasa-monitor diff: one file is an assetlinks.json and the other is not; compare files of the same kind.\n".utf8))
+                Terminal.printError("aasa-monitor diff: one file is an assetlinks.json and the other is not; compare files of the same kind.")
                 throw ExitCode(64)
             }
             let before = try document(oldBytes, old)
@@ -57,9 +61,9 @@ extension AASAMonitor {
                     var diff: DocumentDiff
                 }
                 let data = try encoder.encode(Output(behaviourallyEqual: diff.isBehaviourallyEqual, diff: diff))
-                print(String(decoding: data, as: UTF8.self))
+                Terminal.print(TerminalText(json: String(decoding: data, as: UTF8.self)))
             } else {
-                print(diff.description, terminator: "")
+                Terminal.print(TerminalText(lines: diff.lines))
             }
             throw ExitCode(diff.isBehaviourallyEqual ? 0 : 1)
         }
@@ -68,14 +72,14 @@ extension AASAMonitor {
             do {
                 return try InputFile.read(path)
             } catch {
-                FileHandle.standardError.write(Data("aasa-monitor diff: \(error)\n".utf8))
+                Terminal.printError("aasa-monitor diff: \(error)")
                 throw ExitCode(64)
             }
         }
 
         private func assetLinks(_ bytes: [UInt8], _ path: String) throws -> AssetLinksFile {
             guard let file = AssetLinksReader.read(bytes).file else {
-                FileHandle.standardError.write(Data("aasa-monitor diff: Google reads no statement from \(path) (run aasa-monitor validate \(path)).\n".utf8))
+                Terminal.printError("aasa-monitor diff: Google reads no statement from \(path) (run aasa-monitor validate \(path)).")
                 throw ExitCode(2)
             }
             return file
@@ -83,7 +87,7 @@ extension AASAMonitor {
 
         private func document(_ bytes: [UInt8], _ path: String) throws -> AASADocument {
             guard let document = AASAParser.parse(bytes).document else {
-                FileHandle.standardError.write(Data("aasa-monitor diff: \(path) is not a usable association file (run aasa-monitor validate \(path)).\n".utf8))
+                Terminal.printError("aasa-monitor diff: \(path) is not a usable association file (run aasa-monitor validate \(path)).")
                 throw ExitCode(2)
             }
             return document

@@ -50,14 +50,14 @@ extension AASAMonitor {
                     refused.append(DomainListRefusal(line: entry.line, text: entry.host, reason: error.reason))
                 }
                 if terminal, index % 20 == 0 || index == parsed.entries.count - 1 {
-                    FileHandle.standardError.write(Data(("\r" + bar.line(done: index + 1)).utf8))
+                    Terminal.printError("\r\(bar.line(done: index + 1))", terminator: "")
                 }
             }
-            if terminal, !parsed.entries.isEmpty { FileHandle.standardError.write(Data("\n".utf8)) }
+            if terminal, !parsed.entries.isEmpty { Terminal.printError("") }
             if !added.isEmpty { try opened.database.notify(channel: DomainScheduler.checkNowChannel) }
-            print("added \(added.count), skipped \(skipped.count) (already registered), refused \(refused.count)")
-            for host in skipped { print("skipped \(host): already registered") }
-            for refusal in refused.sorted(by: { $0.line < $1.line }) { print("refused \(refusal)") }
+            Terminal.print("added \(added.count), skipped \(skipped.count) (already registered), refused \(refused.count)")
+            for host in skipped { Terminal.print("skipped \(host): already registered") }
+            for refusal in refused.sorted(by: { $0.line < $1.line }) { Terminal.print("refused \(refusal)") }
             if !refused.isEmpty { throw ExitCode(1) }
         }
     }

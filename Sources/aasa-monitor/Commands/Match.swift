@@ -76,7 +76,7 @@ extension AASAMonitor {
             do {
                 bytes = try InputFile.read(file)
             } catch {
-                FileHandle.standardError.write(Data("aasa-monitor match: \(error)\n".utf8))
+                Terminal.printError("aasa-monitor match: \(error)")
                 throw ExitCode(64)
             }
             if packageName != nil || FileFormat.detect(bytes) == .android {
@@ -86,16 +86,16 @@ extension AASAMonitor {
             let parsed = AASAParser.parse(bytes)
             guard let document = parsed.document else {
                 let reasons = parsed.findings.filter { $0.severity == .error }.map(\.message).joined(separator: " ")
-                FileHandle.standardError.write(Data("aasa-monitor match: the file is not a usable association file. \(reasons)\n".utf8))
+                Terminal.printError("aasa-monitor match: the file is not a usable association file. \(reasons)")
                 throw ExitCode(2)
             }
             let errors = parsed.findings.filter { $0.severity == .error }.count
             if errors > 0 && !json {
-                FileHandle.standardError.write(Data("note: the file has \(errors) error finding\(errors == 1 ? "" : "s"); run aasa-monitor validate for details.\n".utf8))
+                Terminal.printError("note: the file has \(errors) error finding\(errors == 1 ? "" : "s"); run aasa-monitor validate for details.")
             }
             let compiled = CompiledDocument(document)
             let report = MatchReport(compiled: compiled, url: url, appID: appID, domain: domain, explain: explain)
-            print(json ? report.json() : report.text(), terminator: "")
+            Terminal.print(json ? report.json() : report.text(), terminator: "")
             throw ExitCode(report.opens ? 0 : 1)
         }
 
@@ -103,17 +103,17 @@ extension AASAMonitor {
             let reading = AssetLinksReader.read(bytes)
             guard let file = reading.file else {
                 let reasons = reading.findings.filter { $0.severity == .error }.prefix(3).map(\.message).joined(separator: " ")
-                FileHandle.standardError.write(Data("aasa-monitor match: the file is not a usable association file: Google reads no statement from this assetlinks.json. \(reasons)\n".utf8))
+                Terminal.printError("aasa-monitor match: the file is not a usable association file: Google reads no statement from this assetlinks.json. \(reasons)")
                 throw ExitCode(2)
             }
             let errors = reading.findings.filter { $0.severity == .error }.count
             if errors > 0 && !json {
-                FileHandle.standardError.write(Data("note: the file has \(errors) error finding\(errors == 1 ? "" : "s"); run aasa-monitor validate for details.\n".utf8))
+                Terminal.printError("note: the file has \(errors) error finding\(errors == 1 ? "" : "s"); run aasa-monitor validate for details.")
             }
             let packages = packageName.map { [$0] } ?? file.packageNames
             let lines = AndroidOutput.packageLines(AppLinkMatcher(file), url: url, packages: packages,
                                                    androidVersion: androidVersion, explain: explain)
-            print(json ? AndroidOutput.matchJSON(url: url, androidVersion: androidVersion, lines: lines)
+            Terminal.print(json ? AndroidOutput.matchJSON(url: url, androidVersion: androidVersion, lines: lines)
                        : AndroidOutput.matchText(url: url, androidVersion: androidVersion, lines: lines), terminator: "")
             throw ExitCode(lines.contains { $0.opensApp } ? 0 : 1)
         }

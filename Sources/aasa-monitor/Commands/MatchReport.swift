@@ -46,8 +46,8 @@ struct MatchReport {
         return opener != nil
     }
 
-    func text() -> String {
-        var out = ""
+    func text() -> TerminalText {
+        var out: TerminalText = ""
         if let outsideDomain {
             out += "\(url): the host is not \(outsideDomain) or a subdomain of it, so this file is never consulted for it.\n"
         } else if appID == nil {
@@ -60,16 +60,16 @@ struct MatchReport {
             if let entry = line.entry, let rule = line.rule {
                 row += "  rule \(rule + 1) of details entry \(entry + 1)  \(line.ruleText ?? "")"
             }
-            out += appID == nil ? row.trimmingTrailingSpaces() + "\n" : "\(line.decision): \(line.appId)"
-                + (line.entry.map { " (rule \((line.rule ?? 0) + 1) of details entry \($0 + 1): \(line.ruleText ?? ""))" } ?? "") + "\n"
+            let deciding = line.entry.map { " (rule \((line.rule ?? 0) + 1) of details entry \($0 + 1): \(line.ruleText ?? ""))" } ?? ""
+            out += appID == nil ? "\(row.trimmingTrailingSpaces())\n" : "\(line.decision): \(line.appId)\(deciding)\n"
             if let explanation = line.explanation { out += Self.explanationText(explanation) }
         }
         if lines.isEmpty { out += "  (the file lists no apps under applinks.details)\n" }
         return out
     }
 
-    static func explanationText(_ explanation: MatchExplanation) -> String {
-        var out = "    " + explanation.summary + "\n"
+    static func explanationText(_ explanation: MatchExplanation) -> TerminalText {
+        var out: TerminalText = "    \(explanation.summary)\n"
         if let rule = explanation.decidingRule ?? explanation.closestRule {
             out += "    \(explanation.decidingRule == nil ? "Closest rule" : "Deciding rule"): \(rule.name) at \(rule.location)\n"
             if let legacy = rule.legacyPath { out += "      legacy path: \(legacy)\n" }
@@ -87,7 +87,7 @@ struct MatchReport {
         return out
     }
 
-    func json() -> String {
+    func json() -> TerminalText {
         struct Output: Encodable {
             var url: String
             var opens: String?
@@ -98,7 +98,7 @@ struct MatchReport {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let output = Output(url: url, opens: opener, outsideDomain: outsideDomain, apps: lines)
         guard let data = try? encoder.encode(output) else { return "{}\n" }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return TerminalText(json: String(decoding: data, as: UTF8.self) + "\n")
     }
 }
 

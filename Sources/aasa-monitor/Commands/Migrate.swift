@@ -19,9 +19,9 @@ extension AASAMonitor {
             defer { try? opened.close() }
             let versions = try Migrator.appliedVersions(opened.database)
             if opened.appliedMigrations.isEmpty {
-                print("The database is up to date (\(versions.count) migrations applied, latest \(versions.last.map(String.init) ?? "none")).")
+                Terminal.print("The database is up to date (\(versions.count) migrations applied, latest \(versions.last.map(String.init) ?? "none")).")
             } else {
-                for migration in opened.appliedMigrations { print("applied \(migration.fileName)") }
+                for migration in opened.appliedMigrations { Terminal.print("applied \(migration.fileName)") }
             }
         }
     }

@@ -67,7 +67,7 @@ extension AASAMonitor {
             }
             // The one line on standard output: scripts and tests read the address from it.
             let address = "http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)"
-            FileHandle.standardOutput.write(Data("aasa-monitor listening on \(address)\n".utf8))
+            Terminal.print("aasa-monitor listening on \(address)")
             if (try? web.needsSetup()) == true {
                 // Only someone who reads this log can create the first admin (see SetupCode).
                 StandardError.log("first run: create the admin account at \(address)/setup with the setup code \(web.setupCode.value)")

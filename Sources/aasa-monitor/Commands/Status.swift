@@ -19,7 +19,8 @@ extension AASAMonitor {
             let opened = try database.open(migrate: true)
             defer { try? opened.close() }
             let statuses = try opened.database.domainStatuses().map(DomainStatus.init(row:))
-            print(json ? DomainStatusReport.json(statuses) : DomainStatusReport.text(statuses, now: Date()))
+            Terminal.print(json ? TerminalText(json: DomainStatusReport.json(statuses))
+                : TerminalText(lines: DomainStatusReport.lines(statuses, now: Date())))
         }
     }
 }

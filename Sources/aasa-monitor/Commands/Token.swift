@@ -27,7 +27,7 @@ extension AASAMonitor.Token {
             _ = try opened.database.createAPIToken(name: name, tokenHash: token.digest, userID: nil,
                                                    role: readOnly ? Role.readOnly.rawValue : Role.admin.rawValue)
             // The one line on standard output is the token, so scripts can capture it.
-            print(token.value)
+            Terminal.print("\(token.value)")
         }
     }
 
@@ -38,7 +38,7 @@ extension AASAMonitor.Token {
         func run() throws {
             let opened = try database.open(migrate: true)
             defer { try? opened.close() }
-            for t in try opened.database.apiTokens() { print("\(t.id)\t\(t.name)\t\(t.role)") }
+            for t in try opened.database.apiTokens() { Terminal.print("\(t.id)\t\(t.name)\t\(t.role)") }
         }
     }
 
@@ -54,7 +54,7 @@ extension AASAMonitor.Token {
                 StandardError.log("error: no live token with id \(id)")
                 throw ExitCode(1)
             }
-            print("revoked token \(id)")
+            Terminal.print("revoked token \(id)")
         }
     }
 }

@@ -53,7 +53,7 @@ extension AASAMonitor.User {
                 StandardError.log("error: there already is an account for \(email)")
                 throw ExitCode(1)
             }
-            print("created \(admin ? "admin" : "read-only") account \(email)")
+            Terminal.print("created \(admin ? "admin" : "read-only") account \(email)")
         }
     }
 
@@ -65,7 +65,7 @@ extension AASAMonitor.User {
             let opened = try database.open(migrate: true)
             defer { try? opened.close() }
             for u in try opened.database.users() {
-                print("\(u.email)\t\(Role(rawValue: u.role)?.label ?? u.role)")
+                Terminal.print("\(u.email)\t\(Role(rawValue: u.role)?.label ?? u.role)")
             }
         }
     }
@@ -83,7 +83,7 @@ extension AASAMonitor.User {
                 throw ExitCode(1)
             }
             try opened.database.deleteUser(id: user.id)
-            print("removed \(user.email)")
+            Terminal.print("removed \(user.email)")
         }
     }
 }

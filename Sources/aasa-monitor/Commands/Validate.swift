@@ -32,17 +32,17 @@ extension AASAMonitor {
             do {
                 bytes = try InputFile.read(file)
             } catch {
-                FileHandle.standardError.write(Data("aasa-monitor validate: \(error)\n".utf8))
+                Terminal.printError("aasa-monitor validate: \(error)")
                 throw ExitCode(64)
             }
             let name = file == "-" ? "standard input" : file
             if (platform ?? FileFormat.detect(bytes)) == .android {
                 let report = AssetLinksValidator.validate(bytes)
-                print(json ? AndroidOutput.validateJSON(report) : AndroidOutput.validateText(report, name: name), terminator: "")
+                Terminal.print(json ? AndroidOutput.validateJSON(report) : AndroidOutput.validateText(report, name: name), terminator: "")
                 throw ExitCode(ValidationOutput.exitStatus(worst: report.worstSeverity))
             }
             let report = AASAValidator.validate(bytes)
-            print(json ? ValidationOutput.json(report) : ValidationOutput.text(report, name: name), terminator: "")
+            Terminal.print(json ? ValidationOutput.json(report) : ValidationOutput.text(report, name: name), terminator: "")
             throw ExitCode(ValidationOutput.exitStatus(report))
         }
     }

@@ -16,11 +16,11 @@ enum ValidationOutput {
         }
     }
 
-    static func text(_ report: ValidationReport, name: String) -> String { text(report.findings, name: name) }
+    static func text(_ report: ValidationReport, name: String) -> TerminalText { text(report.findings, name: name) }
 
     /// Findings grouped by severity, for any association file's findings.
-    static func text(_ findings: [Finding], name: String) -> String {
-        var out = "\(name): \(summaryLine(findings))\n"
+    static func text(_ findings: [Finding], name: String) -> TerminalText {
+        var out: TerminalText = "\(name): \(summaryLine(findings))\n"
         for severity in Severity.allCases {
             let group = findings.filter { $0.severity == severity }
             guard !group.isEmpty else { continue }
@@ -120,7 +120,7 @@ enum ValidationOutput {
         var summary: Summary
     }
 
-    static func json(_ report: ValidationReport) -> String {
+    static func json(_ report: ValidationReport) -> TerminalText {
         let output = Output(
             findings: report.sortedFindings.map(FindingJSON.init),
             summary: Output.Summary(errors: report.count(.error), warnings: report.count(.warning),
@@ -131,10 +131,10 @@ enum ValidationOutput {
     }
 
     /// Pretty, sorted keys, slashes unescaped: the form every command's --json prints.
-    static func encoded(_ value: some Encodable) -> String {
+    static func encoded(_ value: some Encodable) -> TerminalText {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value) else { return "{}\n" }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return TerminalText(json: String(decoding: data, as: UTF8.self) + "\n")
     }
 }

@@ -58,7 +58,7 @@ enum NotifierStarter {
             let worker = DeliveryWorker(
                 database: database, configuration: configuration,
                 reload: { try NotificationSettings.deliveryConfiguration(environment: environment, database: database) },
-                log: { StandardError.log($0) })
+                log: { StandardError.log("\($0)") })
             worker.start()
             return worker
         } catch {
