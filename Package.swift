@@ -43,13 +43,16 @@ let package = Package(
         .target(name: "Monitor", dependencies: ["Vocabulary", "AASA", "Fetch", "Store"], swiftSettings: strict),
         // Email and webhook delivery from the outbox.
         .target(name: "Notify", dependencies: ["CCurl", "CShim", "CSodium", "Store", "Monitor", "Fetch"], swiftSettings: strict),
+        // The application layer: the one way in for every change to what is monitored (register, edit,
+        // delete, import, expectations, "check now") — the form, the API and the CLI all call it.
+        .target(name: "Registry", dependencies: ["Vocabulary", "Store", "Monitor", "Fetch"], swiftSettings: strict),
         // Pages, forms, JSON API, auth.
-        .target(name: "Web", dependencies: ["HTTP", "Store", "Monitor", "Notify", "Vocabulary", "AASA", "Fetch", "CSodium"],
+        .target(name: "Web", dependencies: ["HTTP", "Registry", "Store", "Monitor", "Notify", "Vocabulary", "AASA", "Fetch", "CSodium"],
                 swiftSettings: strict),
         .executableTarget(
             name: "aasa-monitor",
             dependencies: [
-                "Vocabulary", "AASA", "AppManifests", "AssetLinks", "HTTP", "Store", "Fetch", "Monitor", "Notify", "Web",
+                "Vocabulary", "AASA", "AppManifests", "AssetLinks", "HTTP", "Store", "Fetch", "Monitor", "Notify", "Registry", "Web",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
@@ -67,9 +70,10 @@ let package = Package(
         .testTarget(name: "AppManifestsTests", dependencies: ["AppManifests", "Vocabulary"], swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "FetchTests", dependencies: ["AASA", "Fetch", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "FetchTests", dependencies: ["Vocabulary", "AASA", "Fetch", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MonitorTests", dependencies: ["Vocabulary", "AASA", "Fetch", "Store", "Monitor", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "NotifyTests", dependencies: ["Vocabulary", "AASA", "Fetch", "Store", "Monitor", "Notify", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "RegistryTests", dependencies: ["Vocabulary", "Store", "Monitor", "Registry", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "WebTests", dependencies: ["Vocabulary", "AASA", "Store", "Web", "Monitor", "Notify", "Fetch", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "CLITests", dependencies: ["Store", "TestSupport"], swiftSettings: strict),
 
@@ -79,7 +83,7 @@ let package = Package(
         .executableTarget(name: "HTTPBenchServer", dependencies: ["HTTP"], path: "Benchmarks/HTTPBenchServer", swiftSettings: strict),
         .executableTarget(name: "NotifyBench", dependencies: ["Notify", "Store", "Monitor", "Fetch", "TestSupport"], path: "Benchmarks/NotifyBench",
                           swiftSettings: strict),
-        .executableTarget(name: "CrawlBench", dependencies: ["Fetch", "TestSupport"], path: "Benchmarks/CrawlBench", swiftSettings: strict),
-        .executableTarget(name: "MonitorBench", dependencies: ["Monitor", "Store", "Fetch", "TestSupport"], path: "Benchmarks/MonitorBench", swiftSettings: strict),
+        .executableTarget(name: "CrawlBench", dependencies: ["Vocabulary", "Fetch", "TestSupport"], path: "Benchmarks/CrawlBench", swiftSettings: strict),
+        .executableTarget(name: "MonitorBench", dependencies: ["Vocabulary", "Monitor", "Store", "Fetch", "TestSupport"], path: "Benchmarks/MonitorBench", swiftSettings: strict),
     ]
 )

@@ -98,14 +98,16 @@ public enum DomainCreation: Sendable, Equatable {
 }
 
 extension Database {
-    /// Registers a domain with its expectations in one transaction; the first check is due at once
-    /// (requested, so the scheduler takes it ahead of routine checks).
-    public func createDomain(_ draft: DomainDraft) throws -> DomainCreation {
+    /// Registers a domain with its expectations in one transaction, unless it is registered already.
+    /// The first check is due at once; with `requestFirstCheck` it is also requested, so the
+    /// scheduler takes it ahead of routine checks (a bulk import does not, to leave them their turn).
+    public func createDomain(_ draft: DomainDraft, requestFirstCheck: Bool = true) throws -> DomainCreation {
         try withTransaction { c in
             guard let id: Int64 = try c.firstRow("""
                 INSERT INTO domains (host, display_name, wildcard, interval_seconds, badge_enabled, next_check_at, check_requested_at)
-                VALUES ($1, $2, $3, $4, $5, now(), now()) ON CONFLICT (host, wildcard) DO NOTHING RETURNING id
-                """, draft.host, draft.displayName, draft.wildcard, draft.intervalSeconds, draft.badgeEnabled)?.decode("id") else {
+                VALUES ($1, $2, $3, $4, $5, now(), CASE WHEN $6 THEN now() END) ON CONFLICT (host, wildcard) DO NOTHING RETURNING id
+                """, draft.host, draft.displayName, draft.wildcard, draft.intervalSeconds, draft.badgeEnabled,
+                requestFirstCheck)?.decode("id") else {
                 let existing: Int64 = try c.value("SELECT id FROM domains WHERE host = $1 AND wildcard = $2", draft.host, draft.wildcard)
                 return .alreadyRegistered(id: existing)
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Registry
 import Store
 
 /// `/api/v1`: the same operations as the pages, as JSON, for scripts with a bearer token.
@@ -75,44 +76,41 @@ enum DomainAPI {
         }
     }
 
-    static func validate(_ input: DomainInput, editing: (host: String, display: String)?, c: RequestContext) throws -> DomainDraft {
-        let fields = RegistrationInput.Fields(
-            host: input.host ?? "", appIDs: (input.app_ids ?? []).map { ($0.service, $0.app_id) },
-            watched: (input.watched_urls ?? []).map { ($0.url, $0.expect) },
-            intervalMinutes: String(input.interval_minutes ?? 60), badge: input.badge ?? false)
-        for a in input.app_ids ?? [] where AppService(rawValue: a.service) == nil {
-            throw WebError.badRequest("Unknown service \"\(a.service)\"; use applinks, webcredentials, appclips or activitycontinuation.",
-                                      field: "app_ids")
-        }
-        let (draft, model) = RegistrationInput.validate(fields, editing: editing, configuration: c.configuration)
-        if let draft { return draft }
-        // Report the first refused field, named as in the JSON body.
-        let order = ["host", "interval"] + (0..<fields.appIDs.count).map { "appid.\($0)" }
-            + (0..<fields.watched.count).flatMap { ["url.\($0)", "expect.\($0)"] }
-        let key = order.first { model.errors[$0] != nil } ?? model.errors.keys.sorted().first ?? "body"
-        throw WebError.badRequest(model.errors[key] ?? "Invalid input.", field: apiField(key))
+    static func registration(_ input: DomainInput) -> Registration {
+        Registration(host: input.host ?? "", appIDs: (input.app_ids ?? []).map { .init(service: $0.service, appID: $0.app_id) },
+                     watchedURLs: (input.watched_urls ?? []).map { .init(url: $0.url, expect: $0.expect) },
+                     intervalMinutes: input.interval_minutes, badge: input.badge ?? false)
     }
 
-    static func apiField(_ formField: String) -> String {
-        let parts = formField.split(separator: ".")
-        guard parts.count == 2 else { return formField == "interval" ? "interval_minutes" : formField }
-        switch parts[0] {
-        case "appid": return "app_ids[\(parts[1])].app_id"
-        case "url": return "watched_urls[\(parts[1])].url"
-        case "expect": return "watched_urls[\(parts[1])].expect"
-        default: return formField
+    /// The registry's refusal as the API's error: the first refused field, named as in the JSON body.
+    static func error(_ refusal: RegistrationError) -> WebError {
+        let (field, message) = refusal.first
+        switch refusal {
+        case .alreadyRegistered: return WebError.conflict(message, field: "host")
+        case .noSuchDomain: return WebError.notFound("No domain with this id.")
+        case .invalid: return WebError.badRequest(message, field: field.map(apiField) ?? "body")
+        }
+    }
+
+    static func apiField(_ field: RegistrationField) -> String {
+        switch field {
+        case .host: "host"
+        case .interval: "interval_minutes"
+        case .service(let i): "app_ids[\(i)].service"
+        case .appID(let i): "app_ids[\(i)].app_id"
+        case .watchedURL(let i): "watched_urls[\(i)].url"
+        case .expectation(let i): "watched_urls[\(i)].expect"
         }
     }
 
     static func create(_ c: RequestContext) throws -> WebResponse {
-        let draft = try validate(try body(c), editing: nil, c: c)
-        switch try c.database.createDomain(draft) {
-        case .created(let id):
-            CrawlerWakeUp.notify(c.database)
-            return try read(c, id: id, status: 201).with(header: "Location", "/api/v1/domains/\(id)")
-        case .alreadyRegistered:
-            throw WebError.conflict("\(draft.displayName) is already registered.", field: "host")
+        let id: Int64
+        do {
+            id = try c.registry.register(registration(try body(c)))
+        } catch let refusal as RegistrationError {
+            throw error(refusal)
         }
+        return try read(c, id: id, status: 201).with(header: "Location", "/api/v1/domains/\(id)")
     }
 
     static func record(_ c: RequestContext) throws -> DomainRecord {
@@ -139,21 +137,23 @@ enum DomainAPI {
         input = DomainInput(host: nil, interval_minutes: input.interval_minutes ?? d.intervalSeconds / 60, badge: input.badge ?? d.badgeEnabled,
                             app_ids: input.app_ids ?? current.0.map { AppIDJSON(service: $0.service, app_id: $0.appID) },
                             watched_urls: input.watched_urls ?? current.1.map { WatchedJSON(url: $0.url, expect: $0.expectedAppID ?? "browser") })
-        var draft = try validate(input, editing: (d.host, d.displayName), c: c)
-        draft.displayName = d.displayName
-        try DomainHandlers.saveEdit(id: d.id, draft, database: c.database)
+        do {
+            try c.registry.edit(domainID: d.id, registration(input))
+        } catch let refusal as RegistrationError {
+            throw error(refusal)
+        }
         return try read(c, id: d.id, status: 200)
     }
 
     static func delete(_ c: RequestContext) throws -> WebResponse {
         let d = try record(c)
-        try c.database.deleteDomain(id: d.id)
+        try c.registry.delete(domainID: d.id)
         return WebResponse(status: 204)
     }
 
     static func checkNow(_ c: RequestContext) throws -> WebResponse {
         let d = try record(c)
-        try CrawlerWakeUp.requestCheck(c.database, domainID: d.id)
+        try c.registry.requestCheck(domainID: d.id)
         struct Accepted: Encodable { let id: Int64; let check_requested: Bool; let status_url: String }
         return APIResponses.json(Accepted(id: d.id, check_requested: true, status_url: "/api/v1/domains/\(d.id)"), status: 202)
     }
@@ -254,9 +254,5 @@ enum DomainAPI {
                 App(app_id: o.appID, opens: o.opens, reason: o.reason, deciding_rule: o.steps.first { $0.decides }?.text)
             }))
         }
-    }
-
-    static func version(_ c: RequestContext) throws -> WebResponse {
-        try DomainHandlers.rawVersion(c)
     }
 }

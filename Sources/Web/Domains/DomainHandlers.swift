@@ -1,6 +1,7 @@
 import AASA
 import Foundation
 import Monitor
+import Registry
 import Store
 
 /// Overview, register, domain page, edit, delete, check now.
@@ -43,24 +44,20 @@ enum DomainHandlers {
 
     static func newForm(_ c: RequestContext) throws -> WebResponse {
         var m = RegisterFormModel()
-        m.intervalMinutes = try SettingsHandlers.defaultInterval(c.database)
+        m.intervalMinutes = try c.registry.defaultIntervalMinutes()
         return .html(RegisterPage.render(m, viewer: try c.signedIn))
     }
 
     static func create(_ c: RequestContext) throws -> WebResponse {
         let viewer = try c.signedIn
-        let (draft, model) = RegistrationInput.validate(RegistrationInput.fields(from: c.form), editing: nil,
-                                                        configuration: c.configuration)
-        guard let draft else { return .html(RegisterPage.render(model, viewer: viewer), status: 422) }
-        switch try c.database.createDomain(draft) {
-        case .created(let id):
-            CrawlerWakeUp.notify(c.database)
+        let fields = RegistrationInput.fields(from: c.form)
+        do {
+            let id = try c.registry.register(RegistrationInput.registration(fields))
             return .seeOther("/domains/\(id)")
-        case .alreadyRegistered(let id):
-            var m = model
-            m.errors["host"] = "\(draft.displayName) is already registered."
-            _ = id
-            return .html(RegisterPage.render(m, viewer: viewer), status: 409)
+        } catch let refusal as RegistrationError {
+            let model = RegistrationInput.model(fields, errors: refusal.fieldMessages, editing: nil)
+            let status = if case .alreadyRegistered = refusal { 409 } else { 422 }
+            return .html(RegisterPage.render(model, viewer: viewer), status: status)
         }
     }
 
@@ -92,7 +89,7 @@ enum DomainHandlers {
 
     static func checkNow(_ c: RequestContext) throws -> WebResponse {
         let d = try domainRecord(c)
-        try CrawlerWakeUp.requestCheck(c.database, domainID: d.id)
+        try c.registry.requestCheck(domainID: d.id)
         return c.redirect("/domains/\(d.id)", flash: Flash(.info, "Check requested; it starts within seconds."))
     }
 
@@ -110,21 +107,15 @@ enum DomainHandlers {
 
     static func update(_ c: RequestContext) throws -> WebResponse {
         let d = try domainRecord(c)
-        var (draft, model) = RegistrationInput.validate(RegistrationInput.fields(from: c.form), editing: (d.host, d.displayName),
-                                                        configuration: c.configuration)
-        model.editing = d.id
-        model.host = d.displayName
-        guard let draft else { return .html(RegisterPage.render(model, viewer: try c.signedIn), status: 422) }
-        try saveEdit(id: d.id, draft, database: c.database)
-        return c.redirect("/domains/\(d.id)", flash: Flash(.success, "Changes saved."))
-    }
-
-    /// Saves an edit (page or API) and re-measures the domain's state against the new expectations
-    /// and its current file, so an app ID added that the file lacks shows as failing at once.
-    static func saveEdit(id: Int64, _ draft: DomainDraft, database: Database) throws {
-        try database.updateDomain(id: id, draft)
-        // The edit is saved; a state that cannot be re-measured now is set right by the next check.
-        _ = try? DomainStanding.reevaluate(domainID: id, in: database)
+        let fields = RegistrationInput.fields(from: c.form)
+        do {
+            try c.registry.edit(domainID: d.id, RegistrationInput.registration(fields))
+            return c.redirect("/domains/\(d.id)", flash: Flash(.success, "Changes saved."))
+        } catch let refusal as RegistrationError {
+            if case .noSuchDomain = refusal { throw WebError.notFound("No domain with this id; it may have been deleted.") }
+            let model = RegistrationInput.model(fields, errors: refusal.fieldMessages, editing: d)
+            return .html(RegisterPage.render(model, viewer: try c.signedIn), status: 422)
+        }
     }
 
     static func deleteConfirm(_ c: RequestContext) throws -> WebResponse {
@@ -134,17 +125,7 @@ enum DomainHandlers {
 
     static func delete(_ c: RequestContext) throws -> WebResponse {
         let d = try domainRecord(c)
-        try c.database.deleteDomain(id: d.id)
+        try c.registry.delete(domainID: d.id)
         return c.redirect("/", flash: Flash(.success, "Deleted \(d.displayName) and its history."))
-    }
-
-    static func rawVersion(_ c: RequestContext) throws -> WebResponse {
-        guard let hash = c.parameters["hash"], hash.count == 64, hash.allSatisfy(\.isHexDigit),
-              let body = try c.database.versionBody(sha256: hash.lowercased()) else {
-            throw WebError.notFound("No stored file with this hash.")
-        }
-        // Served as text so a browser shows it and never runs it, whatever it contains.
-        return WebResponse(status: 200, headers: [("Content-Type", "text/plain; charset=utf-8"), ("X-Content-Type-Options", "nosniff"),
-                                                  ("Cache-Control", "private, max-age=31536000, immutable")], body: body)
     }
 }

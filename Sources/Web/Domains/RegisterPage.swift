@@ -1,3 +1,5 @@
+import Registry
+
 /// The services whose app IDs a user can require (aasa-spec.md §3).
 public enum AppService: String, Sendable, CaseIterable, Codable {
     case applinks, webcredentials, appclips, activitycontinuation
@@ -41,9 +43,8 @@ public struct RegisterFormModel: Sendable {
 
     public init() {}
 
-    public static let intervals: [(minutes: Int, label: String)] = [
-        (5, "every 5 minutes"), (15, "every 15 minutes"), (60, "every hour"), (360, "every 6 hours"), (1440, "every day"),
-    ]
+    /// The registry's offered intervals: the form offers exactly what `DomainRegistry` accepts.
+    public static var intervals: [(minutes: Int, label: String)] { Registration.offeredIntervals }
 }
 
 public enum RegisterPage {

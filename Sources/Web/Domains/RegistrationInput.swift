@@ -1,9 +1,10 @@
-import Fetch
+import Registry
 import Store
 import Vocabulary
 
-/// Turns the register/edit form (or an API body) into a `DomainDraft`, or the form model with a
-/// message beside every field that was refused, keeping everything that was typed.
+/// Turns the register/edit form into a `Registration` for `DomainRegistry`, and the registry's
+/// refusals back into the form model: a message beside every refused field, everything that was
+/// typed kept.
 enum RegistrationInput {
     struct Fields {
         var host: String
@@ -28,94 +29,35 @@ enum RegistrationInput {
                       badge: form["badge"] == "on")
     }
 
-    /// Validates everything at once so every mistake is shown in one round trip.
-    static func validate(_ f: Fields, editing: (host: String, display: String)?, configuration: WebConfiguration)
-        -> (draft: DomainDraft?, model: RegisterFormModel) {
+    static func registration(_ f: Fields) -> Registration {
+        // The form always sends one of the offered intervals; 0 is never offered, so an unreadable
+        // value is refused like any other that is not.
+        Registration(host: f.host, appIDs: f.appIDs.map { .init(service: $0.service, appID: $0.appID) },
+                     watchedURLs: f.watched.map { .init(url: $0.url, expect: $0.expect) },
+                     intervalMinutes: Int(f.intervalMinutes) ?? 0, badge: f.badge)
+    }
+
+    /// The form again, as typed, with the registry's messages beside their fields.
+    static func model(_ f: Fields, errors: [RegistrationField: String], editing: DomainRecord?) -> RegisterFormModel {
         var model = RegisterFormModel()
-        model.host = editing?.display ?? f.host
+        model.editing = editing?.id
+        model.host = editing?.displayName ?? f.host
         model.badge = f.badge
         model.intervalMinutes = Int(f.intervalMinutes) ?? 60
-        var errors: [String: String] = [:]
-        var ascii = "", display = "", wildcard = false
-        if let editing {
-            ascii = editing.host
-            display = editing.display
-        } else {
-            do {
-                let host = try HostName(f.host)
-                ascii = host.ascii
-                display = host.unicode
-                wildcard = host.isWildcard
-                if configuration.resolveOnRegister, let refusal = addressRefusal(host.ascii, configuration: configuration) {
-                    errors["host"] = refusal
-                }
-            } catch {
-                errors["host"] = error.message
-            }
-        }
-        var appIDs: [AppIDExpectation] = []
-        for (i, a) in f.appIDs.enumerated() {
-            let service = AppService(rawValue: a.service) ?? .applinks
-            model.appIDs.append((service, a.appID))
-            do {
-                appIDs.append(AppIDExpectation(service: service.rawValue, appID: try AppID(typed: a.appID).text))
-            } catch {
-                errors["appid.\(i)"] = error.message
-            }
-        }
-        var watched: [WatchedURLExpectation] = []
-        for (i, w) in f.watched.enumerated() {
-            model.watched.append((w.url, w.expect))
-            let url = w.url.trimmingCharacters(in: .whitespaces)
-            if let problem = watchedURLProblem(url, host: ascii, display: display) { errors["url.\(i)"] = problem }
-            let expect = w.expect.trimmingCharacters(in: .whitespaces)
-            var expected: String?
-            if expect.isEmpty || expect.lowercased() == "browser" {
-                expected = nil
-            } else {
-                do {
-                    expected = try AppID(expect).text
-                } catch {
-                    errors["expect.\(i)"] = "Write an app ID or \"browser\". " + error.message
-                }
-            }
-            watched.append(WatchedURLExpectation(url: url, expectedAppID: expected))
-        }
-        guard let minutes = Int(f.intervalMinutes), RegisterFormModel.intervals.contains(where: { $0.minutes == minutes }) else {
-            errors["interval"] = "Choose one of the offered intervals."
-            model.errors = errors
-            return (nil, model)
-        }
-        model.errors = errors
-        guard errors.isEmpty else { return (nil, model) }
-        return (DomainDraft(host: ascii, displayName: display, wildcard: wildcard, intervalSeconds: minutes * 60,
-                            badgeEnabled: f.badge, appIDs: appIDs, watchedURLs: watched), model)
+        model.appIDs = f.appIDs.map { (AppService(rawValue: $0.service) ?? .applinks, $0.appID) }
+        model.watched = f.watched.map { ($0.url, $0.expect) }
+        model.errors = Dictionary(errors.map { (formKey($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
+        return model
     }
 
-    /// Resolves the name and refuses it when every address is one the crawler may not contact,
-    /// naming the address and its range.
-    static func addressRefusal(_ host: String, configuration: WebConfiguration) -> String? {
-        let policy = OutboundPolicy(allowPrivateAddresses: configuration.allowPrivateAddresses)
-        switch SystemResolver().resolve(host) {
-        case .failure(let e):
-            return "\(host) does not resolve (\(e.message)); check the spelling, or register it once its DNS is in place."
-        case .success(let addresses):
-            let refusals = addresses.compactMap { a in policy.refusal(for: a).map { (a, $0) } }
-            if let (address, why) = refusals.first, refusals.count == addresses.count {
-                return "\(host) resolves to \(address), a \(why) address; the monitor only fetches from public addresses."
-            }
-            return nil
+    /// The form's name for a field (the `err-…` id beside it).
+    static func formKey(_ field: RegistrationField) -> String {
+        switch field {
+        case .host: "host"
+        case .interval: "interval"
+        case .service(let i), .appID(let i): "appid.\(i)"
+        case .watchedURL(let i): "url.\(i)"
+        case .expectation(let i): "expect.\(i)"
         }
-    }
-
-    static func watchedURLProblem(_ url: String, host: String, display: String) -> String? {
-        guard url.hasPrefix("https://") || url.hasPrefix("http://") else {
-            return "Write the whole URL, starting with https://"
-        }
-        let afterScheme = url.drop { $0 != "/" }.dropFirst(2)
-        let urlHost = afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }.lowercased()
-        guard !host.isEmpty else { return nil }
-        let matches = urlHost == host || urlHost == display.lowercased() || urlHost.hasSuffix("." + host)
-        return matches ? nil : "This URL is not on \(display.isEmpty ? host : display): a domain's file only decides its own URLs."
     }
 }

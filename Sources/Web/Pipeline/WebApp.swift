@@ -1,4 +1,5 @@
 import Foundation
+import Registry
 import Store
 import Synchronization
 
@@ -68,8 +69,8 @@ public final class WebApp: Sendable {
     public func needsSetup() throws -> Bool { try !services.setup.isSetUp() }
 }
 
-/// What handlers share, built once with the app: sessions, the setup state, the login limiter and
-/// the overview's cache, all kept current by the change feed.
+/// What handlers share, built once with the app: sessions, the setup state, the login limiter, the
+/// overview's cache (all kept current by the change feed) and the domain registry.
 final class WebServices: Sendable {
     let sessions: Sessions
     let setup: SetupState
@@ -81,9 +82,13 @@ final class WebServices: Sendable {
     let flashCookie = FlashCookie()
     let setupCode: SetupCode
     let passwordCheck: PasswordCheck
+    /// Every change to what is monitored: register, edit, delete, "check now".
+    let registry: DomainRegistry
 
     init(database: Database, configuration: WebConfiguration, changes: ChangeFeed) {
         self.changes = changes
+        self.registry = DomainRegistry(database: database, policy: RegistrationPolicy(
+            allowPrivateAddresses: configuration.allowPrivateAddresses, resolveOnRegister: configuration.resolveOnRegister))
         self.sessions = Sessions(database: database, changes: changes, cacheLifetime: configuration.sessionCacheLifetime)
         self.setup = SetupState(database: database)
         self.overviewCache = GenerationCache(ttl: configuration.overviewCacheLifetime)

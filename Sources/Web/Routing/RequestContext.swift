@@ -1,4 +1,5 @@
 import Foundation
+import Registry
 import Store
 
 /// What a handler gets: the request, its route parameters, who asked, the decoded form (for POST),
@@ -27,6 +28,7 @@ public struct RequestContext: Sendable {
     var overviewCache: GenerationCache<SharedPage> { services.overviewCache }
     var setupCode: SetupCode { services.setupCode }
     var passwordCheck: PasswordCheck { services.passwordCheck }
+    var registry: DomainRegistry { services.registry }
 
     /// The signed-in viewer; routes that require one are only reached with it set.
     public var signedIn: Viewer {

@@ -41,7 +41,7 @@ extension WebApp {
         add("GET", "/api/v1/domains/:id/checks", .api, DomainAPI.checks)
         add("GET", "/api/v1/domains/:id/findings", .api, DomainAPI.findings)
         add("GET", "/api/v1/domains/:id/diff", .api, DomainAPI.diff)
-        add("GET", "/api/v1/versions/:hash", .api, DomainAPI.version)
+        add("GET", "/api/v1/versions/:hash", .api, VersionDownload.raw)
         add("POST", "/api/v1/test-url", .api, DomainAPI.testURL)
 
         // For the ecosystem
@@ -67,7 +67,7 @@ extension WebApp {
         add("POST", "/domains/:id/edit", .admin, DomainHandlers.update)
         add("GET", "/domains/:id/delete", .admin, DomainHandlers.deleteConfirm)
         add("POST", "/domains/:id/delete", .admin, DomainHandlers.delete)
-        add("GET", "/versions/:hash", .signedIn, DomainHandlers.rawVersion)
+        add("GET", "/versions/:hash", .signedIn, VersionDownload.raw)
 
         // URL tester
         add("GET", "/tester", .signedIn, TesterHandlers.form)

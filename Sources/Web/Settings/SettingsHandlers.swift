@@ -1,9 +1,8 @@
 import Foundation
+import Registry
 import Store
 
 enum SettingsHandlers {
-    static let defaultIntervalKey = "default_interval_minutes"
-
     static func show(_ c: RequestContext) throws -> WebResponse {
         try page(c, errors: [:], values: [:], status: 200)
     }
@@ -19,7 +18,7 @@ enum SettingsHandlers {
                   lastUsed: $0.lastUsedAt.map { Int64($0.timeIntervalSince1970) })
         }
         m.channels = try ChannelHandlers.channelRows(c)
-        m.defaultIntervalMinutes = try defaultInterval(c.database)
+        m.defaultIntervalMinutes = try c.registry.defaultIntervalMinutes()
         let stored = try EmailSettingsInput.stored { try c.database.setting($0) }
         let shown = email ?? stored
         m.email = .init(smtpURL: shown.smtpURL, smtpFrom: shown.smtpFrom, startTLS: shown.startTLS.rawValue, caFile: shown.caFile,
@@ -31,15 +30,12 @@ enum SettingsHandlers {
         return c.showing(banner, .html(SettingsPage.render(m, viewer: try c.signedIn, flash: flash ?? banner), status: status))
     }
 
-    static func defaultInterval(_ db: some SettingsStore) throws -> Int {
-        try db.setting(defaultIntervalKey).flatMap(Int.init) ?? 60
-    }
-
     static func saveDefaults(_ c: RequestContext) throws -> WebResponse {
-        guard let minutes = Int(c.form["interval"] ?? ""), RegisterFormModel.intervals.contains(where: { $0.minutes == minutes }) else {
-            throw WebError.badRequest("Choose one of the offered intervals.", field: "interval")
+        do {
+            try c.registry.setDefaultInterval(minutes: Int(c.form["interval"] ?? "") ?? 0)
+        } catch let refusal as RegistrationError {
+            throw WebError.badRequest(refusal.first.message, field: "interval")
         }
-        try c.database.setSetting(defaultIntervalKey, String(minutes))
         return c.redirect("/settings", flash: Flash(.success, "Defaults saved."))
     }
 

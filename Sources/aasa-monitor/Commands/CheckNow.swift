@@ -1,8 +1,5 @@
 import ArgumentParser
-import Fetch
-import Monitor
-import Store
-import Vocabulary
+import Registry
 
 extension AASAMonitor {
     /// `aasa-monitor check-now HOST…`: asks the running crawlers to check these domains at once.
@@ -18,22 +15,13 @@ extension AASAMonitor {
         var hosts: [String]
 
         func run() throws {
-            var names: [String] = []
-            for host in hosts {
-                do {
-                    names.append(try HostName(host).ascii)
-                } catch {
-                    StandardError.log("\(host): \(error)")
-                }
-            }
             let opened = try database.open(migrate: true)
             defer { try? opened.close() }
-            let found = try opened.database.requestCheckNow(hosts: names)
-            if !found.isEmpty { try opened.database.notify(channel: DomainScheduler.checkNowChannel) }
-            for host in found { Terminal.print("requested \(host)") }
-            let missing = Set(names).subtracting(found).sorted()
-            for host in missing { StandardError.log("\(host) is not registered") }
-            if !missing.isEmpty || found.count < hosts.count { throw ExitCode(1) }
+            let request = try DomainRegistry(database: opened.database).requestCheck(hosts: hosts)
+            for refused in request.refused { StandardError.log("\(refused.input): \(refused.reason)") }
+            for host in request.requested { Terminal.print("requested \(host)") }
+            for host in request.notRegistered { StandardError.log("\(host) is not registered") }
+            if !request.notRegistered.isEmpty || request.requested.count < hosts.count { throw ExitCode(1) }
         }
     }
 }

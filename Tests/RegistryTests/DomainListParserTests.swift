@@ -1,6 +1,6 @@
+@testable import Registry
 import Testing
 import Vocabulary
-@testable import Monitor
 
 @Suite struct DomainListParserTests {
     @Test func oneDomainPerLine() {

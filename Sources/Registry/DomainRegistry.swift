@@ -1,0 +1,210 @@
+import Fetch
+import Foundation
+import Monitor
+import Store
+import Vocabulary
+
+/// Everything that changes what is monitored goes through here: the registration form, the JSON API
+/// and the CLI (`import`, `check-now`) call the same methods, so a rule (an app ID's shape, a host's
+/// spelling, the offered intervals) and a side effect (waking the crawlers, re-measuring the domain's
+/// state) is written once.
+///
+/// Methods block on PostgreSQL (callers are HTTP worker threads and CLI commands). Validation
+/// problems throw `RegistrationError`; database failures throw as they are.
+public struct DomainRegistry: Sendable {
+    let database: Database
+    let policy: RegistrationPolicy
+    let crawlers: CrawlerWakeUp
+
+    public init(database: Database, policy: RegistrationPolicy = RegistrationPolicy()) {
+        self.database = database
+        self.policy = policy
+        self.crawlers = CrawlerWakeUp(database: database)
+    }
+
+    /// The setting that holds the interval new domains get when none is chosen.
+    public static let defaultIntervalKey = "default_interval_minutes"
+
+    /// The interval, in minutes, that new domains get when none is chosen.
+    public func defaultIntervalMinutes() throws -> Int {
+        try database.setting(Self.defaultIntervalKey).flatMap(Int.init) ?? 60
+    }
+
+    /// Sets the interval new domains get; throws `RegistrationError` for one that is not offered.
+    public func setDefaultInterval(minutes: Int) throws {
+        guard Registration.offeredIntervals.contains(where: { $0.minutes == minutes }) else {
+            throw RegistrationError.invalid([.interval: "Choose one of the offered intervals."])
+        }
+        try database.setSetting(Self.defaultIntervalKey, String(minutes))
+    }
+
+    /// Registers a domain with its expectations; its first check is requested (ahead of routine
+    /// checks) and the crawlers are woken. Returns the new domain's id.
+    @discardableResult
+    public func register(_ registration: Registration) throws -> Int64 {
+        let draft = try validate(registration, editing: nil)
+        switch try database.createDomain(draft, requestFirstCheck: true) {
+        case .created(let id):
+            crawlers.notify()
+            return id
+        case .alreadyRegistered(let id):
+            throw RegistrationError.alreadyRegistered(id: id, displayName: draft.displayName)
+        }
+    }
+
+    /// Changes a domain's interval, badge and expectations, then re-measures its state against the
+    /// new expectations and its current file, so an app ID added that the file lacks shows as
+    /// failing at once instead of after the next check.
+    public func edit(domainID: Int64, _ registration: Registration) throws {
+        guard let domain = try database.domain(id: domainID) else { throw RegistrationError.noSuchDomain }
+        var draft = try validate(registration, editing: domain)
+        draft.displayName = domain.displayName
+        guard try database.updateDomain(id: domainID, draft) else { throw RegistrationError.noSuchDomain }
+        // The edit is saved; a state that cannot be re-measured now is set right by the next check.
+        _ = try? DomainStanding.reevaluate(domainID: domainID, in: database)
+    }
+
+    /// Deletes a domain with its history. False when there was none.
+    @discardableResult
+    public func delete(domainID: Int64) throws -> Bool {
+        try database.deleteDomain(id: domainID)
+    }
+
+    /// "Check now" for one domain: flags it and wakes the crawlers. False when there is no such domain.
+    @discardableResult
+    public func requestCheck(domainID: Int64) throws -> Bool {
+        guard try database.requestCheck(domainID: domainID) else { return false }
+        crawlers.notify()
+        return true
+    }
+
+    /// "Check now" by host name (Unicode or Punycode, as typed): the hosts that were registered
+    /// and are now requested, and the inputs that are not registered or not host names.
+    public func requestCheck(hosts: [String]) throws -> CheckRequest {
+        var names: [String] = []
+        var refused: [(input: String, reason: String)] = []
+        for input in hosts {
+            do { names.append(try HostName(input).ascii) } catch { refused.append((input, error.description)) }
+        }
+        let found = try database.requestCheckNow(hosts: names)
+        if !found.isEmpty { crawlers.notify() }
+        let missing = Set(names).subtracting(found).sorted()
+        return CheckRequest(requested: found, notRegistered: missing, refused: refused)
+    }
+
+    /// Registers every domain of an import file (see `DomainListParser`) that is not registered yet,
+    /// each by the same rules as the form, at the instance's default interval. Imported domains are
+    /// due at once but not "requested": a list of thousands must not push ahead of every check that
+    /// a person asked for. `progress` is called after each entry.
+    public func importList(_ text: String, progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }) throws -> ImportReport {
+        let parsed = DomainListParser.parse(text)
+        var report = ImportReport(refused: parsed.refusals)
+        let interval = try defaultIntervalMinutes()
+        for (index, entry) in parsed.entries.enumerated() {
+            defer { progress(index + 1, parsed.entries.count) }
+            let host: HostName
+            do { host = try HostName(entry.host) } catch {
+                report.refused.append(DomainListRefusal(line: entry.line, text: entry.host, reason: error.reason))
+                continue
+            }
+            let apps = entry.appIDs.sorted { $0.key < $1.key }.flatMap { service, ids in
+                ids.map { AppIDExpectation(service: service.rawValue, appID: $0.text) }
+            }
+            let draft = DomainDraft(host: host.ascii, displayName: host.unicode, wildcard: host.isWildcard,
+                                    intervalSeconds: interval * 60, badgeEnabled: false, appIDs: apps, watchedURLs: [])
+            switch try database.createDomain(draft, requestFirstCheck: false) {
+            case .created: report.added.append(host.unicode)
+            case .alreadyRegistered: report.skipped.append(host.unicode)
+            }
+        }
+        report.refused.sort { $0.line < $1.line }
+        if !report.added.isEmpty { crawlers.notify() }
+        return report
+    }
+
+    /// Checks every field at once and returns what to store, or every problem by field.
+    /// `editing`: the domain being edited, whose host stays as it is.
+    public func validate(_ r: Registration, editing: DomainRecord?) throws(RegistrationError) -> DomainDraft {
+        var problems: [RegistrationField: String] = [:]
+        var ascii = "", display = "", wildcard = false
+        if let editing {
+            (ascii, display, wildcard) = (editing.host, editing.displayName, editing.wildcard)
+        } else {
+            do {
+                let host = try HostName(r.host)
+                (ascii, display, wildcard) = (host.ascii, host.unicode, host.isWildcard)
+                if policy.resolveOnRegister, let refusal = policy.addressRefusal(host.ascii) { problems[.host] = refusal }
+            } catch {
+                problems[.host] = error.message
+            }
+        }
+        var appIDs: [AppIDExpectation] = []
+        for (i, entry) in r.appIDs.enumerated() {
+            guard let service = AssociatedService(rawValue: entry.service) else {
+                problems[.service(i)] = "Unknown service \"\(entry.service)\"; use applinks, webcredentials, appclips or activitycontinuation."
+                continue
+            }
+            do {
+                appIDs.append(AppIDExpectation(service: service.rawValue, appID: try AppID(typed: entry.appID).text))
+            } catch {
+                problems[.appID(i)] = error.message
+            }
+        }
+        var watched: [WatchedURLExpectation] = []
+        for (i, entry) in r.watchedURLs.enumerated() {
+            let url = entry.url.trimmingCharacters(in: .whitespaces)
+            if let problem = Self.watchedURLProblem(url, host: ascii, display: display) { problems[.watchedURL(i)] = problem }
+            let expect = entry.expect.trimmingCharacters(in: .whitespaces)
+            var expected: String?
+            if !(expect.isEmpty || expect.lowercased() == "browser") {
+                do {
+                    expected = try AppID(expect).text
+                } catch {
+                    problems[.expectation(i)] = "Write an app ID or \"browser\". " + error.message
+                }
+            }
+            watched.append(WatchedURLExpectation(url: url, expectedAppID: expected))
+        }
+        var minutes = r.intervalMinutes ?? 0
+        if r.intervalMinutes == nil {
+            do { minutes = try defaultIntervalMinutes() } catch { problems[.interval] = "The default interval cannot be read: \(error)" }
+        }
+        if !Registration.offeredIntervals.contains(where: { $0.minutes == minutes }), problems[.interval] == nil {
+            problems[.interval] = "Choose one of the offered intervals."
+        }
+        guard problems.isEmpty else { throw .invalid(problems) }
+        return DomainDraft(host: ascii, displayName: display, wildcard: wildcard, intervalSeconds: minutes * 60,
+                           badgeEnabled: r.badge, appIDs: appIDs, watchedURLs: watched)
+    }
+
+    /// A watched URL must be a whole http(s) URL on the domain (or under it, for a wildcard).
+    static func watchedURLProblem(_ url: String, host: String, display: String) -> String? {
+        guard url.hasPrefix("https://") || url.hasPrefix("http://") else {
+            return "Write the whole URL, starting with https://"
+        }
+        let afterScheme = url.drop { $0 != "/" }.dropFirst(2)
+        let urlHost = afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }.lowercased()
+        guard !host.isEmpty else { return nil }
+        let matches = urlHost == host || urlHost == display.lowercased() || urlHost.hasSuffix("." + host)
+        return matches ? nil : "This URL is not on \(display.isEmpty ? host : display): a domain's file only decides its own URLs."
+    }
+}
+
+/// What `requestCheck(hosts:)` did.
+public struct CheckRequest: Sendable {
+    /// ASCII host names now flagged for a check.
+    public var requested: [String]
+    /// Valid host names that are not registered.
+    public var notRegistered: [String]
+    /// Inputs that are not host names, with why.
+    public var refused: [(input: String, reason: String)]
+}
+
+/// What `importList` did.
+public struct ImportReport: Sendable {
+    public var added: [String] = []
+    /// Already registered (display names).
+    public var skipped: [String] = []
+    /// Lines that could not become a registration, by line number.
+    public var refused: [DomainListRefusal] = []
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Monitor
+import Registry
+import Store
+import Testing
+import TestSupport
+import Vocabulary
+
+/// The one way in, on a real PostgreSQL: what the form, the API and the CLI get from the registry.
+@Suite struct DomainRegistryTests {
+    static let app = "ABCDE12345.com.example.app"
+
+    /// Each was accepted by `import` before it shared the form's rule, and refused by the form.
+    static let formRefused = ["ABCDE12345.com.example_app", "ABCDE12345.com..app", "ABCDE12345.com.app.", "ABCDE12345.com.bücher"]
+
+    @Test func everyRefusedFieldIsNamedAtOnce() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let registry = DomainRegistry(database: db)
+            let registration = Registration(
+                host: "https://example.com",
+                appIDs: [.init(service: "applinks", appID: "abcde12345.com.x"), .init(service: "maps", appID: Self.app)],
+                watchedURLs: [.init(url: "example.com/x", expect: "nobody")], intervalMinutes: 7)
+            #expect(throws: RegistrationError.invalid([
+                .host: "Enter the host name only, without \"https://\": Apple always fetches the file over https from the host itself.",
+                .appID(0): "The Team ID \"abcde12345\" must be upper-case: ABCDE12345",
+                .service(1): "Unknown service \"maps\"; use applinks, webcredentials, appclips or activitycontinuation.",
+                .watchedURL(0): "Write the whole URL, starting with https://",
+                .expectation(0): "Write an app ID or \"browser\". \"nobody\" has no dot: write the Team ID, a dot, then the bundle ID, e.g. ABCDE12345.com.example.app",
+                .interval: "Choose one of the offered intervals.",
+            ])) { try registry.register(registration) }
+            #expect(try db.listDomains().isEmpty)
+        }
+    }
+
+    @Test func registerRequestsTheFirstCheckAndWakesTheCrawlers() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let listener = db.makeListener()
+            try listener.listen(DomainScheduler.checkNowChannel)
+            let registry = DomainRegistry(database: db)
+            try registry.setDefaultInterval(minutes: 15)
+            let id = try registry.register(Registration(host: " Bücher.example ", appIDs: [.init(service: "webcredentials", appID: Self.app)],
+                                                        watchedURLs: [.init(url: "https://bücher.example/a", expect: "browser")]))
+            let domain = try #require(try db.domain(id: id))
+            #expect(domain.host == "xn--bcher-kva.example" && domain.displayName == "bücher.example")
+            #expect(domain.intervalSeconds == 900, "no interval given: the instance default")
+            #expect(domain.checkRequestedAt != nil)
+            #expect(try db.appIDExpectations(domainID: id) == [AppIDExpectation(service: "webcredentials", appID: Self.app)])
+            #expect(try wakeUps(listener) == 1)
+            #expect(throws: RegistrationError.alreadyRegistered(id: id, displayName: "bücher.example")) {
+                try registry.register(Registration(host: "xn--bcher-kva.example", intervalMinutes: 60))
+            }
+        }
+    }
+
+    @Test func editKeepsTheHostAndReportsAMissingDomain() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let registry = DomainRegistry(database: db)
+            let id = try registry.register(Registration(host: "edit.example", intervalMinutes: 60))
+            try registry.edit(domainID: id, Registration(host: "ignored.example", appIDs: [.init(service: "applinks", appID: Self.app)],
+                                                         intervalMinutes: 1440, badge: true))
+            let domain = try #require(try db.domain(id: id))
+            #expect(domain.host == "edit.example" && domain.intervalSeconds == 86400 && domain.badgeEnabled)
+            #expect(try db.appIDExpectations(domainID: id).map(\.appID) == [Self.app])
+            #expect(throws: RegistrationError.noSuchDomain) { try registry.edit(domainID: id + 1, Registration(host: "", intervalMinutes: 60)) }
+            #expect(try registry.delete(domainID: id))
+            #expect(try !registry.delete(domainID: id))
+        }
+    }
+
+    /// The import and the form share one rule: every app ID the form refuses, the import refuses,
+    /// and the line is not registered.
+    @Test func importRefusesWhatTheFormRefuses() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let registry = DomainRegistry(database: db)
+            for (i, appID) in Self.formRefused.enumerated() {
+                #expect(throws: RegistrationError.self) {
+                    try registry.register(Registration(host: "form\(i).example", appIDs: [.init(service: "applinks", appID: appID)],
+                                                       intervalMinutes: 60))
+                }
+            }
+            let lines = ["ok.example,\(Self.app)"] + Self.formRefused.enumerated().map { "bad\($0.offset).example,\($0.element)" }
+                + ["ok.example", "*.Bücher.example", "http://x.example"]
+            let report = try registry.importList(lines.joined(separator: "\n"))
+            #expect(report.added == ["ok.example", "bücher.example"])
+            #expect(report.skipped == ["ok.example"])
+            #expect(report.refused.map(\.line) == [2, 3, 4, 5, 8])
+            #expect(report.refused.prefix(4).allSatisfy { $0.reason.contains("is not an app ID: The bundle ID") })
+            #expect(try db.listDomains().map(\.host).sorted() == ["ok.example", "xn--bcher-kva.example"])
+            // Imported domains are due at once but not pushed ahead of what a person asked for.
+            #expect(try db.domain(host: "ok.example")?.checkRequestedAt == nil)
+        }
+    }
+
+    @Test func checkNowByHostName() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let registry = DomainRegistry(database: db)
+            let id = try registry.register(Registration(host: "bücher.example", intervalMinutes: 60))
+            try db.execute("UPDATE domains SET check_requested_at = NULL WHERE id = $1", id)
+            let request = try registry.requestCheck(hosts: ["BÜCHER.example", "other.example", "not a host"])
+            #expect(request.requested == ["xn--bcher-kva.example"])
+            #expect(request.notRegistered == ["other.example"])
+            #expect(request.refused.map(\.input) == ["not a host"])
+            #expect(try db.domain(id: id)?.checkRequestedAt != nil)
+        }
+    }
+
+    func wakeUps(_ listener: NotificationListener) throws -> Int {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            if case .notifications(let list) = listener.wait(timeout: deadline - ContinuousClock.now) {
+                let wakes = list.filter { $0.channel == DomainScheduler.checkNowChannel }
+                if !wakes.isEmpty { return wakes.count }
+            }
+        }
+        return 0
+    }
+}
