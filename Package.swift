@@ -78,7 +78,9 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["Store", "TestSupport"], swiftSettings: strict),
 
         // Benchmarks: release-built executables that print ratios against baselines/peers.
-        .executableTarget(name: "WebBench", dependencies: ["Web", "Store"], path: "Benchmarks/WebBench", swiftSettings: strict),
+        // Seeds a database with a realistic history for the benchmarks; never linked into the product.
+        .target(name: "BenchSupport", dependencies: ["Store"], path: "Benchmarks/BenchSupport", swiftSettings: strict),
+        .executableTarget(name: "WebBench", dependencies: ["Web", "Store", "BenchSupport"], path: "Benchmarks/WebBench", swiftSettings: strict),
         .executableTarget(name: "AASABench", dependencies: ["AASA"], path: "Benchmarks/AASABench", swiftSettings: strict),
         .executableTarget(name: "HTTPBenchServer", dependencies: ["HTTP"], path: "Benchmarks/HTTPBenchServer", swiftSettings: strict),
         .executableTarget(name: "NotifyBench", dependencies: ["Notify", "Store", "Monitor", "Fetch", "TestSupport"], path: "Benchmarks/NotifyBench",

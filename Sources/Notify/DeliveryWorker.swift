@@ -71,9 +71,6 @@ public final class DeliveryWorker: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Wakes the senders now (e.g. right after enqueueing in this process).
-    public func poke() { wake.signal() }
-
     private func threadDone() {
         finished.lock()
         running -= 1

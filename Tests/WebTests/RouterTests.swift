@@ -4,13 +4,13 @@ import Testing
 @Suite struct RouterTests {
     func router() -> Router<String> {
         var r = Router<String>()
-        r.get("/domains/:id", "domain")
-        r.get("/domains/new", "new")
-        r.post("/domains", "create")
-        r.get("/domains", "list")
-        r.get("/static/*rest", "static")
-        r.get("/", "home")
-        r.delete("/api/v1/domains/:id", "api-delete")
+        r.add("GET", "/domains/:id", "domain")
+        r.add("GET", "/domains/new", "new")
+        r.add("POST", "/domains", "create")
+        r.add("GET", "/domains", "list")
+        r.add("GET", "/static/*rest", "static")
+        r.add("GET", "/", "home")
+        r.add("DELETE", "/api/v1/domains/:id", "api-delete")
         return r
     }
 

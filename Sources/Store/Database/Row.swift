@@ -24,11 +24,6 @@ public struct Row: Sendable {
         }
         return try Value.decode(sqlText: values[index], column: name)
     }
-
-    public func isNull(_ name: String) -> Bool {
-        guard let index = columnNames.firstIndex(of: name) else { return true }
-        return values[index] == nil
-    }
 }
 
 /// The rows a statement returned and, for INSERT/UPDATE/DELETE, how many rows it touched.

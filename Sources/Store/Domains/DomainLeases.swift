@@ -34,14 +34,6 @@ extension DomainStore {
         try rows(Self.requestNow, SQLArray(hosts)).map { try $0.decode("host") }
     }
 
-    /// Gives a lease back without a result (e.g. shutdown): the domain is due again at once.
-    public func releaseLease(domainID: Int64, attemptKey: String) throws {
-        try execute("""
-            UPDATE domains SET lease_until = NULL, leased_by = NULL, lease_attempt_key = NULL
-            WHERE id = $1 AND lease_attempt_key = $2
-            """, domainID, attemptKey)
-    }
-
     /// Two index walks (requested first, then by due time), each stopping at its LIMIT. The lease
     /// leaves `next_check_at` due, so a lease that expires makes the domain due again by itself.
     static var leaseDue: SQL {

@@ -93,13 +93,6 @@ extension SettingsStore {
         return try channel(id: id)
     }
 
-    /// Switches a channel off and says why (shown on the settings page and by `channel list`).
-    public func disableChannel(id: Int64, reason: String) throws {
-        try execute("""
-            UPDATE channels SET enabled = false, disabled_reason = $2, updated_at = now() WHERE id = $1
-            """, id, reason)
-    }
-
     /// Removes a channel; its deliveries and their log go with it. False when there was none.
     @discardableResult
     public func deleteChannel(id: Int64) throws -> Bool {

@@ -51,12 +51,6 @@ public struct Router<Handler: Sendable>: Sendable {
         }
     }
 
-    public mutating func get(_ pattern: String, _ handler: Handler) { add("GET", pattern, handler) }
-    public mutating func post(_ pattern: String, _ handler: Handler) { add("POST", pattern, handler) }
-    public mutating func put(_ pattern: String, _ handler: Handler) { add("PUT", pattern, handler) }
-    public mutating func patch(_ pattern: String, _ handler: Handler) { add("PATCH", pattern, handler) }
-    public mutating func delete(_ pattern: String, _ handler: Handler) { add("DELETE", pattern, handler) }
-
     public func match(method: String, path: String) -> Match {
         let parts = Router.split(path)
         var allowed: [String] = []

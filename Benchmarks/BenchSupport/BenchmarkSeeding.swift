@@ -1,6 +1,9 @@
 import Foundation
+import Store
 
-extension Queryable {
+/// Benchmark data, kept out of the production targets: only WebBench (and whatever else measures
+/// a populated database) links this.
+extension Database {
     /// Fills an empty database the way the product would have after running for a while: `domains`
     /// domains; the first `withHistory` of them were checked every `intervalMinutes` for `days`
     /// days, the rest for the last `recentChecks` intervals (default: the retention age, so every
@@ -57,7 +60,7 @@ extension Queryable {
                 """, limit, offset, intervalMinutes, span, SQLArray(changedAt))
         }
         // What the retention job would have done by now.
-        try execute(Database.rollUp, Date().addingTimeInterval(-Double(retentionDays) * 86_400))
+        try rollUpRepeats(olderThan: .seconds(retentionDays * 86_400))
         try execute("""
             UPDATE domains d SET last_check_id = c.id, last_changed_at = c.started_at,
               last_reason = (SELECT f->>'message' FROM jsonb_array_elements(c.findings) f
