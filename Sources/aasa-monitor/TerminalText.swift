@@ -14,8 +14,9 @@ struct TerminalText: ExpressibleByStringInterpolation, Equatable, Sendable {
     /// The escaped text, ready to write.
     private(set) var rendered: String
 
-    init(stringLiteral literal: String) {
-        rendered = literal
+    /// Literals are `StaticString`s, as in the web's `HTML`: only source code can write unescaped text.
+    init(stringLiteral literal: StaticString) {
+        rendered = literal.description
     }
 
     init(stringInterpolation: StringInterpolation) {
@@ -35,8 +36,8 @@ struct TerminalText: ExpressibleByStringInterpolation, Equatable, Sendable {
             rendered.reserveCapacity(literalCapacity + 16 * interpolationCount)
         }
 
-        mutating func appendLiteral(_ literal: String) {
-            rendered += literal
+        mutating func appendLiteral(_ literal: StaticString) {
+            rendered += literal.description
         }
 
         /// Any value, as `String(describing:)` writes it, escaped.
