@@ -37,12 +37,15 @@ let package = Package(
         .target(name: "HTTP", dependencies: ["CShim"], swiftSettings: strict),
         // PostgreSQL through libpq: pool, migrations, embedded cluster, queries.
         .target(name: "Store", dependencies: ["CLibPQ", "CSodium", "Vocabulary", "AASA"], swiftSettings: strict),
-        // libcurl fetcher with the outbound policy.
-        .target(name: "Fetch", dependencies: ["CCurl", "CShim", "CIDN2", "Vocabulary", "AASA"], swiftSettings: strict),
+        // The I/O edge every connection the product makes goes through: the outbound address policy,
+        // the one checked curl easy-handle wrapper, pinning by the name curl uses, the socket guard.
+        .target(name: "Outbound", dependencies: ["CCurl", "CShim", "CIDN2"], swiftSettings: strict),
+        // libcurl fetcher (multi loop) of association files, on Outbound's handles.
+        .target(name: "Fetch", dependencies: ["CCurl", "CShim", "CIDN2", "Vocabulary", "AASA", "Outbound"], swiftSettings: strict),
         // Scheduler, check pipeline, alert rules.
         .target(name: "Monitor", dependencies: ["Vocabulary", "AASA", "Fetch", "Store"], swiftSettings: strict),
         // Email and webhook delivery from the outbox.
-        .target(name: "Notify", dependencies: ["CCurl", "CShim", "CSodium", "Store", "Monitor", "Fetch"], swiftSettings: strict),
+        .target(name: "Notify", dependencies: ["CCurl", "CSodium", "Store", "Outbound"], swiftSettings: strict),
         // The application layer: the one way in for every change to what is monitored (register, edit,
         // delete, import, expectations, "check now") — the form, the API and the CLI all call it.
         .target(name: "Registry", dependencies: ["Vocabulary", "Store", "Monitor", "Fetch"], swiftSettings: strict),
@@ -70,11 +73,12 @@ let package = Package(
         .testTarget(name: "AppManifestsTests", dependencies: ["AppManifests", "Vocabulary"], swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "FetchTests", dependencies: ["Vocabulary", "AASA", "Fetch", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "MonitorTests", dependencies: ["Vocabulary", "AASA", "Fetch", "Store", "Monitor", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "NotifyTests", dependencies: ["Vocabulary", "AASA", "Fetch", "Store", "Monitor", "Notify", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "OutboundTests", dependencies: ["Outbound", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "FetchTests", dependencies: ["Vocabulary", "AASA", "Outbound", "Fetch", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "MonitorTests", dependencies: ["Vocabulary", "AASA", "Outbound", "Fetch", "Store", "Monitor", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "NotifyTests", dependencies: ["Vocabulary", "AASA", "Outbound", "Fetch", "Store", "Monitor", "Notify", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RegistryTests", dependencies: ["Vocabulary", "Store", "Monitor", "Registry", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "WebTests", dependencies: ["Vocabulary", "AASA", "Store", "Web", "Monitor", "Notify", "Fetch", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "WebTests", dependencies: ["Vocabulary", "AASA", "Store", "Web", "Monitor", "Notify", "Outbound", "Fetch", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "CLITests", dependencies: ["Store", "TestSupport"], swiftSettings: strict),
 
         // Benchmarks: release-built executables that print ratios against baselines/peers.

@@ -1,3 +1,7 @@
+// The fetcher is configured with the outbound policy and resolver it enforces, so its clients
+// (the CLI's options, the web's registration check, tests, benchmarks) see those types through it.
+@_exported import Outbound
+
 /// Everything a `Fetcher` needs to know, fixed when it is created.
 public struct FetchConfiguration: Sendable {
     public var policy: OutboundPolicy

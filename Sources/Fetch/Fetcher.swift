@@ -1,5 +1,6 @@
 import AASA
 import Foundation
+import Outbound
 import Vocabulary
 
 /// Fetches association files the way Apple's CDN does — HTTPS only, no redirects, capped bodies —
@@ -163,14 +164,12 @@ public final class Fetcher: Sendable {
                 addresses = list
             }
         }
-        for address in addresses {
-            if let range = configuration.policy.refusal(for: address) {
-                let via = targetHost == host ? "" : " (via connect-to \(targetHost))"
-                return .failure(FetchFailure(
-                    kind: .addressRefused,
-                    message: "\(host)\(via) resolves to \(address), which is \(range); the monitor does not fetch from private or special-purpose addresses (test setups opt in with --allow-private-addresses)."),
-                    dns: seconds)
-            }
+        if let (address, range) = configuration.policy.refusal(among: addresses) {
+            let via = targetHost == host ? "" : " (via connect-to \(targetHost))"
+            return .failure(FetchFailure(
+                kind: .addressRefused,
+                message: "\(host)\(via) resolves to \(address), which is \(range); the monitor does not fetch from private or special-purpose addresses (test setups opt in with --allow-private-addresses)."),
+                dns: seconds)
         }
         return .success(PinnedTarget(connectTarget: connectTarget, addresses: addresses, dnsSeconds: seconds))
     }

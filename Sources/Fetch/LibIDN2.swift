@@ -1,4 +1,5 @@
 import CIDN2
+import Outbound
 import Vocabulary
 
 /// libidn2's IDNA2008 conversion with UTS #46 non-transitional mapping, the way browsers and Apple's
@@ -6,15 +7,12 @@ import Vocabulary
 public struct LibIDN2: IDNAConversion, Sendable {
     public init() {}
 
+    /// Outbound's conversion, which is also the one that puts webhook and SMTP hosts in curl's form.
     public func toASCII(_ name: String) throws(IDNAFailure) -> String {
-        var output: UnsafeMutablePointer<CChar>?
-        let flags = Int32(IDN2_NONTRANSITIONAL.rawValue | IDN2_NFC_INPUT.rawValue)
-        let rc = idn2_to_ascii_8z(name, &output, flags)
-        guard rc == Int32(IDN2_OK.rawValue), let output else {
-            throw IDNAFailure(reason: idn2_strerror(rc).map { String(cString: $0) } ?? "code \(rc)")
+        switch IDNA.ascii(name) {
+        case .success(let ascii): return ascii
+        case .failure(let error): throw IDNAFailure(reason: error.reason)
         }
-        defer { idn2_free(output) }
-        return String(cString: output)
     }
 
     public func toUnicode(_ ascii: String) -> String? {

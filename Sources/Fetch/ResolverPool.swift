@@ -1,4 +1,5 @@
 import Foundation
+import Outbound
 
 /// A few threads that run blocking name resolution, so thousands of checks share them instead of
 /// each holding a thread, and the transfer loop never waits on DNS.

@@ -1,4 +1,5 @@
 import AASA
+import Outbound
 
 /// One HTTP GET the transfer loop should perform, with everything the policy already decided.
 struct TransferRequest: Sendable {

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import Outbound
 import Store
 
 /// Sends a notification as one email over SMTP with libcurl. Blocking: call it from a worker
@@ -8,10 +9,12 @@ import Store
 public struct MailSender: Sendable {
     public var settings: MailSettings
     public var links: NotificationLinks
+    public var resolver: any HostResolver
 
-    public init(settings: MailSettings, links: NotificationLinks) {
+    public init(settings: MailSettings, links: NotificationLinks, resolver: any HostResolver = SystemResolver()) {
         self.settings = settings
         self.links = links
+        self.resolver = resolver
     }
 
     /// `deliveryKey` is the outbox row's stable id: it becomes the Message-ID, so a retried
@@ -30,17 +33,22 @@ public struct MailSender: Sendable {
     }
 
     public func send(_ message: MailMessage) -> DeliveryResult {
-        let transfer: CurlTransfer
+        let pinned: (url: OutboundURL, pin: PinnedConnection)
         do {
-            transfer = try CurlTransfer()
-            try transfer.set(CURLOPT_URL, settings.url)
-            try transfer.set(CURLOPT_PROTOCOLS_STR, "smtp,smtps")
-            try transfer.set(CURLOPT_USE_SSL, Int(settings.startTLS == .required ? CURLUSESSL_ALL.rawValue : CURLUSESSL_TRY.rawValue))
-            if let ca = settings.caFile { try transfer.set(CURLOPT_CAINFO, ca) }
-            try transfer.set(CURLOPT_CONNECTTIMEOUT, min(10, settings.timeoutSeconds))
-            try transfer.set(CURLOPT_TIMEOUT, settings.timeoutSeconds)
-            try transfer.set(CURLOPT_MAIL_FROM, "<\(Self.bareAddress(message.from))>")
-            try transfer.set(CURLOPT_MAIL_RCPT, list: message.to.map { "<\(Self.bareAddress($0))>" })
+            pinned = try serverConnection()
+        } catch {
+            return DeliveryResult(verdict: .retry, error: error.message)
+        }
+        let transfer: BlockingTransfer
+        do {
+            transfer = try BlockingTransfer(pinned.url, pinnedTo: pinned.pin)
+            try transfer.easy.set(CURLOPT_PROTOCOLS_STR, "smtp,smtps")
+            try transfer.easy.set(CURLOPT_USE_SSL, Int(settings.startTLS == .required ? CURLUSESSL_ALL.rawValue : CURLUSESSL_TRY.rawValue))
+            if let ca = settings.caFile { try transfer.easy.set(CURLOPT_CAINFO, ca) }
+            try transfer.easy.set(CURLOPT_CONNECTTIMEOUT, min(10, settings.timeoutSeconds))
+            try transfer.easy.set(CURLOPT_TIMEOUT, settings.timeoutSeconds)
+            try transfer.easy.set(CURLOPT_MAIL_FROM, "<\(Self.bareAddress(message.from))>")
+            try transfer.easy.set(CURLOPT_MAIL_RCPT, list: message.to.map { "<\(Self.bareAddress($0))>" })
             try transfer.setUpload(message.rendered())
         } catch {
             return DeliveryResult(verdict: .retry, error: "\(error)")
@@ -59,6 +67,29 @@ public struct MailSender: Sendable {
         }
     }
 
+    /// The SMTP server's URL read by curl's parser, resolved and judged by the outbound policy; the
+    /// refusal in words for the delivery log (never the URL itself: it may hold a password).
+    func serverConnection() throws(MailServerRefusal) -> (url: OutboundURL, pin: PinnedConnection) {
+        let url: OutboundURL
+        do {
+            url = try OutboundURL(settings.url)
+        } catch {
+            throw MailServerRefusal(message: "the SMTP URL is not usable: \(error.reason)")
+        }
+        guard url.scheme == "smtp" || url.scheme == "smtps" else {
+            throw MailServerRefusal(message: "the SMTP URL must start with smtp:// or smtps://")
+        }
+        switch url.pin(policy: OutboundPolicy(allowPrivateAddresses: settings.allowPrivateServer), resolver: resolver) {
+        case .success(let pin):
+            return (url, pin)
+        case .failure(.unresolvable(let why)):
+            throw MailServerRefusal(message: "the SMTP server's name did not resolve: \(why)")
+        case .failure(.address(let address, let range)):
+            throw MailServerRefusal(message: "the SMTP server \(url.host) resolves to \(address), which is \(range); "
+                + "set SMTP_ALLOW_PRIVATE=1 if the mail relay is on this machine or your network")
+        }
+    }
+
     /// "Ops <ops@example.com>" -> "ops@example.com"; libcurl wants the bare address in MAIL FROM/RCPT TO.
     static func bareAddress(_ address: String) -> String {
         if let open = address.lastIndex(of: "<"), let close = address.lastIndex(of: ">"), open < close {
@@ -66,4 +97,9 @@ public struct MailSender: Sendable {
         }
         return address.trimmingCharacters(in: .whitespaces)
     }
+}
+
+/// Why no connection to the SMTP server was attempted, for the delivery log.
+struct MailServerRefusal: Error {
+    var message: String
 }

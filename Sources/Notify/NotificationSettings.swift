@@ -25,7 +25,8 @@ public enum NotificationSettings {
               let from = try database.setting(Key.smtpFrom), !from.isEmpty else { return nil }
         let mode = try database.setting(Key.smtpStartTLS).flatMap(MailSettings.StartTLS.init(rawValue:)) ?? .whenOffered
         let ca = try database.setting(Key.smtpCAFile).flatMap { $0.isEmpty ? nil : $0 }
-        return MailSettings(url: url, from: from, startTLS: mode, caFile: ca)
+        return MailSettings(url: url, from: from, startTLS: mode, caFile: ca,
+                            allowPrivateServer: MailSettings.allowsPrivateServer(environment))
     }
 
     /// Env AASA_MONITOR_BASE_URL, else the stored base URL, else http://127.0.0.1:8080.

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import Outbound
 import Store
 
 /// POSTs a notification to a webhook URL, signed the Standard Webhooks way. Blocking: call it from
@@ -44,24 +45,23 @@ public struct WebhookSender: Sendable {
     }
 
     public func send(_ request: Request) -> DeliveryResult {
-        let target: WebhookAddressPolicy.Target
+        let target: (url: OutboundURL, pin: PinnedConnection)
         do {
             target = try policy.target(for: request.url)
         } catch {
             return DeliveryResult(verdict: .retry, error: error.description)
         }
-        let transfer: CurlTransfer
+        let transfer: BlockingTransfer
         do {
-            transfer = try CurlTransfer(responseLimit: 4096)
-            try transfer.set(CURLOPT_URL, request.url)
-            try transfer.set(CURLOPT_PROTOCOLS_STR, "http,https")
-            // Pinned to the address the policy checked; a rebinding DNS answer is never consulted.
-            try transfer.set(CURLOPT_RESOLVE, list: [target.resolveEntry])
+            // Pinned to the addresses the policy judged, under the name curl connects with; a
+            // rebinding DNS answer is never consulted, and the socket guard refuses any other address.
+            transfer = try BlockingTransfer(target.url, pinnedTo: target.pin, responseLimit: 4096)
+            try transfer.easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
             // A redirect could point anywhere, including this machine: never follow one.
-            try transfer.set(CURLOPT_FOLLOWLOCATION, 0)
-            try transfer.set(CURLOPT_CONNECTTIMEOUT, min(5, timeoutSeconds))
-            try transfer.set(CURLOPT_TIMEOUT, timeoutSeconds)
-            try transfer.set(CURLOPT_HTTPHEADER, list: request.headers.map { "\($0.0): \($0.1)" } + ["Expect:"])
+            try transfer.easy.set(CURLOPT_FOLLOWLOCATION, 0)
+            try transfer.easy.set(CURLOPT_CONNECTTIMEOUT, min(5, timeoutSeconds))
+            try transfer.easy.set(CURLOPT_TIMEOUT, timeoutSeconds)
+            try transfer.easy.set(CURLOPT_HTTPHEADER, list: request.headers.map { "\($0.0): \($0.1)" } + ["Expect:"])
             try transfer.setPostBody(request.body)
         } catch {
             return DeliveryResult(verdict: .retry, error: "\(error)")

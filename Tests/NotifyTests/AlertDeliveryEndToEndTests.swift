@@ -33,7 +33,7 @@ import TestSupport
                 connectTimeout: .seconds(30), totalTimeout: .seconds(60)))
             pipeline = CheckPipeline(database: database, fetcher: fetcher)
             worker = DeliveryWorker(database: database, configuration: DeliveryConfiguration(
-                mail: MailSettings(url: smtp.url, from: "alerts@monitor.example.test"),
+                mail: MailSettings(url: smtp.url, from: "alerts@monitor.example.test", allowPrivateServer: true),
                 links: NotificationLinks(baseURL: "https://monitor.example.test"),
                 webhookPolicy: WebhookAddressPolicy(allowPrivateAddresses: true),
                 retry: RetryPolicy(initialDelay: .milliseconds(200), maximumDelay: .seconds(1))), log: { _ in })

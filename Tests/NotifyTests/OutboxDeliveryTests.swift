@@ -13,7 +13,7 @@ import TestSupport
     /// answer must not become a timed-out attempt.
     static func configuration(smtp: TestSMTP?, retry: RetryPolicy = RetryPolicy(initialDelay: .milliseconds(200), maximumDelay: .milliseconds(500)),
                               threads: Int = 2, pollInterval: Duration = .seconds(1)) -> DeliveryConfiguration {
-        DeliveryConfiguration(mail: smtp.map { MailSettings(url: $0.url, from: "alerts@monitor.example.test", timeoutSeconds: 30) },
+        DeliveryConfiguration(mail: smtp.map { MailSettings(url: $0.url, from: "alerts@monitor.example.test", timeoutSeconds: 30, allowPrivateServer: true) },
                               links: links, webhookPolicy: WebhookAddressPolicy(allowPrivateAddresses: true),
                               webhookTimeoutSeconds: 30, retry: retry, threads: threads, pollInterval: pollInterval)
     }

@@ -1,6 +1,7 @@
 import AASA
 import CCurl
 import CShim
+import Outbound
 
 extension CurlTransfer {
     /// Reads what curl knows about the finished exchange and classifies `code` into a failure kind.
@@ -56,7 +57,7 @@ extension CurlTransfer {
 
     private func failure(for code: CURLcode) -> FetchFailure {
         let detail = errorMessage.isEmpty ? String(cString: curl_easy_strerror(code)) : errorMessage
-        if let refused = refusedUnpinnedAddress {
+        if let refused = easy.refusedAddress {
             return FetchFailure(kind: .addressRefused,
                                 message: "refused to connect to \(refused): not one of the addresses the outbound policy checked")
         }

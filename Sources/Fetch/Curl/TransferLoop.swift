@@ -2,6 +2,7 @@ import AASA
 import CCurl
 import CShim
 import Foundation
+import Outbound
 
 /// Runs every transfer of a `Fetcher` on one thread through the curl multi interface, so
 /// thousands of fetches share one thread and one connection cache. Admission control keeps at
@@ -143,10 +144,12 @@ final class TransferLoop: @unchecked Sendable {
     }
 
     private func start(_ request: TransferRequest, completion: @escaping @Sendable (TransportFacts) -> Void, key: String) {
-        guard let transfer = CurlTransfer(request: request, settings: settings, connections: connections,
-                                          completion: completion) else {
+        let transfer: CurlTransfer
+        do {
+            transfer = try CurlTransfer(request: request, settings: settings, connections: connections, completion: completion)
+        } catch {
             completion(TransportFacts(location: request.location, url: request.url,
-                                      failure: FetchFailure(kind: .other, message: "curl_easy_init failed (out of memory)")))
+                                      failure: FetchFailure(kind: .other, message: "\(error)")))
             return
         }
         let rc = curl_multi_add_handle(multi, transfer.handle)
@@ -187,17 +190,4 @@ public struct FetcherStatistics: Hashable, Sendable {
     public var busiestAddressInFlight = 0
     /// Open connections whose certificate facts are remembered for the transfers that reuse them.
     public var connectionsWithCertificates = 0
-}
-
-/// curl_global_init must run once before any other curl call and is not thread-safe itself.
-enum CurlGlobal {
-    private static let initialized: Bool = {
-        // A peer that resets mid-handshake can make OpenSSL write to a dead socket; without this
-        // the whole process would die of SIGPIPE instead of recording a `reset`.
-        signal(SIGPIPE, SIG_IGN)
-        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
-        return true
-    }()
-
-    static func initializeOnce() { _ = initialized }
 }

@@ -14,9 +14,14 @@ final class ScriptServer: @unchecked Sendable {
     var environment: [String: String]
     private let lock = NSLock()
     private var process: Process?
-    private(set) var port: Int = 0
+    private(set) var port: Int
+    /// The loopback address it binds (127.0.0.1 unless a test needs two servers on one port).
+    let host: String
 
-    init(name: String, source: String, environment: [String: String] = [:]) throws {
+    init(name: String, source: String, environment: [String: String] = [:], host: String = "127.0.0.1",
+         port: Int = 0) throws {
+        self.host = host
+        self.port = port
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("aasa-\(name)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -40,7 +45,7 @@ final class ScriptServer: @unchecked Sendable {
         try? FileManager.default.removeItem(at: portFile)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Self.python)
-        p.arguments = [script.path, directory.path, "127.0.0.1", String(port)]
+        p.arguments = [script.path, directory.path, host, String(port)]
         var env = ProcessInfo.processInfo.environment
         env["PYTHONUNBUFFERED"] = "1"
         for (k, v) in environment { env[k] = v }

@@ -18,17 +18,22 @@ public final class TestWebhookReceiver: Sendable {
 
     private let server: ScriptServer
 
-    /// Starts the receiver on 127.0.0.1 and a free port.
-    public init() throws {
-        server = try ScriptServer(name: "webhook-receiver", source: Self.python)
+    /// Starts the receiver on `host` (a loopback address, 127.0.0.1 by default) and `port` (0: a free one).
+    /// Two receivers on one port and two loopback addresses tell which address a sender connected to.
+    public init(host: String = "127.0.0.1", port: Int = 0) throws {
+        server = try ScriptServer(name: "webhook-receiver", source: Self.python, host: host, port: port)
         try FileManager.default.createDirectory(at: server.directory.appendingPathComponent("records"),
                                                 withIntermediateDirectories: true)
         try server.start()
     }
 
     public var port: Int { server.port }
+    public var host: String { server.host }
     /// The URL to register as a webhook (any path works; it is recorded).
-    public var url: String { "http://127.0.0.1:\(port)/hook" }
+    public var url: String { "http://\(server.host):\(port)/hook" }
+    /// The receiver as an HTTP proxy, for a test that proves a sender ignores proxy settings: a
+    /// request sent through it is recorded (a tunnel request as method CONNECT) and refused.
+    public var proxyURL: String { "http://\(server.host):\(port)" }
 
     /// Status for the requests that follow (200, 500, 410, …).
     public func respond(with status: Int) throws {
@@ -124,6 +129,19 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(reply)
 
     do_PUT = do_POST
+
+    def do_CONNECT(self):
+        # A client that obeys a proxy setting asks for a tunnel: record it, then refuse it.
+        write_record(directory, {
+            "method": self.command, "path": self.path,
+            "headers": {k.lower(): v for k, v in self.headers.items()},
+            "body": "", "received_at": time.time(), "status": 403,
+        })
+        self.send_response(403)
+        self.send_header("content-length", "0")
+        self.send_header("connection", "close")
+        self.end_headers()
+        self.close_connection = True
 
     def log_message(self, format, *args):
         pass

@@ -39,16 +39,6 @@ public struct SystemResolver: HostResolver {
 
     private static func address(of entry: addrinfo) -> IPAddress? {
         guard let sa = entry.ai_addr else { return nil }
-        switch entry.ai_family {
-        case AF_INET:
-            return sa.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { .v4(UInt32(bigEndian: $0.pointee.sin_addr.s_addr)) }
-        case AF_INET6:
-            return sa.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer in
-                var address = pointer.pointee.sin6_addr
-                return .v6(withUnsafeBytes(of: &address) { Array($0) })
-            }
-        default:
-            return nil
-        }
+        return IPAddress(sa, family: entry.ai_family)
     }
 }

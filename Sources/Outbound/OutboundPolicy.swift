@@ -1,7 +1,8 @@
-/// Which addresses the crawler may connect to. Domains are typed in by strangers, so a name that
-/// resolves to this machine, the LAN or a cloud metadata service must not be fetched (SSRF).
+/// Which addresses the product may connect to. Domains and webhook URLs are typed in by people, so a
+/// name that resolves to this machine, the LAN or a cloud metadata service must not be contacted (SSRF).
 ///
-/// Pure: `refusal(for:)` decides on an address alone; resolving and pinning happen in `Fetcher`.
+/// Pure: `refusal(for:)` decides on an address alone; resolving happens in the caller (the crawler's
+/// resolver pool, `OutboundTarget.resolve` for blocking senders), pinning in `CurlEasy.pin`.
 public struct OutboundPolicy: Hashable, Sendable {
     /// Tests and staging opt in to loopback/private targets explicitly; production never sets this.
     public var allowPrivateAddresses: Bool
@@ -14,6 +15,16 @@ public struct OutboundPolicy: Hashable, Sendable {
     public func refusal(for address: IPAddress) -> String? {
         if allowPrivateAddresses { return nil }
         return Self.specialPurposeRange(of: address)
+    }
+
+    /// The first of a name's addresses that may not be contacted, and why; nil when all may.
+    /// One refused address refuses the name: a name that points at this machine or the LAN is not a
+    /// stranger's public server, whichever of its addresses a connection would try first.
+    public func refusal(among addresses: [IPAddress]) -> (address: IPAddress, range: String)? {
+        for address in addresses {
+            if let range = refusal(for: address) { return (address, range) }
+        }
+        return nil
     }
 
     /// The name of the special-purpose range `address` falls in, or nil for a public unicast address.

@@ -23,6 +23,21 @@ public enum IPAddress: Hashable, Sendable, CustomStringConvertible {
         return nil
     }
 
+    /// The address of a socket address of `family` (AF_INET or AF_INET6); nil for any other family.
+    init?(_ socketAddress: UnsafePointer<sockaddr>, family: Int32) {
+        switch family {
+        case AF_INET:
+            self = socketAddress.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { .v4(UInt32(bigEndian: $0.pointee.sin_addr.s_addr)) }
+        case AF_INET6:
+            self = socketAddress.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer in
+                var address = pointer.pointee.sin6_addr
+                return .v6(withUnsafeBytes(of: &address) { Array($0) })
+            }
+        default:
+            return nil
+        }
+    }
+
     public var description: String {
         switch self {
         case .v4(let value):
@@ -39,7 +54,7 @@ public enum IPAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The form curl expects in `CURLOPT_RESOLVE` / `CURLOPT_CONNECT_TO`: IPv6 in brackets.
-    var curlLiteral: String {
+    public var curlLiteral: String {
         switch self {
         case .v4: description
         case .v6: "[\(description)]"
