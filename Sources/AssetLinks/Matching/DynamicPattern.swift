@@ -80,12 +80,28 @@ public struct DynamicPattern: Hashable, Sendable {
         input.withUnsafeBufferPointer { matches($0) }
     }
 
+    func matches(_ input: UnsafeBufferPointer<UInt16>) -> Bool { kind.matches(input) }
+
+    /// A `*` followed by more text: the place where Android's matching differs from a backtracking glob.
+    var hasInnerStar: Bool {
+        guard case .glob(let steps) = kind else { return false }
+        return steps.contains { if case .skipTo = $0 { true } else { false } }
+    }
+
+    /// Matches every input (`*`).
+    var matchesEverything: Bool {
+        if case .prefix(let units) = kind { return units.isEmpty }
+        return false
+    }
+}
+
+extension DynamicPattern.Kind {
     func matches(_ input: UnsafeBufferPointer<UInt16>) -> Bool {
-        switch kind {
+        switch self {
         case .literal(let units):
-            return units.count == input.count && units.elementsEqual(input)
+            return units.count == input.count && Self.startsWith(input, units)
         case .prefix(let units):
-            return units.count <= input.count && units.elementsEqual(input.prefix(units.count))
+            return units.count <= input.count && Self.startsWith(input, units)
         case .glob(let steps):
             var at = 0
             for step in steps {
@@ -109,15 +125,10 @@ public struct DynamicPattern: Hashable, Sendable {
         }
     }
 
-    /// A `*` followed by more text: the place where Android's matching differs from a backtracking glob.
-    var hasInnerStar: Bool {
-        guard case .glob(let steps) = kind else { return false }
-        return steps.contains { if case .skipTo = $0 { true } else { false } }
-    }
-
-    /// Matches every input (`*`).
-    var matchesEverything: Bool {
-        if case .prefix(let units) = kind { return units.isEmpty }
-        return false
+    private static func startsWith(_ input: UnsafeBufferPointer<UInt16>, _ units: [UInt16]) -> Bool {
+        units.withUnsafeBufferPointer { units in
+            for i in units.indices where units[i] != input[i] { return false }
+            return true
+        }
     }
 }

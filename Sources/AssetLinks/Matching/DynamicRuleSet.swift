@@ -10,8 +10,19 @@ public struct DynamicRuleSet: Hashable, Sendable {
         var query: [DynamicPattern]
     }
 
+    /// What `decide` needs of a rule and nothing else (no texts), so the walk over a long list touches
+    /// little memory and copies no strings.
+    struct Program: Hashable, Sendable {
+        var path: DynamicPattern.Kind?
+        var fragment: DynamicPattern.Kind?
+        var query: [DynamicPattern.Kind]
+        var exclude: Bool
+        var hasFilters: Bool
+    }
+
     public let rules: [DynamicRule]
     let compiled: [CompiledRule]
+    let programs: ContiguousArray<Program>
 
     public init(_ rules: [DynamicRule]) {
         self.rules = rules
@@ -19,6 +30,10 @@ public struct DynamicRuleSet: Hashable, Sendable {
             CompiledRule(rule: rule, path: rule.path.map(DynamicPattern.init), fragment: rule.fragment.map(DynamicPattern.init),
                          query: rule.query.map { DynamicPattern($0.name + "=" + $0.value) })
         }
+        programs = ContiguousArray(compiled.map { rule in
+            Program(path: rule.path?.kind, fragment: rule.fragment?.kind, query: rule.query.map(\.kind), exclude: rule.rule.exclude,
+                    hasFilters: !rule.rule.isEmpty)
+        })
     }
 
     public enum Outcome: Hashable, Sendable {
@@ -28,23 +43,28 @@ public struct DynamicRuleSet: Hashable, Sendable {
     }
 
     public func decide(_ url: AndroidURL) -> Outcome {
-        for (index, rule) in compiled.enumerated() where rule.matches(url) {
-            return rule.rule.exclude ? .exclude(rule: index) : .match(rule: index)
+        url.path.withUnsafeBufferPointer { path in
+            programs.withUnsafeBufferPointer { programs in
+                for index in programs.indices where programs[index].matches(path: path, url: url) {
+                    return programs[index].exclude ? .exclude(rule: index) : .match(rule: index)
+                }
+                return .noMatch
+            }
         }
-        return .noMatch
     }
 }
 
-extension DynamicRuleSet.CompiledRule {
-    func matches(_ url: AndroidURL) -> Bool {
+extension DynamicRuleSet.Program {
+    func matches(path decodedPath: UnsafeBufferPointer<UInt16>, url: AndroidURL) -> Bool {
         // A rule without filters matches nothing (AOSP-FW: a group with no filters is never satisfied).
-        if path == nil && fragment == nil && query.isEmpty { return false }
-        if let path, !path.matches(url.path) { return false }
+        guard hasFilters else { return false }
+        if let path, !path.matches(decodedPath) { return false }
         if let fragment {
-            guard let value = url.fragment, fragment.matches(value) else { return false }
+            guard let value = url.fragment, value.withUnsafeBufferPointer({ fragment.matches($0) }) else { return false }
         }
         for entry in query {
-            guard let parameters = url.queryParameters, parameters.contains(where: { entry.matches($0) }) else { return false }
+            guard let parameters = url.queryParameters,
+                  parameters.contains(where: { parameter in parameter.withUnsafeBufferPointer { entry.matches($0) } }) else { return false }
         }
         return true
     }

@@ -100,19 +100,19 @@ enum StatementReader {
 
     /// Why `text` is not `kind/detail` with kind `[a-z0-9_]+` and detail `[a-z0-9_.]+` (G-SPEC, G-COMPAT).
     static func relationProblem(_ text: String) -> String? {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2 else {
-            return parts.count == 1 ? "has no \"/\" between kind and detail" : "has more than one \"/\""
+        let bytes = Array(text.utf8)
+        let slashes = bytes.indices.filter { bytes[$0] == UInt8(ascii: "/") }
+        guard slashes.count == 1, let slash = slashes.first else {
+            return slashes.isEmpty ? "has no \"/\" between kind and detail" : "has more than one \"/\""
         }
-        if parts[0].isEmpty { return "has no kind before the \"/\"" }
-        if parts[1].isEmpty { return "has no detail after the \"/\"" }
-        func allowed(_ part: Substring, dot: Bool) -> Bool {
-            part.unicodeScalars.allSatisfy { s in
-                ("a"..."z").contains(s) || ("0"..."9").contains(s) || s == "_" || (dot && s == ".")
-            }
+        let kind = bytes[..<slash], detail = bytes[(slash + 1)...]
+        if kind.isEmpty { return "has no kind before the \"/\"" }
+        if detail.isEmpty { return "has no detail after the \"/\"" }
+        func allowed(_ b: UInt8, dot: Bool) -> Bool {
+            (0x61...0x7A).contains(b) || (0x30...0x39).contains(b) || b == UInt8(ascii: "_") || (dot && b == UInt8(ascii: "."))
         }
-        if !allowed(parts[0], dot: false) { return "has a kind with characters other than a-z, 0-9 and _" }
-        if !allowed(parts[1], dot: true) { return "has a detail with characters other than a-z, 0-9, _ and ." }
+        if !kind.allSatisfy({ allowed($0, dot: false) }) { return "has a kind with characters other than a-z, 0-9 and _" }
+        if !detail.allSatisfy({ allowed($0, dot: true) }) { return "has a detail with characters other than a-z, 0-9, _ and ." }
         return nil
     }
 

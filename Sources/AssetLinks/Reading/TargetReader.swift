@@ -75,7 +75,9 @@ enum TargetReader {
         }
         // Google is known to refuse an empty name and whitespace (G-COMPAT); other defects make a name
         // no app can have, but whether Google keeps the statement is not documented, so it stays.
-        if name.isEmpty || name.contains(where: \.isWhitespace) {
+        let bytes = Array(name.utf8)
+        let ascii = bytes.allSatisfy { $0 < 0x80 }
+        if bytes.isEmpty || (ascii ? bytes.contains { [0x20, 0x09, 0x0A, 0x0D, 0x0B, 0x0C].contains($0) } : name.contains(where: \.isWhitespace)) {
             valid = false
             context.report(AndroidFinding.packageNameInvalid, namePath, member.value.position,
                 name.isEmpty ? "\"package_name\" is empty; Google drops the statement."
@@ -83,7 +85,8 @@ enum TargetReader {
                 hint: "Use the applicationId from the app's build.gradle, e.g. \"com.example.app\".")
             return nil
         }
-        let segments = name.split(separator: ".", omittingEmptySubsequences: false)
+        func isLetter(_ b: UInt8) -> Bool { (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) }
+        let segments = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         let badCharacter = name.unicodeScalars.first { s in
             !(("a"..."z").contains(s) || ("A"..."Z").contains(s) || ("0"..."9").contains(s) || s == "_" || s == ".")
         }
@@ -95,7 +98,7 @@ enum TargetReader {
             context.report(AndroidFinding.packageNameInvalid, namePath, member.value.position,
                 "The package name \(JSONText.quoted(name)) has an empty segment (a leading, trailing or double dot), so no app matches it.",
                 hint: "Use the applicationId from the app's build.gradle.")
-        } else if segments.count < 2 || segments.contains(where: { !($0.first?.isLetter ?? false) }) {
+        } else if segments.count < 2 || segments.contains(where: { !isLetter($0.first ?? 0) }) {
             context.report(AndroidFinding.packageNameNonstandard, namePath, member.value.position,
                 "The package name \(JSONText.quoted(name)) is not a valid application ID (at least two segments, each starting with a letter).",
                 hint: "Check it against the applicationId in the app's build.gradle.")
@@ -207,27 +210,28 @@ enum Fingerprint {
 
     static func classify(_ text: String) -> Shape {
         let bytes = Array(text.utf8)
-        let upper = Set(Array("0123456789ABCDEF".utf8))
-        let anyCase = upper.union(Array("abcdef".utf8))
-        func octets(_ alphabet: Set<UInt8>) -> Int? {
-            // n octets: 3n - 1 bytes, hex pairs separated by colons.
+        // Bytes, not Characters: this runs for every fingerprint of every statement.
+        func isUpperHex(_ b: UInt8) -> Bool { (0x30...0x39).contains(b) || (0x41...0x46).contains(b) }
+        func isHex(_ b: UInt8) -> Bool { isUpperHex(b) || (0x61...0x66).contains(b) }
+        /// n octets: 3n - 1 bytes, hex pairs separated by colons.
+        func octets(_ digit: (UInt8) -> Bool) -> Int? {
             guard (bytes.count + 1) % 3 == 0 else { return nil }
             for (i, byte) in bytes.enumerated() {
-                if i % 3 == 2 { if byte != UInt8(ascii: ":") { return nil } } else if !alphabet.contains(byte) { return nil }
+                if i % 3 == 2 { if byte != UInt8(ascii: ":") { return nil } } else if !digit(byte) { return nil }
             }
             return (bytes.count + 1) / 3
         }
-        if octets(upper) == 32 { return .valid }
-        if octets(anyCase) == 32 { return .lowercase }
+        if bytes.count == 95, octets(isUpperHex) == 32 { return .valid }
+        if bytes.count == 95, octets(isHex) == 32 { return .lowercase }
         let folded = text.uppercased()
         if ["${", "XX:", "REPLACE", "SHA256", "SHA-256", "YOUR", "<"].contains(where: { folded.contains($0) }) { return .placeholder }
         if text.isEmpty { return .malformed("is empty", fix: nil) }
-        if let count = octets(anyCase) {
+        if let count = octets(isHex) {
             return count == 20
                 ? .malformed("has 20 octets: a SHA-1 fingerprint", fix: "Use the SHA-256 fingerprint (32 octets), not the SHA-1 one.")
                 : .malformed("has \(count) octets instead of 32", fix: nil)
         }
-        if bytes.count == 64, bytes.allSatisfy({ anyCase.contains($0) }) {
+        if bytes.count == 64, bytes.allSatisfy(isHex) {
             let pairs = stride(from: 0, to: 64, by: 2).map { String(decoding: bytes[$0..<$0 + 2], as: UTF8.self) }
             return .malformed("has no colons between the octets", fix: "Write it as \(pairs.joined(separator: ":").uppercased()).")
         }
@@ -236,7 +240,8 @@ enum Fingerprint {
 
     /// Every octet equal (00:00:…, AA:AA:…): a value someone typed in place of the real key.
     static func isPlaceholder(_ text: String) -> Bool {
-        let octets = text.split(separator: ":")
-        return octets.count == 32 && Set(octets).count == 1
+        let bytes = Array(text.utf8)
+        guard bytes.count == 95 else { return false }
+        return stride(from: 3, to: 95, by: 3).allSatisfy { bytes[$0] == bytes[0] && bytes[$0 + 1] == bytes[1] }
     }
 }
