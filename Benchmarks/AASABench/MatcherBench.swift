@@ -1,3 +1,4 @@
+import BenchTiming
 import AASA
 import Foundation
 

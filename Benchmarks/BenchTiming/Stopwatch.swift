@@ -1,4 +1,4 @@
-/// Shared by the benchmark executables (AASABench, AssetLinksBench), so their ratios are measured alike.
+/// Shared by the pure-core benchmark executables (AASABench, AssetLinksBench), so their ratios are measured alike.
 /// Times closures: each is repeated until a batch takes long enough to measure, and the two sides
 /// of a comparison are run in alternating rounds keeping each side's best, so a busy shared machine
 /// (other builds on the same two cores) slows both alike instead of skewing the ratio.
