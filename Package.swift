@@ -43,7 +43,7 @@ let package = Package(
         // libcurl fetcher (multi loop) of association files, on Outbound's handles.
         .target(name: "Fetch", dependencies: ["CCurl", "CShim", "CIDN2", "Vocabulary", "AASA", "Outbound"], swiftSettings: strict),
         // Scheduler, check pipeline, alert rules.
-        .target(name: "Monitor", dependencies: ["Vocabulary", "AASA", "Fetch", "Store"], swiftSettings: strict),
+        .target(name: "Monitor", dependencies: ["Vocabulary", "AASA", "AppManifests", "Fetch", "Store"], swiftSettings: strict),
         // Email and webhook delivery from the outbox.
         .target(name: "Notify", dependencies: ["CCurl", "CSodium", "Store", "Outbound"], swiftSettings: strict),
         // The application layer: the one way in for every change to what is monitored (register, edit,

@@ -21,6 +21,7 @@ struct AASAMonitor: AsyncParsableCommand {
             Status.self,
             CheckNow.self,
             Import.self,
+            VerifyApp.self,
         ]
     )
 }

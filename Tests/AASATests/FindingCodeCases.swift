@@ -186,5 +186,12 @@ extension FindingCodeCase {
         entitlement("entitlement-app-not-in-file", "webcredentials:example.com",
                     file: AASADocument(appServices: ["webcredentials": AppsService(apps: ["ABCDE12345.other"], location: SourceLocation(pointer: "/webcredentials"))]),
                     appID: app),
+        FindingCodeCase(code: "watched-url-not-opened", pointer: "/applinks/details/0") {
+            guard let file = AASAParser.parse(Array(#"{"applinks": {"details": [{"appIDs": ["\#(app)"], "components": [{"/": "/private/*", "exclude": true}, {"/": "/shop"}]}]}}"#.utf8)).document
+            else { return [] }
+            return WatchedURLCheck.findings("https://example.com/private/1", file: file, appID: try AppID(app))
+                + WatchedURLCheck.findings("https://example.com/other", file: file, appID: try AppID(app))
+        },
+        FindingCodeCase(code: "watched-url-unclaimed", pointer: nil) { [WatchedURLCheck.unclaimed("https://other.example/", host: "other.example")] },
     ]
 }

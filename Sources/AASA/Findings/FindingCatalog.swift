@@ -220,6 +220,13 @@ extension FindingDefinition {
         condition: "?mode=… present (bypasses the CDN; not for App Store builds)", source: "D-ENT, S20", producer: "entitlement")
     public static let entitlementAppNotInFile = FindingDefinition("entitlement-app-not-in-file", .error, affects: OS.all,
         condition: "the app ID is not listed for that service in the host's file", source: "D-SAD", producer: "entitlement")
+
+    // MARK: Watched URLs of an app (verify-app) — WatchedURLCheck
+    public static let watchedURLNotOpened = FindingDefinition("watched-url-not-opened", .error, affects: OS.all,
+        condition: "a watched URL does not open the app under the file of the entitlement that covers its host",
+        source: "D-CMP", producer: "watched-url")
+    public static let watchedURLUnclaimed = FindingDefinition("watched-url-unclaimed", .error, affects: OS.all,
+        condition: "a watched URL's host is claimed by no applinks entitlement of the app", source: "D-SAD", producer: "watched-url")
 }
 
 /// Every finding code of the module, in documentation order.
@@ -241,6 +248,7 @@ public enum FindingCatalog {
         .substEmpty, .substShadowsBuiltin, .substUnused, .featureMinOS,
         .entitlementMalformed, .entitlementUnknownService, .entitlementPort, .entitlementModeInvalid,
         .entitlementWildcardNotAllowed, .entitlementIDNNotPunycode, .entitlementAlternateMode, .entitlementAppNotInFile,
+        .watchedURLNotOpened, .watchedURLUnclaimed,
     ]
 
     public static func definition(for code: String) -> FindingDefinition? {
