@@ -48,7 +48,9 @@ extension AASAMonitor {
             do {
                 declared = try EntitlementsReader.read(try InputFile.read(entitlements))
             } catch let refusal as ManifestRefusal {
-                throw ValidationError("\(entitlements) is refused:\n" + refusal.problems.map { "  \($0)" }.joined(separator: "\n"))
+                // The reasons quote the file, which anyone may have written: escaped for the terminal.
+                throw ValidationError(TerminalText.escape(entitlements) + " is refused:\n"
+                                      + refusal.problems.map { "  " + TerminalText.escape($0.description) }.joined(separator: "\n"))
             } catch {
                 throw ValidationError(String(describing: error))
             }
@@ -67,7 +69,7 @@ extension AASAMonitor {
             var hosts: [String: HostName] = [:]
             for domain in declared.domains where hosts[domain.host] == nil {
                 do { hosts[domain.host] = try HostName(domain.host) } catch {
-                    throw ValidationError("\(domain.entitlement): \(error)")
+                    throw ValidationError(TerminalText.escape("\(domain.entitlement): \(error)"))
                 }
             }
             let fetcher: Fetcher
@@ -94,7 +96,11 @@ extension AASAMonitor {
                     throw ValidationError("cannot write the JUnit report \(junit): \(error.localizedDescription)")
                 }
             }
-            print(json ? try VerifyAppOutput.json(report) : VerifyAppOutput.text(report), terminator: json ? "\n" : "")
+            if json {
+                Terminal.print(TerminalText(json: try VerifyAppOutput.json(report)))
+            } else {
+                Terminal.print(VerifyAppOutput.text(report), terminator: "")
+            }
             throw ExitCode(report.exitStatus)
         }
     }

@@ -14,10 +14,10 @@ enum VerifyAppOutput {
         }
     }
 
-    static func text(_ report: GateReport) -> String {
+    static func text(_ report: GateReport) -> TerminalText {
         let overall = ["PASS", "WARN", "FAIL", "COULD NOT CHECK"][Int(report.exitStatus)]
         let failing = report.cases.filter { $0.exitStatus >= 2 }.count
-        var out = "\(report.appIDs.map(\.text).joined(separator: ", ")): \(overall) — \(report.cases.count - failing) of \(report.cases.count) checks pass\n"
+        var out: TerminalText = "\(report.appIDs.map(\.text).joined(separator: ", ")): \(overall) — \(report.cases.count - failing) of \(report.cases.count) checks pass\n"
         for gateCase in report.cases {
             let word = word(gateCase)
             out += "\n\(word.padding(toLength: max(5, word.count), withPad: " ", startingAt: 0)) \(gateCase.group) \(gateCase.name)"
