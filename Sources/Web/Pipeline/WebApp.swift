@@ -10,19 +10,17 @@ import Synchronization
 public final class WebApp: Sendable {
     public let database: Database
     public let configuration: WebConfiguration
-    let metrics: WebMetrics
     /// When cached answers go out of date; caches are used only while it is live (`startChangeFeed`).
     public let changes: ChangeFeed
     let services: WebServices
     let pipeline: Pipeline
     private let sessionPurge = Mutex<SessionPurge?>(nil)
 
-    public init(database: Database, configuration: WebConfiguration = WebConfiguration(), metrics: WebMetrics = WebMetrics()) {
+    public init(database: Database, configuration: WebConfiguration = WebConfiguration()) {
         let changes = ChangeFeed()
         let services = WebServices(database: database, configuration: configuration, changes: changes)
         self.database = database
         self.configuration = configuration
-        self.metrics = metrics
         self.changes = changes
         self.services = services
         self.pipeline = Pipeline(
