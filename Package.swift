@@ -61,7 +61,7 @@ let package = Package(
             swiftSettings: strict),
 
         // Helpers that start real things for the tests (PostgreSQL, TLS fleet, SMTP, webhook receiver).
-        .target(name: "TestSupport", dependencies: ["Store", "HTTP", "CCurl", "CShim"], swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["Vocabulary", "Store", "HTTP", "CCurl", "CShim"], swiftSettings: strict),
 
         .testTarget(name: "VocabularyTests", dependencies: ["Vocabulary"], swiftSettings: strict),
         // Each test target names every module it imports: an import reached only through another

@@ -1,3 +1,4 @@
+import Vocabulary
 // Measures the outbox against a real PostgreSQL (embedded, temporary) and a local webhook receiver:
 //   1. latency from the commit of an outbox row to the webhook's arrival (goal: ≤ 1 s),
 //   2. deliveries per second from a filled outbox to the receiver.
@@ -115,7 +116,7 @@ try await TestTLSFleet.with { fleet in
     _ = try ChannelSetup.add(kind: .webhook, target: hookReceiver.url, minSeverity: .critical, in: pdb)
     guard case .created(let domainID) = try pdb.createDomain(DomainDraft(
         host: host, displayName: host, wildcard: false, intervalSeconds: 3600, badgeEnabled: false,
-        appIDs: [AppIDExpectation(service: "applinks", appID: "ABCDE12345.shop")], watchedURLs: []))
+        appIDs: [AppIDExpectation(service: .applinks, appID: "ABCDE12345.shop")], watchedURLs: []))
     else { print("domain not created"); return }
     let fetcher = try Fetcher(FetchConfiguration(
         policy: OutboundPolicy(allowPrivateAddresses: true), cdnBase: fleet.cdnBase, checkCDN: false,

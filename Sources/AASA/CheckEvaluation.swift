@@ -55,7 +55,7 @@ public enum CheckEvaluation {
         let couldNotCheck = device == nil && wellKnown.status == nil && (root?.status == nil)
             && (wellKnown.failure.map { unreachableKinds.contains($0.kind) } ?? false)
         return CheckReport(deviceLocation: device?.location, document: origin?.document, findings: findings,
-                           verdict: CheckReport.verdict(for: findings), couldNotCheck: couldNotCheck)
+                           verdict: Verdict(findings: findings), couldNotCheck: couldNotCheck)
     }
 
     /// Failures that say nothing certain about the site: our network or policy may be the cause.

@@ -3,10 +3,6 @@ import Vocabulary
 /// The outcome of one full check of a domain: which location a device would use, the document it
 /// would get, every finding, and a verdict. Produced by `CheckEvaluation.evaluate`.
 public struct CheckReport: Hashable, Sendable {
-    public enum Verdict: String, Hashable, Sendable, Codable {
-        case pass, warn, fail
-    }
-
     /// The location a device (through Apple's CDN) would take the file from; nil when neither works.
     public var deviceLocation: TransportFacts.Location?
     /// The parsed document at `deviceLocation`, when it parsed.
@@ -29,10 +25,4 @@ public struct CheckReport: Hashable, Sendable {
 
     public var codes: [String] { findings.map(\.code) }
 
-    /// The verdict a list of findings earns: any error fails, any warning or deprecation warns.
-    public static func verdict(for findings: [Finding]) -> Verdict {
-        if findings.contains(where: { $0.severity == .error }) { return .fail }
-        if findings.contains(where: { $0.severity == .warning || $0.severity == .deprecation }) { return .warn }
-        return .pass
-    }
 }

@@ -1,3 +1,4 @@
+import Vocabulary
 import CShim
 import Glibc
 import Synchronization

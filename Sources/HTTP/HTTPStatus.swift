@@ -1,3 +1,4 @@
+import Vocabulary
 /// A response status: the code plus the reason phrase written on the status line.
 public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public let code: Int

@@ -1,3 +1,4 @@
+import Vocabulary
 import Foundation
 import Store
 
@@ -16,7 +17,7 @@ public enum ChannelSetup {
     }
 
     /// Checks the address or URL, generates a signing secret for webhooks, and stores the channel.
-    public static func add(kind: ChannelKind, target: String, name: String = "", minSeverity: NotificationSeverity = .info,
+    public static func add(kind: ChannelKind, target: String, name: String = "", minSeverity: AlertSeverity = .info,
                            domainIDs: [Int64] = [], in database: some SettingsStore) throws -> Created {
         let trimmed = target.trimmingCharacters(in: .whitespacesAndNewlines)
         var secret: WebhookSecret?

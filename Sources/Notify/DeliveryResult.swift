@@ -1,3 +1,4 @@
+import Vocabulary
 /// What one attempt to deliver produced. The outbox turns it into the next state: delivered,
 /// retry later, or stop and disable the channel.
 public struct DeliveryResult: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import Vocabulary
 import CCurl
 import Foundation
 import Outbound

@@ -108,7 +108,7 @@ public struct DomainRegistry: Sendable {
                 continue
             }
             let apps = entry.appIDs.sorted { $0.key < $1.key }.flatMap { service, ids in
-                ids.map { AppIDExpectation(service: service.rawValue, appID: $0.text) }
+                ids.map { AppIDExpectation(service: service, appID: $0.text) }
             }
             let draft = DomainDraft(host: host.ascii, displayName: host.unicode, wildcard: host.isWildcard,
                                     intervalSeconds: interval * 60, badgeEnabled: false, appIDs: apps, watchedURLs: [])
@@ -140,12 +140,12 @@ public struct DomainRegistry: Sendable {
         }
         var appIDs: [AppIDExpectation] = []
         for (i, entry) in r.appIDs.enumerated() {
-            guard let service = AssociatedService(rawValue: entry.service) else {
+            guard let service = Service(rawValue: entry.service) else {
                 problems[.service(i)] = "Unknown service \"\(entry.service)\"; use applinks, webcredentials, appclips or activitycontinuation."
                 continue
             }
             do {
-                appIDs.append(AppIDExpectation(service: service.rawValue, appID: try AppID(typed: entry.appID).text))
+                appIDs.append(AppIDExpectation(service: service, appID: try AppID(typed: entry.appID).text))
             } catch {
                 problems[.appID(i)] = error.message
             }

@@ -1,3 +1,4 @@
+import Vocabulary
 import Store
 
 /// What happened to a domain registered by `importDomain`.
@@ -11,7 +12,7 @@ extension Database {
     /// requested, the column's default interval of an hour), through the one insert every
     /// registration uses (`createDomain`). Production code registers through `DomainRegistry`.
     public func importDomain(host: String, displayName: String, wildcard: Bool,
-                             appIDs: [(service: String, appID: String)]) throws -> DomainImportOutcome {
+                             appIDs: [(service: Service, appID: String)]) throws -> DomainImportOutcome {
         let draft = DomainDraft(host: host, displayName: displayName, wildcard: wildcard, intervalSeconds: 3600, badgeEnabled: false,
                                 appIDs: appIDs.map { AppIDExpectation(service: $0.service, appID: $0.appID) }, watchedURLs: [])
         switch try createDomain(draft, requestFirstCheck: false) {

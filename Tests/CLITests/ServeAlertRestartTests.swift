@@ -26,7 +26,7 @@ import Testing
             let host = fleet.host("restart")
             guard case .created(let domainID) = try db.createDomain(DomainDraft(
                 host: host, displayName: host, wildcard: false, intervalSeconds: 3600, badgeEnabled: false,
-                appIDs: [AppIDExpectation(service: "applinks", appID: "ABCDE12345.shop")], watchedURLs: []))
+                appIDs: [AppIDExpectation(service: .applinks, appID: "ABCDE12345.shop")], watchedURLs: []))
             else { Issue.record("domain not created"); return }
             _ = try db.createChannel(NewChannel(kind: .email, target: "ops@example.test", minSeverity: .critical))
             _ = try db.createChannel(NewChannel(kind: .webhook, target: receiver.url, minSeverity: .critical))

@@ -77,7 +77,7 @@ import TestSupport
         try await withFleetPipeline(serving: shopFile(webcredentials: ["ABCDE12345.shop"])) { fleet, database, pipeline in
             guard case .added(let id) = try database.importDomain(
                 host: "events.fleet.test", displayName: "events.fleet.test", wildcard: false,
-                appIDs: [("applinks", "ABCDE12345.shop"), ("webcredentials", "ABCDE12345.shop")]) else {
+                appIDs: [(.applinks, "ABCDE12345.shop"), (.webcredentials, "ABCDE12345.shop")]) else {
                 Issue.record("not added")
                 return
             }
@@ -118,7 +118,7 @@ import TestSupport
     @Test func alertOpensAfterTwoFailuresWithOneDeliveryPerChannelAndRecovers() async throws {
         try await withFleetPipeline(serving: shopFile()) { fleet, database, pipeline in
             _ = try database.importDomain(host: "alerting.fleet.test", displayName: "alerting.fleet.test", wildcard: false,
-                                          appIDs: [("applinks", "ABCDE12345.shop")])
+                                          appIDs: [(.applinks, "ABCDE12345.shop")])
             try database.execute("INSERT INTO channels (kind, target, min_severity) VALUES ('webhook', 'https://hooks.example/a', 'critical')")
             try database.execute("INSERT INTO channels (kind, target, enabled) VALUES ('email', 'off@example.com', false)")
 

@@ -1,3 +1,4 @@
+import Vocabulary
 import AASA
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import Vocabulary
 import Foundation
 import Store
 import Testing
@@ -14,9 +15,9 @@ import TestSupport
 
     func record(for domain: LeasedDomain) -> CheckRecord {
         CheckRecord(domainID: domain.id, attemptKey: domain.attemptKey, startedAt: Date(), finishedAt: Date(),
-                    verdict: "pass", version: StoredBody(sha256: String(repeating: "a", count: 64), bytes: [1, 2, 3]),
-                    changed: true, latencyMilliseconds: 12, findingsJSON: "[]", transportJSON: "{}",
-                    expectationsJSON: "{}", summaryJSON: "{}", eventsJSON: "[]", consecutiveFailures: 0,
+                    verdict: .pass, version: StoredBody(sha256: String(repeating: "a", count: 64), bytes: [1, 2, 3]),
+                    changed: true, latencyMilliseconds: 12, findings: [], transportJSON: "{}",
+                    expectations: ExpectationResults(), summaryJSON: "{}", eventsJSON: "[]", consecutiveFailures: 0,
                     nextCheckAt: Date().addingTimeInterval(3600), streaks: nil, alertChanges: [])
     }
 
@@ -103,7 +104,7 @@ import TestSupport
             #expect(leased.count == 4)
             let next = Date().addingTimeInterval(3600)
             func repeated(_ domain: LeasedDomain, key: String? = nil) -> RepeatRecord {
-                RepeatRecord(domainID: domain.id, attemptKey: key ?? domain.attemptKey, finishedAt: Date(), verdict: "warn",
+                RepeatRecord(domainID: domain.id, attemptKey: key ?? domain.attemptKey, finishedAt: Date(), verdict: .warn,
                              latencyMilliseconds: 7, consecutiveFailures: 0, nextCheckAt: next, versionSHA256s: [sha])
             }
             let batch = [repeated(leased[0]), repeated(leased[1]), repeated(leased[2], key: "stale"), repeated(leased[0])]
@@ -133,7 +134,7 @@ import TestSupport
                     group.addTask {
                         let key = index % 10 == 0 ? "stale" : domain.attemptKey
                         return (domain.id, try await writer.write(RepeatRecord(
-                            domainID: domain.id, attemptKey: key, finishedAt: Date(), verdict: "pass", latencyMilliseconds: 3,
+                            domainID: domain.id, attemptKey: key, finishedAt: Date(), verdict: .pass, latencyMilliseconds: 3,
                             consecutiveFailures: 0, nextCheckAt: Date().addingTimeInterval(60), versionSHA256s: [])))
                     }
                 }
@@ -158,7 +159,7 @@ import TestSupport
                     group.addTask {
                         do {
                             _ = try await writer.write(RepeatRecord(domainID: Int64(id), attemptKey: "k", finishedAt: Date(),
-                                                                    verdict: "pass", latencyMilliseconds: 1, consecutiveFailures: 0,
+                                                                    verdict: .pass, latencyMilliseconds: 1, consecutiveFailures: 0,
                                                                     nextCheckAt: Date(), versionSHA256s: []))
                             return false
                         } catch let error as DatabaseError {
@@ -197,7 +198,7 @@ import TestSupport
             try register(database, 1)
             let domainID: Int64 = try database.value("SELECT id FROM domains")
             let day = Date(timeIntervalSince1970: 1_800_000_000 - 1_800_000_000.truncatingRemainder(dividingBy: 86_400))
-            _ = try database.insertCheck(NewCheckRow(domainID: domainID, startedAt: day, finishedAt: day, verdict: "pass",
+            _ = try database.insertCheck(NewCheckRow(domainID: domainID, startedAt: day, finishedAt: day, verdict: .pass,
                                                      originBody: [1], latencyMilliseconds: 1, changed: true))
             func repeatAt(hour: Int, latency: Int) throws {
                 try database.execute("INSERT INTO check_repeats (domain_id, checked_at, latency_ms) VALUES ($1, $2, $3)",

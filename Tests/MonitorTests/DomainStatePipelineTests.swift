@@ -14,7 +14,7 @@ import TestSupport
     static let absent = "ABCDE12345.com.example.app"
 
     struct DomainRow: Equatable {
-        var verdict: String?
+        var verdict: Verdict?
         var reason: String?
     }
 
@@ -27,7 +27,7 @@ import TestSupport
         try await withFleetPipeline(serving: shopFile()) { fleet, database, pipeline in
             guard case .added(let id) = try database.importDomain(
                 host: "expect.fleet.test", displayName: "expect.fleet.test", wildcard: false,
-                appIDs: [("applinks", Self.shop), ("applinks", Self.absent)]) else {
+                appIDs: [(.applinks, Self.shop), (.applinks, Self.absent)]) else {
                 Issue.record("not added")
                 return
             }
@@ -38,7 +38,7 @@ import TestSupport
             // The check keeps the file's verdict; the domain fails, saying which app ID is missing.
             #expect(try database.value("SELECT verdict FROM checks WHERE domain_id = $1", id, as: String.self) == fileVerdict.rawValue)
             let missing = "App ID \(Self.absent) is missing from applinks."
-            #expect(try domainRow(database, id) == DomainRow(verdict: "fail", reason: missing))
+            #expect(try domainRow(database, id) == DomainRow(verdict: .fail, reason: missing))
 
             // `aasa-monitor status [--json]` reads the domain's state.
             let status = try #require(try database.domainStatuses().map(DomainStatus.init(row:)).first)
@@ -48,20 +48,20 @@ import TestSupport
             #expect(DomainStatusReport.text([status], now: Date()).contains("↳ " + missing))
 
             // The overview's state, filter and counts, and /metrics' per-state counts.
-            let overview = try database.overview(OverviewFilter(state: "failing", search: "", sort: "state", descending: false,
+            let overview = try database.overview(OverviewFilter(state: .failing, search: "", sort: "state", descending: false,
                                                                 limit: 10, offset: 0))
-            #expect(overview.items.map(\.state) == ["failing"] && overview.items.first?.reason == missing)
-            #expect(overview.counts["failing"] == 1 && overview.counts["passing"] == nil)
+            #expect(overview.items.map(\.state) == [.failing] && overview.items.first?.reason == missing)
+            #expect(overview.counts[.failing] == 1 && overview.counts[.passing] == nil)
             let failing = try database.monitorMetrics()
             #expect(failing.domainsByState == ["fail": 1] && failing.unmetExpectations == 1)
 
             // Editing the expectations re-measures the stored file at once, without a check.
             var draft = DomainDraft(host: "expect.fleet.test", displayName: "expect.fleet.test", wildcard: false,
                                     intervalSeconds: 3600, badgeEnabled: false,
-                                    appIDs: [AppIDExpectation(service: "applinks", appID: Self.shop)], watchedURLs: [])
+                                    appIDs: [AppIDExpectation(service: .applinks, appID: Self.shop)], watchedURLs: [])
             try database.updateDomain(id: id, draft)
             #expect(try DomainStanding.reevaluate(domainID: id, in: database)?.verdict == fileVerdict)
-            #expect(try domainRow(database, id).verdict == fileVerdict.rawValue)
+            #expect(try domainRow(database, id).verdict == fileVerdict)
             #expect(try domainRow(database, id).reason != missing)
             #expect(try database.monitorMetrics().unmetExpectations == 0)
 
@@ -70,18 +70,18 @@ import TestSupport
             try database.updateDomain(id: id, draft)
             try DomainStanding.reevaluate(domainID: id, in: database)
             let watched = "Watched URL https://expect.fleet.test/help/1 does not open \(Self.shop): it stays in the browser."
-            #expect(try domainRow(database, id) == DomainRow(verdict: "fail", reason: watched))
+            #expect(try domainRow(database, id) == DomainRow(verdict: .fail, reason: watched))
 
             // The next check measures the same and agrees; it does not change the check's verdict.
             try makeAllDue(database)
             let second = try #require(try await checkDueDomains(pipeline).first?.1.step)
             #expect(second.check.verdict == fileVerdict)
-            #expect(try domainRow(database, id) == DomainRow(verdict: "fail", reason: watched))
+            #expect(try domainRow(database, id) == DomainRow(verdict: .fail, reason: watched))
             #expect(try database.value("SELECT count(*)::int FROM checks WHERE domain_id = $1 AND verdict = 'fail'", id, as: Int.self) == 0)
             // An unchanged repeat keeps it.
             try makeAllDue(database)
             _ = try await checkDueDomains(pipeline)
-            #expect(try domainRow(database, id) == DomainRow(verdict: "fail", reason: watched))
+            #expect(try domainRow(database, id) == DomainRow(verdict: .fail, reason: watched))
             // /metrics counts the checks by their own (file) verdict: none failed.
             let metrics = try database.monitorMetrics()
             #expect(metrics.checksByVerdict["fail", default: 0] == 0 && metrics.domainsByState["fail"] == 1, "\(metrics.checksByVerdict)")
@@ -90,7 +90,7 @@ import TestSupport
             try writeDefaultFile(fleet, #"{"applinks": {"details": [{"appIDs": ["\#(Self.shop)"], "components": [{"/": "/*"}]}]}}"#)
             try makeAllDue(database)
             _ = try await checkDueDomains(pipeline)
-            #expect(try domainRow(database, id).verdict != "fail")
+            #expect(try domainRow(database, id).verdict != .fail)
             #expect(try database.monitorMetrics().unmetExpectations == 0)
             #expect(try database.domainStatuses().first.map(DomainStatus.init(row:))?.state != .failing)
         }
@@ -106,7 +106,7 @@ import TestSupport
         let database = Database(configuration: testDatabase.configuration, poolSize: 1)
         defer { database.close() }
 
-        func domain(_ host: String, verdict: String, findings: [Finding], expectations: ExpectationResults) throws -> Int64 {
+        func domain(_ host: String, verdict: Verdict, findings: [Finding], expectations: ExpectationResults) throws -> Int64 {
             let id: Int64 = try database.value("INSERT INTO domains (host, display_name) VALUES ($1, $1) RETURNING id", host)
             let check: Int64 = try database.value("""
                 INSERT INTO checks (domain_id, attempt_key, started_at, finished_at, verdict, findings, expectations)
@@ -116,17 +116,17 @@ import TestSupport
             return id
         }
         let warning = Finding(code: "size-near-128k", severity: .warning, message: "Near 128 KB.")
-        let fine = try domain("fine.example", verdict: "warn", findings: [warning], expectations: ExpectationResults())
-        let app = try domain("app.example", verdict: "pass", findings: [],
+        let fine = try domain("fine.example", verdict: .warn, findings: [warning], expectations: ExpectationResults())
+        let app = try domain("app.example", verdict: .pass, findings: [],
                              expectations: ExpectationResults(missingAppIDs: [.applinks: [Self.absent]]))
-        let url = try domain("url.example", verdict: "warn", findings: [warning], expectations: ExpectationResults(watchedURLs: [
+        let url = try domain("url.example", verdict: .warn, findings: [warning], expectations: ExpectationResults(watchedURLs: [
             WatchedURLResult(url: "https://url.example/a", expected: .opensApp(Self.shop), actual: .opensApp(Self.shop)),
             WatchedURLResult(url: "https://url.example/b", expected: .opensApp(Self.shop), actual: .staysInBrowser),
         ]))
         let never: Int64 = try database.value("INSERT INTO domains (host, display_name) VALUES ('new.example', 'new.example') RETURNING id")
         // A broken file that also misses an app ID fails for the file, not (only) for the expectation.
         let error = Finding(code: "json-invalid", severity: .error, message: "Not JSON.")
-        let broken = try domain("broken.example", verdict: "fail", findings: [error],
+        let broken = try domain("broken.example", verdict: .fail, findings: [error],
                                 expectations: ExpectationResults(missingAppIDs: [.applinks: [Self.absent]]))
 
         try Migrator(migrations: all).migrate(testDatabase.configuration)
@@ -135,11 +135,11 @@ import TestSupport
             return DomainRow(verdict: try r.decode("last_verdict"), reason: try r.decode("last_reason"))
         }
         // The same words the monitor writes.
-        #expect(try row(fine) == DomainRow(verdict: "warn", reason: "Near 128 KB."))
-        #expect(try row(app) == DomainRow(verdict: "fail", reason: ExpectationResults(missingAppIDs: [.applinks: [Self.absent]]).unmetDescriptions[0]))
-        #expect(try row(url) == DomainRow(verdict: "fail", reason: "Watched URL https://url.example/b does not open \(Self.shop): it stays in the browser."))
+        #expect(try row(fine) == DomainRow(verdict: .warn, reason: "Near 128 KB."))
+        #expect(try row(app) == DomainRow(verdict: .fail, reason: ExpectationResults(missingAppIDs: [.applinks: [Self.absent]]).unmetDescriptions[0]))
+        #expect(try row(url) == DomainRow(verdict: .fail, reason: "Watched URL https://url.example/b does not open \(Self.shop): it stays in the browser."))
         #expect(try row(never) == DomainRow(verdict: nil, reason: nil))
-        #expect(try row(broken) == DomainRow(verdict: "fail", reason: "Not JSON."))
+        #expect(try row(broken) == DomainRow(verdict: .fail, reason: "Not JSON."))
         // /metrics: the two whose file is fine but an expectation is not.
         let metrics = try database.monitorMetrics()
         #expect(metrics.unmetExpectations == 2 && metrics.domainsByState["fail"] == 3, "\(metrics.domainsByState)")

@@ -1,18 +1,21 @@
+import Vocabulary
 import Foundation
 import Testing
 @testable import Monitor
 
 @Suite struct DomainStatusReportTests {
-    @Test(arguments: [(nil as CheckVerdict?, DomainState.neverChecked), (.pass, .passing), (.warn, .warnings), (.fail, .failing)])
-    func stateFromTheLastVerdict(verdict: CheckVerdict?, state: DomainState) {
-        #expect(DomainState(lastVerdict: verdict) == state)
+    @Test(arguments: [(nil as Verdict?, DomainState.never, "never checked"), (.pass, .passing, "passing"), (.warn, .warning, "warnings"),
+                      (.fail, .failing, "failing")])
+    func stateFromTheLastVerdict(verdict: Verdict?, state: DomainState, word: String) {
+        #expect(DomainState(verdict: verdict) == state)
+        #expect(state.statusWord == word)
     }
 
     @Test func jsonShapeIsTheDocumentedOne() throws {
         let statuses = [
             DomainStatus(host: "a.example", state: .failing, lastCheck: Date(timeIntervalSince1970: 1_700_000_000),
                          version: "ab12", openAlerts: ["origin-unreachable"], reason: "The origin did not answer."),
-            DomainStatus(host: "new.example", state: .neverChecked, lastCheck: nil, version: nil, openAlerts: []),
+            DomainStatus(host: "new.example", state: .never, lastCheck: nil, version: nil, openAlerts: []),
         ]
         let json = DomainStatusReport.json(statuses)
         #expect(json == #"{"domains":[{"host":"a.example","lastCheck":"2023-11-14T22:13:20Z","openAlerts":["origin-unreachable"],"reason":"The origin did not answer.","state":"failing","version":"ab12"},{"host":"new.example","lastCheck":null,"openAlerts":[],"reason":null,"state":"never checked","version":null}]}"#)

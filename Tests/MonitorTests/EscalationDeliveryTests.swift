@@ -1,3 +1,4 @@
+import Vocabulary
 import Foundation
 import Store
 import Testing
@@ -27,9 +28,9 @@ import TestSupport
             for events in [opened.events, escalated.events] {
                 let domain = try #require(try database.leaseDueDomains(limit: 1, lease: .seconds(60), worker: "w").first)
                 let record = CheckRecord(
-                    domainID: domain.id, attemptKey: domain.attemptKey, startedAt: Date(), finishedAt: Date(), verdict: "warn",
-                    version: nil, changed: true, latencyMilliseconds: 5, findingsJSON: "[]", transportJSON: "{}",
-                    expectationsJSON: "{}", summaryJSON: "{}", eventsJSON: "[]", consecutiveFailures: 0, nextCheckAt: Date(),
+                    domainID: domain.id, attemptKey: domain.attemptKey, startedAt: Date(), finishedAt: Date(), verdict: .warn,
+                    version: nil, changed: true, latencyMilliseconds: 5, findings: [], transportJSON: "{}",
+                    expectations: ExpectationResults(), summaryJSON: "{}", eventsJSON: "[]", consecutiveFailures: 0, nextCheckAt: Date(),
                     streaks: nil, alertChanges: events.map { AlertChange(event: $0, domain: domain, findings: []) })
                 guard case .recorded = try database.record(record) else {
                     Issue.record("not recorded")

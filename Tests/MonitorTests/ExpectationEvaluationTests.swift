@@ -23,13 +23,13 @@ import Testing
     }
 
     @Test(arguments: [
-        ([AssociatedService.applinks: ["T1.app.one"]], [AssociatedService: [String]]()),
+        ([Service.applinks: ["T1.app.one"]], [Service: [String]]()),
         ([.applinks: ["T9.gone"]], [.applinks: ["T9.gone"]]),
         ([.webcredentials: ["T1.app.two"]], [.webcredentials: ["T1.app.two"]]),   // in applinks, not in webcredentials
         ([.appclips: ["T1.app.one.Clip", "T1.app.one.Clip"]], [.appclips: ["T1.app.one.Clip"]]),  // duplicates once
         ([.applinks: ["T2.app.three", "T0.a"], .webcredentials: ["T1.app.one"]], [.applinks: ["T0.a"]]),
     ])
-    func missingAppIDs(required: [AssociatedService: [String]], missing: [AssociatedService: [String]]) {
+    func missingAppIDs(required: [Service: [String]], missing: [Service: [String]]) {
         let result = ExpectationEvaluation.evaluate(Expectations(appIDs: required), document: document) { _ in .staysInBrowser }
         #expect(result.missingAppIDs == missing)
     }

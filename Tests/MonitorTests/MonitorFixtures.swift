@@ -1,3 +1,4 @@
+import Vocabulary
 import Fetch
 import Foundation
 import Monitor

@@ -1,3 +1,4 @@
+import Vocabulary
 import AASA
 import Fetch
 import Foundation
@@ -79,7 +80,7 @@ import TestSupport
             var process = try Process(testDatabase: testDatabase, fleet: fleet, smtp: smtp)
             guard case .created(let domainID) = try process.database.createDomain(DomainDraft(
                 host: host, displayName: host, wildcard: false, intervalSeconds: 3600, badgeEnabled: false,
-                appIDs: [AppIDExpectation(service: "applinks", appID: "ABCDE12345.shop")], watchedURLs: []))
+                appIDs: [AppIDExpectation(service: .applinks, appID: "ABCDE12345.shop")], watchedURLs: []))
             else { Issue.record("domain not created"); return }
             // Both channels page on breakage only; "a new version was published" (info) is not for them.
             _ = try ChannelSetup.add(kind: .email, target: "ops@example.test", minSeverity: .critical, in: process.database)

@@ -1,3 +1,4 @@
+import Vocabulary
 import Foundation
 import Notify
 import Store
@@ -18,7 +19,7 @@ import TestSupport
                               webhookTimeoutSeconds: 30, retry: retry, threads: threads, pollInterval: pollInterval)
     }
 
-    static func event(severity: NotificationSeverity = .critical, title: String = "the file is unreachable") -> NotificationEvent {
+    static func event(severity: AlertSeverity = .critical, title: String = "the file is unreachable") -> NotificationEvent {
         NotificationEvent(kind: .alertOpened, occurredAt: Date(), domainHost: "shop.example", severity: severity, title: title,
                           findings: [.init(code: "http-status", severity: .error, message: "The server answered 503.")],
                           openedAt: Date())

@@ -44,7 +44,7 @@ import Vocabulary
             #expect(domain.host == "xn--bcher-kva.example" && domain.displayName == "bücher.example")
             #expect(domain.intervalSeconds == 900, "no interval given: the instance default")
             #expect(domain.checkRequestedAt != nil)
-            #expect(try db.appIDExpectations(domainID: id) == [AppIDExpectation(service: "webcredentials", appID: Self.app)])
+            #expect(try db.appIDExpectations(domainID: id) == [AppIDExpectation(service: .webcredentials, appID: Self.app)])
             #expect(try wakeUps(listener) == 1)
             #expect(throws: RegistrationError.alreadyRegistered(id: id, displayName: "bücher.example")) {
                 try registry.register(Registration(host: "xn--bcher-kva.example", intervalMinutes: 60))

@@ -24,7 +24,7 @@ import TestSupport
             let app = WebApp(database: db, configuration: TestApp.configuration)
             WebClient(app: app).setUpAdmin()
             let token = SecretToken.generate(prefix: "aasa_")
-            _ = try db.createAPIToken(name: "test", tokenHash: token.digest, userID: nil, role: "admin")
+            _ = try db.createAPIToken(name: "test", tokenHash: token.digest, userID: nil, role: .admin)
             try body(Client(app: app, token: token.value), db)
         }
     }
@@ -68,8 +68,8 @@ import TestSupport
             let body1 = #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/p/*"}]}]}}"#
             let body2 = #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/q/*"}]}]}}"#
             try db.insertCheck(NewCheckRow(domainID: Int64(id), startedAt: Date(timeIntervalSinceNow: -10), finishedAt: Date(timeIntervalSinceNow: -9),
-                                           verdict: "pass", originBody: Array(body1.utf8), latencyMilliseconds: 20, changed: true))
-            try db.insertCheck(NewCheckRow(domainID: Int64(id), startedAt: Date(), finishedAt: Date(), verdict: "fail", originBody: Array(body2.utf8),
+                                           verdict: .pass, originBody: Array(body1.utf8), latencyMilliseconds: 20, changed: true))
+            try db.insertCheck(NewCheckRow(domainID: Int64(id), startedAt: Date(), finishedAt: Date(), verdict: .fail, originBody: Array(body2.utf8),
                                            findingsJSON: #"[{"code":"watched-url-changed","severity":"error","message":"moved"}]"#,
                                            latencyMilliseconds: 30, changed: true))
             let checks = api.call("GET", "/api/v1/domains/\(id)/checks")
@@ -100,7 +100,7 @@ import TestSupport
     @Test func readOnlyTokensCannotChange() throws {
         try withAPI { api, db in
             let viewer = SecretToken.generate(prefix: "aasa_")
-            _ = try db.createAPIToken(name: "ro", tokenHash: viewer.digest, userID: nil, role: "viewer")
+            _ = try db.createAPIToken(name: "ro", tokenHash: viewer.digest, userID: nil, role: .readOnly)
             #expect(api.call("GET", "/api/v1/domains", token: viewer.value).status == 200)
             let refused = api.call("POST", "/api/v1/domains", json: #"{"host": "a.example"}"#, token: viewer.value)
             #expect(refused.status == 403)
@@ -124,8 +124,8 @@ import TestSupport
                 intervalSeconds: 3600, badgeEnabled: false, appIDs: [], watchedURLs: [])) else { Issue.record("no domain"); return }
             let body1 = Array(#"{"applinks":{"details":[]}}"#.utf8), body2 = Array(#"{"webcredentials":{"apps":["ABCDE12345.a.b"]}}"#.utf8)
             try db.insertCheck(NewCheckRow(domainID: id, startedAt: Date(timeIntervalSinceNow: -5), finishedAt: Date(timeIntervalSinceNow: -5),
-                                           verdict: "pass", originBody: body1, latencyMilliseconds: 5, changed: true))
-            try db.insertCheck(NewCheckRow(domainID: id, startedAt: Date(), finishedAt: Date(), verdict: "pass", originBody: body2,
+                                           verdict: .pass, originBody: body1, latencyMilliseconds: 5, changed: true))
+            try db.insertCheck(NewCheckRow(domainID: id, startedAt: Date(), finishedAt: Date(), verdict: .pass, originBody: body2,
                                            latencyMilliseconds: 5, changed: true))
             let sha = ContentDigest.sha256Hex(body2)
             let bodies = ["POST /domains": #"{"host": "new.example"}"#, "PATCH /domains/{id}": #"{"interval_minutes": 60}"#,
@@ -156,7 +156,7 @@ import TestSupport
                 intervalSeconds: 3600, badgeEnabled: true, appIDs: [], watchedURLs: [])),
                 case .created = try db.createDomain(DomainDraft(host: "cmd.example", displayName: "=cmd|' <b>", wildcard: false,
                 intervalSeconds: 3600, badgeEnabled: false, appIDs: [], watchedURLs: [])) else { Issue.record("no domain"); return }
-            try db.insertCheck(NewCheckRow(domainID: id, startedAt: Date(), finishedAt: Date(), verdict: "fail", originBody: nil,
+            try db.insertCheck(NewCheckRow(domainID: id, startedAt: Date(), finishedAt: Date(), verdict: .fail, originBody: nil,
                                            findingsJSON: #"[{"code":"http-status","severity":"error","message":"404"}]"#,
                                            latencyMilliseconds: 120, changed: true))
             let metrics = api.app.respond(WebRequest(method: "GET", target: "/metrics")).bodyText

@@ -100,7 +100,7 @@ import TestSupport
             }
 
             // A worker writes a failing check: the overview shows it.
-            _ = try db.insertCheck(NewCheckRow(domainID: id, startedAt: Date(), finishedAt: Date(), verdict: "fail", originBody: nil,
+            _ = try db.insertCheck(NewCheckRow(domainID: id, startedAt: Date(), finishedAt: Date(), verdict: .fail, originBody: nil,
                                                findingsJSON: #"[{"code":"x","severity":"error","message":"Boom from a worker"}]"#,
                                                latencyMilliseconds: 12, changed: true))
             #expect(eventually {

@@ -69,7 +69,7 @@ import TestSupport
             try db.execute("UPDATE domains SET check_requested_at = NULL, lease_until = NULL WHERE id = $1", id)
             _ = wakeUps(listener, timeout: .milliseconds(300))
             let token = SecretToken.generate(prefix: "aasa_")
-            _ = try db.createAPIToken(name: "ci", tokenHash: token.digest, userID: nil, role: Role.admin.rawValue)
+            _ = try db.createAPIToken(name: "ci", tokenHash: token.digest, userID: nil, role: .admin)
             let api = client.send(WebRequest(method: "POST", target: "/api/v1/domains/\(id)/check",
                                              headers: [("Authorization", "Bearer \(token.value)")], remoteAddress: "127.0.0.1"))
             #expect(api.status == 202, "\(api.bodyText)")

@@ -63,7 +63,7 @@ import TestSupport
             #expect(domain.host == "xn--bcher-kva.example" && domain.displayName == "bücher.example" && domain.wildcard)
             #expect(domain.intervalSeconds == 900 && domain.badgeEnabled)
             #expect(domain.checkRequestedAt != nil)
-            #expect(try db.appIDExpectations(domainID: id) == [AppIDExpectation(service: "applinks", appID: Self.app)])
+            #expect(try db.appIDExpectations(domainID: id) == [AppIDExpectation(service: .applinks, appID: Self.app)])
             #expect(try db.watchedURLs(domainID: id).map(\.expectedAppID) == [Self.app, nil])
 
             let page = client.get(location)
@@ -85,7 +85,7 @@ import TestSupport
             let finding = #"[{"code":"content-type-not-json","severity":"warning","location":{"pointer":"/applinks/details/0/appIDs"},"message":"Served as text/html; serve it as application/json.","hint":"Set the Content-Type header.","affects":"iOS 14+"}]"#
             let transport = #"{"wellKnown":{"location":"well-known","url":"https://xn--bcher-kva.example/.well-known/apple-app-site-association","status":200,"headers":{"content-type":"text/html"},"decodedSize":120,"tls":{"trusted":true,"issuer":"Test CA","notAfter":"2030-01-01T00:00:00Z"}},"cdn":{"location":"cdn","url":"https://app-site-association.cdn-apple.com/a/v1/xn--bcher-kva.example","status":404}}"#
             try db.insertCheck(NewCheckRow(domainID: id, startedAt: Date().addingTimeInterval(-60), finishedAt: Date().addingTimeInterval(-59),
-                                           verdict: "warn", originBody: body, transportJSON: transport, findingsJSON: finding,
+                                           verdict: .warn, originBody: body, transportJSON: transport, findingsJSON: finding,
                                            latencyMilliseconds: 42, changed: true))
             #expect(client.get("/domains/\(id)/status").bodyText.contains("\"checking\":false"))
             let checked = client.get(location).bodyText
@@ -99,7 +99,7 @@ import TestSupport
 
             // The file changes: a new version, the diff shows the watched URL that changed outcome.
             let changed = Array(#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/help/*"}]}]}}"#.utf8)
-            try db.insertCheck(NewCheckRow(domainID: id, startedAt: Date(), finishedAt: Date(), verdict: "pass", originBody: changed,
+            try db.insertCheck(NewCheckRow(domainID: id, startedAt: Date(), finishedAt: Date(), verdict: .pass, originBody: changed,
                                            transportJSON: transport, latencyMilliseconds: 50, changed: true))
             let diffPage = client.get(location).bodyText
             #expect(diffPage.contains("Changes between versions"))
@@ -117,7 +117,7 @@ import TestSupport
             #expect(client.get("/domains/\(id)/edit").bodyText.contains("value=\"https://bücher.example/help\""))
             let saved = client.post("/domains/\(id)/edit", [("appid", Self.app), ("service", "webcredentials"), ("interval", "60")])
             #expect(saved.status == 303)
-            #expect(try db.appIDExpectations(domainID: id).map(\.service) == ["webcredentials"])
+            #expect(try db.appIDExpectations(domainID: id).map(\.service) == [.webcredentials])
             #expect(try db.watchedURLs(domainID: id).isEmpty)
             #expect(client.get("/domains/\(id)/delete").bodyText.contains("cannot be undone"))
             #expect(try db.domain(id: id) != nil)   // GET never deletes
@@ -135,7 +135,7 @@ import TestSupport
                     wildcard: false, intervalSeconds: 3600, badgeEnabled: false, appIDs: [], watchedURLs: [])) else { continue }
                 try db.execute("UPDATE domains SET check_requested_at = NULL WHERE id = $1", id)
                 if i % 3 == 0 {
-                    try db.insertCheck(NewCheckRow(domainID: id, startedAt: Date(), finishedAt: Date(), verdict: i % 2 == 0 ? "fail" : "pass",
+                    try db.insertCheck(NewCheckRow(domainID: id, startedAt: Date(), finishedAt: Date(), verdict: i % 2 == 0 ? .fail : .pass,
                                                    originBody: nil, findingsJSON: #"[{"code":"x","severity":"error","message":"Boom \#(i)"}]"#,
                                                    latencyMilliseconds: 10 + i, changed: true))
                 }

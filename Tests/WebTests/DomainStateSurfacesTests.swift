@@ -1,3 +1,4 @@
+import Vocabulary
 import Fetch
 import Foundation
 import Monitor
@@ -58,7 +59,7 @@ import TestSupport
                 let client = WebClient(app: app)
                 client.setUpAdmin()
                 let token = SecretToken.generate(prefix: "aasa_")
-                _ = try db.createAPIToken(name: "surfaces", tokenHash: token.digest, userID: nil, role: "admin")
+                _ = try db.createAPIToken(name: "surfaces", tokenHash: token.digest, userID: nil, role: .admin)
 
                 client.get("/domains/new")
                 #expect(client.post("/domains", [("host", Self.host), ("appid", Self.shop), ("service", "applinks"),
@@ -67,8 +68,8 @@ import TestSupport
                 let id = try #require(try db.domain(host: Self.host)?.id)
                 #expect(try await checkDue(CheckPipeline(database: db, fetcher: fetcher)) == 1)
                 // The file itself is fine: the check's verdict is the file's.
-                let fileVerdict: String = try db.value("SELECT verdict FROM checks WHERE domain_id = $1", id)
-                #expect(fileVerdict != "fail")
+                let fileVerdict: Verdict = try db.value("SELECT verdict FROM checks WHERE domain_id = $1", id)
+                #expect(fileVerdict != .fail)
 
                 // Overview: the failing pill, the reason, the failing filter and its count.
                 let overview = client.get("/").bodyText

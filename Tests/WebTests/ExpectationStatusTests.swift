@@ -12,7 +12,7 @@ import Testing
     @Test func namesEveryExpectationTheFileDoesNotMeet() throws {
         let status = try #require(ExpectationStatus.evaluate(
             body: Self.file,
-            appIDs: [("applinks", Self.app), ("webcredentials", Self.app)],
+            appIDs: [(.applinks, Self.app), (.webcredentials, Self.app)],
             watched: [("https://shop.example/products/42", Self.app), ("https://shop.example/old-products/1", Self.app),
                       ("https://shop.example/help", nil)]))
         #expect(status.missingAppIDs == ["webcredentials \(Self.app)"])
@@ -22,7 +22,7 @@ import Testing
         #expect(status.failures == ["\(Self.app) is missing from webcredentials",
                                     "https://shop.example/products/42 stays in the browser (expected: opens \(Self.app))"])
         // Not a usable file: nothing to measure (the findings say why).
-        #expect(ExpectationStatus.evaluate(body: Array("not json".utf8), appIDs: [("applinks", Self.app)], watched: []) == nil)
+        #expect(ExpectationStatus.evaluate(body: Array("not json".utf8), appIDs: [(.applinks, Self.app)], watched: []) == nil)
     }
 
     @Test func theVerdictSentenceAndTheCardSayWhichExpectationFails() {

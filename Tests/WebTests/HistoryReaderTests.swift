@@ -73,9 +73,9 @@ import TestSupport
             try history.check(at: start, latency: 100, changed: true)
             // A check that measured no time is a gap; one over 32,767 ms is drawn at that ceiling.
             try db.insertCheck(NewCheckRow(domainID: history.domainID, startedAt: start.addingTimeInterval(60),
-                                           finishedAt: start.addingTimeInterval(61), verdict: "fail", originBody: nil,
+                                           finishedAt: start.addingTimeInterval(61), verdict: .fail, originBody: nil,
                                            latencyMilliseconds: nil, changed: true))
-            try history.check(at: start.addingTimeInterval(3600), latency: 45_000, changed: true, verdict: "warn")
+            try history.check(at: start.addingTimeInterval(3600), latency: 45_000, changed: true, verdict: .warn)
             #expect(try latencies() == [32_767, nil, 100])
             // Only the newest 20 stay, newest first.
             for i in 1...25 { try history.check(at: start.addingTimeInterval(Double(i + 1) * 3600), latency: i, changed: false) }
@@ -129,7 +129,7 @@ import TestSupport
             try history.check(at: first, latency: 90, changed: true, file: RecordedHistory.firstFile)
             for day in 1...4 { try history.check(at: first.addingTimeInterval(Double(day) * 86_400), latency: 90, changed: false) }
             let second = now.addingTimeInterval(-10 * 3600)
-            try history.check(at: second, latency: 95, changed: true, verdict: "warn", file: RecordedHistory.secondFile)
+            try history.check(at: second, latency: 95, changed: true, verdict: .warn, file: RecordedHistory.secondFile)
             for hour in 1...3 { try history.check(at: second.addingTimeInterval(Double(hour) * 3600), latency: 95, changed: false) }
             // The older run is rolled up, the newer one still repeats.
             #expect(try db.rollUpRepeats(olderThan: .seconds(7 * 86_400), now: now) == 4)
@@ -150,7 +150,7 @@ import TestSupport
             #expect(timeline.components(separatedBy: "class=\"unchanged\"").count - 1 == 2)
 
             let token = SecretToken.generate(prefix: "aasa_")
-            _ = try db.createAPIToken(name: "history", tokenHash: token.digest, userID: nil, role: "admin")
+            _ = try db.createAPIToken(name: "history", tokenHash: token.digest, userID: nil, role: .admin)
             let api = client.app.respond(WebRequest(method: "GET", target: "/api/v1/domains/\(history.domainID)/checks",
                                                     headers: [("Authorization", "Bearer " + token.value)]))
             #expect(api.status == 200)
@@ -169,8 +169,8 @@ import TestSupport
             try history.check(at: now.addingTimeInterval(-10 * 86_400), latency: 40, changed: true)
             for hour in 1...3 { try history.check(at: now.addingTimeInterval(-9 * 86_400 + Double(hour) * 3600), latency: 40, changed: false) }
             for hour in 1...5 { try history.check(at: now.addingTimeInterval(-Double(7 - hour) * 3600), latency: 30, changed: false) }
-            try history.check(at: now.addingTimeInterval(-1800), latency: 300, changed: true, verdict: "fail")
-            for minutes in [20.0, 10.0] { try history.check(at: now.addingTimeInterval(-minutes * 60), latency: 2000, changed: false, verdict: "fail") }
+            try history.check(at: now.addingTimeInterval(-1800), latency: 300, changed: true, verdict: .fail)
+            for minutes in [20.0, 10.0] { try history.check(at: now.addingTimeInterval(-minutes * 60), latency: 2000, changed: false, verdict: .fail) }
             #expect(try db.rollUpRepeats(olderThan: .seconds(7 * 86_400), now: now) == 3)
 
             let metrics = WebApp(database: db, configuration: TestApp.configuration)

@@ -134,7 +134,7 @@ import TestSupport
             #expect(try passes(.anonymous, "/setup"))
             #expect(try passes(.open, "/healthz"))
             #expect(try passes(.api, "/api/v1/domains"))
-            _ = try db.createUser(email: "a@example.com", passwordHash: "x", role: Role.admin.rawValue)
+            _ = try db.createUser(email: "a@example.com", passwordHash: "x", role: .admin)
             #expect(try passes(.signedIn, "/"))
             #expect(try passes(.anonymous, "/login"))
         }
@@ -146,8 +146,8 @@ import TestSupport
         try TestPostgres.withDatabase { (db: Database) throws in
             let sessions = Sessions(database: db, changes: ChangeFeed(), cacheLifetime: .seconds(5))
             let auth = Authentication(sessions: sessions, database: db)
-            let admin = try #require(try db.createUser(email: "a@example.com", passwordHash: "x", role: Role.admin.rawValue))
-            let viewer = try #require(try db.createUser(email: "v@example.com", passwordHash: "x", role: Role.readOnly.rawValue))
+            let admin = try #require(try db.createUser(email: "a@example.com", passwordHash: "x", role: .admin))
+            let viewer = try #require(try db.createUser(email: "v@example.com", passwordHash: "x", role: .readOnly))
             func cookie(_ userID: Int64) throws -> String {
                 String(try sessions.start(userID: userID, secure: false).split(separator: ";")[0])
             }
@@ -176,8 +176,8 @@ import TestSupport
 
             // The API: a bearer token, its role deciding what it may change.
             let readToken = SecretToken.generate(), adminToken = SecretToken.generate()
-            _ = try db.createAPIToken(name: "read", tokenHash: readToken.digest, userID: nil, role: Role.readOnly.rawValue)
-            _ = try db.createAPIToken(name: "write", tokenHash: adminToken.digest, userID: nil, role: Role.admin.rawValue)
+            _ = try db.createAPIToken(name: "read", tokenHash: readToken.digest, userID: nil, role: .readOnly)
+            _ = try db.createAPIToken(name: "write", tokenHash: adminToken.digest, userID: nil, role: .admin)
             let list = RequestState(route: Self.route(.api)), create = RequestState(route: Self.route(.apiAdmin))
             func bearer(_ token: String, _ method: String = "GET") -> WebRequest {
                 WebRequest(method: method, path: "/api/v1/domains", headers: [("Authorization", "Bearer " + token)])

@@ -1,3 +1,4 @@
+import Vocabulary
 import Foundation
 import Store
 
@@ -25,7 +26,7 @@ struct RecordedHistory {
 
     /// A check that finished at `at` after `latency` ms. `changed` ones keep the file and verdict
     /// given; unchanged ones repeat the previous check.
-    func check(at: Date, latency: Int, changed: Bool, verdict: String = "pass", file: [UInt8] = RecordedHistory.firstFile) throws {
+    func check(at: Date, latency: Int, changed: Bool, verdict: Verdict = .pass, file: [UInt8] = RecordedHistory.firstFile) throws {
         // Due again at once, so the next call can lease it like a worker would.
         try db.execute("UPDATE domains SET next_check_at = now() - interval '1 second' WHERE id = $1", domainID)
         guard let lease = try db.leaseDueDomains(limit: 1, lease: .seconds(60), worker: "history-test").first,
@@ -34,7 +35,7 @@ struct RecordedHistory {
         let record = CheckRecord(
             domainID: domainID, attemptKey: lease.attemptKey, startedAt: started, finishedAt: at, verdict: verdict,
             version: changed ? StoredBody(sha256: ContentDigest.sha256Hex(file), bytes: file) : nil, changed: changed,
-            latencyMilliseconds: latency, findingsJSON: "[]", transportJSON: "{}", expectationsJSON: "{}",
+            latencyMilliseconds: latency, findings: [], transportJSON: "{}", expectations: ExpectationResults(),
             summaryJSON: "{}", eventsJSON: "[]", consecutiveFailures: 0, nextCheckAt: at.addingTimeInterval(3600),
             streaks: nil, alertChanges: [])
         guard case .recorded = try db.record(record) else { throw HistoryError.superseded }

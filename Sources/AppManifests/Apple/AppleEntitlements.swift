@@ -22,14 +22,14 @@ public struct AppleEntitlements: Hashable, Sendable {
     }
 
     /// The domains claimed for one service.
-    public func domains(for service: AssociatedService) -> [AssociatedDomain] {
+    public func domains(for service: Service) -> [AssociatedDomain] {
         domains.filter { $0.service == service }
     }
 }
 
 /// One `<service>:<host>[?mode=…]` entry of `com.apple.developer.associated-domains`.
 public struct AssociatedDomain: Hashable, Sendable {
-    public var service: AssociatedService
+    public var service: Service
     /// Lower case, without the `*.` of a wildcard — so it is also the host whose file devices read for
     /// the entry (a wildcard's parent domain, aasa-spec.md §2.1); ASCII unless the entry was written in Unicode
     /// (reported in `notes`: devices need the Punycode form).
@@ -44,7 +44,7 @@ public struct AssociatedDomain: Hashable, Sendable {
     /// Warnings and infos about an accepted entry (`entitlement-alternate-mode`, …).
     public var notes: [Finding]
 
-    public init(service: AssociatedService, host: String, isWildcard: Bool = false, modes: AlternateModes = [],
+    public init(service: Service, host: String, isWildcard: Bool = false, modes: AlternateModes = [],
                 entitlement: String, line: Int? = nil, notes: [Finding] = []) {
         self.service = service
         self.host = host

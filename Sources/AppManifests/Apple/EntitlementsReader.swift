@@ -167,7 +167,7 @@ public enum EntitlementsReader {
         guard let parts, errors.isEmpty else {
             return .refused(errors.map { ManifestProblem(line: line, reason: sentence($0), code: $0.code) })
         }
-        guard let service = AssociatedService(rawValue: parts.service) else {
+        guard let service = Service(rawValue: parts.service) else {
             // `authsrv` (single sign-on extensions) is a valid service the monitor does not watch.
             return .ignored(IgnoredEntitlement(entitlement: text, line: line,
                 reason: "\(parts.service) is not one of the services the monitor watches"))

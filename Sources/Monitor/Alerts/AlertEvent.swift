@@ -1,10 +1,11 @@
+import Vocabulary
 import Foundation
+import Store
 
 /// Something to tell people about: an alert opened, got worse, resolved, or a notice.
 public struct AlertEvent: Hashable, Sendable, Codable {
-    public enum Kind: String, Hashable, Sendable, Codable {
-        case opened, escalated, resolved, notice
-    }
+    /// The alert change the check's transaction applies: one definition for the rules and the outbox.
+    public typealias Kind = AlertChange.Kind
 
     public var kind: Kind
     public var key: AlertKey

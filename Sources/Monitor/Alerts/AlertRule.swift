@@ -1,20 +1,4 @@
-/// How loudly an alert speaks. Channels filter on it: CDN lag is expected after every change and
-/// must not page anyone at 3 a.m., so it gets its own lower tier.
-public enum AlertSeverity: String, Hashable, Sendable, Codable, CaseIterable, Comparable {
-    case critical, warning, info
-
-    private var rank: Int {
-        switch self {
-        case .critical: 0
-        case .warning: 1
-        case .info: 2
-        }
-    }
-
-    /// Lower rank is more severe, so sorting puts critical first.
-    public static func < (lhs: AlertSeverity, rhs: AlertSeverity) -> Bool { lhs.rank < rhs.rank }
-}
-
+import Vocabulary
 /// The conditions the monitor alerts on. Raw values are stored and sent to receivers: keep them.
 public enum AlertRule: String, Hashable, Sendable, Codable, CaseIterable, Comparable {
     case originUnreachable = "origin-unreachable"

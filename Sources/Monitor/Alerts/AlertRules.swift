@@ -43,7 +43,7 @@ public enum AlertRules {
     public static func appIDMissing(_ check: CheckSummary) -> RuleCheck {
         guard check.documentParsed else { return .notEvaluated(.appIDMissing) }
         var failures: [RuleCheck.Failure] = []
-        for service in AssociatedService.allCases {
+        for service in Service.allCases {
             for appID in check.expectations.missingAppIDs[service] ?? [] {
                 failures.append(.init(subject: "\(service.rawValue) \(appID)",
                                       summary: "\(appID) is missing from \(service.rawValue)."))

@@ -43,10 +43,10 @@ public enum CheckComparison {
         return events
     }
 
-    static func appIDEvents(previous: [AssociatedService: [String]],
-                            current: [AssociatedService: [String]]) -> [CheckEvent] {
+    static func appIDEvents(previous: [Service: [String]],
+                            current: [Service: [String]]) -> [CheckEvent] {
         var events: [CheckEvent] = []
-        for service in AssociatedService.allCases {
+        for service in Service.allCases {
             let before = Set(previous[service] ?? [])
             let after = Set(current[service] ?? [])
             let gone = after.subtracting(before).sorted()

@@ -7,11 +7,11 @@ public enum CheckEvent: Hashable, Sendable, Codable {
     case becameReachable
     /// The origin serves a different file (nil: none at all).
     case versionChanged(from: String?, to: String?)
-    case verdictChanged(from: CheckVerdict, to: CheckVerdict)
+    case verdictChanged(from: Verdict, to: Verdict)
     case findingsAppeared([Finding])
     case findingsDisappeared([Finding])
     /// Required app IDs that were present before and are missing now.
-    case appIDsDisappeared(AssociatedService, [String])
-    case appIDsReappeared(AssociatedService, [String])
+    case appIDsDisappeared(Service, [String])
+    case appIDsReappeared(Service, [String])
     case watchedURLChanged(url: String, from: URLOutcome, to: URLOutcome)
 }

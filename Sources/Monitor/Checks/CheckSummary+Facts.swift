@@ -10,7 +10,7 @@ extension CheckSummary {
     ///   - sha256: the hex digest function (libsodium in production), injected to keep this pure.
     public init(checkedAt: Date, wellKnown: TransportFacts, root: TransportFacts?, cdn: TransportFacts?,
                 deviceLocation: TransportFacts.Location?, document: AASADocument?, findings: [Finding],
-                verdict: CheckVerdict, expectations: ExpectationResults, sha256: ([UInt8]) -> String) {
+                verdict: Verdict, expectations: ExpectationResults, sha256: ([UInt8]) -> String) {
         let device: TransportFacts? = switch deviceLocation {
         case .wellKnown: wellKnown
         case .root: root

@@ -40,7 +40,7 @@ public struct CDNSummary: Hashable, Sendable, Codable {
 /// remembered as the "previous check" of the next one. Built by the pipeline from the check report.
 public struct CheckSummary: Hashable, Sendable, Codable {
     public var checkedAt: Date
-    public var verdict: CheckVerdict
+    public var verdict: Verdict
     /// An HTTP response arrived from the location a device would use (any status).
     public var originReachable: Bool
     /// sha256 (hex) of the file the origin served, nil when it served none.
@@ -56,7 +56,7 @@ public struct CheckSummary: Hashable, Sendable, Codable {
     public var certificate: CertificateSummary?
     public var cdn: CDNSummary?
 
-    public init(checkedAt: Date, verdict: CheckVerdict, originReachable: Bool, versionSHA256: String? = nil,
+    public init(checkedAt: Date, verdict: Verdict, originReachable: Bool, versionSHA256: String? = nil,
                 versionSince: Date? = nil, documentParsed: Bool = false, findings: [Finding] = [], applinksDetailCount: Int? = nil,
                 expectations: ExpectationResults = ExpectationResults(), certificate: CertificateSummary? = nil,
                 cdn: CDNSummary? = nil) {

@@ -4,9 +4,9 @@ import AASA
 /// Measures a document against a domain's expectations. Pure.
 public enum ExpectationEvaluation {
     /// The app IDs a device would associate with each service of `document`.
-    public static func presentAppIDs(in document: AASADocument) -> [AssociatedService: Set<String>] {
-        var present: [AssociatedService: Set<String>] = [:]
-        for service in AssociatedService.allCases {
+    public static func presentAppIDs(in document: AASADocument) -> [Service: Set<String>] {
+        var present: [Service: Set<String>] = [:]
+        for service in Service.allCases {
             switch service {
             case .applinks:
                 // Only `details` routes links; the legacy `apps` array carries no app IDs that open anything.
@@ -24,7 +24,7 @@ public enum ExpectationEvaluation {
     public static func evaluate(_ expectations: Expectations, document: AASADocument?,
                                 outcome: (String) -> URLOutcome) -> ExpectationResults {
         let present = document.map(presentAppIDs(in:)) ?? [:]
-        var missing: [AssociatedService: [String]] = [:]
+        var missing: [Service: [String]] = [:]
         for (service, required) in expectations.appIDs {
             let have = present[service] ?? []
             let absent = required.filter { !have.contains($0) }

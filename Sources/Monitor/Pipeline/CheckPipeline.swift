@@ -93,11 +93,11 @@ public struct CheckPipeline: Sendable {
         func json(_ value: some Encodable) throws -> String { changed ? try JSONText.encode(value) : "" }
         var record = try CheckRecord(
             domainID: domain.id, attemptKey: domain.attemptKey, startedAt: startedAt, finishedAt: check.finishedAt,
-            verdict: step.check.verdict.rawValue, version: body, cdnVersion: cdnBody, changed: changed,
+            verdict: step.check.verdict, version: body, cdnVersion: cdnBody, changed: changed,
             latencyMilliseconds: Int((latency * 1000).rounded()),
-            findingsJSON: try json(step.check.findings),
+            findings: step.check.findings,
             transportJSON: changed ? try JSONText.encode(TransportRecord(check)) : "",
-            expectationsJSON: try json(step.check.expectations),
+            expectations: step.check.expectations,
             summaryJSON: try json(step.check),
             eventsJSON: try json(step.changes),
             consecutiveFailures: step.state.consecutiveUnreachable,
@@ -106,7 +106,7 @@ public struct CheckPipeline: Sendable {
             alertChanges: step.alerts.map { AlertChange(event: $0, domain: domain, findings: step.check.findings) })
         // The domain's state counts unmet expectations; the check's verdict stays the file's.
         let standing = DomainStanding(step.check)
-        record.domainVerdict = standing.verdict.rawValue
+        record.domainVerdict = standing.verdict
         record.reason = standing.reason
         return record
     }
@@ -169,7 +169,7 @@ extension CheckSummary {
         let results = ExpectationEvaluation.evaluate(expectations, document: report.document)
         self.init(checkedAt: check.finishedAt, wellKnown: check.wellKnown, root: check.root, cdn: check.cdn,
                   deviceLocation: report.deviceLocation, document: report.document, findings: report.findings,
-                  verdict: CheckVerdict(rawValue: report.verdict.rawValue) ?? .fail, expectations: results,
+                  verdict: report.verdict, expectations: results,
                   sha256: ContentDigest.sha256Hex)
     }
 
@@ -186,8 +186,8 @@ extension AlertChange {
     init(event: AlertEvent, domain: LeasedDomain, findings: [Finding]) {
         // Only the findings that explain an origin alert travel with it; notices and CDN alerts carry their own summary.
         let relevant = event.severity == .critical ? findings.filter { $0.severity == .error } : []
-        self.init(kind: Kind(rawValue: event.kind.rawValue) ?? .notice, rule: event.key.rule.rawValue,
-                  subject: event.key.subject, severity: event.severity.rawValue, summary: event.summary, at: event.at,
+        self.init(kind: event.kind, rule: event.key.rule.rawValue,
+                  subject: event.key.subject, severity: event.severity, summary: event.summary, at: event.at,
                   domainHost: domain.host, domainDisplayName: domain.displayName, findings: relevant)
     }
 }

@@ -13,15 +13,12 @@ extension DomainStanding {
         try database.withTransaction { connection in
             // Locks the domain's row: a check recorded meanwhile either went first (and this measures
             // its file) or waits and then writes its own result.
-            // Findings another writer stored in a shape this version cannot read leave the state to the next check.
-            guard let basis = try connection.domainStateBasis(domainID: domainID),
-                  let fileVerdict = CheckVerdict(rawValue: basis.fileVerdict),
-                  let findings = try? JSONText.decode([Finding].self, from: basis.findingsJSON) else { return nil }
+            guard let basis = try connection.domainStateBasis(domainID: domainID) else { return nil }
             let expectations = Expectations(rows: try connection.expectations(domainIDs: [domainID]))
             let document = basis.body.flatMap { AASAValidator.validate($0).document }
-            let standing = DomainStanding(fileVerdict: fileVerdict, findings: findings,
+            let standing = DomainStanding(fileVerdict: basis.fileVerdict, findings: basis.findings,
                                           expectations: ExpectationEvaluation.evaluate(expectations, document: document))
-            try connection.setDomainState(domainID: domainID, verdict: standing.verdict.rawValue, reason: standing.reason,
+            try connection.setDomainState(domainID: domainID, verdict: standing.verdict, reason: standing.reason,
                                           basedOnCheck: basis.checkID)
             return standing
         }

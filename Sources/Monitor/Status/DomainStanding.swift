@@ -8,16 +8,16 @@ import AASA
 /// a domain whose valid file lacks an expected app ID, or whose watched URL does not do what is
 /// expected, still fails its owner, so an unmet expectation counts as `fail` here.
 public struct DomainStanding: Hashable, Sendable {
-    public var verdict: CheckVerdict
+    public var verdict: Verdict
     /// nil when there is nothing to say (a passing file without findings and every expectation met).
     public var reason: String?
 
-    public init(verdict: CheckVerdict, reason: String?) {
+    public init(verdict: Verdict, reason: String?) {
         self.verdict = verdict
         self.reason = reason
     }
 
-    public init(fileVerdict: CheckVerdict, findings: [Finding], expectations: ExpectationResults) {
+    public init(fileVerdict: Verdict, findings: [Finding], expectations: ExpectationResults) {
         let unmet = expectations.unmetDescriptions
         verdict = unmet.isEmpty ? fileVerdict : .fail
         let worstFinding = findings.min { $0.severity.rank < $1.severity.rank }?.message
@@ -43,7 +43,7 @@ extension ExpectationResults {
     /// watched URLs in the operator's order.
     public var unmetDescriptions: [String] {
         var lines: [String] = []
-        for service in AssociatedService.allCases {
+        for service in Service.allCases {
             for appID in missingAppIDs[service] ?? [] {
                 lines.append("App ID \(appID) is missing from \(service.rawValue).")
             }

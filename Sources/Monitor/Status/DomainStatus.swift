@@ -1,3 +1,4 @@
+import Vocabulary
 import Foundation
 import Store
 
@@ -26,7 +27,7 @@ public struct DomainStatus: Hashable, Sendable {
     /// A stored domain's status: its state is the domain's (the file's verdict made worse by unmet
     /// expectations), not the latest check's file verdict alone.
     public init(row: DomainStatusRow) {
-        self.init(host: row.host, state: DomainState(lastVerdict: row.lastVerdict.flatMap(CheckVerdict.init(rawValue:))),
+        self.init(host: row.host, state: DomainState(verdict: row.lastVerdict),
                   lastCheck: row.lastCheckAt, version: row.versionSHA256, openAlerts: row.openAlerts, reason: row.reason)
     }
 }
@@ -63,7 +64,7 @@ public enum DomainStatusReport {
     public static func json(_ statuses: [DomainStatus]) -> String {
         let formatter = ISO8601DateFormatter()
         let document = Document(domains: statuses.map {
-            Entry(host: $0.host, state: $0.state.rawValue, lastCheck: $0.lastCheck.map(formatter.string(from:)),
+            Entry(host: $0.host, state: $0.state.statusWord, lastCheck: $0.lastCheck.map(formatter.string(from:)),
                   version: $0.version, openAlerts: $0.openAlerts, reason: $0.reason)
         })
         let encoder = JSONEncoder()
@@ -88,10 +89,10 @@ public enum DomainStatusReport {
             let last = status.lastCheck.map { age(now.timeIntervalSince($0)) + " ago" } ?? "-"
             let version = status.version.map { String($0.prefix(12)) } ?? "-"
             let alerts = status.openAlerts.isEmpty ? "-" : status.openAlerts.joined(separator: ", ")
-            lines.append(pad(status.host, hostWidth) + "  " + pad(status.state.rawValue, 13) + "  " + pad(last, 12)
+            lines.append(pad(status.host, hostWidth) + "  " + pad(status.state.statusWord, 13) + "  " + pad(last, 12)
                          + "  " + pad(version, 12) + "  " + alerts)
             // A domain in trouble says why on the next line, under its state.
-            if status.state == .failing || status.state == .warnings, let reason = status.reason {
+            if status.state == .failing || status.state == .warning, let reason = status.reason {
                 lines.append(String(repeating: " ", count: hostWidth + 2) + "↳ " + reason)
             }
         }
@@ -109,4 +110,10 @@ public enum DomainStatusReport {
         if s < 172_800 { return "\(s / 3600) h" }
         return "\(s / 86_400) d"
     }
+}
+
+extension DomainState {
+    /// The state as `aasa-monitor status` prints it (text and JSON; an API since 2026): the pages'
+    /// label in lower case — "passing", "warnings", "failing", "never checked".
+    var statusWord: String { label.lowercased() }
 }

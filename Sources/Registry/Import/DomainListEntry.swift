@@ -6,9 +6,9 @@ public struct DomainListEntry: Hashable, Sendable {
     public var line: Int
     public var host: String
     /// Required app IDs per service, from the CSV columns after the host.
-    public var appIDs: [AssociatedService: [AppID]]
+    public var appIDs: [Service: [AppID]]
 
-    public init(line: Int, host: String, appIDs: [AssociatedService: [AppID]] = [:]) {
+    public init(line: Int, host: String, appIDs: [Service: [AppID]] = [:]) {
         self.line = line
         self.host = host
         self.appIDs = appIDs

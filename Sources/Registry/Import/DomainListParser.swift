@@ -28,7 +28,7 @@ public enum DomainListParser {
                 refusals.append(DomainListRefusal(line: number, text: line, reason: "the first column (the host) is empty"))
                 continue
             }
-            var appIDs: [AssociatedService: [AppID]] = [:]
+            var appIDs: [Service: [AppID]] = [:]
             var problem: String?
             for field in fields.dropFirst() where !field.isEmpty {
                 switch appID(field) {
@@ -52,12 +52,12 @@ public enum DomainListParser {
 
     /// `TEAMID.bundle.id` or `service:TEAMID.bundle.id`, the app ID checked by `AppID`'s rule (the
     /// registration form's), so the import refuses exactly what the form refuses.
-    static func appID(_ field: String) -> Swift.Result<(AssociatedService, AppID), FieldError> {
-        var service = AssociatedService.applinks
+    static func appID(_ field: String) -> Swift.Result<(Service, AppID), FieldError> {
+        var service = Service.applinks
         var id = Substring(field)
         if let colon = field.firstIndex(of: ":") {
             let name = field[..<colon].lowercased()
-            guard let known = AssociatedService(rawValue: name) else {
+            guard let known = Service(rawValue: name) else {
                 return .failure(FieldError(message: "unknown service \"\(name)\" (use applinks, webcredentials, appclips or activitycontinuation)"))
             }
             service = known

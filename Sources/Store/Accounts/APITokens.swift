@@ -3,13 +3,13 @@ import Foundation
 public struct APITokenRecord: Sendable, Hashable {
     public var id: Int64
     public var name: String
-    public var role: String
+    public var role: Role
     public var createdAt: Date
     public var lastUsedAt: Date?
 }
 
 extension AccountStore {
-    public func createAPIToken(name: String, tokenHash: String, userID: Int64?, role: String) throws -> Int64 {
+    public func createAPIToken(name: String, tokenHash: String, userID: Int64?, role: Role) throws -> Int64 {
         try value("INSERT INTO api_tokens (name, token_hash, user_id, role) VALUES ($1, $2, $3, $4) RETURNING id",
                   name, tokenHash, userID, role)
     }

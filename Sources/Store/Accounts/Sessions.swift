@@ -4,7 +4,7 @@ import Foundation
 public struct SessionRecord: Sendable, Hashable {
     public var userID: Int64
     public var email: String
-    public var role: String
+    public var role: Role
     public var csrfToken: String
     public var expiresAt: Date
 }

@@ -5,7 +5,7 @@ public struct UserRecord: Sendable, Hashable {
     public var id: Int64
     public var email: String
     public var passwordHash: String
-    public var role: String
+    public var role: Role
     public var createdAt: Date
 
     init(row: Row) throws {
@@ -23,7 +23,7 @@ extension AccountStore {
     }
 
     /// Creates a user; nil when the email (compared case-insensitively) is taken.
-    public func createUser(email: String, passwordHash: String, role: String) throws -> Int64? {
+    public func createUser(email: String, passwordHash: String, role: Role) throws -> Int64? {
         try firstRow("""
             INSERT INTO users (email, password_hash, role) VALUES ($1, $2, $3)
             ON CONFLICT (lower(email)) DO NOTHING RETURNING id

@@ -4,15 +4,14 @@ import Foundation
 
 /// An alert event of one check: applied to `alerts` and handed to the outbox in the check's transaction.
 public struct AlertChange: Sendable, Hashable {
-    public enum Kind: String, Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable, Codable {
         case opened, escalated, resolved, notice
     }
 
     public var kind: Kind
     public var rule: String
     public var subject: String
-    /// critical / warning / info
-    public var severity: String
+    public var severity: AlertSeverity
     public var summary: String
     public var at: Date
     public var domainHost: String
@@ -20,7 +19,7 @@ public struct AlertChange: Sendable, Hashable {
     public var findings: [Finding]
     public var diffSummary: [String]
 
-    public init(kind: Kind, rule: String, subject: String, severity: String, summary: String, at: Date,
+    public init(kind: Kind, rule: String, subject: String, severity: AlertSeverity, summary: String, at: Date,
                 domainHost: String, domainDisplayName: String? = nil, findings: [Finding] = [], diffSummary: [String] = []) {
         self.kind = kind
         self.rule = rule
@@ -77,7 +76,7 @@ extension AlertStore {
         let event = NotificationEvent(
             kind: kind, occurredAt: change.at, domainID: domainID, domainHost: change.domainHost,
             domainDisplayName: change.domainDisplayName == change.domainHost ? nil : change.domainDisplayName,
-            alertID: alert?.id, rule: change.rule, severity: NotificationSeverity(rawValue: change.severity) ?? .critical,
+            alertID: alert?.id, rule: change.rule, severity: change.severity,
             title: change.summary, detail: change.subject.isEmpty ? nil : change.subject, findings: change.findings,
             diffSummary: change.diffSummary, openedAt: alert?.openedAt, resolvedAt: alert?.resolvedAt)
         return try enqueueNotification(event)

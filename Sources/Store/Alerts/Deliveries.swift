@@ -1,7 +1,8 @@
+import Vocabulary
 import Foundation
 
 /// The outbox: one row per notification event and channel, delivered at least once by any worker.
-public enum DeliveryState: String, Sendable, Codable, CaseIterable {
+public enum DeliveryState: String, Sendable, Codable, CaseIterable, SQLDecodable, SQLEncodable {
     case pending, sent, failed
 }
 
@@ -124,9 +125,9 @@ extension AlertStore {
         case .giveUp(let reason): succeeded = false; mode = "failed"; disableReason = reason
         }
         let milliseconds = Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
-        let state: String = try value(Self.recordAttempt, deliveryID, succeeded, responseCode, response.map { String($0.prefix(1000)) },
+        let state: DeliveryState = try value(Self.recordAttempt, deliveryID, succeeded, responseCode, response.map { String($0.prefix(1000)) },
                                       error.map { String($0.prefix(1000)) }, milliseconds, mode, delay, disableReason)
-        return DeliveryState(rawValue: state) ?? .pending
+        return state
     }
 
     /// Seconds until the earliest pending delivery is due (0 when one is due now), or nil when
@@ -248,11 +249,7 @@ extension AlertStore {
 
 extension ClaimedDelivery {
     init(row: Row) throws {
-        let kindText: String = try row.decode("kind")
-        let severityText: String = try row.decode("min_severity")
-        guard let kind = ChannelKind(rawValue: kindText), let severity = NotificationSeverity(rawValue: severityText) else {
-            throw DatabaseError.decoding(column: "kind", message: "unknown channel kind or severity")
-        }
+        let kind: ChannelKind = try row.decode("kind"), severity: AlertSeverity = try row.decode("min_severity")
         let channel = ChannelRecord(
             id: try row.decode("channel_id"), kind: kind, name: try row.decode("name"), target: try row.decode("target"),
             secret: try row.decode("secret"), enabled: try row.decode("enabled"), minSeverity: severity,
@@ -267,10 +264,7 @@ extension ClaimedDelivery {
 
 extension DeliveryRecord {
     init(row: Row) throws {
-        let stateText: String = try row.decode("state")
-        guard let state = DeliveryState(rawValue: stateText) else {
-            throw DatabaseError.decoding(column: "state", message: "unknown delivery state \"\(stateText)\"")
-        }
+        let state: DeliveryState = try row.decode("state")
         self.init(id: try row.decode("id"), channelID: try row.decode("channel_id"), alertID: try row.decode("alert_id"),
                   idempotencyID: try row.decode("idempotency_id"),
                   event: try NotificationEvent.fromStoredJSON(try row.decode("payload")), state: state,

@@ -28,7 +28,7 @@ public struct NotificationEvent: Codable, Sendable, Equatable {
     public var alertID: Int64?
     /// Stable rule name, e.g. "origin-failing", "app-id-missing", "cdn-stale".
     public var rule: String?
-    public var severity: NotificationSeverity
+    public var severity: AlertSeverity
     /// One line that says what broke where: "Apple's CDN serves an older file than the origin".
     public var title: String
     /// Optional longer explanation (the cause and what to do).
@@ -41,7 +41,7 @@ public struct NotificationEvent: Codable, Sendable, Equatable {
 
     public init(kind: Kind, occurredAt: Date, domainID: Int64? = nil, domainHost: String,
                 domainDisplayName: String? = nil, alertID: Int64? = nil, rule: String? = nil,
-                severity: NotificationSeverity, title: String, detail: String? = nil, findings: [Finding] = [],
+                severity: AlertSeverity, title: String, detail: String? = nil, findings: [Finding] = [],
                 diffSummary: [String] = [], openedAt: Date? = nil, resolvedAt: Date? = nil) {
         self.kind = kind
         self.occurredAt = occurredAt
@@ -75,29 +75,4 @@ public struct NotificationEvent: Codable, Sendable, Equatable {
         decoder.dateDecodingStrategy = .iso8601
         return try decoder.decode(NotificationEvent.self, from: Data(text.utf8))
     }
-}
-
-/// How loudly an event speaks; channels subscribe from a minimum tier up. The raw values are the
-/// monitor's `AlertSeverity` ones (critical, warning, info), so it converts by raw value.
-public enum NotificationSeverity: String, Codable, Sendable, CaseIterable, Comparable {
-    /// Something broke: devices stop opening the app.
-    case critical
-    /// The lower tier, e.g. Apple's CDN lagging behind a change: worth knowing, not worth a page.
-    case warning
-    /// Informational: a new version was published.
-    case info
-
-    var rank: Int {
-        switch self {
-        case .critical: 0
-        case .warning: 1
-        case .info: 2
-        }
-    }
-
-    /// Lower rank is more severe: `.critical < .warning`.
-    public static func < (lhs: NotificationSeverity, rhs: NotificationSeverity) -> Bool { lhs.rank < rhs.rank }
-
-    /// Whether a channel whose minimum is `minimum` wants this event.
-    public func reaches(minimum: NotificationSeverity) -> Bool { rank <= minimum.rank }
 }

@@ -1,3 +1,4 @@
+import Vocabulary
 import Foundation
 
 /// An unchanged check (same file, verdict, findings, expectations and alert state as the last
@@ -9,7 +10,7 @@ public struct RepeatRecord: Sendable, Hashable {
     public var finishedAt: Date
     /// The check's verdict, also written as the domain's state (`domains.last_verdict`): the
     /// pipeline batches only repeats whose expectations all hold, where the two agree.
-    public var verdict: String
+    public var verdict: Verdict
     public var latencyMilliseconds: Int
     public var consecutiveFailures: Int
     public var nextCheckAt: Date
@@ -17,7 +18,7 @@ public struct RepeatRecord: Sendable, Hashable {
     /// `last_seen_at` moves at most hourly.
     public var versionSHA256s: [String]
 
-    public init(domainID: Int64, attemptKey: String, finishedAt: Date, verdict: String, latencyMilliseconds: Int,
+    public init(domainID: Int64, attemptKey: String, finishedAt: Date, verdict: Verdict, latencyMilliseconds: Int,
                 consecutiveFailures: Int, nextCheckAt: Date, versionSHA256s: [String]) {
         self.domainID = domainID
         self.attemptKey = attemptKey

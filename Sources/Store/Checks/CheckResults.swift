@@ -1,3 +1,4 @@
+import Vocabulary
 import Foundation
 
 /// Everything one check produced, ready to be written in one transaction.
@@ -8,10 +9,10 @@ public struct CheckRecord: Sendable {
     public var startedAt: Date
     public var finishedAt: Date
     /// pass / warn / fail: the file's verdict (`checks.verdict`).
-    public var verdict: String
+    public var verdict: Verdict
     /// The domain's overall state after this check (`domains.last_verdict`): the file's verdict made
     /// worse by unmet expectations; nil: the same as `verdict`.
-    public var domainVerdict: String?
+    public var domainVerdict: Verdict?
     /// The one line the overview shows for the domain (`domains.last_reason`).
     public var reason: String?
     /// The file the origin served (hex SHA-256 and bytes), nil when none.
@@ -23,9 +24,10 @@ public struct CheckRecord: Sendable {
     /// state): a changed check keeps a full row in `checks`, an unchanged one a small repeat row.
     public var changed: Bool
     public var latencyMilliseconds: Int
-    public var findingsJSON: String
+    public var findings: [Finding]
+    /// JSON; "" when unchanged (nothing stored).
     public var transportJSON: String
-    public var expectationsJSON: String
+    public var expectations: ExpectationResults
     public var summaryJSON: String
     public var eventsJSON: String
     /// Unreachable checks in a row, for the scheduler's backoff.
@@ -35,9 +37,9 @@ public struct CheckRecord: Sendable {
     public var streaks: [StreakRow]?
     public var alertChanges: [AlertChange]
 
-    public init(domainID: Int64, attemptKey: String, startedAt: Date, finishedAt: Date, verdict: String,
-                version: StoredBody?, cdnVersion: StoredBody? = nil, changed: Bool, latencyMilliseconds: Int, findingsJSON: String,
-                transportJSON: String, expectationsJSON: String, summaryJSON: String, eventsJSON: String,
+    public init(domainID: Int64, attemptKey: String, startedAt: Date, finishedAt: Date, verdict: Verdict,
+                version: StoredBody?, cdnVersion: StoredBody? = nil, changed: Bool, latencyMilliseconds: Int, findings: [Finding],
+                transportJSON: String, expectations: ExpectationResults, summaryJSON: String, eventsJSON: String,
                 consecutiveFailures: Int, nextCheckAt: Date, streaks: [StreakRow]?, alertChanges: [AlertChange]) {
         self.domainID = domainID
         self.attemptKey = attemptKey
@@ -48,9 +50,9 @@ public struct CheckRecord: Sendable {
         self.cdnVersion = cdnVersion
         self.changed = changed
         self.latencyMilliseconds = latencyMilliseconds
-        self.findingsJSON = findingsJSON
+        self.findings = findings
         self.transportJSON = transportJSON
-        self.expectationsJSON = expectationsJSON
+        self.expectations = expectations
         self.summaryJSON = summaryJSON
         self.eventsJSON = eventsJSON
         self.consecutiveFailures = consecutiveFailures
@@ -102,7 +104,7 @@ extension Database {
             if record.changed {
                 guard let id: Int64 = try connection.firstRow(
                     Self.insertCheck, record.domainID, record.attemptKey, record.startedAt, record.finishedAt,
-                    record.verdict, versionID, record.transportJSON, record.findingsJSON, record.expectationsJSON,
+                    record.verdict, versionID, record.transportJSON, try StoredJSON.encode(record.findings), record.expectations,
                     record.latencyMilliseconds, record.summaryJSON, record.eventsJSON, cdnVersionID)?.decode("id")
                 else { return .superseded }
                 checkID = id

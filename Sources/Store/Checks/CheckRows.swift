@@ -1,3 +1,4 @@
+import Vocabulary
 import Foundation
 
 /// A check row as stored, for writers that already have every piece (imports, benchmarks, tests).
@@ -8,7 +9,7 @@ public struct NewCheckRow: Sendable {
     public var domainID: Int64
     public var startedAt: Date
     public var finishedAt: Date
-    public var verdict: String
+    public var verdict: Verdict
     /// The origin's file, nil when it served none.
     public var originBody: [UInt8]?
     public var cdnBody: [UInt8]?
@@ -17,7 +18,7 @@ public struct NewCheckRow: Sendable {
     public var latencyMilliseconds: Int?
     public var changed: Bool
 
-    public init(domainID: Int64, startedAt: Date, finishedAt: Date, verdict: String, originBody: [UInt8]?, cdnBody: [UInt8]? = nil,
+    public init(domainID: Int64, startedAt: Date, finishedAt: Date, verdict: Verdict, originBody: [UInt8]?, cdnBody: [UInt8]? = nil,
                 transportJSON: String = "{}", findingsJSON: String = "[]", latencyMilliseconds: Int?, changed: Bool) {
         self.domainID = domainID
         self.startedAt = startedAt

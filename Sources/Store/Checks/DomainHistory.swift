@@ -1,3 +1,4 @@
+import Vocabulary
 import Foundation
 
 /// A stored check, as the domain page and the API show it.
@@ -5,15 +6,16 @@ public struct CheckRow: Sendable {
     public var id: Int64
     public var startedAt: Date
     public var finishedAt: Date?
-    public var verdict: String?
+    public var verdict: Verdict?
     public var originVersionSHA256: String?
     public var cdnVersionSHA256: String?
     public var changed: Bool
     public var latencyMilliseconds: Int?
-    /// JSON as stored by the check pipeline.
+    /// The per-location transport facts as stored by the check pipeline (JSON).
     public var transportJSON: String
-    public var findingsJSON: String
-    public var expectationsJSON: String
+    /// Errors first is the reader's choice; stored in the order the check produced them.
+    public var findings: [Finding]
+    public var expectations: ExpectationResults
 
     init(row: Row) throws {
         id = try row.decode("id")
@@ -25,13 +27,13 @@ public struct CheckRow: Sendable {
         changed = try row.decode("changed")
         latencyMilliseconds = try row.decode("latency_ms")
         transportJSON = try row.decode("transport")
-        findingsJSON = try row.decode("findings")
-        expectationsJSON = try row.decode("expectations")
+        findings = try row.decodeJSON("findings")
+        expectations = try row.decode("expectations")
     }
 
     static let select: SQL = """
         SELECT c.id, c.started_at, c.finished_at, c.verdict, ov.sha256 AS origin_sha, cv.sha256 AS cdn_sha, c.changed,
-          c.latency_ms, c.transport::text AS transport, c.findings::text AS findings, c.expectations::text AS expectations
+          c.latency_ms, c.transport, c.findings, c.expectations
         FROM checks c LEFT JOIN aasa_versions ov ON ov.id = c.origin_version_id LEFT JOIN aasa_versions cv ON cv.id = c.cdn_version_id
         """
 }

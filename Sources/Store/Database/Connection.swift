@@ -6,6 +6,10 @@ import Glibc
 /// (hence `@unchecked Sendable`, which only lets it move between threads, never be shared).
 public final class Connection: Queryable, @unchecked Sendable {
     private var handle: OpaquePointer?
+    /// "table.column" of the table columns results have come from, by (table OID, column number):
+    /// decoding errors name where a value is stored, not only the result's column label. Filled
+    /// once per table per connection; the OIDs are stable while the table exists.
+    private var columnSources: [ColumnSourceKey: String] = [:]
 
     /// Opens a connection; throws `.connectionFailed` with libpq's reason when it cannot.
     public init(configuration: ConnectionConfiguration) throws {
@@ -198,6 +202,7 @@ public final class Connection: Queryable, @unchecked Sendable {
     private func rows(of result: OpaquePointer) -> [Row] {
         let rowCount = PQntuples(result), columnCount = PQnfields(result)
         let names = (0..<columnCount).map { column in PQfname(result, column).map { String(cString: $0) } ?? "?column?" }
+        let labels = qualifiedLabels(of: result, names: names)
         var rows: [Row] = []
         rows.reserveCapacity(Int(rowCount))
         for row in 0..<rowCount {
@@ -212,9 +217,36 @@ public final class Connection: Queryable, @unchecked Sendable {
                     values.append(String(decoding: UnsafeBufferPointer(start: start, count: length), as: UTF8.self))
                 }
             }
-            rows.append(Row(columnNames: names, values: values))
+            rows.append(Row(columnNames: names, labels: labels, values: values))
         }
         return rows
+    }
+
+    /// Each column's name for error messages: `domains.last_verdict`, or `verdict (checks.verdict)`
+    /// when the result renamed it; the bare name for computed columns. Table columns not seen before
+    /// on this connection are looked up in the catalog once (expression columns there have no table,
+    /// so that lookup never recurses). A failed lookup only leaves the bare names.
+    private func qualifiedLabels(of result: OpaquePointer, names: [String]) -> [String] {
+        let keys = names.indices.map { column in
+            ColumnSourceKey(table: PQftable(result, Int32(column)), column: PQftablecol(result, Int32(column)))
+        }
+        let unknownTables = Set(keys.filter { $0.table != 0 && columnSources[$0] == nil }.map(\.table))
+        if !unknownTables.isEmpty, let found = try? query("""
+            SELECT a.attrelid::int8 AS t, a.attnum::int4 AS n, (c.relname || '.' || a.attname)::text AS source
+            FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+            WHERE a.attrelid = ANY($1::int8[]::oid[]) AND a.attnum > 0
+            """, [SQLArray(unknownTables.map { Int64($0) })]) {
+            for row in found.rows {
+                if let table: Int64 = try? row.decode(0), let column: Int32 = try? row.decode(1), let source: String = try? row.decode(2),
+                   let oid = UInt32(exactly: table) {
+                    columnSources[ColumnSourceKey(table: oid, column: column)] = source
+                }
+            }
+        }
+        return zip(names, keys).map { name, key in
+            guard let source = columnSources[key] else { return name }
+            return source.hasSuffix("." + name) ? source : "\(name) (\(source))"
+        }
     }
 
     private static func affectedRows(_ result: OpaquePointer) -> Int {
@@ -244,4 +276,10 @@ extension Connection {
     public func dropDatabase(_ name: String) throws {
         try runScript(SQL(trustedFileContents: "DROP DATABASE IF EXISTS \(try quotedIdentifier(name)) WITH (FORCE)"))
     }
+}
+
+/// A result column's origin: the table's OID and the column's number in it (0 and 0 for computed columns).
+struct ColumnSourceKey: Hashable {
+    var table: UInt32
+    var column: Int32
 }

@@ -4,10 +4,18 @@
 public struct Row: Sendable {
     /// Shared by every row of one result (copy-on-write), so it costs one array per result.
     public let columnNames: [String]
+    /// What decoding errors call each column: `domains.last_verdict` where the server said which
+    /// table column it came from (shared by every row of a result, like `columnNames`).
+    let labels: [String]
     let values: [String?]
 
     public init(columnNames: [String], values: [String?]) {
+        self.init(columnNames: columnNames, labels: columnNames, values: values)
+    }
+
+    init(columnNames: [String], labels: [String], values: [String?]) {
         self.columnNames = columnNames
+        self.labels = labels.count == columnNames.count ? labels : columnNames
         self.values = values
     }
 
@@ -15,14 +23,27 @@ public struct Row: Sendable {
         guard values.indices.contains(index) else {
             throw DatabaseError.decoding(column: "#\(index)", message: "the result has only \(values.count) columns")
         }
-        return try Value.decode(sqlText: values[index], column: columnNames[index])
+        return try Value.decode(sqlText: values[index], column: labels[index])
     }
 
     public func decode<Value: SQLDecodable>(_ name: String, as type: Value.Type = Value.self) throws -> Value {
         guard let index = columnNames.firstIndex(of: name) else {
             throw DatabaseError.decoding(column: name, message: "no such column in the result (\(columnNames.joined(separator: ", ")))")
         }
-        return try Value.decode(sqlText: values[index], column: name)
+        return try Value.decode(sqlText: values[index], column: labels[index])
+    }
+
+    /// A jsonb column decoded with the stored JSON coding (`StoredJSON`), for stored values whose
+    /// type is not `SQLJSONCodable` itself (`[Finding]`). A document that does not decode is an error
+    /// naming the table and column, never an empty default.
+    public func decodeJSON<Value: Decodable>(_ name: String, as type: Value.Type = Value.self) throws -> Value {
+        let text: String = try decode(name)
+        do {
+            return try StoredJSON.decode(Value.self, from: text)
+        } catch {
+            let label = columnNames.firstIndex(of: name).map { labels[$0] } ?? name
+            throw DatabaseError.decoding(column: label, message: "is not a \(Value.self) as stored JSON: \(StoredJSON.describe(error))")
+        }
     }
 }
 

@@ -14,6 +14,13 @@ public struct SQL: ExpressibleByStringLiteral, Sendable, Hashable, CustomStringC
         text = trustedFileContents
     }
 
+    /// For fragments written from the vocabulary's closed sets (enum raw values, all compile-time
+    /// constants without quotes), e.g. the domain state's CASE: never for a value from outside.
+    init(vocabularyFragment: String) {
+        precondition(!vocabularyFragment.contains(";"), "a vocabulary fragment is one expression")
+        text = vocabularyFragment
+    }
+
     private init(joined: String) {
         text = joined
     }

@@ -81,6 +81,11 @@ public struct SQLArray: SQLEncodable {
         literal = "{" + values.map { String($0) }.joined(separator: ",") + "}"
     }
 
+    /// Words of the vocabulary (verdicts, services…) by their stored raw values.
+    public init<Word: RawRepresentable>(_ values: [Word]) where Word.RawValue == String {
+        self.init(values.map(\.rawValue))
+    }
+
     /// Timestamps in the text form `Date` uses as a parameter; cast with `$n::timestamptz[]`.
     public init(_ values: [Date]) {
         self.init(values.map(SQLTimestamp.format))

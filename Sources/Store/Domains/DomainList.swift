@@ -1,3 +1,4 @@
+import Vocabulary
 import Foundation
 
 /// A domain as the home page lists it.
@@ -6,7 +7,7 @@ public struct DomainListItem: Sendable, Equatable {
     public var host: String
     public var displayName: String
     public var wildcard: Bool
-    public var lastVerdict: String?
+    public var lastVerdict: Verdict?
     public var lastCheckedAt: Date?
 }
 

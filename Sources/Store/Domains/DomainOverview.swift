@@ -1,9 +1,10 @@
 import Foundation
+import Vocabulary
 
 /// The overview's filter, sort and page, as the Store understands them.
 public struct OverviewFilter: Sendable, Equatable {
-    /// `passing`, `warning`, `failing`, `checking`, `never`, or nil for all.
-    public var state: String?
+    /// nil for all.
+    public var state: DomainState?
     public var search: String
     /// `host`, `state`, `last-check`, `last-change`
     public var sort: String
@@ -11,7 +12,7 @@ public struct OverviewFilter: Sendable, Equatable {
     public var limit: Int
     public var offset: Int
 
-    public init(state: String?, search: String, sort: String, descending: Bool, limit: Int, offset: Int) {
+    public init(state: DomainState?, search: String, sort: String, descending: Bool, limit: Int, offset: Int) {
         self.state = state
         self.search = search
         self.sort = sort
@@ -25,7 +26,7 @@ public struct OverviewItem: Sendable {
     public var id: Int64
     public var host: String
     public var displayName: String
-    public var state: String
+    public var state: DomainState
     public var reason: String?
     public var lastCheckedAt: Date?
     public var lastChangedAt: Date?
@@ -39,9 +40,9 @@ extension DomainStore {
     /// State and reason are the domain's (`last_verdict`, `last_reason`: the file's verdict made worse
     /// by unmet expectations); sparkline latencies (`domain_stats.recent_latencies`, kept by every check) and alert counts are
     /// fetched for the page's rows only.
-    public func overview(_ f: OverviewFilter) throws -> (items: [OverviewItem], matching: Int, counts: [String: Int]) {
+    public func overview(_ f: OverviewFilter) throws -> (items: [OverviewItem], matching: Int, counts: [DomainState: Int]) {
         let pattern = "%" + Self.escapeLike(f.search.lowercased()) + "%"
-        let state = f.state ?? ""
+        let state = f.state?.rawValue ?? ""
         let order: SQL = switch (f.sort, f.descending) {
         case ("host", false): "lower(d.display_name), d.id"
         case ("host", true): "lower(d.display_name) DESC, d.id"
@@ -55,14 +56,14 @@ extension DomainStore {
         let page = try rows("""
             WITH listed AS (
               SELECT d.id, d.host, d.display_name, d.last_check_id, d.last_checked_at, d.last_changed_at, d.last_reason AS reason,
-                CASE WHEN d.check_requested_at IS NOT NULL OR d.lease_until > now() THEN 'checking'
-                     WHEN d.last_verdict = 'fail' THEN 'failing' WHEN d.last_verdict = 'warn' THEN 'warning'
-                     WHEN d.last_verdict = 'pass' THEN 'passing' ELSE 'never' END AS state
+            """ + DomainState.sqlOfDomainRow + """
+                AS state
               FROM domains d
               WHERE ($1 = '%%' OR lower(d.display_name) LIKE $1 OR d.host LIKE $1)
             ), ranked AS (
-              SELECT listed.*, CASE state WHEN 'failing' THEN 0 WHEN 'warning' THEN 1 WHEN 'checking' THEN 2
-                WHEN 'never' THEN 3 ELSE 4 END AS state_rank, count(*) OVER () AS matching
+              SELECT listed.*,
+            """ + DomainState.sqlWorstFirstRank + """
+                AS state_rank, count(*) OVER () AS matching
               FROM listed WHERE ($2 = '' OR state = $2)
             ), paged AS (
               SELECT * FROM ranked d ORDER BY
@@ -87,13 +88,8 @@ extension DomainStore {
                 SELECT count(*) FROM domains d WHERE ($1 = '%%' OR lower(d.display_name) LIKE $1 OR d.host LIKE $1)
                 """, pattern)
         }
-        var counts: [String: Int] = [:]
-        for row in try rows("""
-            SELECT CASE WHEN check_requested_at IS NOT NULL OR lease_until > now() THEN 'checking'
-                        WHEN last_verdict = 'fail' THEN 'failing' WHEN last_verdict = 'warn' THEN 'warning'
-                        WHEN last_verdict = 'pass' THEN 'passing' ELSE 'never' END AS state, count(*) AS n
-            FROM domains GROUP BY 1
-            """) {
+        var counts: [DomainState: Int] = [:]
+        for row in try rows("SELECT " + DomainState.sqlOfDomainRow + " AS state, count(*) AS n FROM domains d GROUP BY 1") {
             counts[try row.decode("state")] = try row.decode("n")
         }
         return (items, matching, counts)

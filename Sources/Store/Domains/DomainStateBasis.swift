@@ -1,10 +1,11 @@
+import Vocabulary
 /// What a domain's state is measured from between checks: its latest stored check (the file's
 /// verdict, the findings, the file itself), for re-measuring it when the expectations change.
 public struct DomainStateBasis: Sendable {
     public var checkID: Int64
     /// pass / warn / fail: the check's file verdict.
-    public var fileVerdict: String
-    public var findingsJSON: String
+    public var fileVerdict: Verdict
+    public var findings: [Finding]
     /// The file the origin served (the one the expectations are measured against); nil when none.
     public var body: [UInt8]?
 }
@@ -21,12 +22,12 @@ extension DomainStore {
             FOR UPDATE OF d
             """, domainID) else { return nil }
         return DomainStateBasis(checkID: try row.decode("id"), fileVerdict: try row.decode("verdict"),
-                                findingsJSON: try row.decode("findings"), body: try row.decode("body"))
+                                findings: try row.decodeJSON("findings"), body: try row.decode("body"))
     }
 
     /// Sets the domain's overall state and reason, only while `checkID` is still its latest check.
     @discardableResult
-    public func setDomainState(domainID: Int64, verdict: String, reason: String?, basedOnCheck checkID: Int64) throws -> Bool {
+    public func setDomainState(domainID: Int64, verdict: Verdict, reason: String?, basedOnCheck checkID: Int64) throws -> Bool {
         try execute("""
             UPDATE domains SET last_verdict = $2, last_reason = $3
             WHERE id = $1 AND last_check_id = $4 AND (last_verdict IS DISTINCT FROM $2 OR last_reason IS DISTINCT FROM $3)

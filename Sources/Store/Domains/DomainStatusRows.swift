@@ -1,3 +1,4 @@
+import Vocabulary
 import Foundation
 
 /// A domain's state for `aasa-monitor status`.
@@ -6,7 +7,7 @@ public struct DomainStatusRow: Sendable, Hashable {
     public var host: String
     public var lastCheckAt: Date?
     /// pass / warn / fail, counting unmet expectations as fail; nil before the first check.
-    public var lastVerdict: String?
+    public var lastVerdict: Verdict?
     /// Why, in one line (an unmet expectation, else the worst finding).
     public var reason: String?
     /// The file the origin serves (hex SHA-256): the last changed check's, which unchanged repeats share.

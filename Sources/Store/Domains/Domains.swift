@@ -1,3 +1,4 @@
+import Vocabulary
 import Foundation
 
 /// A domain as the dashboard registers or edits it.
@@ -24,9 +25,9 @@ public struct DomainDraft: Sendable, Equatable {
 }
 
 public struct AppIDExpectation: Sendable, Hashable {
-    public var service: String
+    public var service: Service
     public var appID: String
-    public init(service: String, appID: String) {
+    public init(service: Service, appID: String) {
         self.service = service
         self.appID = appID
     }
@@ -57,7 +58,7 @@ public struct DomainRecord: Sendable {
     public var lastCheckedAt: Date?
     /// The domain's overall state: pass / warn / fail, the latest file verdict made worse by unmet
     /// expectations (an unmet one is fail); nil before the first check.
-    public var lastVerdict: String?
+    public var lastVerdict: Verdict?
     /// The one line that explains `lastVerdict` (an unmet expectation, else the worst finding).
     public var lastReason: String?
     public var lastChangedAt: Date?

@@ -1,8 +1,9 @@
+import Vocabulary
 /// One of a domain's expectations: a required app ID in a service, or a watched URL with the app
 /// that should open it (nil: the URL should stay in the browser).
 public struct ExpectationRow: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
-        case appID(service: String, appID: String)
+        case appID(service: Service, appID: String)
         case watchedURL(url: String, expectedAppID: String?)
     }
 

@@ -1,8 +1,9 @@
+import Vocabulary
 import Foundation
 
 /// Where notifications go: an email address, a webhook URL (our signed JSON event) or a
 /// Slack-compatible webhook (`{text, blocks}`).
-public enum ChannelKind: String, Sendable, Codable, CaseIterable {
+public enum ChannelKind: String, Sendable, Codable, CaseIterable, SQLDecodable, SQLEncodable {
     case email, webhook, slack
 }
 
@@ -14,7 +15,7 @@ public struct ChannelRecord: Sendable, Equatable {
     public var target: String
     public var secret: String?
     public var enabled: Bool
-    public var minSeverity: NotificationSeverity
+    public var minSeverity: AlertSeverity
     /// Why the system switched the channel off (e.g. the receiver answered 410 Gone).
     public var disabledReason: String?
     /// Only these domains' events; empty means every domain.
@@ -29,11 +30,11 @@ public struct NewChannel: Sendable, Equatable {
     public var name: String
     public var target: String
     public var secret: String?
-    public var minSeverity: NotificationSeverity
+    public var minSeverity: AlertSeverity
     public var domainIDs: [Int64]
 
     public init(kind: ChannelKind, name: String = "", target: String, secret: String? = nil,
-                minSeverity: NotificationSeverity = .info, domainIDs: [Int64] = []) {
+                minSeverity: AlertSeverity = .info, domainIDs: [Int64] = []) {
         self.kind = kind
         self.name = name
         self.target = target
@@ -48,10 +49,10 @@ public struct ChannelChanges: Sendable, Equatable {
     public var name: String
     public var target: String
     public var enabled: Bool
-    public var minSeverity: NotificationSeverity
+    public var minSeverity: AlertSeverity
     public var domainIDs: [Int64]
 
-    public init(name: String, target: String, enabled: Bool, minSeverity: NotificationSeverity, domainIDs: [Int64]) {
+    public init(name: String, target: String, enabled: Bool, minSeverity: AlertSeverity, domainIDs: [Int64]) {
         self.name = name
         self.target = target
         self.enabled = enabled
@@ -149,14 +150,7 @@ extension SettingsStore {
 
 extension ChannelRecord {
     init(row: Row) throws {
-        let kindText: String = try row.decode("kind")
-        let severityText: String = try row.decode("min_severity")
-        guard let kind = ChannelKind(rawValue: kindText) else {
-            throw DatabaseError.decoding(column: "kind", message: "unknown channel kind \"\(kindText)\"")
-        }
-        guard let severity = NotificationSeverity(rawValue: severityText) else {
-            throw DatabaseError.decoding(column: "min_severity", message: "unknown severity \"\(severityText)\"")
-        }
+        let kind: ChannelKind = try row.decode("kind"), severity: AlertSeverity = try row.decode("min_severity")
         let domains: String = try row.decode("domain_ids")
         self.init(id: try row.decode("id"), kind: kind, name: try row.decode("name"), target: try row.decode("target"),
                   secret: try row.decode("secret"), enabled: try row.decode("enabled"), minSeverity: severity,

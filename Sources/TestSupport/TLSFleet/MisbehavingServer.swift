@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import HTTP
 
 /// The fleet's odd servers that nginx cannot play, each on its own loopback port:
 /// - `hang`: accepts the connection and never sends a byte (no TLS handshake, no answer);
@@ -48,7 +49,7 @@ public final class MisbehavingServer: @unchecked Sendable {
     public init(_ behaviour: Behaviour) throws {
         self.behaviour = behaviour
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        guard fd >= 0 else { throw SystemCallError(call: "socket", code: errno) }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
@@ -59,8 +60,10 @@ public final class MisbehavingServer: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard bound == 0, listen(fd, 128) == 0 else {
+            // errno first: close may overwrite it. Every errno is reported as itself, not mapped.
+            let error = SystemCallError(call: bound == 0 ? "listen" : "bind", code: errno)
             close(fd)
-            throw POSIXError(.init(rawValue: errno) ?? .EIO)
+            throw error
         }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {

@@ -1,3 +1,4 @@
+import Vocabulary
 import Foundation
 import Registry
 import Store
@@ -46,7 +47,7 @@ enum DomainAPI {
                            interval_minutes: d.intervalSeconds / 60, badge: d.badgeEnabled, last_checked_at: d.lastCheckedAt,
                            last_changed_at: d.lastChangedAt, next_check_at: d.nextCheckAt)
         if let detail {
-            j.app_ids = detail.apps.map { AppIDJSON(service: $0.service, app_id: $0.appID) }
+            j.app_ids = detail.apps.map { AppIDJSON(service: $0.service.rawValue, app_id: $0.appID) }
             j.watched_urls = detail.watched.map { WatchedJSON(url: $0.url, expect: $0.expectedAppID ?? "browser") }
         }
         return j
@@ -57,7 +58,7 @@ enum DomainAPI {
         q.pageSize = min(max(Int(c.query["per_page"] ?? "") ?? 100, 1), 1000)
         let result = try c.database.overview(DomainHandlers.filter(q))
         struct Item: Encodable {
-            let id: Int64, host: String, display_name: String, state: String, reason: String?
+            let id: Int64, host: String, display_name: String, state: DomainState, reason: String?
             let last_checked_at: Date?, last_changed_at: Date?, open_alerts: Int
         }
         struct Page: Encodable { let domains: [Item]; let total: Int; let page: Int; let per_page: Int }
@@ -135,7 +136,7 @@ enum DomainAPI {
         // Fields left out keep their value.
         let current = (try c.database.appIDExpectations(domainID: d.id), try c.database.watchedURLs(domainID: d.id))
         input = DomainInput(host: nil, interval_minutes: input.interval_minutes ?? d.intervalSeconds / 60, badge: input.badge ?? d.badgeEnabled,
-                            app_ids: input.app_ids ?? current.0.map { AppIDJSON(service: $0.service, app_id: $0.appID) },
+                            app_ids: input.app_ids ?? current.0.map { AppIDJSON(service: $0.service.rawValue, app_id: $0.appID) },
                             watched_urls: input.watched_urls ?? current.1.map { WatchedJSON(url: $0.url, expect: $0.expectedAppID ?? "browser") })
         do {
             try c.registry.edit(domainID: d.id, registration(input))
@@ -162,7 +163,7 @@ enum DomainAPI {
         let id: Int64
         let started_at: Date
         let finished_at: Date?
-        let verdict: String?
+        let verdict: Verdict?
         let origin_version: String?
         let cdn_version: String?
         let latency_ms: Int?
@@ -180,8 +181,8 @@ enum DomainAPI {
         let code: String, severity: String, location: String?, message: String, hint: String?, affects: String?
     }
 
-    static func findingsJSON(_ stored: String) -> [FindingJSON] {
-        DomainPageBuilder.findings(stored).map {
+    static func findingsJSON(_ check: CheckRow) -> [FindingJSON] {
+        DomainPageBuilder.findings(check).map {
             FindingJSON(code: $0.code, severity: $0.severity.rawValue, location: $0.location?.pointer, message: $0.message,
                         hint: $0.hint, affects: $0.affects)
         }
@@ -195,7 +196,7 @@ enum DomainAPI {
         return APIResponses.json(["checks": rows.map {
             CheckJSON(id: $0.id, started_at: $0.startedAt, finished_at: $0.finishedAt, verdict: $0.verdict,
                       origin_version: $0.originVersionSHA256, cdn_version: $0.cdnVersionSHA256, latency_ms: $0.latencyMilliseconds,
-                      changed: $0.changed, findings: findingsJSON($0.findingsJSON),
+                      changed: $0.changed, findings: findingsJSON($0),
                       unchanged_after: runs[$0.id].map { UnchangedJSON(count: $0.count, first_at: $0.firstAt, last_at: $0.lastAt) })
         }])
     }
@@ -204,7 +205,7 @@ enum DomainAPI {
         let d = try record(c)
         let latest = try d.lastCheckID.flatMap { try c.database.check(id: $0) }
         struct Body: Encodable { let check_id: Int64?; let findings: [FindingJSON] }
-        return APIResponses.json(Body(check_id: latest?.id, findings: latest.map { findingsJSON($0.findingsJSON) } ?? []))
+        return APIResponses.json(Body(check_id: latest?.id, findings: latest.map(findingsJSON) ?? []))
     }
 
     static func diff(_ c: RequestContext) throws -> WebResponse {

@@ -126,10 +126,12 @@ enum AccountHandlers {
         if let e = emailProblem(email) { errors["email"] = e }
         let password = c.form["password"] ?? ""
         if let p = passwordProblem(password) { errors["password"] = p }
-        let role = Role(rawValue: c.form["role"] ?? "") ?? .readOnly
-        if errors.isEmpty {
+        // The form offers the two roles; anything else is refused rather than made read-only quietly.
+        let role = Role(rawValue: c.form["role"] ?? "")
+        if role == nil { errors["role"] = "Choose a role: admin or viewer." }
+        if errors.isEmpty, let role {
             let hash = try c.configuration.passwordHasher.hash(password)
-            if try c.database.createUser(email: email, passwordHash: hash, role: role.rawValue) != nil {
+            if try c.database.createUser(email: email, passwordHash: hash, role: role) != nil {
                 return c.redirect("/settings", flash: Flash(.success, "User added."))
             }
             errors["email"] = "There already is an account for \(email)."

@@ -31,7 +31,7 @@ final class Sessions: Sendable {
                                            compute: { try database.session(tokenHash: digest) }) else { return nil }
         // The cache may hold a session a moment past its expiry; the database would not.
         guard record.expiresAt > now else { return nil }
-        let viewer = Viewer(userID: record.userID, email: record.email, role: Role(rawValue: record.role) ?? .readOnly,
+        let viewer = Viewer(userID: record.userID, email: record.email, role: record.role,
                             csrf: record.csrfToken)
         return Active(secret: secret, viewer: viewer)
     }

@@ -13,8 +13,12 @@ enum ChannelHandlers {
     }
 
     static func create(_ c: RequestContext) throws -> WebResponse {
-        let kind = ChannelKind(rawValue: c.form["kind"] ?? "") ?? .email
         let target = c.form["target"] ?? ""
+        // The form offers email and webhook; anything else is refused rather than taken for email.
+        guard let kind = ChannelKind(rawValue: c.form["kind"] ?? "") else {
+            return try SettingsHandlers.page(c, errors: ["target": "Choose the channel's kind: email or webhook."],
+                                             values: ["target": target], status: 422)
+        }
         do {
             let created = try ChannelSetup.add(kind: kind, target: target, in: c.database)
             if let secret = created.secret {

@@ -1,3 +1,4 @@
+import Vocabulary
 import AASA
 import Foundation
 import Monitor
@@ -24,18 +25,17 @@ enum DomainHandlers {
     static func overviewModel(_ c: RequestContext, _ query: OverviewQuery) throws -> OverviewModel {
         let result = try c.database.overview(filter(query))
         return OverviewModel(rows: result.items.map(row), matching: result.matching,
-                             counts: Dictionary(uniqueKeysWithValues: result.counts.compactMap { k, v in
-                                 DomainState(rawValue: k).map { ($0, v) } }),
+                             counts: result.counts,
                              query: query, now: c.nowEpoch)
     }
 
     static func filter(_ q: OverviewQuery) -> OverviewFilter {
-        OverviewFilter(state: q.state?.rawValue, search: q.search, sort: q.sort.rawValue, descending: q.descending,
+        OverviewFilter(state: q.state, search: q.search, sort: q.sort.rawValue, descending: q.descending,
                        limit: q.pageSize, offset: (q.page - 1) * q.pageSize)
     }
 
     static func row(_ i: OverviewItem) -> OverviewRow {
-        OverviewRow(id: i.id, host: i.host, displayHost: i.displayName, state: DomainState(rawValue: i.state) ?? .never,
+        OverviewRow(id: i.id, host: i.host, displayHost: i.displayName, state: i.state,
                     reason: i.reason, lastCheck: i.lastCheckedAt.map(epoch), lastChange: i.lastChangedAt.map(epoch),
                     responseTimes: i.latencies.reversed().map { $0.map(Double.init) }, openAlerts: i.openAlerts)
     }
@@ -100,7 +100,7 @@ enum DomainHandlers {
         m.host = d.displayName
         m.intervalMinutes = d.intervalSeconds / 60
         m.badge = d.badgeEnabled
-        m.appIDs = try c.database.appIDExpectations(domainID: d.id).map { (AppService(rawValue: $0.service) ?? .applinks, $0.appID) }
+        m.appIDs = try c.database.appIDExpectations(domainID: d.id).map { ($0.service, $0.appID) }
         m.watched = try c.database.watchedURLs(domainID: d.id).map { ($0.url, $0.expectedAppID ?? "browser") }
         return .html(RegisterPage.render(m, viewer: try c.signedIn))
     }

@@ -6,10 +6,9 @@ import Store
 
 /// Gathers the domain page's view model from the store and the AASA module.
 enum DomainPageBuilder {
-    static let decoder = JSONDecoder()
-
-    static func findings(_ json: String) -> [Finding] {
-        (try? decoder.decode([Finding].self, from: Data(json.utf8)))?.sorted { $0.severity < $1.severity } ?? []
+    /// Errors first, as the page and the API list them.
+    static func findings(_ check: CheckRow) -> [Finding] {
+        check.findings.sorted { $0.severity < $1.severity }
     }
 
     static func build(_ d: DomainRecord, c: RequestContext) throws -> DomainPageModel {
@@ -17,7 +16,7 @@ enum DomainPageBuilder {
         let checking = d.isChecking(now: now) || d.lastCheckedAt == nil
         let db = c.database
         let latest = try d.lastCheckID.flatMap { try db.check(id: $0) } ?? db.checks(domainID: d.id, onlyChanges: false, limit: 1).first
-        let currentFindings = latest.map { findings($0.findingsJSON) } ?? []
+        let currentFindings = latest.map(findings) ?? []
         let state = DomainState(verdict: d.lastVerdict ?? latest?.verdict, checking: d.isChecking(now: now))
         let appIDs = try db.appIDExpectations(domainID: d.id)
         let watched = try db.watchedURLs(domainID: d.id)
@@ -49,12 +48,12 @@ enum DomainPageBuilder {
         for ch in oldestFirst {
             var isNew = false
             if let sha = ch.originVersionSHA256, !seen.contains(sha) { seen.insert(sha); isNew = true }
-            let fs = findings(ch.findingsJSON)
+            let fs = findings(ch)
             // The timeline's state is the check's file verdict; the expectations it measured are shown
             // beside it, and their first miss is the line to read unless the file itself failed.
-            let expectations = (try? decoder.decode(ExpectationResults.self, from: Data(ch.expectationsJSON.utf8))) ?? ExpectationResults()
+            let expectations = ch.expectations
             let unmet = expectations.unmetDescriptions.count
-            let standing = CheckVerdict(rawValue: ch.verdict ?? "").map {
+            let standing = ch.verdict.map {
                 DomainStanding(fileVerdict: $0, findings: fs, expectations: expectations)
             }
             let summary = (unmet > 0 ? standing?.reason : nil) ?? fs.first.map { $0.message } ?? "No findings."
@@ -90,7 +89,7 @@ enum DomainPageBuilder {
             findings: currentFindings, file: file, locations: locations, timeline: entries.reversed(), versions: versions.map {
                 .init(hash: $0.sha256, firstSeen: DomainHandlers.epoch($0.firstSeenAt), size: $0.size)
             }, diff: diff, responseTimes: latency, certificateDays: cert,
-            appIDs: appIDs.map { (AppService(rawValue: $0.service) ?? .applinks, $0.appID) },
+            appIDs: appIDs.map { ($0.service, $0.appID) },
             watched: watched.map { ($0.url, $0.expectedAppID ?? "browser") }, expectationStatus: expectationStatus,
             now: Int64(now.timeIntervalSince1970))
     }

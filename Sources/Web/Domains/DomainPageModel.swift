@@ -144,7 +144,7 @@ public struct DomainPageModel: Sendable {
     public var diff: DiffView?
     public var responseTimes: [LineChart.Point]
     public var certificateDays: [LineChart.Point]
-    public var appIDs: [(service: AppService, appID: String)]
+    public var appIDs: [(service: Service, appID: String)]
     public var watched: [(url: String, expect: String)]
     /// The expectations measured against the current file; nil before a usable file was seen.
     public var expectationStatus: ExpectationStatus?
@@ -155,7 +155,7 @@ public struct DomainPageModel: Sendable {
                 lastCheck: Int64? = nil, nextCheck: Int64? = nil, findings: [Finding] = [], file: FileView? = nil,
                 locations: [LocationView] = [], timeline: [TimelineEntry] = [], versions: [VersionEntry] = [],
                 diff: DiffView? = nil, responseTimes: [LineChart.Point] = [], certificateDays: [LineChart.Point] = [],
-                appIDs: [(service: AppService, appID: String)] = [], watched: [(url: String, expect: String)] = [],
+                appIDs: [(service: Service, appID: String)] = [], watched: [(url: String, expect: String)] = [],
                 expectationStatus: ExpectationStatus? = nil, now: Int64) {
         self.id = id
         self.host = host

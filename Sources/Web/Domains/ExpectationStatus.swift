@@ -28,20 +28,19 @@ public struct ExpectationStatus: Sendable, Equatable {
     }
 
     /// Nil when `body` is not a usable file: the findings then say why, and no expectation can hold.
-    static func evaluate(body: [UInt8], appIDs: [(service: String, appID: String)],
+    static func evaluate(body: [UInt8], appIDs: [(service: Service, appID: String)],
                          watched: [(url: String, expectedAppID: String?)]) -> ExpectationStatus? {
         guard let document = AASAParser.parse(body).document else { return nil }
-        var required: [AssociatedService: [String]] = [:]
+        var required: [Service: [String]] = [:]
         for a in appIDs {
-            guard let service = AssociatedService(rawValue: a.service) else { continue }
-            required[service, default: []].append(a.appID)
+            required[a.service, default: []].append(a.appID)
         }
         let expectations = Expectations(appIDs: required, watchedURLs: watched.map {
             WatchedURL(url: $0.url, expected: $0.expectedAppID.map(URLOutcome.opensApp) ?? .staysInBrowser)
         })
         let results = ExpectationEvaluation.evaluate(expectations, document: document)
         var status = ExpectationStatus()
-        for a in appIDs where results.missingAppIDs[AssociatedService(rawValue: a.service) ?? .applinks]?.contains(a.appID) == true {
+        for a in appIDs where results.missingAppIDs[a.service]?.contains(a.appID) == true {
             status.missingAppIDs.insert("\(a.service) \(a.appID)")
             status.failures.append("\(a.appID) is missing from \(a.service)")
         }

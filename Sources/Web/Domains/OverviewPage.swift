@@ -1,3 +1,4 @@
+import Vocabulary
 /// One row of the overview table.
 public struct OverviewRow: Sendable {
     public var id: Int64

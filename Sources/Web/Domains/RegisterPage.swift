@@ -1,18 +1,5 @@
+import Vocabulary
 import Registry
-
-/// The services whose app IDs a user can require (aasa-spec.md §3).
-public enum AppService: String, Sendable, CaseIterable, Codable {
-    case applinks, webcredentials, appclips, activitycontinuation
-
-    public var label: String {
-        switch self {
-        case .applinks: "Universal links (applinks)"
-        case .webcredentials: "Password autofill (webcredentials)"
-        case .appclips: "App Clips (appclips)"
-        case .activitycontinuation: "Handoff (activitycontinuation)"
-        }
-    }
-}
 
 /// What a watched URL is expected to do on a device.
 public enum WatchedOutcome: Sendable, Equatable, Codable {
@@ -32,7 +19,7 @@ public enum WatchedOutcome: Sendable, Equatable, Codable {
 public struct RegisterFormModel: Sendable {
     public var host: String = ""
     /// One entry per row the user filled, per service.
-    public var appIDs: [(service: AppService, appID: String)] = []
+    public var appIDs: [(service: Service, appID: String)] = []
     public var watched: [(url: String, expect: String)] = []
     public var intervalMinutes: Int = 60
     public var badge: Bool = false
@@ -63,7 +50,7 @@ public enum RegisterPage {
         var apps: HTML = .empty
         for (i, row) in appRows.enumerated() {
             var options: HTML = .empty
-            for s in AppService.allCases {
+            for s in Service.allCases {
                 let sel: HTML = s == row.service ? " selected" : ""
                 options.append("<option value=\"\(s.rawValue)\"\(sel)>\(s.label)</option>")
             }

@@ -44,10 +44,17 @@ enum RegistrationInput {
         model.host = editing?.displayName ?? f.host
         model.badge = f.badge
         model.intervalMinutes = Int(f.intervalMinutes) ?? 60
-        model.appIDs = f.appIDs.map { (AppService(rawValue: $0.service) ?? .applinks, $0.appID) }
+        model.appIDs = f.appIDs.map { (selectedOption(forService: $0.service), $0.appID) }
         model.watched = f.watched.map { ($0.url, $0.expect) }
         model.errors = Dictionary(errors.map { (formKey($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
         return model
+    }
+
+    /// The option a row's service list shows for what was sent. The list offers only the four
+    /// services; a word it does not offer came from a hand-made request, and the registry refuses it
+    /// with a message beside that row, so the list shows its first option under the message.
+    static func selectedOption(forService typed: String) -> Service {
+        Service.allCases.first { $0.rawValue == typed } ?? .applinks
     }
 
     /// The form's name for a field (the `err-…` id beside it).

@@ -1,3 +1,4 @@
+import Store
 /// Who is looking at a page, as the layout needs it.
 public struct Viewer: Sendable {
     public var userID: Int64

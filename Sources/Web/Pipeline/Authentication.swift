@@ -19,7 +19,7 @@ struct Authentication: WebMiddleware {
                 return APIResponses.error(status: 401, message: "Send a valid API token: Authorization: Bearer TOKEN")
                     .with(header: "WWW-Authenticate", "Bearer")
             }
-            let role = Role(rawValue: record.role) ?? .readOnly
+            let role = record.role
             if context.route.access == .apiAdmin && !role.canChange {
                 return APIResponses.error(status: 403, message: "This token is read-only.")
             }

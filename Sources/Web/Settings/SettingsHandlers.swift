@@ -11,7 +11,7 @@ enum SettingsHandlers {
                      newToken: String? = nil, flash: Flash? = nil, email: EmailSettingsInput? = nil) throws -> WebResponse {
         var m = SettingsModel(now: c.nowEpoch)
         m.users = try c.database.users().map {
-            .init(id: $0.id, email: $0.email, role: Role(rawValue: $0.role) ?? .readOnly, created: Int64($0.createdAt.timeIntervalSince1970))
+            .init(id: $0.id, email: $0.email, role: $0.role, created: Int64($0.createdAt.timeIntervalSince1970))
         }
         m.tokens = try c.database.apiTokens().map {
             .init(id: $0.id, name: $0.name, created: Int64($0.createdAt.timeIntervalSince1970),
@@ -45,7 +45,7 @@ enum SettingsHandlers {
             return try page(c, errors: ["name": "Give the token a name (up to 100 characters), e.g. ci."], values: ["name": name], status: 422)
         }
         let token = SecretToken.generate(prefix: "aasa_")
-        _ = try c.database.createAPIToken(name: name, tokenHash: token.digest, userID: (try c.signedIn).userID, role: Role.admin.rawValue)
+        _ = try c.database.createAPIToken(name: name, tokenHash: token.digest, userID: (try c.signedIn).userID, role: .admin)
         // Shown on this response only; it is not stored anywhere we could show it again.
         return try page(c, errors: [:], values: [:], status: 200, newToken: token.value)
     }

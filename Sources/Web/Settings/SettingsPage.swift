@@ -1,3 +1,4 @@
+import Store
 /// Channels, users, API tokens and defaults.
 public struct SettingsModel: Sendable {
     public struct ChannelRow: Sendable {
@@ -119,7 +120,7 @@ public enum SettingsPage {
             <label for="user-email">Email</label><input type="email" id="user-email" name="email" value="\(value("email"))">\(err("email"))\
             <label for="user-password">Password <span class="hint">— at least 10 characters</span></label>\
             <input type="password" id="user-password" name="password" autocomplete="new-password">\(err("password"))\
-            <label for="role">Role</label><select id="role" name="role">\(roleOptions)</select>\
+            <label for="role">Role</label><select id="role" name="role">\(roleOptions)</select>\(err("role"))\
             <p><button type="submit" class="primary">Add user</button></p></form>
             """ : .empty
 

@@ -1,3 +1,4 @@
+import Vocabulary
 import ArgumentParser
 import Foundation
 import Notify
@@ -12,7 +13,7 @@ extension AASAMonitor {
     }
 }
 
-extension NotificationSeverity: ExpressibleByArgument {}
+extension AlertSeverity: ExpressibleByArgument {}
 
 extension AASAMonitor.Channel {
     enum AddKind: String, ExpressibleByArgument, CaseIterable {
@@ -33,7 +34,7 @@ extension AASAMonitor.Channel {
         @Flag(help: "Send a Slack-compatible payload (webhooks only).") var slack = false
         @Option(help: "A name to recognise the channel by.") var name: String = ""
         @Option(name: .customLong("min-severity"), help: "Send only events at least this severe: critical, warning or info.")
-        var minSeverity: NotificationSeverity = .info
+        var minSeverity: AlertSeverity = .info
         @Option(name: .customLong("domain"), help: "Only this registered domain's events (repeatable). Default: every domain.")
         var domains: [String] = []
         @OptionGroup var database: DatabaseOptions

@@ -25,7 +25,7 @@ extension AASAMonitor.Token {
             defer { try? opened.close() }
             let token = SecretToken.generate(prefix: "aasa_")
             _ = try opened.database.createAPIToken(name: name, tokenHash: token.digest, userID: nil,
-                                                   role: readOnly ? Role.readOnly.rawValue : Role.admin.rawValue)
+                                                   role: readOnly ? .readOnly : .admin)
             // The one line on standard output is the token, so scripts can capture it.
             Terminal.print("\(token.value)")
         }

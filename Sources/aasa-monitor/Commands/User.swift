@@ -49,7 +49,7 @@ extension AASAMonitor.User {
             let hash = try PasswordHasher.interactive.hash(password)
             let opened = try database.open(migrate: true)
             defer { try? opened.close() }
-            guard try opened.database.createUser(email: email, passwordHash: hash, role: admin ? Role.admin.rawValue : Role.readOnly.rawValue) != nil else {
+            guard try opened.database.createUser(email: email, passwordHash: hash, role: admin ? .admin : .readOnly) != nil else {
                 StandardError.log("error: there already is an account for \(email)")
                 throw ExitCode(1)
             }
@@ -65,7 +65,7 @@ extension AASAMonitor.User {
             let opened = try database.open(migrate: true)
             defer { try? opened.close() }
             for u in try opened.database.users() {
-                Terminal.print("\(u.email)\t\(Role(rawValue: u.role)?.label ?? u.role)")
+                Terminal.print("\(u.email)\t\(u.role.label)")
             }
         }
     }

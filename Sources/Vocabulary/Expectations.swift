@@ -1,5 +1,4 @@
 import Vocabulary
-
 /// What a link does on a device: which app opens it, or none.
 public enum URLOutcome: Hashable, Sendable, Codable, CustomStringConvertible {
     case opensApp(String)
@@ -27,10 +26,10 @@ public struct WatchedURL: Hashable, Sendable, Codable {
 /// What an operator says must be true of a domain's file.
 public struct Expectations: Hashable, Sendable, Codable {
     /// App IDs (`TEAMID.bundle.id`) that must be present, per service.
-    public var appIDs: [AssociatedService: [String]]
+    public var appIDs: [Service: [String]]
     public var watchedURLs: [WatchedURL]
 
-    public init(appIDs: [AssociatedService: [String]] = [:], watchedURLs: [WatchedURL] = []) {
+    public init(appIDs: [Service: [String]] = [:], watchedURLs: [WatchedURL] = []) {
         self.appIDs = appIDs
         self.watchedURLs = watchedURLs
     }
@@ -56,10 +55,10 @@ public struct WatchedURLResult: Hashable, Sendable, Codable {
 /// The expectations measured against one file.
 public struct ExpectationResults: Hashable, Sendable, Codable {
     /// Required app IDs the file does not carry, per service; services with none missing are absent.
-    public var missingAppIDs: [AssociatedService: [String]]
+    public var missingAppIDs: [Service: [String]]
     public var watchedURLs: [WatchedURLResult]
 
-    public init(missingAppIDs: [AssociatedService: [String]] = [:], watchedURLs: [WatchedURLResult] = []) {
+    public init(missingAppIDs: [Service: [String]] = [:], watchedURLs: [WatchedURLResult] = []) {
         self.missingAppIDs = missingAppIDs
         self.watchedURLs = watchedURLs
     }

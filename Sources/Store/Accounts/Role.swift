@@ -1,6 +1,6 @@
 /// What a signed-in user may do. Read-only users see everything an admin sees but every
 /// state-changing route refuses them.
-public enum Role: String, Sendable, Codable, CaseIterable {
+public enum Role: String, Sendable, Codable, CaseIterable, SQLDecodable, SQLEncodable {
     case admin
     case readOnly = "viewer"
 

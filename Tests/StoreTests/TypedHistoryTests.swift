@@ -1,0 +1,74 @@
+import Foundation
+import Store
+import TestSupport
+import Testing
+import Vocabulary
+
+/// A check's findings and expectation results are stored and read back as one type each. Rows that
+/// main wrote before these types owned the columns (captured below as the exact JSON it wrote) read
+/// back unchanged after migration 0013.
+@Suite struct TypedHistoryTests {
+    /// What the pipeline on main stored (JSONText: sorted keys, ISO 8601): one error finding with a
+    /// location, and expectation results with a missing app ID and a watched URL that stayed in the browser.
+    static let mainFindings = #"[{"affects":"iOS 14+","code":"http-status","hint":"Serve the file with 200.","location":{"column":3,"line":2,"pointer":"/applinks"},"message":"The origin answered 404.","severity":"error"}]"#
+    static let mainExpectations = #"{"missingAppIDs":{"applinks":["ABCDE12345.shop"]},"watchedURLs":[{"actual":{"staysInBrowser":{}},"expected":{"opensApp":{"_0":"ABCDE12345.shop"}},"url":"https://shop.example/p/1"}]}"#
+
+    static let expectedFindings = [Finding(code: "http-status", severity: .error, location: SourceLocation(pointer: "/applinks", line: 2, column: 3),
+                                           message: "The origin answered 404.", hint: "Serve the file with 200.", affects: "iOS 14+")]
+    static let expectedResults = ExpectationResults(
+        missingAppIDs: [.applinks: ["ABCDE12345.shop"]],
+        watchedURLs: [WatchedURLResult(url: "https://shop.example/p/1", expected: .opensApp("ABCDE12345.shop"), actual: .staysInBrowser)])
+
+    @Test func theStoredSpellingIsMainsSpelling() throws {
+        // Writing the types today produces the very text main wrote, so old and new rows are alike.
+        #expect(try StoredJSON.encode(Self.expectedFindings) == Self.mainFindings)
+        #expect(try StoredJSON.encode(Self.expectedResults) == Self.mainExpectations)
+    }
+
+    @Test func rowsWrittenBeforeTheTypesReadBackUnchangedAfterMigrating() throws {
+        let database = try TestPostgres.createDatabase(migrated: false)
+        defer { database.drop() }
+        let all = try Migrator(directory: TestPostgres.migrationsDirectory()).migrations
+        try Migrator(migrations: all.filter { $0.version <= 12 }).migrate(database.configuration)
+        let db = Database(configuration: database.configuration, poolSize: 2)
+        defer { db.close() }
+        let domain: Int64 = try db.value("INSERT INTO domains (host, display_name) VALUES ('shop.example', 'shop.example') RETURNING id")
+        // As main's pipeline wrote a changed check, and as its import/insertCheck wrote one (column defaults).
+        let piped: Int64 = try db.value("""
+            INSERT INTO checks (domain_id, attempt_key, started_at, finished_at, verdict, findings, expectations, changed, latency_ms)
+            VALUES ($1, 'k1', now() - interval '1 hour', now() - interval '1 hour', 'fail', $2::jsonb, $3::jsonb, true, 40) RETURNING id
+            """, domain, Self.mainFindings, Self.mainExpectations)
+        let imported: Int64 = try db.value("""
+            INSERT INTO checks (domain_id, attempt_key, started_at, finished_at, verdict, changed, latency_ms)
+            VALUES ($1, 'k2', now(), now(), 'pass', true, 20) RETURNING id
+            """, domain)
+        #expect(try db.value("SELECT expectations::text FROM checks WHERE id = $1", imported, as: String.self) == "{}")
+
+        try Migrator(migrations: all).migrate(database.configuration)
+        let old = try #require(try db.check(id: piped))
+        #expect(old.findings == Self.expectedFindings)
+        #expect(old.expectations == Self.expectedResults)
+        #expect(old.verdict == .fail)
+        let none = try #require(try db.check(id: imported))
+        #expect(none.findings == [] && none.expectations == ExpectationResults())
+        // Rows written after the migration without expectations get the full spelling from the default.
+        let later: Int64 = try db.value("""
+            INSERT INTO checks (domain_id, attempt_key, started_at, finished_at, verdict, changed) VALUES ($1, 'k3', now(), now(), 'pass', true)
+            RETURNING id
+            """, domain)
+        #expect(try db.check(id: later)?.expectations == ExpectationResults())
+    }
+
+    @Test func aStoredShapeThisVersionCannotReadIsAnErrorNamingTheColumn() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let domain: Int64 = try db.value("INSERT INTO domains (host, display_name) VALUES ('a.example', 'a.example') RETURNING id")
+            let id: Int64 = try db.value("""
+                INSERT INTO checks (domain_id, attempt_key, started_at, finished_at, verdict, findings, changed)
+                VALUES ($1, 'k', now(), now(), 'pass', '[{"code": "x", "severity": "fatal", "message": "m"}]', true) RETURNING id
+                """, domain)
+            let error = try #require(throws: DatabaseError.self) { try db.check(id: id) }
+            #expect(error.description.contains("checks.findings"), "\(error)")
+            #expect(error.description.contains("/0/severity"), "\(error)")
+        }
+    }
+}
