@@ -125,7 +125,7 @@ public struct GateCase: Hashable, Sendable {
     public var couldNotCheck: Bool
     public var seconds: Double
 
-    public var verdict: CheckReport.Verdict { CheckReport.verdict(for: findings) }
+    public var verdict: Verdict { Verdict(findings: findings) }
 
     /// 0 pass · 1 warnings · 2 errors · 3 could not check, as `check`.
     public var exitStatus: Int32 {
