@@ -25,6 +25,8 @@ let package = Package(
         // The pure cores: no I/O, Foundation at most.
         // The words every layer shares, from the core to the column: findings, severity, verdict, platform.
         .target(name: "Vocabulary", swiftSettings: strict),
+        // Text encodings written once for every layer: lower-case hex, HTML/XML escaping.
+        .target(name: "TextEncoding", swiftSettings: strict),
         // The strict-but-forgiving JSON reader that locates every value (pointer + line:column).
         .target(name: "LocatedJSON", dependencies: ["Vocabulary"], swiftSettings: strict),
         // Apple's apple-app-site-association: parse, validate, match, explain, diff.
@@ -36,7 +38,7 @@ let package = Package(
         // Generic HTTP/1.1 server on raw sockets; knows nothing of AASA.
         .target(name: "HTTP", dependencies: ["CShim"], swiftSettings: strict),
         // PostgreSQL through libpq: pool, migrations, embedded cluster, queries.
-        .target(name: "Store", dependencies: ["CLibPQ", "CSodium", "Vocabulary", "AASA"], swiftSettings: strict),
+        .target(name: "Store", dependencies: ["CLibPQ", "CSodium", "Vocabulary", "AASA", "TextEncoding"], swiftSettings: strict),
         // The I/O edge every connection the product makes goes through: the outbound address policy,
         // the one checked curl easy-handle wrapper, pinning by the name curl uses, the socket guard.
         .target(name: "Outbound", dependencies: ["CCurl", "CShim", "CIDN2"], swiftSettings: strict),
@@ -45,17 +47,17 @@ let package = Package(
         // Scheduler, check pipeline, alert rules.
         .target(name: "Monitor", dependencies: ["Vocabulary", "AASA", "AppManifests", "Fetch", "Store"], swiftSettings: strict),
         // Email and webhook delivery from the outbox.
-        .target(name: "Notify", dependencies: ["CCurl", "CSodium", "Store", "Outbound"], swiftSettings: strict),
+        .target(name: "Notify", dependencies: ["CCurl", "CSodium", "Store", "Outbound", "TextEncoding"], swiftSettings: strict),
         // The application layer: the one way in for every change to what is monitored (register, edit,
         // delete, import, expectations, "check now") — the form, the API and the CLI all call it.
         .target(name: "Registry", dependencies: ["Vocabulary", "Store", "Monitor", "Fetch"], swiftSettings: strict),
         // Pages, forms, JSON API, auth.
-        .target(name: "Web", dependencies: ["HTTP", "Registry", "Store", "Monitor", "Notify", "Vocabulary", "AASA", "Fetch", "CSodium"],
+        .target(name: "Web", dependencies: ["HTTP", "Registry", "Store", "Monitor", "Notify", "Vocabulary", "AASA", "Fetch", "CSodium", "TextEncoding"],
                 swiftSettings: strict),
         .executableTarget(
             name: "aasa-monitor",
             dependencies: [
-                "Vocabulary", "AASA", "AppManifests", "AssetLinks", "HTTP", "Store", "Fetch", "Monitor", "Notify", "Registry", "Web",
+                "Vocabulary", "AASA", "AppManifests", "AssetLinks", "HTTP", "Store", "Fetch", "Monitor", "Notify", "Registry", "Web", "TextEncoding",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
@@ -64,6 +66,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Vocabulary", "Store", "HTTP", "CCurl", "CShim"], swiftSettings: strict),
 
         .testTarget(name: "VocabularyTests", dependencies: ["Vocabulary"], swiftSettings: strict),
+        .testTarget(name: "TextEncodingTests", dependencies: ["TextEncoding"], swiftSettings: strict),
         // Each test target names every module it imports: an import reached only through another
         // target's dependencies is not rebuilt when that module changes (stale objects, link errors).
         .testTarget(name: "LocatedJSONTests", dependencies: ["LocatedJSON"], swiftSettings: strict),
@@ -78,7 +81,7 @@ let package = Package(
         .testTarget(name: "MonitorTests", dependencies: ["Vocabulary", "AASA", "Outbound", "Fetch", "Store", "Monitor", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "NotifyTests", dependencies: ["Vocabulary", "AASA", "Outbound", "Fetch", "Store", "Monitor", "Notify", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RegistryTests", dependencies: ["Vocabulary", "Store", "Monitor", "Registry", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "WebTests", dependencies: ["Vocabulary", "AASA", "Store", "Web", "Monitor", "Notify", "Outbound", "Fetch", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "WebTests", dependencies: ["Vocabulary", "AASA", "Store", "Web", "Monitor", "Notify", "Outbound", "Fetch", "TestSupport", "TextEncoding"], swiftSettings: strict),
         .testTarget(name: "CLITests", dependencies: ["Store", "TestSupport"], swiftSettings: strict),
 
         // Benchmarks: release-built executables that print ratios against baselines/peers.

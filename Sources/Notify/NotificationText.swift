@@ -1,6 +1,7 @@
 import AASA
 import Foundation
 import Store
+import TextEncoding
 
 /// The words of a notification, shared by email, Slack and the webhook's summary: a subject that
 /// says what broke where, a plain-text body and an HTML body (every value escaped).
@@ -39,30 +40,30 @@ public struct NotificationText: Sendable, Equatable {
         plain = lines.joined(separator: "\n") + "\n"
 
         var h = "<!DOCTYPE html>\n<html><body style=\"font-family: sans-serif\">\n"
-        h += "<h2>\(HTMLText.escape(Self.headline(event)))</h2>\n"
-        if let detail = event.detail { h += "<p>\(HTMLText.escape(detail))</p>\n" }
+        h += "<h2>\(MarkupEscaping.html(Self.headline(event)))</h2>\n"
+        if let detail = event.detail { h += "<p>\(MarkupEscaping.html(detail))</p>\n" }
         h += "<table>\n"
-        if let rule = event.rule { h += "<tr><th align=\"left\">Rule</th><td>\(HTMLText.escape(rule))</td></tr>\n" }
-        h += "<tr><th align=\"left\">Severity</th><td>\(HTMLText.escape(event.severity.rawValue))</td></tr>\n"
-        h += "<tr><th align=\"left\">Domain</th><td>\(HTMLText.escape(domain))</td></tr>\n"
+        if let rule = event.rule { h += "<tr><th align=\"left\">Rule</th><td>\(MarkupEscaping.html(rule))</td></tr>\n" }
+        h += "<tr><th align=\"left\">Severity</th><td>\(MarkupEscaping.html(event.severity.rawValue))</td></tr>\n"
+        h += "<tr><th align=\"left\">Domain</th><td>\(MarkupEscaping.html(domain))</td></tr>\n"
         if let opened = event.openedAt { h += "<tr><th align=\"left\">Opened</th><td>\(Self.utc(opened))</td></tr>\n" }
         if let resolved = event.resolvedAt { h += "<tr><th align=\"left\">Resolved</th><td>\(Self.utc(resolved))</td></tr>\n" }
         h += "</table>\n"
         if !event.findings.isEmpty {
             h += "<h3>Findings</h3>\n<ul>\n"
             for f in event.findings {
-                h += "<li><strong>\(HTMLText.escape(f.severity.rawValue))</strong> <code>\(HTMLText.escape(f.code))</code>: \(HTMLText.escape(f.message))"
-                if let hint = f.hint { h += " <em>Fix: \(HTMLText.escape(hint))</em>" }
+                h += "<li><strong>\(MarkupEscaping.html(f.severity.rawValue))</strong> <code>\(MarkupEscaping.html(f.code))</code>: \(MarkupEscaping.html(f.message))"
+                if let hint = f.hint { h += " <em>Fix: \(MarkupEscaping.html(hint))</em>" }
                 h += "</li>\n"
             }
             h += "</ul>\n"
         }
         if !event.diffSummary.isEmpty {
             h += "<h3>What changed</h3>\n<ul>\n"
-            for d in event.diffSummary { h += "<li>\(HTMLText.escape(d))</li>\n" }
+            for d in event.diffSummary { h += "<li>\(MarkupEscaping.html(d))</li>\n" }
             h += "</ul>\n"
         }
-        h += "<p><a href=\"\(HTMLText.escape(link))\">Open \(HTMLText.escape(domain)) in aasa-monitor</a></p>\n"
+        h += "<p><a href=\"\(MarkupEscaping.html(link))\">Open \(MarkupEscaping.html(domain)) in aasa-monitor</a></p>\n"
         h += "</body></html>\n"
         html = h
     }
@@ -97,23 +98,4 @@ public struct NotificationText: Sendable, Equatable {
     }
 
     static func utc(_ date: Date) -> String { UTCTimestamp.iso8601(date) }
-}
-
-/// Escaping for text and attribute values in HTML bodies.
-enum HTMLText {
-    static func escape(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for c in s.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
 }

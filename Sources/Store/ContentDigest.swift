@@ -1,4 +1,5 @@
 import CSodium
+import TextEncoding
 
 /// SHA-256 through libsodium, for content addressing (AASA versions) and migration checksums.
 public enum ContentDigest {
@@ -16,17 +17,6 @@ public enum ContentDigest {
 
     /// The SHA-256 of `bytes` as 64 lower-case hex digits (how aasa_versions.sha256 stores it).
     public static func sha256Hex(_ bytes: [UInt8]) -> String {
-        hex(sha256(bytes))
-    }
-
-    public static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text = [UInt8]()
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        Hex.encode(sha256(bytes))
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Store
 import TestSupport
 @testable import Web
+import TextEncoding
 
 /// The web findings of the security review (issue 16), each pinned by a test that fails if it comes back.
 @Suite(.serialized) struct SecurityFindingsTests {
@@ -214,7 +215,7 @@ import TestSupport
             #expect(client.cookies[FlashCookie.name] == nil)
             #expect(!client.get("/").bodyText.contains("Deleted gone.example"))
             // A cookie we did not sign (set by a sibling site, say) shows nothing.
-            let forged = "success." + Crypto.hex(Array("/".utf8)) + "." + Crypto.hex(Array("Your account is locked, call +1 555".utf8))
+            let forged = "success." + Hex.encode(Array("/".utf8)) + "." + Hex.encode(Array("Your account is locked, call +1 555".utf8))
                 + "." + String(repeating: "0", count: 64)
             client.cookies[FlashCookie.name] = forged
             #expect(!client.get("/").bodyText.contains("locked"))

@@ -1,3 +1,5 @@
+import TextEncoding
+
 /// Checks a login's password in about the same time whether or not the email has an account: an
 /// unknown email is checked against a dummy hash of the same cost, so how long the answer takes does
 /// not tell a stranger which emails have accounts.
@@ -6,7 +8,7 @@ struct PasswordCheck: Sendable {
 
     init(hasher: PasswordHasher) {
         // Hashing fails only when its memory cannot be allocated; then there is no timing to protect.
-        dummyHash = (try? hasher.hash(Crypto.hex(Crypto.randomBytes(16)))) ?? ""
+        dummyHash = (try? hasher.hash(Hex.encode(Crypto.randomBytes(16)))) ?? ""
     }
 
     /// The hash a password is checked against: the account's, or the dummy for an unknown email.

@@ -1,3 +1,5 @@
+import TextEncoding
+
 /// A one-shot banner carried from a change to the page after its redirect ("Deleted example.com").
 /// It travels in a cookie the server signs, never in the address: a link like `/?deleted=ANY TEXT`
 /// cannot put words of a stranger's choosing on our page. It names the page it is for, so another
@@ -13,7 +15,7 @@ struct FlashCookie: Sendable {
 
     /// The Set-Cookie header that carries `flash` to the page at `path`.
     func set(_ flash: Flash, for path: String, secure: Bool) -> String {
-        let body = flash.kind.rawValue + "." + Crypto.hex(Array(path.utf8)) + "." + Crypto.hex(Array(flash.message.utf8))
+        let body = flash.kind.rawValue + "." + Hex.encode(Array(path.utf8)) + "." + Hex.encode(Array(flash.message.utf8))
         return SessionCookie.set(name: Self.name, value: body + "." + mac(body), maxAge: Self.lifetime, secure: secure)
     }
 
@@ -22,7 +24,7 @@ struct FlashCookie: Sendable {
         guard let value = request.cookies[Self.name], value.utf8.count <= 4096 else { return nil }
         let parts = value.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 4, let kind = Flash.Kind(rawValue: String(parts[0])),
-              let path = Crypto.unhex(parts[1]), let message = Crypto.unhex(parts[2]) else { return nil }
+              let path = Hex.decode(parts[1]), let message = Hex.decode(parts[2]) else { return nil }
         let body = String(value[..<parts[3].startIndex].dropLast())
         guard Crypto.constantTimeEqual(Array(mac(body).utf8), Array(parts[3].utf8)),
               String(decoding: path, as: UTF8.self) == request.path else { return nil }
@@ -31,7 +33,7 @@ struct FlashCookie: Sendable {
 
     func clear(secure: Bool) -> String { SessionCookie.clear(name: Self.name, secure: secure) }
 
-    private func mac(_ body: String) -> String { Crypto.hex(Crypto.hmacSHA256(key: key, message: Array(body.utf8))) }
+    private func mac(_ body: String) -> String { Hex.encode(Crypto.hmacSHA256(key: key, message: Array(body.utf8))) }
 }
 
 extension RequestContext {

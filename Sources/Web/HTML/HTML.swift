@@ -1,3 +1,5 @@
+import TextEncoding
+
 /// Markup that is safe to send: every piece of it is either a literal written in our source code or
 /// text that went through `HTML.escape`. There is no public way to turn an arbitrary `String` into
 /// `HTML` without escaping it, so user input and crawled content cannot reach a page raw.
@@ -40,26 +42,7 @@ public struct HTML: Sendable, Hashable {
         return out
     }
 
-    static func escape(_ text: String, into out: inout String) {
-        // Fast path: most text (host names, dates) has nothing to escape.
-        var needs = false
-        for b in text.utf8 where b == 0x26 || b == 0x3C || b == 0x3E || b == 0x22 || b == 0x27 {
-            needs = true
-            break
-        }
-        guard needs else { out += text; return }
-        out.reserveCapacity(out.utf8.count + text.utf8.count + 16)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-    }
+    static func escape(_ text: String, into out: inout String) { MarkupEscaping.html(text, into: &out) }
 }
 
 extension HTML: ExpressibleByStringInterpolation {

@@ -1,3 +1,5 @@
+import TextEncoding
+
 /// No state change without proof the form came from our own page: every form POST carries a token
 /// derived from a secret only this browser holds, the session's or, before login, the visitor
 /// cookie's (set here for the login and setup pages). Also decodes the form with the route's limits.
@@ -12,7 +14,7 @@ struct CSRF: WebMiddleware {
             if let v = request.cookies[SessionCookie.visitorName], v.count == 64 {
                 state.csrfSecret = v
             } else {
-                let v = Crypto.hex(Crypto.randomBytes(32))
+                let v = Hex.encode(Crypto.randomBytes(32))
                 newVisitor = v
                 state.csrfSecret = v
             }

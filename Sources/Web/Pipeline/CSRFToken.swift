@@ -1,3 +1,5 @@
+import TextEncoding
+
 /// Per-session CSRF tokens: an HMAC of a fixed label keyed by the session secret. Nothing extra is
 /// stored, the token changes whenever the session does, and a page from another origin cannot read
 /// the HttpOnly cookie it is derived from.
@@ -5,7 +7,7 @@ public enum CSRFToken {
     static let label = Array("aasa-monitor csrf v1".utf8)
 
     public static func make(forSession sessionSecret: String) -> String {
-        Crypto.hex(Crypto.hmacSHA256(key: Crypto.sha256(Array(sessionSecret.utf8)), message: label))
+        Hex.encode(Crypto.hmacSHA256(key: Crypto.sha256(Array(sessionSecret.utf8)), message: label))
     }
 
     public static func isValid(_ presented: String?, forSession sessionSecret: String) -> Bool {

@@ -38,35 +38,4 @@ public enum Crypto {
         if a.isEmpty { return true }
         return sodium_memcmp(a, b, a.count) == 0
     }
-
-    public static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 2)
-        for b in bytes {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 0xF)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// The bytes of lower-case hex as `hex` writes it; nil for anything else.
-    static func unhex(_ text: Substring) -> [UInt8]? {
-        let digits = Array(text.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        func value(_ d: UInt8) -> UInt8? {
-            switch d {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): d - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): d - UInt8(ascii: "a") + 10
-            default: nil
-            }
-        }
-        var out: [UInt8] = []
-        out.reserveCapacity(digits.count / 2)
-        for i in stride(from: 0, to: digits.count, by: 2) {
-            guard let high = value(digits[i]), let low = value(digits[i + 1]) else { return nil }
-            out.append(high << 4 | low)
-        }
-        return out
-    }
 }

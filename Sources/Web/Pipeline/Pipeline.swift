@@ -1,4 +1,5 @@
 import Foundation
+import TextEncoding
 
 /// The request path: routing, then the steps in order, then the route's handler.
 ///
@@ -14,7 +15,7 @@ struct Pipeline: Sendable {
     let isSecure: @Sendable (WebRequest) -> Bool
 
     func respond(_ request: WebRequest) -> WebResponse {
-        let requestID = Crypto.hex(Crypto.randomBytes(6))
+        let requestID = Hex.encode(Crypto.randomBytes(6))
         do {
             switch router.match(method: request.method, path: request.path) {
             case .found(let route, let parameters):

@@ -1,6 +1,7 @@
 import Foundation
 import Monitor
 import Vocabulary
+import TextEncoding
 
 /// A gate run as JUnit XML, the format the test-report panes of CI systems read (GitHub Actions
 /// through a reporter action, GitLab's `artifacts:reports:junit`, Jenkins). One `<testsuite>` per
@@ -59,28 +60,6 @@ enum JUnitReport {
 
     private static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
 
-    /// Text for an XML attribute or element. Characters XML 1.0 cannot carry at all (controls other
-    /// than tab and newline, from a hostile server's header or body quoted in a message) become
-    /// U+FFFD, so the report always parses.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\n": out += "&#10;"
-            case "\t": out += "&#9;"
-            case "\r": out += "&#13;"
-            default:
-                let v = scalar.value
-                let allowed = v >= 0x20 && !(0xD800...0xDFFF).contains(v) && v != 0xFFFE && v != 0xFFFF
-                out.unicodeScalars.append(allowed ? scalar : "\u{FFFD}")
-            }
-        }
-        return out
-    }
+    /// Text for an XML attribute or element; see `MarkupEscaping.xml` for what becomes what.
+    static func escape(_ text: String) -> String { MarkupEscaping.xml(text) }
 }
