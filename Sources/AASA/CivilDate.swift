@@ -1,6 +1,6 @@
-/// Proleptic Gregorian calendar arithmetic for the hand-written timestamp parsers (certificate dates
-/// in Fetch, ISO 8601 in Web): they skip `DateFormatter`, which cost more than the rest of a page or
-/// a check's certificate handling.
+/// Proleptic Gregorian calendar arithmetic for the hand-written timestamp parsers and formatters
+/// (certificate dates in Fetch, ISO 8601 and display times in Web, timestamptz in Store): they skip
+/// `DateFormatter`, which cost more than the rest of a page or a check's certificate handling.
 public enum CivilDate {
     public static func daysIn(month: Int, year: Int) -> Int {
         switch month {
@@ -19,5 +19,25 @@ public enum CivilDate {
         let doy = (153 * mp + 2) / 5 + day - 1
         let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
         return era * 146_097 + doe - 719_468
+    }
+
+    /// Howard Hinnant's civil_from_days: the date `days` after 1970-01-01 (before it when negative).
+    public static func civil(daysSinceEpoch days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// `seconds` since the epoch split into whole days and the second of that day, rounding towards
+    /// the past, so a moment before 1970 falls on the day it belongs to (-1 is 1969-12-31 23:59:59).
+    public static func split(secondsSinceEpoch seconds: Int64) -> (days: Int, secondOfDay: Int) {
+        let days = seconds >= 0 ? seconds / 86_400 : -((-seconds - 1) / 86_400) - 1
+        return (Int(days), Int(seconds - days * 86_400))
     }
 }

@@ -1,3 +1,4 @@
+import AASA
 import Foundation
 
 // timestamptz travels as ISO text ("2026-11-22 03:01:48.123456+00"). It is formatted and parsed
@@ -23,8 +24,8 @@ enum SQLTimestamp {
     static func format(_ date: Date) -> String {
         let micros = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
         let (secondsTotal, fraction) = floorDivide(micros, 1_000_000)
-        let (days, secondOfDay) = floorDivide(secondsTotal, 86_400)
-        let (year, month, day) = civil(fromDays: days)
+        let (days, secondOfDay) = CivilDate.split(secondsSinceEpoch: secondsTotal)
+        let (year, month, day) = CivilDate.civil(daysSinceEpoch: days)
         let hour = secondOfDay / 3600, minute = secondOfDay / 60 % 60, second = secondOfDay % 60
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2)) \(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
             + ".\(pad(fraction, 6))+00"
@@ -64,7 +65,7 @@ enum SQLTimestamp {
         }
         guard scanner.atEnd, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
         else { return nil }
-        let days = days(fromCivil: year, month, day)
+        let days = Int64(CivilDate.daysSinceEpoch(year: Int(year), month: Int(month), day: Int(day)))
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         return Date(timeIntervalSince1970: Double(seconds) + Double(micros) / 1_000_000)
     }
@@ -74,28 +75,7 @@ enum SQLTimestamp {
         return (quotient, value - quotient * divisor)
     }
 
-    private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    private static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    private static func pad(_ value: Int64, _ width: Int) -> String {
+    private static func pad(_ value: some BinaryInteger, _ width: Int) -> String {
         let digits = String(value)
         return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
