@@ -47,7 +47,7 @@ let package = Package(
         // Scheduler, check pipeline, alert rules.
         .target(name: "Monitor", dependencies: ["Vocabulary", "AASA", "AppManifests", "Fetch", "Store"], swiftSettings: strict),
         // Email and webhook delivery from the outbox.
-        .target(name: "Notify", dependencies: ["CCurl", "CSodium", "Store", "Outbound", "TextEncoding"], swiftSettings: strict),
+        .target(name: "Notify", dependencies: ["Vocabulary", "CCurl", "CSodium", "Store", "Outbound", "TextEncoding"], swiftSettings: strict),
         // The application layer: the one way in for every change to what is monitored (register, edit,
         // delete, import, expectations, "check now") — the form, the API and the CLI all call it.
         .target(name: "Registry", dependencies: ["Vocabulary", "Store", "Monitor", "Fetch"], swiftSettings: strict),

@@ -1,6 +1,7 @@
 import AASA
 import Foundation
 import Store
+import Vocabulary
 
 /// The bodies a webhook channel POSTs: our JSON event (Standard Webhooks' `{type, timestamp, data}`
 /// envelope) or a Slack-compatible `{text, blocks}` message.
@@ -119,7 +120,7 @@ public enum WebhookPayload {
     }
 
     static func encode(_ value: some Encodable) -> [UInt8] {
-        let encoder = JSONEncoder()
+        let encoder = PublicJSON.encoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding plain structs of strings and numbers cannot fail; an empty object is a safe floor.
         return (try? Array(encoder.encode(value))) ?? Array("{}".utf8)

@@ -44,7 +44,9 @@ import Testing
         #expect(!list.stdout.contains("whsec_"))
         let json = try BuiltCommand.run(["channel", "list", "--json"] + db)
         let parsed = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-        #expect((parsed["channels"] as? [[String: Any]])?.count == 3)
+        let listed = try #require(parsed["channels"] as? [[String: Any]])
+        #expect(listed.count == 3)
+        #expect(listed[1]["min_severity"] as? String == "critical" && listed[1]["domain_ids"] as? [Int] == [])
 
         let test = try BuiltCommand.run(["channel", "test", "1"] + db, environment: env)
         #expect(test.status == 0, "\(test.stdout) \(test.stderr)")

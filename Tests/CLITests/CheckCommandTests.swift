@@ -84,7 +84,7 @@ import Testing
             #expect(outcome.status == 2, "\(outcome.stderr)")
             let object = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
             #expect(object?["verdict"] as? String == "fail")
-            #expect(object?["exitStatus"] as? Int == 2)
+            #expect(object?["exit_status"] as? Int == 2)
             let codes = (object?["findings"] as? [[String: Any]])?.compactMap { $0["code"] as? String } ?? []
             #expect(codes.contains("user-agent-differs") && codes.contains("http-status") && codes.contains("cdn-failure"))
             let facts = object?["facts"] as? [[String: Any]] ?? []

@@ -42,7 +42,7 @@ import Testing
                                            stdin: Array(Self.changed.utf8))
         #expect(outcome.status == 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
-        #expect(object["behaviourallyEqual"] as? Bool == false)
+        #expect(object["behaviourally_equal"] as? Bool == false)
         let diff = try #require(object["diff"] as? [String: Any])
         let services = try #require(diff["services"] as? [[String: Any]])
         #expect(services.first?["service"] as? String == "webcredentials")

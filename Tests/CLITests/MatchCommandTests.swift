@@ -112,6 +112,22 @@ import Testing
             """)
     }
 
+    /// `app_id` is the key, like every public JSON; `appId` and `appID` (earlier versions) still work.
+    @Test func batchAcceptsTheAppIDKeyAndItsAliases() throws {
+        let file = #"{"applinks": {"details": [{"appIDs": ["A.b"], "components": [{"/": "/buy/*"}]}]}}"#
+        let lines = ["app_id", "appId", "appID", "app"].enumerated().map { index, key in
+            #"{"id": \#(index), "aasa": \#(file), "\#(key)": "A.b", "url": "https://example.com/buy/1"}"#
+        }
+        let outcome = try BuiltCommand.run(["match", "--batch"], stdin: Array(lines.joined(separator: "\n").utf8))
+        #expect(outcome.stdout == """
+            {"id":0,"decision":"match"}
+            {"id":1,"decision":"match"}
+            {"id":2,"decision":"match"}
+            {"id":3,"error":"\\"app_id\\" is missing or not a string"}
+
+            """)
+    }
+
     @Test func batchHandlesManyLines() throws {
         var input = ""
         for index in 0..<3000 {

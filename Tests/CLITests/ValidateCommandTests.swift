@@ -67,8 +67,8 @@ import Testing
         #expect(location["line"] as? Int == 2)
         let summary = try #require(object["summary"] as? [String: Any])
         #expect(summary["errors"] as? Int == 1)
-        #expect(summary["exitStatus"] as? Int == 2)
-        #expect(summary["worstSeverity"] as? String == "error")
+        #expect(summary["exit_status"] as? Int == 2)
+        #expect(summary["worst_severity"] as? String == "error")
     }
 
     @Test func stdinDashReadsStandardInput() throws {

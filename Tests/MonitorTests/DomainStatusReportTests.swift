@@ -18,7 +18,7 @@ import Testing
             DomainStatus(host: "new.example", state: .never, lastCheck: nil, version: nil, openAlerts: []),
         ]
         let json = DomainStatusReport.json(statuses)
-        #expect(json == #"{"domains":[{"host":"a.example","lastCheck":"2023-11-14T22:13:20Z","openAlerts":["origin-unreachable"],"reason":"The origin did not answer.","state":"failing","version":"ab12"},{"host":"new.example","lastCheck":null,"openAlerts":[],"reason":null,"state":"never checked","version":null}]}"#)
+        #expect(json == #"{"domains":[{"host":"a.example","last_check":"2023-11-14T22:13:20Z","open_alerts":["origin-unreachable"],"reason":"The origin did not answer.","state":"failing","version":"ab12"},{"host":"new.example","last_check":null,"open_alerts":[],"reason":null,"state":"never checked","version":null}]}"#)
     }
 
     @Test func textTable() {

@@ -40,9 +40,9 @@ import TestSupport
         #expect(data["rule"] as? String == "origin-unreachable")
         #expect(data["severity"] as? String == "critical")
         #expect((data["alert"] as? [String: Any])?["id"] as? Int == 42)
-        #expect((data["alert"] as? [String: Any])?["openedAt"] as? String == "2027-01-15T08:00:00Z")
+        #expect((data["alert"] as? [String: Any])?["opened_at"] as? String == "2027-01-15T08:00:00Z")
         #expect((data["findings"] as? [[String: Any]])?.first?["code"] as? String == "http-status")
-        #expect((data["diffSummary"] as? [String])?.count == 1)
+        #expect((data["diff_summary"] as? [String])?.count == 1)
         #expect((data["links"] as? [String: String])?["domain"] == "https://monitor.example.test/domains/xn--bcher-kva.example")
     }
 

@@ -1,6 +1,7 @@
 import Vocabulary
 import Foundation
 import Store
+import Vocabulary
 
 /// One line of `aasa-monitor status`: a domain's state, last check, current file and open alerts.
 public struct DomainStatus: Hashable, Sendable {
@@ -67,7 +68,7 @@ public enum DomainStatusReport {
             Entry(host: $0.host, state: $0.state.statusWord, lastCheck: $0.lastCheck.map(formatter.string(from:)),
                   version: $0.version, openAlerts: $0.openAlerts, reason: $0.reason)
         })
-        let encoder = JSONEncoder()
+        let encoder = PublicJSON.encoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding plain strings, arrays and optionals cannot fail.
         let data = (try? encoder.encode(document)) ?? Data("{\"domains\":[]}".utf8)

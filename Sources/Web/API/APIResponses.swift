@@ -1,9 +1,10 @@
 import Foundation
+import Vocabulary
 
 /// JSON bodies of the API: values encoded with sorted keys; errors as `{"error": {"message", "field"}}`.
 public enum APIResponses {
     static let encoder: JSONEncoder = {
-        let e = JSONEncoder()
+        let e = PublicJSON.encoder()
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         e.dateEncodingStrategy = .iso8601
         return e

@@ -2,7 +2,8 @@ import AASA
 import Foundation
 
 /// `match --batch`: one JSON object per input line,
-/// `{"id": …, "aasa": {…}, "domain": "example.com", "appId": "TEAMID.bundle", "url": "…"}`, one result line per
+/// `{"id": …, "aasa": {…}, "domain": "example.com", "app_id": "TEAMID.bundle", "url": "…"}`
+/// (`appId` and `appID`, the spellings of earlier versions, are accepted for `app_id`), one result line per
 /// input line, in input order: `{"id": …, "decision": "match" | "exclude" | "no_match"}`, or
 /// `{"id": …, "error": "…"}` for a line it cannot use. A bad line never stops the run.
 struct BatchMatch {
@@ -22,8 +23,9 @@ struct BatchMatch {
         }
         let spans = JSONMemberSpans.spans(line)
         let id = Self.rawID(object, spans: spans, line: line)
-        guard let appID = (object["appId"] ?? object["appID"]) as? String else {
-            return Self.error(id: id, "\"appId\" is missing or not a string")
+        // `app_id` like every public JSON; the camelCase spellings of earlier versions stay accepted.
+        guard let appID = (object["app_id"] ?? object["appId"] ?? object["appID"]) as? String else {
+            return Self.error(id: id, "\"app_id\" is missing or not a string")
         }
         guard let url = object["url"] as? String else { return Self.error(id: id, "\"url\" is missing or not a string") }
         let domain = object["domain"] as? String

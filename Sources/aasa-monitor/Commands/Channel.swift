@@ -83,9 +83,9 @@ extension AASAMonitor.Channel {
             if json {
                 let items: [[String: Any]] = channels.map { c in
                     var item: [String: Any] = ["id": c.id, "kind": c.kind.rawValue, "name": c.name, "target": c.target,
-                                               "enabled": c.enabled, "minSeverity": c.minSeverity.rawValue,
-                                               "domainIDs": c.domainIDs]
-                    if let reason = c.disabledReason { item["disabledReason"] = reason }
+                                               "enabled": c.enabled, "min_severity": c.minSeverity.rawValue,
+                                               "domain_ids": c.domainIDs]
+                    if let reason = c.disabledReason { item["disabled_reason"] = reason }
                     return item
                 }
                 let data = try JSONSerialization.data(withJSONObject: ["channels": items], options: [.sortedKeys])

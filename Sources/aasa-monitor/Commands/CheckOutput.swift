@@ -151,7 +151,7 @@ enum CheckOutput {
             deviceLocation: check.report.deviceLocation?.rawValue, findings: check.report.findings,
             facts: [check.wellKnown, check.root, check.cdn, check.plainUserAgent].compactMap { $0 }.map(Facts.init),
             startedAt: check.startedAt, finishedAt: check.finishedAt)
-        let encoder = JSONEncoder()
+        let encoder = PublicJSON.encoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
         return String(decoding: try encoder.encode(report), as: UTF8.self)

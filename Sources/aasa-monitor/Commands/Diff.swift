@@ -2,6 +2,7 @@ import AASA
 import ArgumentParser
 import AssetLinks
 import Foundation
+import Vocabulary
 
 extension AASAMonitor {
     /// `aasa-monitor diff OLD NEW [--url URL ...] [--json]`: how two versions of a file differ in behaviour.
@@ -54,7 +55,7 @@ extension AASAMonitor {
             let after = try document(newBytes, new)
             let diff = AASADiff.diff(old: before, new: after, urls: urls)
             if json {
-                let encoder = JSONEncoder()
+                let encoder = PublicJSON.encoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
                 struct Output: Encodable {
                     var behaviourallyEqual: Bool

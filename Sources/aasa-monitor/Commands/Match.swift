@@ -15,7 +15,7 @@ extension AASAMonitor {
             discussion: """
                 With --app, the decision for that app (match, exclude or no_match); without, every app the file \
                 lists, in the order the system prefers them. --batch reads JSON lines \
-                {"id": …, "aasa": {…}, "domain": "example.com", "appId": "TEAMID.bundle", "url": "…"} on standard input \
+                {"id": …, "aasa": {…}, "domain": "example.com", "app_id": "TEAMID.bundle", "url": "…"} on standard input \
                 and writes {"id": …, "decision": "match" | "exclude" | "no_match"} (or "error") per line.
                 An assetlinks.json (a top-level array) is decided for --package (or every package it names) on \
                 Android 15+ dynamic rules, or on --android-version. --batch --android reads \

@@ -1,5 +1,6 @@
 import AASA
 import Foundation
+import Vocabulary
 
 /// What `aasa-monitor match` prints, as text or JSON.
 struct MatchReport {
@@ -94,7 +95,7 @@ struct MatchReport {
             var outsideDomain: String?
             var apps: [AppLine]
         }
-        let encoder = JSONEncoder()
+        let encoder = PublicJSON.encoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let output = Output(url: url, opens: opener, outsideDomain: outsideDomain, apps: lines)
         guard let data = try? encoder.encode(output) else { return "{}\n" }

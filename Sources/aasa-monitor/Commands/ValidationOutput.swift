@@ -132,7 +132,7 @@ enum ValidationOutput {
 
     /// Pretty, sorted keys, slashes unescaped: the form every command's --json prints.
     static func encoded(_ value: some Encodable) -> TerminalText {
-        let encoder = JSONEncoder()
+        let encoder = PublicJSON.encoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value) else { return "{}\n" }
         return TerminalText(json: String(decoding: data, as: UTF8.self) + "\n")
