@@ -87,10 +87,10 @@ import Testing
                                               fleet: fleet, in: scratch)
                 #expect(outcome.status == 2, "an error wins over could-not-check: \(outcome.stdout)\(outcome.stderr)")
                 let json = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
-                #expect(json?["exitStatus"] as? Int == 2)
+                #expect(json?["exit_status"] as? Int == 2)
                 let cases = json?["cases"] as? [[String: Any]] ?? []
                 let statuses = Dictionary(uniqueKeysWithValues: cases.compactMap { c in
-                    (c["name"] as? String).map { ($0, c["exitStatus"] as? Int ?? -1) }
+                    (c["name"] as? String).map { ($0, c["exit_status"] as? Int ?? -1) }
                 })
                 #expect(statuses == ["applinks:good.fleet.test": 0, "webcredentials:redirect301.fleet.test": 2,
                                      "applinks:rootonly.fleet.test": 1, "applinks:reset.fleet.test": 3,

@@ -61,7 +61,7 @@ enum VerifyAppOutput {
             Case(platform: $0.platform, group: $0.group, name: $0.name, host: $0.host, verdict: $0.verdict.rawValue,
                  couldNotCheck: $0.couldNotCheck, exitStatus: $0.exitStatus, findings: $0.findings)
         })
-        let encoder = JSONEncoder()
+        let encoder = PublicJSON.encoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(output), as: UTF8.self)
     }
