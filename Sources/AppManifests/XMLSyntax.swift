@@ -29,6 +29,27 @@ enum XMLSyntax {
         }
     }
 
+    /// Bytes that are not UTF-8, refused before `XMLParser` sees them: swift-corelibs-foundation's
+    /// parser traps on an attribute value libxml2 passes through undecoded (found by the
+    /// android-manifest fuzz target), and Xcode and Android Studio write UTF-8 anyway.
+    static func encodingProblem(_ bytes: some Collection<UInt8>) -> ManifestProblem? {
+        var iterator = bytes.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        var offset = 0, line = 1
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar):
+                offset += scalar.count
+                if scalar.count == 1, scalar.first == 0x0A { line += 1 }
+            case .error:
+                return ManifestProblem(line: line,
+                    reason: "The file is not UTF-8 (byte \(offset + 1) is not part of a UTF-8 character); save it as UTF-8.")
+            case .emptyInput:
+                return nil
+            }
+        }
+    }
+
     /// A parser that never fetches anything: no external entities, no DTD (an entitlements file's
     /// DOCTYPE names Apple's DTD by URL; reading a file must not reach the network).
     static func parser(_ data: Data) -> XMLParser {

@@ -170,6 +170,15 @@ import Testing
         let binary = try #require(Self.refusal(String(decoding: [0x03, 0x00, 0x08, 0x00, 0x10, 0x20], as: UTF8.self)))
         #expect(binary.problems.first?.reason.contains("compiled (binary XML)") == true)
 
+        // Found by the fuzz target: Foundation's XMLParser traps on such an attribute value.
+        let latin1 = Array("<manifest xmlns:android=\"http://schemas.android.com/apk/res/android\">\n<application android:label=\"".utf8)
+            + [0xE9, 0x41, 0xFF] + Array("\"/>\n</manifest>\n".utf8)
+        let notUTF8: ManifestRefusal? = {
+            do throws(ManifestRefusal) { _ = try AndroidManifestReader.read(latin1); return nil } catch { return error }
+        }()
+        #expect(notUTF8?.problems.first?.line == 2)
+        #expect(notUTF8?.problems.first?.reason.hasPrefix("The file is not UTF-8 (byte 99 ") == true)
+
         let undeclared = try #require(Self.refusal("<manifest>\n<application android:label=\"x\"/>\n</manifest>"))
         #expect(undeclared.problems.first?.line == 2)
         #expect(undeclared.problems.first?.reason.contains("namespace prefix") == true)

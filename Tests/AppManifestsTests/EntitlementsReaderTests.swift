@@ -152,6 +152,11 @@ import Vocabulary
         ("applink:example.com", "entitlement-unknown-service", "did you mean \"applinks\""),
         ("example.com", "entitlement-malformed", "no service prefix"),
         ("applinks:$(APP_LINK_HOST)", "entitlement-malformed", "build setting $(APP_LINK_HOST)"),
+        // Found by the fuzz target: characters no host name has were let through.
+        ("applinks:shop#1.example.com", "entitlement-malformed", "contains U+23"),
+        ("applinks:a^b.example", "entitlement-malformed", "contains U+5E"),
+        ("applinks:a..example.com", "entitlement-malformed", "empty label"),
+        ("applinks:example.com.", "entitlement-malformed", "empty label"),
     ])
     func entryBreakingARuleIsRefused(entry: String, code: String, words: String) throws {
         let refusal = try #require(Self.refusal(Self.xcodeFile(["applinks:fine.example", entry])))
@@ -178,6 +183,15 @@ import Vocabulary
 
         let entity = try #require(Self.refusal(Self.xcodeFile(["applinks:a&b.example"])))
         #expect(entity.problems.first?.line == 7)
+    }
+
+    @Test func xmlThatIsNotUTF8IsRefusedBeforeXMLParserSeesIt() throws {
+        var bytes = Array(Self.xcodeFile(["applinks:example.com"]).utf8)
+        let at = try #require(bytes.indices.first { bytes[$0...].starts(with: Array("example".utf8)) })
+        bytes[at] = 0xFF
+        let refusal = try #require(Self.refusal(bytes))
+        #expect(refusal.problems.first?.line == 7)
+        #expect(refusal.problems.first?.reason.hasPrefix("The file is not UTF-8") == true)
     }
 
     @Test func wellFormedXMLThatIsNotAPropertyList() throws {

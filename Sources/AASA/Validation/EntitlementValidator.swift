@@ -100,6 +100,20 @@ public enum EntitlementValidator {
         }
         let wildcard = host.hasPrefix("*.")
         let body = wildcard ? String(host.dropFirst(2)) : host
+        // DNS names are letters, digits, hyphens (and underscores in practice) between dots; a
+        // non-ASCII letter is an IDN (a warning below), anything else cannot be a host.
+        if let bad = body.unicodeScalars.first(where: { scalar in
+            scalar == "*" ? false : scalar.isASCII
+                ? !(scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-._".unicodeScalars.contains(scalar))
+                : [.control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator, .unassigned, .privateUse, .surrogate]
+                    .contains(scalar.properties.generalCategory)
+        }) {
+            malformed("The host \"\(host)\" contains U+\(String(bad.value, radix: 16, uppercase: true)), which a host name cannot have.",
+                      "Use letters, digits, hyphens and dots only, e.g. \(service):example.com.")
+        } else if !body.isEmpty, body.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
+            malformed("The host \"\(host)\" has an empty label (two dots in a row, or a dot at an end).",
+                      "Write the host name without stray dots, e.g. \(service):example.com.")
+        }
         if body.contains("*") {
             findings.append(FindingDefinition.entitlementWildcardNotAllowed.finding(at: nil,
                 "\"\(host)\" has a * other than a leading \"*.\"; only *.example.com wildcards exist.",

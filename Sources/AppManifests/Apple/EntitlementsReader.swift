@@ -29,6 +29,7 @@ public enum EntitlementsReader {
         } else if first == UInt8(ascii: "[") {
             value = try JSONArrayLines.read(data, lines: &lines)
         } else if first == UInt8(ascii: "<") {
+            if let problem = XMLSyntax.encodingProblem(body) { throw ManifestRefusal([problem]) }
             let scan = PlistXMLLines.scan(data, arrayKey: associatedDomainsKey)
             if let error = scan.syntaxError { throw ManifestRefusal([error]) }
             lines.entries = scan.entryLines
@@ -60,7 +61,10 @@ public enum EntitlementsReader {
         } catch {
             // Foundation's message sometimes names a line ("Close tag on line 8 …"); keep it whole.
             let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
-            throw ManifestRefusal(line: detail.flatMap(lineNumber(in:)),
+            // Foundation also counts a lone carriage return as a line break; a line past the last
+            // newline-separated one would point nowhere, so it is left out (found by fuzzing).
+            let lines = data.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+            throw ManifestRefusal(line: detail.flatMap(lineNumber(in:)).flatMap { $0 <= lines ? $0 : nil },
                 "The file is not a property list\(detail.map { ": \($0)" } ?? ""). Expected an .entitlements file as Xcode writes it, a binary property list, or a JSON array of strings.")
         }
     }
