@@ -23,10 +23,11 @@ let package = Package(
         .target(name: "CShim", dependencies: ["CCurl"], cSettings: [.define("_GNU_SOURCE")]),
 
         // The pure cores: no I/O, Foundation at most.
-        // The words every layer shares, from the core to the column: findings, severity, verdict, platform.
-        .target(name: "Vocabulary", swiftSettings: strict),
-        // Text encodings written once for every layer: lower-case hex, HTML/XML escaping.
+        // Text encodings written once for every layer: lower-case hex, HTML/XML escaping, lenient %XX
+        // decoding. Depends on nothing, so HTTP may use it and stay free of product modules.
         .target(name: "TextEncoding", swiftSettings: strict),
+        // The words every layer shares, from the core to the column: findings, severity, verdict, platform.
+        .target(name: "Vocabulary", dependencies: ["TextEncoding"], swiftSettings: strict),
         // The strict-but-forgiving JSON reader that locates every value (pointer + line:column).
         .target(name: "LocatedJSON", dependencies: ["Vocabulary"], swiftSettings: strict),
         // Apple's apple-app-site-association: parse, validate, match, explain, diff.
@@ -36,7 +37,7 @@ let package = Package(
         // An app's own declarations of its web associations: Apple entitlements, Android manifests.
         .target(name: "AppManifests", dependencies: ["Vocabulary", "AASA"], swiftSettings: strict),
         // Generic HTTP/1.1 server on raw sockets; knows nothing of AASA.
-        .target(name: "HTTP", dependencies: ["CShim"], swiftSettings: strict),
+        .target(name: "HTTP", dependencies: ["CShim", "TextEncoding"], swiftSettings: strict),
         // PostgreSQL through libpq: pool, migrations, embedded cluster, queries.
         .target(name: "Store", dependencies: ["CLibPQ", "CSodium", "Vocabulary", "AASA", "TextEncoding"], swiftSettings: strict),
         // The I/O edge every connection the product makes goes through: the outbound address policy,

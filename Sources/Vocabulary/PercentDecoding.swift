@@ -1,3 +1,5 @@
+import TextEncoding
+
 /// Percent-decoding for `percentEncoded: false` rules: the URL is decoded, the pattern is not
 /// (aasa-spec.md §8.2).
 package enum PercentDecoding {
@@ -15,23 +17,8 @@ package enum PercentDecoding {
 
     /// The bytes with valid `%XX` escapes replaced by the byte they stand for.
     package static func decodedBytes<Bytes: Collection>(_ raw: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
-        let bytes = Array(raw)
-        guard bytes.contains(UInt8(ascii: "%")) else { return bytes }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "%"), index + 2 < bytes.count,
-               let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
-                out.append(high << 4 | low)
-                index += 3
-            } else {
-                out.append(byte)
-                index += 1
-            }
-        }
-        return out
+        guard raw.contains(UInt8(ascii: "%")) else { return Array(raw) }
+        return PercentEscapes.decodedBytes(raw)
     }
 
     /// Whether `decodedBytes(raw)` equals `expected`, decoding on the fly instead of into a new array.
@@ -54,12 +41,5 @@ package enum PercentDecoding {
         return matched == expected.count
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
+    private static func hexValue(_ byte: UInt8) -> UInt8? { PercentEscapes.hexValue(byte) }
 }
