@@ -1,4 +1,3 @@
-import Vocabulary
 import CShim
 import Glibc
 import Synchronization

@@ -1,4 +1,3 @@
-import Vocabulary
 /// A response status: the code plus the reason phrase written on the status line.
 public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public let code: Int
