@@ -51,14 +51,14 @@ let package = Package(
         .target(name: "Notify", dependencies: ["Vocabulary", "CCurl", "CSodium", "Store", "Outbound", "TextEncoding"], swiftSettings: strict),
         // The application layer: the one way in for every change to what is monitored (register, edit,
         // delete, import, expectations, "check now") — the form, the API and the CLI all call it.
-        .target(name: "Registry", dependencies: ["Vocabulary", "Store", "Monitor", "Fetch"], swiftSettings: strict),
+        .target(name: "Registry", dependencies: ["Vocabulary", "Store", "Monitor", "Fetch", "Outbound"], swiftSettings: strict),
         // Pages, forms, JSON API, auth.
         .target(name: "Web", dependencies: ["HTTP", "Registry", "Store", "Monitor", "Notify", "Vocabulary", "AASA", "Fetch", "CSodium", "TextEncoding"],
                 swiftSettings: strict),
         .executableTarget(
             name: "aasa-monitor",
             dependencies: [
-                "Vocabulary", "AASA", "AppManifests", "AssetLinks", "HTTP", "Store", "Fetch", "Monitor", "Notify", "Registry", "Web", "TextEncoding",
+                "Vocabulary", "AASA", "AppManifests", "AssetLinks", "HTTP", "Store", "Fetch", "Monitor", "Notify", "Registry", "Web", "TextEncoding", "Outbound",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
@@ -76,8 +76,8 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "AppManifestsTests", dependencies: ["AppManifests", "Vocabulary"], swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "OutboundTests", dependencies: ["Outbound", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport", "TextEncoding", "Vocabulary"], swiftSettings: strict),
+        .testTarget(name: "OutboundTests", dependencies: ["Outbound", "TestSupport", "CCurl"], swiftSettings: strict),
         .testTarget(name: "FetchTests", dependencies: ["Vocabulary", "AASA", "Outbound", "Fetch", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MonitorTests", dependencies: ["Vocabulary", "AASA", "Outbound", "Fetch", "Store", "Monitor", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "NotifyTests", dependencies: ["Vocabulary", "AASA", "Outbound", "Fetch", "Store", "Monitor", "Notify", "TestSupport"], swiftSettings: strict),
@@ -95,9 +95,9 @@ let package = Package(
         .executableTarget(name: "AssetLinksBench", dependencies: ["AssetLinks", "BenchTiming"], path: "Benchmarks/AssetLinksBench",
                           swiftSettings: strict),
         .executableTarget(name: "HTTPBenchServer", dependencies: ["HTTP"], path: "Benchmarks/HTTPBenchServer", swiftSettings: strict),
-        .executableTarget(name: "NotifyBench", dependencies: ["Notify", "Store", "Monitor", "Fetch", "TestSupport"], path: "Benchmarks/NotifyBench",
+        .executableTarget(name: "NotifyBench", dependencies: ["Notify", "Store", "Monitor", "Fetch", "TestSupport", "Vocabulary", "Outbound"], path: "Benchmarks/NotifyBench",
                           swiftSettings: strict),
-        .executableTarget(name: "CrawlBench", dependencies: ["Vocabulary", "Fetch", "TestSupport"], path: "Benchmarks/CrawlBench", swiftSettings: strict),
-        .executableTarget(name: "MonitorBench", dependencies: ["Vocabulary", "Monitor", "Store", "Fetch", "TestSupport"], path: "Benchmarks/MonitorBench", swiftSettings: strict),
+        .executableTarget(name: "CrawlBench", dependencies: ["Vocabulary", "Fetch", "TestSupport", "Outbound"], path: "Benchmarks/CrawlBench", swiftSettings: strict),
+        .executableTarget(name: "MonitorBench", dependencies: ["Vocabulary", "Monitor", "Store", "Fetch", "TestSupport", "Outbound"], path: "Benchmarks/MonitorBench", swiftSettings: strict),
     ]
 )

@@ -7,6 +7,7 @@
 import Fetch
 import Foundation
 import Glibc
+import Outbound
 import TestSupport
 import Vocabulary
 

@@ -9,6 +9,7 @@
 import Fetch
 import Foundation
 import Monitor
+import Outbound
 import Store
 import TestSupport
 import Vocabulary

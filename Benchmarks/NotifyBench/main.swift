@@ -9,6 +9,7 @@ import Fetch
 import Foundation
 import Monitor
 import Notify
+import Outbound
 import Store
 import TestSupport
 

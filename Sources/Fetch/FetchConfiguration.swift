@@ -1,6 +1,6 @@
-// The fetcher is configured with the outbound policy and resolver it enforces, so its clients
-// (the CLI's options, the web's registration check, tests, benchmarks) see those types through it.
-@_exported import Outbound
+// The fetcher is configured with the outbound policy and resolver it enforces; a client that builds
+// a configuration imports Outbound itself (and declares it), nothing is re-exported.
+import Outbound
 
 /// Everything a `Fetcher` needs to know, fixed when it is created.
 public struct FetchConfiguration: Sendable {

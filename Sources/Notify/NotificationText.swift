@@ -1,4 +1,4 @@
-import AASA
+import Vocabulary
 import Foundation
 import Store
 import TextEncoding

@@ -1,4 +1,3 @@
-import AASA
 import Foundation
 import Store
 import Vocabulary

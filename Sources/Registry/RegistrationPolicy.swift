@@ -1,4 +1,5 @@
 import Fetch
+import Outbound
 
 /// Whether a host is resolved when it is registered, so a private address is refused with a
 /// reason at once (the crawler would refuse it anyway, at every check).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Fetch
 import Foundation
+import Outbound
 
 /// How the crawler reaches the outside world; shared by `check`, `serve` and `worker`.
 /// Each option can also come from the environment, so a service unit or a CI job sets it once.

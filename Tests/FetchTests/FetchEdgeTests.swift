@@ -1,6 +1,7 @@
 import AASA
 import Fetch
 import Foundation
+import Outbound
 import TestSupport
 import Testing
 import Vocabulary

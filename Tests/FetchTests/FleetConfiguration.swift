@@ -1,4 +1,5 @@
 import Fetch
+import Outbound
 import TestSupport
 
 extension FetchConfiguration {

@@ -1,6 +1,7 @@
 import AASA
 @testable import Fetch
 import Foundation
+import Outbound
 import Synchronization
 import TestSupport
 import Testing

@@ -1,4 +1,5 @@
 @testable import Fetch
+import Outbound
 import Testing
 
 @Suite struct OutboundPolicyTests {

@@ -1,3 +1,4 @@
+import Outbound
 import Vocabulary
 import Fetch
 import Foundation
