@@ -1,5 +1,6 @@
 import CSodium
 import Foundation
+import Store
 
 /// A channel's signing secret in the Standard Webhooks form `whsec_<base64>`: shown to the user
 /// once, stored for signing. The HMAC key is the base64-decoded part, not the text.
@@ -32,17 +33,6 @@ public struct WebhookSecret: Sendable, Equatable {
 
     /// `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`.
     public func signature(id: String, timestamp: Int, body: [UInt8]) -> String {
-        "v1," + Data(Self.hmacSHA256(key: key, message: Array("\(id).\(timestamp).".utf8) + body)).base64EncodedString()
-    }
-
-    static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
-        _ = sodium_init()
-        var state = crypto_auth_hmacsha256_state()
-        var mac = [UInt8](repeating: 0, count: Int(crypto_auth_hmacsha256_BYTES))
-        // init/update/final accept a key of any length; crypto_auth_hmacsha256() wants exactly 32 bytes.
-        _ = crypto_auth_hmacsha256_init(&state, key, key.count)
-        _ = crypto_auth_hmacsha256_update(&state, message, UInt64(message.count))
-        _ = crypto_auth_hmacsha256_final(&state, &mac)
-        return mac
+        "v1," + Data(ContentDigest.hmacSHA256(key: key, message: Array("\(id).\(timestamp).".utf8) + body)).base64EncodedString()
     }
 }

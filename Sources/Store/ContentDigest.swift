@@ -1,7 +1,9 @@
 import CSodium
 import TextEncoding
 
-/// SHA-256 through libsodium, for content addressing (AASA versions) and migration checksums.
+/// SHA-256 and HMAC-SHA256 through libsodium, written once for every module: content addressing (AASA
+/// versions), migration checksums, token digests and CSRF/flash-cookie MACs (Web), webhook signatures
+/// (Notify). Store holds it because every module that needs it already imports Store.
 public enum ContentDigest {
     /// The 32-byte SHA-256 of `bytes`.
     public static func sha256(_ bytes: [UInt8]) -> [UInt8] {
@@ -18,5 +20,17 @@ public enum ContentDigest {
     /// The SHA-256 of `bytes` as 64 lower-case hex digits (how aasa_versions.sha256 stores it).
     public static func sha256Hex(_ bytes: [UInt8]) -> String {
         Hex.encode(sha256(bytes))
+    }
+
+    /// The 32-byte HMAC-SHA256 of `message` under `key` (RFC 2104; a key of any length).
+    public static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
+        _ = sodium_init()
+        var state = crypto_auth_hmacsha256_state()
+        var mac = [UInt8](repeating: 0, count: Int(crypto_auth_hmacsha256_BYTES))
+        // init/update/final accept a key of any length; crypto_auth_hmacsha256() wants exactly 32 bytes.
+        _ = crypto_auth_hmacsha256_init(&state, key, key.count)
+        _ = crypto_auth_hmacsha256_update(&state, message, UInt64(message.count))
+        _ = crypto_auth_hmacsha256_final(&state, &mac)
+        return mac
     }
 }

@@ -1,3 +1,4 @@
+import Store
 import TextEncoding
 
 /// A one-shot banner carried from a change to the page after its redirect ("Deleted example.com").
@@ -33,7 +34,7 @@ struct FlashCookie: Sendable {
 
     func clear(secure: Bool) -> String { SessionCookie.clear(name: Self.name, secure: secure) }
 
-    private func mac(_ body: String) -> String { Hex.encode(Crypto.hmacSHA256(key: key, message: Array(body.utf8))) }
+    private func mac(_ body: String) -> String { Hex.encode(ContentDigest.hmacSHA256(key: key, message: Array(body.utf8))) }
 }
 
 extension RequestContext {

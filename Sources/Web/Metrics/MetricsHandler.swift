@@ -35,6 +35,6 @@ enum MetricsHandler {
     /// Prometheus sends `authorization: { credentials: … }` (or `bearer_token`) as this header.
     static func isAuthorized(_ request: WebRequest, token: String) -> Bool {
         guard let presented = Authentication.bearerToken(request) else { return false }
-        return Crypto.constantTimeEqual(Crypto.sha256(Array(presented.utf8)), Crypto.sha256(Array(token.utf8)))
+        return Crypto.constantTimeEqual(ContentDigest.sha256(Array(presented.utf8)), ContentDigest.sha256(Array(token.utf8)))
     }
 }

@@ -1,3 +1,4 @@
+import Store
 import TextEncoding
 
 /// Per-session CSRF tokens: an HMAC of a fixed label keyed by the session secret. Nothing extra is
@@ -7,7 +8,7 @@ public enum CSRFToken {
     static let label = Array("aasa-monitor csrf v1".utf8)
 
     public static func make(forSession sessionSecret: String) -> String {
-        Hex.encode(Crypto.hmacSHA256(key: Crypto.sha256(Array(sessionSecret.utf8)), message: label))
+        Hex.encode(ContentDigest.hmacSHA256(key: ContentDigest.sha256(Array(sessionSecret.utf8)), message: label))
     }
 
     public static func isValid(_ presented: String?, forSession sessionSecret: String) -> Bool {

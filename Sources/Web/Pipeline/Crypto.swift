@@ -1,6 +1,7 @@
 import CSodium
 
-/// The few primitives the web layer needs, all from libsodium.
+/// The few primitives the web layer needs, all from libsodium; SHA-256 and HMAC-SHA256 are Store's
+/// `ContentDigest`, shared with Notify's webhook signatures.
 public enum Crypto {
     /// sodium_init is idempotent and thread-safe; every entry point touches this first.
     static let ready: Bool = sodium_init() >= 0
@@ -11,23 +12,6 @@ public enum Crypto {
         out.withUnsafeMutableBytes { buf in
             if let base = buf.baseAddress { randombytes_buf(base, count) }
         }
-        return out
-    }
-
-    public static func sha256(_ bytes: [UInt8]) -> [UInt8] {
-        _ = ready
-        var out = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
-        _ = crypto_hash_sha256(&out, bytes, UInt64(bytes.count))
-        return out
-    }
-
-    public static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
-        _ = ready
-        var state = crypto_auth_hmacsha256_state()
-        var out = [UInt8](repeating: 0, count: Int(crypto_auth_hmacsha256_BYTES))
-        _ = crypto_auth_hmacsha256_init(&state, key, key.count)
-        _ = crypto_auth_hmacsha256_update(&state, message, UInt64(message.count))
-        _ = crypto_auth_hmacsha256_final(&state, &out)
         return out
     }
 
