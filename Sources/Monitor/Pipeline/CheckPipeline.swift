@@ -64,7 +64,8 @@ public struct CheckPipeline: Sendable {
         guard let stored = try? await BlockingCallQueue.run({ try database.version(sha256: oldSHA) }),
               let old = AASAParser.parse(stored.body).document else { return [] }
         let diff = AASADiff.diff(old: old, new: document, urls: urls)
-        return diff.description.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        // The CLI's indentation is for a terminal; the stored event lines go without it.
+        return diff.lines.map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
     func alertPolicy(for domain: LeasedDomain) -> AlertPolicy {
