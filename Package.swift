@@ -87,10 +87,10 @@ let package = Package(
 
         // Benchmarks: release-built executables that print ratios against baselines/peers.
         // Seeds a database with a realistic history for the benchmarks; never linked into the product.
-        .target(name: "BenchSupport", dependencies: ["Store"], path: "Benchmarks/BenchSupport", swiftSettings: strict),
+        .target(name: "BenchSupport", dependencies: ["Store", "Vocabulary"], path: "Benchmarks/BenchSupport", swiftSettings: strict),
         // The Stopwatch the pure-core benchmarks share (no database, so they stay small).
         .target(name: "BenchTiming", path: "Benchmarks/BenchTiming", swiftSettings: strict),
-        .executableTarget(name: "WebBench", dependencies: ["Web", "Store", "BenchSupport"], path: "Benchmarks/WebBench", swiftSettings: strict),
+        .executableTarget(name: "WebBench", dependencies: ["Web", "Store", "Vocabulary", "BenchSupport"], path: "Benchmarks/WebBench", swiftSettings: strict),
         .executableTarget(name: "AASABench", dependencies: ["AASA", "BenchTiming"], path: "Benchmarks/AASABench", swiftSettings: strict),
         .executableTarget(name: "AssetLinksBench", dependencies: ["AssetLinks", "BenchTiming"], path: "Benchmarks/AssetLinksBench",
                           swiftSettings: strict),

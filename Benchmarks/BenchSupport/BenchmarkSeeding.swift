@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import Vocabulary
 
 /// Benchmark data, kept out of the production targets: only WebBench (and whatever else measures
 /// a populated database) links this.
@@ -14,7 +15,8 @@ extension Database {
     /// screenshots need a realistic size, and row-by-row inserts would take minutes.
     public func seedBenchmarkData(domains: Int, withHistory: Int, days: Int, intervalMinutes: Int, retentionDays: Int = 7,
                                   recentChecks: Int? = nil, body: [UInt8], otherBody: [UInt8], findingsJSON: String,
-                                  transportJSON: String) throws {
+                                  transport: CheckTransport) throws {
+        let transportJSON = try StoredJSON.encode(transport)
         try execute("""
             INSERT INTO domains (host, display_name, interval_seconds, next_check_at, last_verdict, last_checked_at, last_changed_at)
             SELECT 'site' || g || '.example', 'site' || g || '.example', $2 * 60, now() + make_interval(mins => $2),

@@ -1,6 +1,7 @@
 import BenchSupport
 import Foundation
 import Store
+import Vocabulary
 import Web
 
 // Web latency benchmark: 10,000 domains, a year of hourly checks for 100 of them (stored as the
@@ -18,12 +19,17 @@ let db = Database(configuration: ConnectionConfiguration(url: url), poolSize: 4)
 let good = Array(#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/product/*"},{"/":"/help/*","exclude":true}]}]},"webcredentials":{"apps":["ABCDE12345.com.example.app"]}}"#.utf8)
 let older = Array(#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/product/*"}]}]}}"#.utf8)
 let findings = #"[{"code":"content-type-not-json","severity":"warning","location":{"pointer":""},"message":"Served as text/plain; serve it as application/json."}]"#
-let transport = #"{"wellKnown":{"location":"well-known","url":"https://site.example/.well-known/apple-app-site-association","status":200,"headers":{"content-type":"application/json"},"decodedSize":180,"bodyTruncated":false,"body":[],"tls":{"trusted":true,"issuer":"Bench CA","notAfter":"2027-03-01T00:00:00Z","subjectAltNames":[]}},"cdn":{"location":"cdn","url":"https://app-site-association.cdn-apple.com/a/v1/site.example","status":200,"headers":{},"decodedSize":180,"bodyTruncated":false,"body":[]}}"#
+let transport = CheckTransport(
+    wellKnown: TransportFacts(location: .wellKnown, url: "https://site.example/.well-known/apple-app-site-association", status: 200,
+                              headers: ["content-type": "application/json"], decodedSize: 180,
+                              tls: TLSFacts(trusted: true, issuer: "Bench CA", notAfter: Date(timeIntervalSince1970: 1_803_859_200))),
+    cdn: TransportFacts(location: .cdn, url: "https://app-site-association.cdn-apple.com/a/v1/site.example", status: 200, decodedSize: 180),
+    deviceLocation: .wellKnown)
 
 if !args.contains("--no-seed") {
     let started = Date()
     try db.seedBenchmarkData(domains: 10_000, withHistory: 100, days: 365, intervalMinutes: 60, body: good, otherBody: older,
-                             findingsJSON: findings, transportJSON: transport)
+                             findingsJSON: findings, transport: transport)
     let checks: Int = try db.value("SELECT count(*) FROM checks")
     let repeats: Int = try db.value("SELECT count(*) FROM check_repeats")
     let rollups: Int = try db.value("SELECT count(*) FROM check_rollups")

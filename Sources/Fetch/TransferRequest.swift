@@ -1,5 +1,5 @@
-import AASA
 import Outbound
+import Vocabulary
 
 /// One HTTP GET the transfer loop should perform, with everything the policy already decided.
 struct TransferRequest: Sendable {

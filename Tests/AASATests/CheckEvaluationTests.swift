@@ -1,5 +1,6 @@
 import AASA
 import Testing
+import Vocabulary
 
 /// `CheckEvaluation.evaluate` on hand-made facts: the decisions the fleet tests cannot reach.
 @Suite struct CheckEvaluationTests {

@@ -4,6 +4,7 @@ import Foundation
 import Store
 import Testing
 import TestSupport
+import Vocabulary
 @testable import Monitor
 
 /// The pipeline against a real PostgreSQL and real HTTPS servers.

@@ -16,7 +16,7 @@ import TestSupport
     func record(for domain: LeasedDomain) -> CheckRecord {
         CheckRecord(domainID: domain.id, attemptKey: domain.attemptKey, startedAt: Date(), finishedAt: Date(),
                     verdict: .pass, version: StoredBody(sha256: String(repeating: "a", count: 64), bytes: [1, 2, 3]),
-                    changed: true, latencyMilliseconds: 12, findings: [], transportJSON: "{}",
+                    changed: true, latencyMilliseconds: 12, findings: [], transport: CheckTransport(),
                     expectations: ExpectationResults(), summaryJSON: "{}", eventsJSON: "[]", consecutiveFailures: 0,
                     nextCheckAt: Date().addingTimeInterval(3600), streaks: nil, alertChanges: [])
     }

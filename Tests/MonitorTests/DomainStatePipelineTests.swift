@@ -111,7 +111,7 @@ import TestSupport
             let check: Int64 = try database.value("""
                 INSERT INTO checks (domain_id, attempt_key, started_at, finished_at, verdict, findings, expectations)
                 VALUES ($1, 'k', now(), now(), $2, $3::jsonb, $4::jsonb) RETURNING id
-                """, id, verdict, try JSONText.encode(findings), try JSONText.encode(expectations))
+                """, id, verdict, try StoredJSON.encode(findings), try StoredJSON.encode(expectations))
             try database.execute("UPDATE domains SET last_check_id = $2, last_verdict = $3 WHERE id = $1", id, check, verdict)
             return id
         }

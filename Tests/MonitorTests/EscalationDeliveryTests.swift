@@ -29,7 +29,7 @@ import TestSupport
                 let domain = try #require(try database.leaseDueDomains(limit: 1, lease: .seconds(60), worker: "w").first)
                 let record = CheckRecord(
                     domainID: domain.id, attemptKey: domain.attemptKey, startedAt: Date(), finishedAt: Date(), verdict: .warn,
-                    version: nil, changed: true, latencyMilliseconds: 5, findings: [], transportJSON: "{}",
+                    version: nil, changed: true, latencyMilliseconds: 5, findings: [], transport: CheckTransport(),
                     expectations: ExpectationResults(), summaryJSON: "{}", eventsJSON: "[]", consecutiveFailures: 0, nextCheckAt: Date(),
                     streaks: nil, alertChanges: events.map { AlertChange(event: $0, domain: domain, findings: []) })
                 guard case .recorded = try database.record(record) else {

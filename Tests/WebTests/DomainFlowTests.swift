@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 import Store
+import Vocabulary
 import TestSupport
 @testable import Web
 
@@ -83,9 +84,13 @@ import TestSupport
             // The first check lands: the page shows the verdict, findings, the file with the marked line.
             let body = Array(#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/product/*"}]}]}}"#.utf8)
             let finding = #"[{"code":"content-type-not-json","severity":"warning","location":{"pointer":"/applinks/details/0/appIDs"},"message":"Served as text/html; serve it as application/json.","hint":"Set the Content-Type header.","affects":"iOS 14+"}]"#
-            let transport = #"{"wellKnown":{"location":"well-known","url":"https://xn--bcher-kva.example/.well-known/apple-app-site-association","status":200,"headers":{"content-type":"text/html"},"decodedSize":120,"tls":{"trusted":true,"issuer":"Test CA","notAfter":"2030-01-01T00:00:00Z"}},"cdn":{"location":"cdn","url":"https://app-site-association.cdn-apple.com/a/v1/xn--bcher-kva.example","status":404}}"#
+            let transport = CheckTransport(
+                wellKnown: TransportFacts(location: .wellKnown, url: "https://xn--bcher-kva.example/.well-known/apple-app-site-association",
+                                          status: 200, headers: ["content-type": "text/html"], decodedSize: 120,
+                                          tls: TLSFacts(trusted: true, issuer: "Test CA", notAfter: Date(timeIntervalSince1970: 1_893_456_000))),
+                cdn: TransportFacts(location: .cdn, url: "https://app-site-association.cdn-apple.com/a/v1/xn--bcher-kva.example", status: 404))
             try db.insertCheck(NewCheckRow(domainID: id, startedAt: Date().addingTimeInterval(-60), finishedAt: Date().addingTimeInterval(-59),
-                                           verdict: .warn, originBody: body, transportJSON: transport, findingsJSON: finding,
+                                           verdict: .warn, originBody: body, transport: transport, findingsJSON: finding,
                                            latencyMilliseconds: 42, changed: true))
             #expect(client.get("/domains/\(id)/status").bodyText.contains("\"checking\":false"))
             let checked = client.get(location).bodyText
@@ -100,7 +105,7 @@ import TestSupport
             // The file changes: a new version, the diff shows the watched URL that changed outcome.
             let changed = Array(#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/help/*"}]}]}}"#.utf8)
             try db.insertCheck(NewCheckRow(domainID: id, startedAt: Date(), finishedAt: Date(), verdict: .pass, originBody: changed,
-                                           transportJSON: transport, latencyMilliseconds: 50, changed: true))
+                                           transport: transport, latencyMilliseconds: 50, changed: true))
             let diffPage = client.get(location).bodyText
             #expect(diffPage.contains("Changes between versions"))
             #expect(diffPage.contains("https://bücher.example/product/1</code>: opens \(Self.app) → <strong>stays in the browser"))

@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 import Store
+import Vocabulary
 import TestSupport
 @testable import Web
 
@@ -27,12 +28,14 @@ import TestSupport
             let id = try #require(try db.domain(host: "evil.example")?.id)
             let file = #"{"applinks":{"details":[{"appIDs":["ABCDE12345.<script>alert(1)</script>"],"components":[{"/":"/<script>alert(1)</script>","comment":"<script>alert(1)</script>"}]}],"<script>alert(1)</script>":{"apps":[]}}"#
             let findings = #"[{"code":"<script>alert(1)</script>","severity":"error","location":{"pointer":"/<script>alert(1)</script>"},"message":"<script>alert(1)</script>","hint":"<script>alert(1)</script>","affects":"<script>alert(1)</script>"}]"#
-            let transport = #"{"wellKnown":{"url":"https://evil.example/<script>alert(1)</script>","status":200,"headers":{"content-type":"<script>alert(1)</script>"},"tls":{"issuer":"<script>alert(1)</script>"},"failure":{"kind":"other","message":"<script>alert(1)</script>"}}}"#
+            let transport = CheckTransport(wellKnown: TransportFacts(
+                location: .wellKnown, url: "https://evil.example/" + s, status: 200, headers: ["content-type": s],
+                tls: TLSFacts(trusted: false, issuer: s), failure: FetchFailure(kind: .other, message: s)))
             try db.insertCheck(NewCheckRow(domainID: id, startedAt: Date(timeIntervalSinceNow: -5), finishedAt: Date(timeIntervalSinceNow: -5),
-                                           verdict: .fail, originBody: Array(#"{"applinks":{"details":[]}}"#.utf8), transportJSON: transport,
+                                           verdict: .fail, originBody: Array(#"{"applinks":{"details":[]}}"#.utf8), transport: transport,
                                            findingsJSON: findings, latencyMilliseconds: 10, changed: true))
             try db.insertCheck(NewCheckRow(domainID: id, startedAt: Date(), finishedAt: Date(), verdict: .fail, originBody: Array(file.utf8),
-                                           transportJSON: transport, findingsJSON: findings, latencyMilliseconds: 10, changed: true))
+                                           transport: transport, findingsJSON: findings, latencyMilliseconds: 10, changed: true))
             try db.execute("""
                 INSERT INTO alerts (domain_id, rule, severity, summary) VALUES ($1, $2, 'critical', $2)
                 """, id, s)

@@ -35,7 +35,7 @@ struct RecordedHistory {
         let record = CheckRecord(
             domainID: domainID, attemptKey: lease.attemptKey, startedAt: started, finishedAt: at, verdict: verdict,
             version: changed ? StoredBody(sha256: ContentDigest.sha256Hex(file), bytes: file) : nil, changed: changed,
-            latencyMilliseconds: latency, findings: [], transportJSON: "{}", expectations: ExpectationResults(),
+            latencyMilliseconds: latency, findings: [], transport: CheckTransport(), expectations: ExpectationResults(),
             summaryJSON: "{}", eventsJSON: "[]", consecutiveFailures: 0, nextCheckAt: at.addingTimeInterval(3600),
             streaks: nil, alertChanges: [])
         guard case .recorded = try db.record(record) else { throw HistoryError.superseded }

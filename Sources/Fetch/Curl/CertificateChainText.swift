@@ -1,7 +1,7 @@
-import AASA
 import CCurl
 import CShim
 import Foundation
+import Vocabulary
 
 /// The certificate chain as curl reports it with CURLOPT_CERTINFO: per certificate, lines of
 /// `Name:value` in OpenSSL's text form. Only the leaf matters for the facts we keep.

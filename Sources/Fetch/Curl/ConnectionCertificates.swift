@@ -1,5 +1,5 @@
-import AASA
 import Glibc
+import Vocabulary
 
 /// The certificate facts of every open connection of one transfer loop, so a transfer that rides on
 /// a connection another transfer opened still reports the certificate.

@@ -1,7 +1,7 @@
-import AASA
 import CCurl
 import CShim
 import Outbound
+import Vocabulary
 
 extension CurlTransfer {
     /// Reads what curl knows about the finished exchange and classifies `code` into a failure kind.

@@ -1,8 +1,8 @@
-import AASA
 import CCurl
 import CShim
 import Glibc
 import Outbound
+import Vocabulary
 
 /// One libcurl easy handle and what it has received so far. Lives on the transfer loop's thread
 /// from `start` to `finish`; curl's callbacks reach it through an unmanaged pointer.

@@ -1,8 +1,8 @@
-import AASA
 import CCurl
 import CShim
 import Foundation
 import Outbound
+import Vocabulary
 
 /// Runs every transfer of a `Fetcher` on one thread through the curl multi interface, so
 /// thousands of fetches share one thread and one connection cache. Admission control keeps at

@@ -91,13 +91,14 @@ public struct CheckPipeline: Sendable {
                                       domainKey: UInt64(bitPattern: domain.id), round: UInt64(bitPattern: domain.round))
         let latency = check.wellKnown.timings?.total ?? check.finishedAt.timeIntervalSince(check.startedAt)
         // An unchanged check stores none of the JSON: encoding it anyway was CPU spent on every check.
-        func json(_ value: some Encodable) throws -> String { changed ? try JSONText.encode(value) : "" }
+        func json(_ value: some Encodable) throws -> String { changed ? try StoredJSON.encode(value) : "" }
         var record = try CheckRecord(
             domainID: domain.id, attemptKey: domain.attemptKey, startedAt: startedAt, finishedAt: check.finishedAt,
             verdict: step.check.verdict, version: body, cdnVersion: cdnBody, changed: changed,
             latencyMilliseconds: Int((latency * 1000).rounded()),
             findings: step.check.findings,
-            transportJSON: changed ? try JSONText.encode(TransportRecord(check)) : "",
+            transport: CheckTransport(wellKnown: check.wellKnown, root: check.root, cdn: check.cdn,
+                                      plainUserAgent: check.plainUserAgent, deviceLocation: check.report.deviceLocation),
             expectations: step.check.expectations,
             summaryJSON: try json(step.check),
             eventsJSON: try json(step.changes),

@@ -25,8 +25,8 @@ public struct CheckRecord: Sendable {
     public var changed: Bool
     public var latencyMilliseconds: Int
     public var findings: [Finding]
-    /// JSON; "" when unchanged (nothing stored).
-    public var transportJSON: String
+    /// Per-location transport facts; stored only with a changed check.
+    public var transport: CheckTransport
     public var expectations: ExpectationResults
     public var summaryJSON: String
     public var eventsJSON: String
@@ -39,7 +39,7 @@ public struct CheckRecord: Sendable {
 
     public init(domainID: Int64, attemptKey: String, startedAt: Date, finishedAt: Date, verdict: Verdict,
                 version: StoredBody?, cdnVersion: StoredBody? = nil, changed: Bool, latencyMilliseconds: Int, findings: [Finding],
-                transportJSON: String, expectations: ExpectationResults, summaryJSON: String, eventsJSON: String,
+                transport: CheckTransport, expectations: ExpectationResults, summaryJSON: String, eventsJSON: String,
                 consecutiveFailures: Int, nextCheckAt: Date, streaks: [StreakRow]?, alertChanges: [AlertChange]) {
         self.domainID = domainID
         self.attemptKey = attemptKey
@@ -51,7 +51,7 @@ public struct CheckRecord: Sendable {
         self.changed = changed
         self.latencyMilliseconds = latencyMilliseconds
         self.findings = findings
-        self.transportJSON = transportJSON
+        self.transport = transport
         self.expectations = expectations
         self.summaryJSON = summaryJSON
         self.eventsJSON = eventsJSON
@@ -104,7 +104,7 @@ extension Database {
             if record.changed {
                 guard let id: Int64 = try connection.firstRow(
                     Self.insertCheck, record.domainID, record.attemptKey, record.startedAt, record.finishedAt,
-                    record.verdict, versionID, record.transportJSON, try StoredJSON.encode(record.findings), record.expectations,
+                    record.verdict, versionID, record.transport, try StoredJSON.encode(record.findings), record.expectations,
                     record.latencyMilliseconds, record.summaryJSON, record.eventsJSON, cdnVersionID)?.decode("id")
                 else { return .superseded }
                 checkID = id

@@ -13,20 +13,20 @@ public struct NewCheckRow: Sendable {
     /// The origin's file, nil when it served none.
     public var originBody: [UInt8]?
     public var cdnBody: [UInt8]?
-    public var transportJSON: String
+    public var transport: CheckTransport
     public var findingsJSON: String
     public var latencyMilliseconds: Int?
     public var changed: Bool
 
     public init(domainID: Int64, startedAt: Date, finishedAt: Date, verdict: Verdict, originBody: [UInt8]?, cdnBody: [UInt8]? = nil,
-                transportJSON: String = "{}", findingsJSON: String = "[]", latencyMilliseconds: Int?, changed: Bool) {
+                transport: CheckTransport = CheckTransport(), findingsJSON: String = "[]", latencyMilliseconds: Int?, changed: Bool) {
         self.domainID = domainID
         self.startedAt = startedAt
         self.finishedAt = finishedAt
         self.verdict = verdict
         self.originBody = originBody
         self.cdnBody = cdnBody
-        self.transportJSON = transportJSON
+        self.transport = transport
         self.findingsJSON = findingsJSON
         self.latencyMilliseconds = latencyMilliseconds
         self.changed = changed
@@ -52,7 +52,7 @@ extension Database {
                                     transport, findings, changed, latency_ms)
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $11) RETURNING id
                 """, new.domainID, "insert-" + String(UInt64.random(in: 0...UInt64.max)), new.startedAt, new.finishedAt, new.verdict,
-                origin, cdn, new.transportJSON, new.findingsJSON, new.changed, new.latencyMilliseconds)
+                origin, cdn, new.transport, new.findingsJSON, new.changed, new.latencyMilliseconds)
             let newest = try c.execute("""
                 UPDATE domains SET last_check_id = $2, last_checked_at = $3, last_verdict = $4, check_requested_at = NULL,
                   last_changed_at = CASE WHEN $5 OR last_changed_at IS NULL THEN $3 ELSE last_changed_at END,

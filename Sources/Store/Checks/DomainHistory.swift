@@ -11,8 +11,8 @@ public struct CheckRow: Sendable {
     public var cdnVersionSHA256: String?
     public var changed: Bool
     public var latencyMilliseconds: Int?
-    /// The per-location transport facts as stored by the check pipeline (JSON).
-    public var transportJSON: String
+    /// The per-location transport facts as the check pipeline stored them.
+    public var transport: CheckTransport
     /// Errors first is the reader's choice; stored in the order the check produced them.
     public var findings: [Finding]
     public var expectations: ExpectationResults
@@ -26,7 +26,7 @@ public struct CheckRow: Sendable {
         cdnVersionSHA256 = try row.decode("cdn_sha")
         changed = try row.decode("changed")
         latencyMilliseconds = try row.decode("latency_ms")
-        transportJSON = try row.decode("transport")
+        transport = try row.decode("transport")
         findings = try row.decodeJSON("findings")
         expectations = try row.decode("expectations")
     }
@@ -49,9 +49,9 @@ public struct CheckPoint: Sendable {
     public var latencyMaxMilliseconds: Int?
     /// How many checks the point stands for (a roll-up's count is on its first end, its last end has 0).
     public var checkCount: Int
-    /// The certificate's notAfter as the latest changed check at or before `time` recorded it (ISO
-    /// 8601 text): a repeat changed nothing, so it saw the same certificate.
-    public var certificateNotAfter: String?
+    /// The certificate's notAfter as the latest changed check at or before `time` recorded it: a
+    /// repeat changed nothing, so it saw the same certificate.
+    public var certificateNotAfter: Date?
 }
 
 /// Unchanged checks that followed a changed one, until the next change: repeats and roll-ups.
@@ -90,11 +90,11 @@ extension CheckStore {
                        checkCount: try $0.decode("n"), certificateNotAfter: nil)
         }
         // Each point carries the certificate of the last changed check at or before it.
-        let certificates: [(time: Date, notAfter: String?)] = try rows(Self.chartCertificates, domainID, since, limit).map {
+        let certificates: [(time: Date, notAfter: Date?)] = try rows(Self.chartCertificates, domainID, since, limit).map {
             (try $0.decode("started_at"), try $0.decode("not_after"))
         }
         var next = 0
-        var current: String?
+        var current: Date?
         for i in points.indices {
             while next < certificates.count && certificates[next].time <= points[i].time {
                 current = certificates[next].notAfter
@@ -148,8 +148,7 @@ extension CheckStore {
           WHERE domain_id = $1
             AND started_at >= coalesce((SELECT max(started_at) FROM checks WHERE domain_id = $1 AND started_at < $2), $2)
         )
-        SELECT p.started_at,
-          coalesce(c.transport #>> '{wellKnown,tls,notAfter}', c.transport #>> '{well-known,tls,notAfter}') AS not_after
+        SELECT p.started_at, (c.transport #>> '{wellKnown,tls,notAfter}')::timestamptz AS not_after
         FROM c p JOIN checks c ON c.id = p.id
         WHERE p.total <= $3 OR p.n % ((p.total + $3 - 1) / $3) = 0 OR p.n = 1 OR p.n = p.total ORDER BY p.started_at
         """

@@ -30,6 +30,9 @@ extension Platform: SQLDecodable, SQLEncodable {}
 /// A check's expectation results (`checks.expectations`): written by the pipeline, read by the pages,
 /// the API and the re-evaluation of a domain's state, all as this one type.
 extension ExpectationResults: SQLJSONCodable {}
+/// A check's per-location transport facts (`checks.transport`), one type for the pipeline that writes
+/// them and the pages, API and charts that read them.
+extension CheckTransport: SQLJSONCodable {}
 
 /// A value stored as JSON in a `jsonb` column, coded the way postgres-nio codes `Codable` values:
 /// conform once, and rows decode the column into the type (and parameters encode it, cast with

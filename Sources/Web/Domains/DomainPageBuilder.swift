@@ -29,13 +29,14 @@ enum DomainPageBuilder {
         }
         var locations: [DomainPageModel.LocationView] = []
         if let latest {
-            for l in TransportSummary(json: latest.transportJSON).locations {
-                let hash = l.key == "cdn" ? latest.cdnVersionSHA256 : (l.key == "wellKnown" ? latest.originVersionSHA256 : nil)
-                locations.append(.init(title: TransportSummary.title(l.key), url: l.url ?? "", status: l.status,
-                                       contentType: l.contentType, size: l.size, versionHash: hash, tlsIssuer: l.issuer,
-                                       certificateNotAfter: l.notAfter.map(DomainHandlers.epoch),
-                                       totalMilliseconds: l.totalMilliseconds, phaseMilliseconds: l.phaseMilliseconds,
-                                       failure: l.failure, isCDN: l.key == "cdn"))
+            let device = latest.transport.deviceLocation ?? .wellKnown
+            locations = latest.transport.locations.map { facts in
+                let hash = switch facts.location {
+                case .cdn: latest.cdnVersionSHA256
+                case device: latest.originVersionSHA256
+                default: nil as String?
+                }
+                return .init(facts, versionHash: hash)
             }
         }
         // Timeline: checks that changed something, newest first, each with the run of unchanged
@@ -76,7 +77,7 @@ enum DomainPageBuilder {
         }
         // Whole days left, counted down like the origin card's "(N days)".
         let cert = points.compactMap { p -> LineChart.Point? in
-            guard let text = p.certificateNotAfter, let date = TransportSummary.date(text) else { return nil }
+            guard let date = p.certificateNotAfter else { return nil }
             return LineChart.Point(time: DomainHandlers.epoch(p.time), value: (date.timeIntervalSince(p.time) / 86_400).rounded(.down))
         }
         return DomainPageModel(

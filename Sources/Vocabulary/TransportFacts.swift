@@ -1,7 +1,8 @@
 import Foundation
 
-/// What one HTTP exchange for an association file looked like. The fetcher (module `Fetch`) fills
-/// these in; the validator turns them into transport findings. No I/O happens here.
+/// What one HTTP exchange for an association file looked like, whichever platform's file it was. The
+/// fetcher (module `Fetch`) fills these in; the validators turn them into transport findings; a check
+/// stores them without the body (`CheckTransport`). No I/O happens here.
 public struct TransportFacts: Hashable, Sendable, Codable {
     /// Which URL was asked: the `.well-known` location, the legacy root location, or Apple's CDN.
     public enum Location: String, Hashable, Sendable, Codable {

@@ -1,0 +1,26 @@
+import Vocabulary
+import Foundation
+
+extension DomainPageModel.LocationView {
+    /// One location's card from the facts its check stored; `versionHash` is the file it served.
+    init(_ facts: TransportFacts, versionHash: String?) {
+        // The fetcher measures in seconds (curl's unit); the page speaks milliseconds.
+        let timings = facts.timings
+        let phases: [(name: String, milliseconds: Double)] = timings.map {
+            [("DNS", $0.dns * 1000), ("connect", $0.connect * 1000), ("TLS", $0.tls * 1000), ("first byte", $0.firstByte * 1000)]
+        } ?? []
+        self.init(title: Self.title(facts.location), url: facts.url, status: facts.status, contentType: facts.header("content-type"),
+                  size: facts.decodedSize, versionHash: versionHash, tlsIssuer: facts.tls?.issuer,
+                  certificateNotAfter: facts.tls?.notAfter.map(DomainHandlers.epoch),
+                  totalMilliseconds: timings.map { $0.total * 1000 }, phaseMilliseconds: phases,
+                  failure: facts.failure.map { "\($0.kind.rawValue): \($0.message)" }, isCDN: facts.location == .cdn)
+    }
+
+    static func title(_ location: TransportFacts.Location) -> String {
+        switch location {
+        case .wellKnown: "Origin: /.well-known/apple-app-site-association"
+        case .root: "Origin: /apple-app-site-association (legacy)"
+        case .cdn: "Apple CDN (what devices download)"
+        }
+    }
+}
