@@ -39,6 +39,8 @@ import TestSupport
             #expect(try database.value("SELECT verdict FROM checks WHERE domain_id = $1", id, as: String.self) == fileVerdict.rawValue)
             let missing = "App ID \(Self.absent) is missing from applinks."
             #expect(try domainRow(database, id) == DomainRow(verdict: .fail, reason: missing))
+            // The domain keeps what the check measured, for the domain page (which never parses the file for it).
+            #expect(try database.domain(id: id)?.lastExpectations == ExpectationResults(missingAppIDs: [.applinks: [Self.absent]]))
 
             // `aasa-monitor status [--json]` reads the domain's state.
             let status = try #require(try database.domainStatuses().map(DomainStatus.init(row:)).first)
@@ -71,6 +73,8 @@ import TestSupport
             try DomainStanding.reevaluate(domainID: id, in: database)
             let watched = "Watched URL https://expect.fleet.test/help/1 does not open \(Self.shop): it stays in the browser."
             #expect(try domainRow(database, id) == DomainRow(verdict: .fail, reason: watched))
+            #expect(try database.domain(id: id)?.lastExpectations == ExpectationResults(watchedURLs: [
+                WatchedURLResult(url: "https://expect.fleet.test/help/1", expected: .opensApp(Self.shop), actual: .staysInBrowser)]))
 
             // The next check measures the same and agrees; it does not change the check's verdict.
             try makeAllDue(database)
@@ -93,6 +97,13 @@ import TestSupport
             #expect(try domainRow(database, id).verdict != .fail)
             #expect(try database.monitorMetrics().unmetExpectations == 0)
             #expect(try database.domainStatuses().first.map(DomainStatus.init(row:))?.state != .failing)
+            #expect(try database.domain(id: id)?.lastExpectations?.watchedURLs.map(\.actual) == [.opensApp(Self.shop)])
+
+            // A file that cannot be read measures nothing: the page shows no expectation as holding or not.
+            try writeDefaultFile(fleet, "not json")
+            try makeAllDue(database)
+            _ = try await checkDueDomains(pipeline)
+            #expect(try database.domain(id: id)?.lastExpectations == nil)
         }
     }
 

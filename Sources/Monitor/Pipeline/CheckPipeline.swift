@@ -110,6 +110,7 @@ public struct CheckPipeline: Sendable {
         let standing = DomainStanding(step.check)
         record.domainVerdict = standing.verdict
         record.reason = standing.reason
+        record.domainExpectations = step.check.documentParsed ? step.check.expectations : nil
         return record
     }
 

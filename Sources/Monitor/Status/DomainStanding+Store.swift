@@ -16,10 +16,10 @@ extension DomainStanding {
             guard let basis = try connection.domainStateBasis(domainID: domainID) else { return nil }
             let expectations = Expectations(rows: try connection.expectations(domainIDs: [domainID]))
             let document = basis.body.flatMap { AASAValidator.validate($0).document }
-            let standing = DomainStanding(fileVerdict: basis.fileVerdict, findings: basis.findings,
-                                          expectations: ExpectationEvaluation.evaluate(expectations, document: document))
+            let results = ExpectationEvaluation.evaluate(expectations, document: document)
+            let standing = DomainStanding(fileVerdict: basis.fileVerdict, findings: basis.findings, expectations: results)
             try connection.setDomainState(domainID: domainID, verdict: standing.verdict, reason: standing.reason,
-                                          basedOnCheck: basis.checkID)
+                                          expectations: document == nil ? nil : results, basedOnCheck: basis.checkID)
             return standing
         }
     }

@@ -15,6 +15,9 @@ public struct CheckRecord: Sendable {
     public var domainVerdict: Verdict?
     /// The one line the overview shows for the domain (`domains.last_reason`).
     public var reason: String?
+    /// The expectations measured against a usable file (`domains.last_expectations`, what the domain
+    /// page shows); nil when the file could not be read.
+    public var domainExpectations: ExpectationResults?
     /// The file the origin served (hex SHA-256 and bytes), nil when none.
     public var version: StoredBody?
     /// The file Apple's CDN served, stored the same way (one row per distinct file); nil when the
@@ -114,7 +117,7 @@ extension Database {
             }
             try connection.execute(Self.finishDomain, record.domainID, record.nextCheckAt, record.finishedAt,
                                    record.domainVerdict ?? record.verdict, record.consecutiveFailures, checkID, record.reason,
-                                   record.verdict, record.latencyMilliseconds)
+                                   record.verdict, record.latencyMilliseconds, record.domainExpectations)
             if let streaks = record.streaks {
                 try connection.replaceStreaks(domainID: record.domainID, with: streaks, checkID: checkID)
             }
@@ -144,7 +147,7 @@ extension Database {
         WITH finished AS (
           UPDATE domains SET lease_until = NULL, leased_by = NULL, lease_attempt_key = NULL,
             next_check_at = $2, check_round = check_round + 1, last_checked_at = $3, last_verdict = $4,
-            consecutive_failures = $5, last_reason = $7,
+            consecutive_failures = $5, last_reason = $7, last_expectations = $10::jsonb,
             last_check_id = COALESCE($6, last_check_id),
             last_changed_at = CASE WHEN $6::bigint IS NULL THEN last_changed_at ELSE $3 END
           WHERE id = $1

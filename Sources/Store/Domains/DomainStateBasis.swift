@@ -25,12 +25,15 @@ extension DomainStore {
                                 findings: try row.decodeJSON("findings"), body: try row.decode("body"))
     }
 
-    /// Sets the domain's overall state and reason, only while `checkID` is still its latest check.
+    /// Sets the domain's overall state, reason and measured expectations (nil: no usable file), only
+    /// while `checkID` is still its latest check.
     @discardableResult
-    public func setDomainState(domainID: Int64, verdict: Verdict, reason: String?, basedOnCheck checkID: Int64) throws -> Bool {
+    public func setDomainState(domainID: Int64, verdict: Verdict, reason: String?, expectations: ExpectationResults?,
+                               basedOnCheck checkID: Int64) throws -> Bool {
         try execute("""
-            UPDATE domains SET last_verdict = $2, last_reason = $3
-            WHERE id = $1 AND last_check_id = $4 AND (last_verdict IS DISTINCT FROM $2 OR last_reason IS DISTINCT FROM $3)
-            """, domainID, verdict, reason, checkID) == 1
+            UPDATE domains SET last_verdict = $2, last_reason = $3, last_expectations = $5::jsonb
+            WHERE id = $1 AND last_check_id = $4 AND (last_verdict IS DISTINCT FROM $2 OR last_reason IS DISTINCT FROM $3
+              OR last_expectations IS DISTINCT FROM $5::jsonb)
+            """, domainID, verdict, reason, checkID, expectations) == 1
     }
 }

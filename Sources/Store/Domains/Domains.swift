@@ -61,6 +61,9 @@ public struct DomainRecord: Sendable {
     public var lastVerdict: Verdict?
     /// The one line that explains `lastVerdict` (an unmet expectation, else the worst finding).
     public var lastReason: String?
+    /// The expectations measured against the file of the latest check (by that check, or again when
+    /// the expectations were edited); nil before the first usable file.
+    public var lastExpectations: ExpectationResults?
     public var lastChangedAt: Date?
     public var createdAt: Date
 
@@ -83,13 +86,14 @@ public struct DomainRecord: Sendable {
         lastCheckedAt = try row.decode("last_checked_at")
         lastVerdict = try row.decode("last_verdict")
         lastReason = try row.decode("last_reason")
+        lastExpectations = try row.decode("last_expectations")
         lastChangedAt = try row.decode("last_changed_at")
         createdAt = try row.decode("created_at")
     }
 
     static let columns: SQL = """
         id, host, display_name, wildcard, interval_seconds, badge_enabled, next_check_at, check_requested_at, lease_until,
-        last_check_id, last_checked_at, last_verdict, last_reason, last_changed_at, created_at
+        last_check_id, last_checked_at, last_verdict, last_reason, last_expectations, last_changed_at, created_at
         """
 }
 

@@ -64,9 +64,9 @@ enum DomainPageBuilder {
                                      .init(count: $0.count, first: DomainHandlers.epoch($0.firstAt), last: DomainHandlers.epoch($0.lastAt))
                                  }, unmetExpectations: unmet))
         }
-        let expectationStatus = file.flatMap { f in
-            ExpectationStatus.evaluate(body: f.bytes, appIDs: appIDs.map { ($0.service, $0.appID) },
-                                       watched: watched.map { ($0.url, $0.expectedAppID) })
+        // Measured when the check ran (or the expectations were edited): the page never parses the file for it.
+        let expectationStatus = d.lastExpectations.map {
+            ExpectationStatus(results: $0, appIDs: appIDs.map { ($0.service, $0.appID) })
         }
         let diff = try diffView(versions: versions, watched: watched.map(\.url), query: c.query, db: db)
 

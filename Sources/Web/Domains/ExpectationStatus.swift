@@ -1,9 +1,6 @@
 import Vocabulary
-import AASA
-import Monitor
 
-/// How the current file measures up to a domain's expectations, for the domain page: the same
-/// evaluation the monitor's alert rules use (`ExpectationEvaluation`), so the page and the alerts agree.
+/// How the current file measures up to a domain's expectations, for the domain page.
 public struct ExpectationStatus: Sendable, Equatable {
     /// "service appID" of every required app ID the file lacks.
     public var missingAppIDs: Set<String> = []
@@ -27,27 +24,16 @@ public struct ExpectationStatus: Sendable, Equatable {
         self.failures = failures
     }
 
-    /// Nil when `body` is not a usable file: the findings then say why, and no expectation can hold.
-    static func evaluate(body: [UInt8], appIDs: [(service: Service, appID: String)],
-                         watched: [(url: String, expectedAppID: String?)]) -> ExpectationStatus? {
-        guard let document = AASAParser.parse(body).document else { return nil }
-        var required: [Service: [String]] = [:]
-        for a in appIDs {
-            required[a.service, default: []].append(a.appID)
-        }
-        let expectations = Expectations(appIDs: required, watchedURLs: watched.map {
-            WatchedURL(url: $0.url, expected: $0.expectedAppID.map(URLOutcome.opensApp) ?? .staysInBrowser)
-        })
-        let results = ExpectationEvaluation.evaluate(expectations, document: document)
-        var status = ExpectationStatus()
+    /// The page's view of results the monitor stored (`domains.last_expectations`): the same
+    /// evaluation its alert rules use (`ExpectationEvaluation`), so the page and the alerts agree.
+    init(results: ExpectationResults, appIDs: [(service: Service, appID: String)]) {
         for a in appIDs where results.missingAppIDs[a.service]?.contains(a.appID) == true {
-            status.missingAppIDs.insert("\(a.service) \(a.appID)")
-            status.failures.append("\(a.appID) is missing from \(a.service)")
+            missingAppIDs.insert("\(a.service) \(a.appID)")
+            failures.append("\(a.appID) is missing from \(a.service)")
         }
         for r in results.watchedURLs {
-            status.watchedOutcomes[r.url] = Outcome(actual: r.actual.description, holds: r.meetsExpectation)
-            if !r.meetsExpectation { status.failures.append("\(r.url) \(r.actual) (expected: \(r.expected))") }
+            watchedOutcomes[r.url] = Outcome(actual: r.actual.description, holds: r.meetsExpectation)
+            if !r.meetsExpectation { failures.append("\(r.url) \(r.actual) (expected: \(r.expected))") }
         }
-        return status
     }
 }
