@@ -51,7 +51,7 @@ let package = Package(
         .target(name: "Notify", dependencies: ["Vocabulary", "CCurl", "CSodium", "Store", "Outbound", "TextEncoding"], swiftSettings: strict),
         // The application layer: the one way in for every change to what is monitored (register, edit,
         // delete, import, expectations, "check now") — the form, the API and the CLI all call it.
-        .target(name: "Registry", dependencies: ["Vocabulary", "Store", "Monitor", "Fetch", "Outbound"], swiftSettings: strict),
+        .target(name: "Registry", dependencies: ["Vocabulary", "Store", "Monitor", "Fetch", "Outbound", "AppManifests"], swiftSettings: strict),
         // Pages, forms, JSON API, auth.
         .target(name: "Web", dependencies: ["HTTP", "Registry", "Store", "Monitor", "Notify", "Vocabulary", "AASA", "Fetch", "CSodium", "TextEncoding"],
                 swiftSettings: strict),
@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "FetchTests", dependencies: ["Vocabulary", "AASA", "Outbound", "Fetch", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MonitorTests", dependencies: ["Vocabulary", "AASA", "Outbound", "Fetch", "Store", "Monitor", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "NotifyTests", dependencies: ["Vocabulary", "AASA", "Outbound", "Fetch", "Store", "Monitor", "Notify", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "RegistryTests", dependencies: ["Vocabulary", "Store", "Monitor", "Registry", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "RegistryTests", dependencies: ["Vocabulary", "Store", "Monitor", "Registry", "AppManifests", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "WebTests", dependencies: ["Vocabulary", "AASA", "Store", "Web", "Monitor", "Notify", "Outbound", "Fetch", "TestSupport", "TextEncoding"], swiftSettings: strict),
         .testTarget(name: "CLITests", dependencies: ["Store", "TestSupport"], swiftSettings: strict),
 

@@ -43,6 +43,20 @@ public enum EntitlementsReader {
         return try entitlements(from: value, lines: lines)
     }
 
+    /// Entries typed one per line (a form's text area, a CLI's repeated option): the same rules as
+    /// the file's array, with each refusal on the entry's 1-based line. Blank lines are skipped.
+    public static func read(entries: [String]) throws(ManifestRefusal) -> AppleEntitlements {
+        var kept: [Any] = []
+        var lines = Lines()
+        for (index, line) in entries.enumerated() {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty else { continue }
+            kept.append(text)
+            lines.entries.append(index + 1)
+        }
+        return try entitlements(from: kept, lines: lines)
+    }
+
     /// Where things are in the text, when the format has lines.
     struct Lines {
         var entries: [Int] = []

@@ -99,7 +99,7 @@ public enum ReleaseGate {
     }
 
     /// The lower-cased host of an http(s) URL, or "" when it has none.
-    static func urlHost(_ url: String) -> String {
+    public static func urlHost(_ url: String) -> String {
         guard let scheme = url.range(of: "://") else { return "" }
         let authority = url[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         let hostPort = authority.split(separator: "@").last ?? ""

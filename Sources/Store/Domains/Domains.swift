@@ -160,6 +160,11 @@ extension DomainStore {
             .map(DomainRecord.init(row:))
     }
 
+    /// The id of the domain registered under `host` (ASCII) with this wildcard flag, if any.
+    public func domainID(host: String, wildcard: Bool) throws -> Int64? {
+        try firstRow("SELECT id FROM domains WHERE host = $1 AND wildcard = $2", host, wildcard)?.decode("id")
+    }
+
     public func appIDExpectations(domainID: Int64) throws -> [AppIDExpectation] {
         try rows("SELECT service, app_id FROM expected_app_ids WHERE domain_id = $1 ORDER BY created_at, service, app_id", domainID)
             .map { AppIDExpectation(service: try $0.decode("service"), appID: try $0.decode("app_id")) }

@@ -1,0 +1,172 @@
+import Foundation
+import Vocabulary
+
+extension SigningKeyRole: SQLDecodable, SQLEncodable {}
+
+/// A domain as an app names it: the key of `domains` (ASCII host and wildcard flag) and the name
+/// to register it under when it is new.
+public struct AppDomainKey: Sendable, Hashable {
+    public var host: String
+    public var displayName: String
+    public var wildcard: Bool
+
+    public init(host: String, displayName: String, wildcard: Bool) {
+        self.host = host
+        self.displayName = displayName
+        self.wildcard = wildcard
+    }
+}
+
+/// One claim of the app: the domain, for a service, on a platform, in the entitlement's modes.
+public struct AppLinkDraft: Sendable, Hashable {
+    public var domain: AppDomainKey
+    public var platform: Platform
+    public var service: Service
+    /// `?mode=developer`: devices skip Apple's CDN, so only the origin counts.
+    public var developerMode: Bool
+    /// `?mode=managed`: recorded and shown.
+    public var managedMode: Bool
+    /// The entry as the app's file wrote it.
+    public var declaredAs: String
+
+    public init(domain: AppDomainKey, platform: Platform, service: Service, developerMode: Bool = false,
+                managedMode: Bool = false, declaredAs: String = "") {
+        self.domain = domain
+        self.platform = platform
+        self.service = service
+        self.developerMode = developerMode
+        self.managedMode = managedMode
+        self.declaredAs = declaredAs
+    }
+}
+
+/// A URL that must open the app, on the domain whose file decides it.
+public struct AppWatchedURLDraft: Sendable, Hashable {
+    public var url: String
+    public var domain: AppDomainKey
+
+    public init(url: String, domain: AppDomainKey) {
+        self.url = url
+        self.domain = domain
+    }
+}
+
+public struct AppFingerprint: Sendable, Hashable, Codable {
+    /// Upper-case hex octets joined by colons (`CertificateFingerprint.text`).
+    public var fingerprint: String
+    public var role: SigningKeyRole
+
+    public init(fingerprint: String, role: SigningKeyRole) {
+        self.fingerprint = fingerprint
+        self.role = role
+    }
+}
+
+/// An app as it is stored, validated by the registry (`AppRegistry`).
+public struct AppDraft: Sendable, Equatable {
+    public var name: String
+    /// `TEAMID.bundle.id` of each Apple variant; the first is the one watched URLs must open.
+    public var appleAppIDs: [String]
+    public var androidPackage: String?
+    public var fingerprints: [AppFingerprint]
+    public var links: [AppLinkDraft]
+    public var watchedURLs: [AppWatchedURLDraft]
+
+    public init(name: String, appleAppIDs: [String] = [], androidPackage: String? = nil, fingerprints: [AppFingerprint] = [],
+                links: [AppLinkDraft] = [], watchedURLs: [AppWatchedURLDraft] = []) {
+        self.name = name
+        self.appleAppIDs = appleAppIDs
+        self.androidPackage = androidPackage
+        self.fingerprints = fingerprints
+        self.links = links
+        self.watchedURLs = watchedURLs
+    }
+
+    /// Every domain the app names, each once, in the order first named.
+    public var domains: [AppDomainKey] {
+        var seen = Set<AppDomainKey>()
+        return (links.map(\.domain) + watchedURLs.map(\.domain)).filter { seen.insert($0).inserted }
+    }
+}
+
+public enum AppCreation: Sendable, Equatable {
+    /// `newDomainIDs`: the domains this app registered (the others were registered already).
+    case created(id: Int64, newDomainIDs: [Int64])
+    case nameTaken(id: Int64)
+}
+
+/// An app as stored.
+public struct AppRecord: Sendable, Equatable {
+    public var id: Int64
+    public var name: String
+    public var appleAppIDs: [String]
+    public var androidPackage: String?
+    public var fingerprints: [AppFingerprint]
+    public var createdAt: Date
+
+    public var platforms: [Platform] {
+        (appleAppIDs.isEmpty ? [] : [.apple]) + (androidPackage == nil ? [] : [.android])
+    }
+}
+
+/// One link of an app with the state of its domain, for the app page, the API and /metrics.
+public struct AppLinkRecord: Sendable {
+    public var domainID: Int64
+    public var host: String
+    public var displayName: String
+    public var wildcard: Bool
+    public var platform: Platform
+    public var service: Service
+    public var developerMode: Bool
+    public var managedMode: Bool
+    public var declaredAs: String
+    /// The domain's latest changed check (its findings and expectation results decide the cell).
+    public var lastCheckID: Int64?
+    public var lastVerdict: Verdict?
+    public var lastReason: String?
+    public var lastChangedAt: Date?
+    public var checking: Bool
+
+    /// `*.example.com` for a wildcard.
+    public var displayHost: String { wildcard ? "*.\(displayName)" : displayName }
+
+    init(row: Row) throws {
+        domainID = try row.decode("domain_id")
+        host = try row.decode("host")
+        displayName = try row.decode("display_name")
+        wildcard = try row.decode("wildcard")
+        platform = try row.decode("platform")
+        service = try row.decode("service")
+        developerMode = try row.decode("developer_mode")
+        managedMode = try row.decode("managed_mode")
+        declaredAs = try row.decode("declared_as")
+        lastCheckID = try row.decode("last_check_id")
+        lastVerdict = try row.decode("last_verdict")
+        lastReason = try row.decode("last_reason")
+        lastChangedAt = try row.decode("last_changed_at")
+        checking = try row.decode("checking")
+    }
+}
+
+/// A watched URL of an app, on its domain.
+public struct AppWatchedURLRecord: Sendable, Equatable {
+    public var url: String
+    public var domainID: Int64
+}
+
+/// A line of the by-app overview: the app and how many of its links stand in each domain state.
+public struct AppSummary: Sendable, Equatable {
+    public var id: Int64
+    public var name: String
+    public var appleAppIDs: [String]
+    public var androidPackage: String?
+    public var domainCount: Int
+    /// Domains per state (of the domains the app links, each counted once).
+    public var states: [DomainState: Int]
+    public var openAlerts: Int
+
+    /// The app's worst domain state, for sorting and the row's badge.
+    public var worstState: DomainState? {
+        states.filter { $0.value > 0 }.keys.min { $0.worstFirstRank < $1.worstFirstRank }
+    }
+}
