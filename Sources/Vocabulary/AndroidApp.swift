@@ -71,5 +71,6 @@ public enum SigningKeyRole: String, Hashable, Sendable, Codable, CaseIterable {
 /// Why a package name or fingerprint was refused: one sentence saying what to write instead.
 public struct AndroidAppError: Error, Hashable, Sendable, CustomStringConvertible {
     public let message: String
+    public init(message: String) { self.message = message }
     public var description: String { message }
 }
