@@ -44,7 +44,7 @@ let package = Package(
         // the one checked curl easy-handle wrapper, pinning by the name curl uses, the socket guard.
         .target(name: "Outbound", dependencies: ["CCurl", "CShim", "CIDN2"], swiftSettings: strict),
         // libcurl fetcher (multi loop) of association files, on Outbound's handles.
-        .target(name: "Fetch", dependencies: ["CCurl", "CShim", "CIDN2", "Vocabulary", "AASA", "Outbound"], swiftSettings: strict),
+        .target(name: "Fetch", dependencies: ["CCurl", "CShim", "CIDN2", "Vocabulary", "AASA", "AssetLinks", "Outbound"], swiftSettings: strict),
         // Scheduler, check pipeline, alert rules.
         .target(name: "Monitor", dependencies: ["Vocabulary", "AASA", "AppManifests", "Fetch", "Store"], swiftSettings: strict),
         // Email and webhook delivery from the outbox.
@@ -64,7 +64,7 @@ let package = Package(
             swiftSettings: strict),
 
         // Helpers that start real things for the tests (PostgreSQL, TLS fleet, SMTP, webhook receiver).
-        .target(name: "TestSupport", dependencies: ["Vocabulary", "Store", "HTTP", "CCurl", "CShim"], swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["Vocabulary", "Store", "HTTP", "AssetLinks", "CCurl", "CShim"], swiftSettings: strict),
 
         .testTarget(name: "VocabularyTests", dependencies: ["Vocabulary"], swiftSettings: strict),
         .testTarget(name: "TextEncodingTests", dependencies: ["TextEncoding"], swiftSettings: strict),
@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport", "TextEncoding", "Vocabulary"], swiftSettings: strict),
         .testTarget(name: "OutboundTests", dependencies: ["Outbound", "TestSupport", "CCurl"], swiftSettings: strict),
-        .testTarget(name: "FetchTests", dependencies: ["Vocabulary", "AASA", "Outbound", "Fetch", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "FetchTests", dependencies: ["Vocabulary", "AASA", "AssetLinks", "Outbound", "Fetch", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MonitorTests", dependencies: ["Vocabulary", "AASA", "Outbound", "Fetch", "Store", "Monitor", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "NotifyTests", dependencies: ["Vocabulary", "AASA", "Outbound", "Fetch", "Store", "Monitor", "Notify", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RegistryTests", dependencies: ["Vocabulary", "Store", "Monitor", "Registry", "AppManifests", "TestSupport"], swiftSettings: strict),

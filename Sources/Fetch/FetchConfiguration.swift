@@ -19,6 +19,13 @@ public struct FetchConfiguration: Sendable {
     public var appleUserAgent: String
     /// An ordinary browser's User-Agent.
     public var plainUserAgent: String
+    /// How Google's fetcher of assetlinks.json identifies itself (assetlinks-spec.md §2.4).
+    public var googleUserAgent: String
+    /// Android's own client (HttpURLConnection's default form), compared with the browser's answer too.
+    public var androidUserAgent: String
+    /// Google's Digital Asset Links API (`https://digitalassetlinks.googleapis.com/v1`); nil: not asked.
+    /// Tests point it at the fake API of the TLS fleet.
+    public var googleDAL: GoogleDALSettings?
     /// A PEM file of extra CA certificates trusted *in addition to* the system roots.
     public var extraCAFile: String?
     /// The system's roots as an OpenSSL hashed directory (`c_rehash`/`update-ca-certificates`).
@@ -50,6 +57,9 @@ public struct FetchConfiguration: Sendable {
                 compareUserAgents: Bool = true,
                 appleUserAgent: String = "AASA-Bot/1.0.0",
                 plainUserAgent: String = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15",
+                googleUserAgent: String = "GoogleAssociationService",
+                androidUserAgent: String = "Dalvik/2.1.0 (Linux; U; Android 14; Pixel 8 Build/AP2A.240805.005)",
+                googleDAL: GoogleDALSettings? = GoogleDALSettings(),
                 extraCAFile: String? = nil,
                 systemCAPath: String? = "/etc/ssl/certs",
                 systemCAFile: String = "/etc/ssl/certs/ca-certificates.crt",
@@ -69,6 +79,9 @@ public struct FetchConfiguration: Sendable {
         self.compareUserAgents = compareUserAgents
         self.appleUserAgent = appleUserAgent
         self.plainUserAgent = plainUserAgent
+        self.googleUserAgent = googleUserAgent
+        self.androidUserAgent = androidUserAgent
+        self.googleDAL = googleDAL
         self.extraCAFile = extraCAFile
         self.systemCAPath = systemCAPath
         self.systemCAFile = systemCAFile
@@ -87,4 +100,18 @@ public struct FetchConfiguration: Sendable {
 public enum RootLocationPolicy: String, Hashable, Sendable {
     case always
     case whenWellKnownFails = "when-well-known-fails"
+}
+
+/// Where Google's Digital Asset Links API is, and the optional API key (Android's docs call it without one).
+public struct GoogleDALSettings: Hashable, Sendable {
+    public static let defaultBase = "https://digitalassetlinks.googleapis.com/v1"
+    /// `--google-dal-base`, `AASA_MONITOR_GOOGLE_DAL_BASE`.
+    public var base: String
+    /// `AASA_MONITOR_GOOGLE_API_KEY`: sent as `key=`; never logged or stored.
+    public var apiKey: String?
+
+    public init(base: String = GoogleDALSettings.defaultBase, apiKey: String? = nil) {
+        self.base = base
+        self.apiKey = apiKey
+    }
 }

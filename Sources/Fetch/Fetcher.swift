@@ -42,9 +42,14 @@ public final class Fetcher: Sendable {
 
     /// One full check: both origin locations, Apple's CDN, the user-agent comparison, and the report.
     public func check(_ host: HostName) async -> DomainCheck {
+        await check(host, pinned: nil)
+    }
+
+    /// `pinned`: the host's resolved and judged addresses when the caller already has them (`checkPlatforms`).
+    func check(_ host: HostName, pinned: Pin?) async -> DomainCheck {
         let started = Date()
         async let cdnFacts: TransportFacts? = configuration.checkCDN ? fetchCDN(for: host) : nil
-        let pin = await pin(host.ascii)
+        let pin = if let pinned { pinned } else { await pin(host.ascii) }
         let wellKnownURL = "https://\(host.ascii)/.well-known/apple-app-site-association"
         let rootURL = "https://\(host.ascii)/apple-app-site-association"
 
@@ -130,12 +135,12 @@ public final class Fetcher: Sendable {
 
     // MARK: - Resolve, judge, pin
 
-    enum Pin {
+    enum Pin: Sendable {
         case success(PinnedTarget)
         case failure(FetchFailure, dns: Double)
     }
 
-    struct PinnedTarget {
+    struct PinnedTarget: Sendable {
         var connectTarget: (host: String, port: Int)?
         var addresses: [IPAddress]
         var dnsSeconds: Double
@@ -143,10 +148,10 @@ public final class Fetcher: Sendable {
 
     /// Resolves where a connection to `host`:443 would go and judges every address; a refusal
     /// names the address and the range.
-    func pin(_ host: String) async -> Pin {
-        let rule = configuration.connectTo.first { $0.matches(host: host, port: 443) }
+    func pin(_ host: String, port: Int = 443) async -> Pin {
+        let rule = configuration.connectTo.first { $0.matches(host: host, port: port) }
         let targetHost = rule?.connectHost ?? host
-        let targetPort = rule?.connectPort ?? 443
+        let targetPort = rule?.connectPort ?? port
         let connectTarget: (host: String, port: Int)? = rule == nil ? nil : (targetHost, targetPort)
 
         let addresses: [IPAddress]
@@ -174,9 +179,9 @@ public final class Fetcher: Sendable {
         return .success(PinnedTarget(connectTarget: connectTarget, addresses: addresses, dnsSeconds: seconds))
     }
 
-    private func transfer(_ location: TransportFacts.Location, url: String, host: String, target: PinnedTarget,
-                          userAgent: String, certificate: Bool = true, freshConnection: Bool = false) async -> TransportFacts {
-        var request = TransferRequest(location: location, url: url, host: host, port: 443, userAgent: userAgent,
+    func transfer(_ location: TransportFacts.Location, url: String, host: String, port: Int = 443, target: PinnedTarget,
+                  userAgent: String, certificate: Bool = true, freshConnection: Bool = false) async -> TransportFacts {
+        var request = TransferRequest(location: location, url: url, host: host, port: port, userAgent: userAgent,
                                       connectTarget: target.connectTarget, pinnedAddresses: target.addresses,
                                       dnsSeconds: target.dnsSeconds, wantCertificate: certificate)
         request.freshConnection = freshConnection

@@ -1,0 +1,83 @@
+import Vocabulary
+
+private enum CheckVersions {
+    static let all = "All Android versions (App Links 6.0+) and Google's Digital Asset Links API"
+    static let google = "Google's Digital Asset Links API (and Play services' verifier, if it uses Google's copy)"
+}
+
+/// The finding codes of a whole Android check (assetlinks-spec.md §10.1 transport and §10.5 expectations
+/// and Google's verdict): they need an HTTP exchange, Google's API or the registered apps, so they are
+/// reported by `AndroidCheckEvaluation`, never by the reader. Codes shared with Apple's rule set
+/// (`not-https`, `http-status`, …) keep their names; the finding's platform tells them apart.
+public enum AndroidCheckFinding {
+    // MARK: Transport (§10.1)
+    public static let notHTTPS = FindingDefinition("not-https", .error, affects: CheckVersions.all,
+        condition: "no HTTPS answer (the file is fetched over HTTPS only, even when intent filters list http)", source: "A-CFG",
+        producer: "android-check")
+    public static let tlsUntrusted = FindingDefinition("tls-untrusted", .error, affects: CheckVersions.all,
+        condition: "the certificate chain is not trusted (expired, wrong host, self-signed, missing intermediate): the list counts as empty",
+        source: "G-CREATE", producer: "android-check")
+    public static let redirectNotAllowed = FindingDefinition("redirect-not-allowed", .error, affects: CheckVersions.all,
+        condition: "any 3xx on the file URL (supersedes http-status); the redirect is reported with its Location, never followed",
+        source: "A-CFG, A-TRB, G-API", producer: "android-check")
+    public static let httpStatus = FindingDefinition("http-status", .error, affects: CheckVersions.all,
+        condition: "the status is not 200 (info when the host serves no file and no Android app is expected of it)",
+        source: "G-SPEC, G-CREATE", producer: "android-check")
+    public static let fetchFailed = FindingDefinition("fetch-failed", .error, affects: CheckVersions.all,
+        condition: "DNS, connect, TLS handshake or timeout failure, or an address the outbound policy refuses", source: "AOSP-SS",
+        producer: "android-check")
+    public static let contentTypeNotJSON = FindingDefinition("content-type-not-json", .error, affects: CheckVersions.all,
+        condition: "not served as application/json (parameters allowed), or no Content-Type; warning when Google still links the app",
+        source: "A-CFG, G-API", producer: "android-check")
+    public static let fetcherBlocked = FindingDefinition("fetcher-blocked", .error, affects: CheckVersions.all,
+        condition: "GoogleAssociationService or Android's client user agent gets another status or file than a browser",
+        source: "O-CF, O-UA", producer: "android-check")
+
+    // MARK: Expectations (§10.5)
+    public static let handleAllURLsMissing = FindingDefinition("handle-all-urls-missing", .error, affects: CheckVersions.all,
+        condition: "an expected package is named in the file but has no valid handle_all_urls statement", source: "A-CFG",
+        producer: "android-check")
+    public static let expectedPackageMissing = FindingDefinition("expected-package-missing", .error, affects: CheckVersions.all,
+        condition: "an expected package is absent from every statement granting it the relation it needs", source: "A-CFG",
+        producer: "android-check")
+    public static let expectedFingerprintMissing = FindingDefinition("expected-fingerprint-missing", .error, affects: CheckVersions.all,
+        condition: "the package is granted, but not with every expected fingerprint", source: "A-CFG, A-FAQ",
+        producer: "android-check")
+    public static let fingerprintUploadKeyOnly = FindingDefinition("fingerprint-upload-key-only", .error, affects: CheckVersions.all,
+        condition: "only fingerprints marked as upload or debug keys are listed: Play installs (signed with Google's key) fail",
+        source: "A-CFG, O-FAIL", producer: "android-check")
+    public static let loginCredsMissing = FindingDefinition("login-creds-missing", .warning, affects: CheckVersions.all,
+        condition: "credential sharing is expected, but the package has no get_login_creds statement", source: "A-CRED",
+        producer: "android-check")
+    public static let wildcardFileMissing = FindingDefinition("wildcard-file-missing", .error, affects: CheckVersions.all,
+        condition: "a *. registration: the bare domain, which must serve the file, does not", source: "A-ADD",
+        producer: "android-check")
+
+    // MARK: Google's verdict (§6, §10.5)
+    public static let googleVerdictError = FindingDefinition("google-verdict-error", .error, affects: CheckVersions.google,
+        condition: "Google's API answers with errorCode[] (severity per code: INVALID_QUERY and UNSPECIFIED info, MALFORMED_CONTENT a warning while statements remain)",
+        source: "G-API", producer: "android-check")
+    public static let googleNotLinked = FindingDefinition("google-not-linked", .error, affects: CheckVersions.google,
+        condition: "assetlinks:check says linked: false for an expected package and fingerprint", source: "G-API",
+        producer: "android-check")
+    public static let googleStale = FindingDefinition("google-stale", .warning, affects: CheckVersions.google,
+        condition: "Google's statements behave differently from the origin's (after its maxAge plus an hour, when the change time is known)",
+        source: "G-API", producer: "android-check")
+    public static let googleUnavailable = FindingDefinition("google-unavailable", .info, affects: CheckVersions.google,
+        condition: "Google's API could not be asked or gave no readable answer", source: "ours", producer: "android-check")
+}
+
+/// Every code `AndroidCheckEvaluation` reports besides the file's own (`AndroidFindingCatalog`),
+/// in documentation order (docs/findings.md, "Transport and Google's verdict").
+public enum AndroidCheckFindingCatalog {
+    public static let all: [FindingDefinition] = [
+        AndroidCheckFinding.notHTTPS, AndroidCheckFinding.tlsUntrusted, AndroidCheckFinding.redirectNotAllowed,
+        AndroidCheckFinding.httpStatus, AndroidCheckFinding.fetchFailed, AndroidCheckFinding.contentTypeNotJSON,
+        AndroidCheckFinding.fetcherBlocked,
+        AndroidCheckFinding.handleAllURLsMissing, AndroidCheckFinding.expectedPackageMissing,
+        AndroidCheckFinding.expectedFingerprintMissing, AndroidCheckFinding.fingerprintUploadKeyOnly,
+        AndroidCheckFinding.loginCredsMissing, AndroidCheckFinding.wildcardFileMissing,
+        AndroidCheckFinding.googleVerdictError, AndroidCheckFinding.googleNotLinked, AndroidCheckFinding.googleStale,
+        AndroidCheckFinding.googleUnavailable,
+    ]
+}

@@ -1,0 +1,109 @@
+import AssetLinks
+import Outbound
+import Foundation
+import Vocabulary
+
+extension Fetcher {
+    /// One Android check of `host` (assetlinks-spec.md §2, §6, §10): the file as Google's fetcher sees it
+    /// (HTTPS, trusted certificate, 200, no redirect followed, Content-Type, size), the same URL with a
+    /// browser's and Android's user agent, every include (budget 10) fetched the same way, and Google's
+    /// Digital Asset Links API when `configuration.googleDAL` is set. Outbound policy, pinning and limits
+    /// apply as for the AASA. Never throws: a domain's problems come back as findings.
+    ///
+    /// - Parameters:
+    ///   - expectations: the Android apps the file must verify (package + fingerprints).
+    ///   - originChangedSecondsAgo: when the history knows the origin's file changed, how long ago; Google's
+    ///     copy may lag by its maxAge plus an hour before that is a warning.
+    public func checkAndroid(_ host: HostName, expectations: [AndroidAppExpectation] = [],
+                             originChangedSecondsAgo: Double? = nil) async -> AndroidCheck {
+        await checkAndroid(host, expectations: expectations, originChangedSecondsAgo: originChangedSecondsAgo, pin: nil)
+    }
+
+    /// Apple's check and the Android check of one domain at once: one name resolution, and the Android
+    /// requests ride on the connection of the AASA fetch (curl waits to multiplex them on it over HTTP/2,
+    /// or reuses it with keep-alive).
+    public func checkPlatforms(_ host: HostName, android expectations: [AndroidAppExpectation] = [],
+                               originChangedSecondsAgo: Double? = nil) async -> PlatformChecks {
+        let pinned = await pin(host.ascii)
+        async let apple = check(host, pinned: pinned)
+        async let android = checkAndroid(host, expectations: expectations, originChangedSecondsAgo: originChangedSecondsAgo,
+                                         pin: pinned)
+        return PlatformChecks(apple: await apple, android: await android)
+    }
+
+    func checkAndroid(_ host: HostName, expectations: [AndroidAppExpectation], originChangedSecondsAgo: Double?,
+                      pin pinned: Pin?) async -> AndroidCheck {
+        let started = Date()
+        let url = AndroidCheck.fileURL(for: host)
+        async let googleAnswer: GoogleAnswer? = askGoogle(about: host, expectations: expectations)
+        let pinned = if let pinned { pinned } else { await pin(host.ascii) }
+        var origin: TransportFacts
+        var others: [TransportFacts] = []
+        switch pinned {
+        case .failure(let failure, let dns):
+            origin = TransportFacts(location: .wellKnown, url: url, failure: failure)
+            origin.timings = TransportTimings(dns: dns, connect: 0, tls: 0, firstByte: 0, total: dns)
+            origin.userAgent = configuration.googleUserAgent
+        case .success(let target):
+            let agents = configuration.compareUserAgents ? [configuration.plainUserAgent, configuration.androidUserAgent] : []
+            async let compared = withTaskGroup(of: (Int, TransportFacts).self) { group in
+                for (index, agent) in agents.enumerated() {
+                    group.addTask {
+                        (index, await self.transfer(.wellKnown, url: url, host: host.ascii, target: target, userAgent: agent, certificate: false))
+                    }
+                }
+                var results: [(Int, TransportFacts)] = []
+                for await result in group { results.append(result) }
+                return results.sorted { $0.0 < $1.0 }.map(\.1)
+            }
+            origin = await transfer(.wellKnown, url: url, host: host.ascii, target: target, userAgent: configuration.googleUserAgent)
+            others = await compared
+        }
+
+        var includes: IncludeResolver.Resolution?
+        var includeFacts: [TransportFacts] = []
+        if AndroidCheckEvaluation.servesStatusOK(origin) {
+            let reading = AssetLinksReader.read(origin.body)
+            if let file = reading.file, !file.includes.isEmpty {
+                var walk = IncludeWalk(reading)
+                while let includeURL = walk.next() {
+                    let facts = await fetchInclude(includeURL)
+                    includeFacts.append(facts)
+                    if AndroidCheckEvaluation.servesStatusOK(facts), !facts.bodyTruncated {
+                        walk.receive(facts.body)
+                    } else {
+                        walk.receive(nil, failure: AndroidCheckEvaluation.outcome(facts))
+                    }
+                }
+                includes = walk.resolution
+            }
+        }
+        let google = await googleAnswer
+        let report = AndroidCheckEvaluation.evaluate(AndroidCheckFacts(
+            origin: origin, otherUserAgents: others, includes: includes, google: google, expectations: expectations,
+            wildcard: host.isWildcard, originChangedSecondsAgo: originChangedSecondsAgo))
+        return AndroidCheck(host: host, startedAt: started, finishedAt: Date(), origin: origin, otherUserAgents: others,
+                            includes: includeFacts, google: google, report: report)
+    }
+
+    /// An include is fetched like the main file: Google's user agent, no redirect, policy and pinning.
+    private func fetchInclude(_ text: String) async -> TransportFacts {
+        let parsed: OutboundURL
+        do {
+            parsed = try OutboundURL(text)
+        } catch {
+            return TransportFacts(location: .wellKnown, url: text, failure: FetchFailure(kind: .other, message: error.description))
+        }
+        guard parsed.scheme == "https" else {
+            return TransportFacts(location: .wellKnown, url: text,
+                                  failure: FetchFailure(kind: .notHTTPS, message: "an include of an HTTPS file must be HTTPS"))
+        }
+        switch await pin(parsed.host, port: parsed.port) {
+        case .failure(let failure, _):
+            return TransportFacts(location: .wellKnown, url: parsed.url, failure: failure)
+        case .success(let target):
+            return await transfer(.wellKnown, url: parsed.url, host: parsed.host, port: parsed.port, target: target,
+                                  userAgent: configuration.googleUserAgent, certificate: false)
+        }
+    }
+}
