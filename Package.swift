@@ -12,6 +12,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // YAML for config files (apply/export); libyaml inside, no further dependencies.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         // System libraries, found through pkg-config.
@@ -34,6 +36,9 @@ let package = Package(
         .target(name: "AASA", dependencies: ["Vocabulary", "LocatedJSON"], swiftSettings: strict),
         // Android's assetlinks.json: read as Google does, validate, match Android 15+ dynamic rules, diff.
         .target(name: "AssetLinks", dependencies: ["Vocabulary", "LocatedJSON"], swiftSettings: strict),
+        // The config file (`apply`, `export --yaml`, `serve --config`): YAML read into typed entries with
+        // their lines, environment references resolved; pure (no database), so it can be fuzzed alone.
+        .target(name: "ConfigFile", dependencies: ["Vocabulary", .product(name: "Yams", package: "Yams")], swiftSettings: strict),
         // An app's own declarations of its web associations: Apple entitlements, Android manifests.
         .target(name: "AppManifests", dependencies: ["Vocabulary", "AASA"], swiftSettings: strict),
         // Generic HTTP/1.1 server on raw sockets; knows nothing of AASA.
@@ -51,14 +56,14 @@ let package = Package(
         .target(name: "Notify", dependencies: ["Vocabulary", "CCurl", "CSodium", "Store", "Outbound", "TextEncoding"], swiftSettings: strict),
         // The application layer: the one way in for every change to what is monitored (register, edit,
         // delete, import, expectations, "check now") — the form, the API and the CLI all call it.
-        .target(name: "Registry", dependencies: ["Vocabulary", "Store", "Monitor", "Fetch", "Outbound", "AppManifests"], swiftSettings: strict),
+        .target(name: "Registry", dependencies: ["Vocabulary", "Store", "Monitor", "Fetch", "Outbound", "AppManifests", "Notify", "ConfigFile"], swiftSettings: strict),
         // Pages, forms, JSON API, auth.
         .target(name: "Web", dependencies: ["HTTP", "Registry", "Store", "Monitor", "Notify", "Vocabulary", "AASA", "Fetch", "CSodium", "TextEncoding"],
                 swiftSettings: strict),
         .executableTarget(
             name: "aasa-monitor",
             dependencies: [
-                "Vocabulary", "AASA", "AppManifests", "AssetLinks", "HTTP", "Store", "Fetch", "Monitor", "Notify", "Registry", "Web", "TextEncoding", "Outbound",
+                "Vocabulary", "AASA", "AppManifests", "AssetLinks", "HTTP", "Store", "Fetch", "Monitor", "Notify", "Registry", "Web", "TextEncoding", "Outbound", "ConfigFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
@@ -74,6 +79,7 @@ let package = Package(
         .testTarget(name: "AASATests", dependencies: ["Vocabulary", "AASA"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "AssetLinksTests", dependencies: ["Vocabulary", "AssetLinks"], resources: [.copy("Fixtures")],
                     swiftSettings: strict),
+        .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile"], swiftSettings: strict),
         .testTarget(name: "AppManifestsTests", dependencies: ["AppManifests", "Vocabulary"], swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport", "TextEncoding", "Vocabulary"], swiftSettings: strict),
@@ -81,7 +87,7 @@ let package = Package(
         .testTarget(name: "FetchTests", dependencies: ["Vocabulary", "AASA", "AssetLinks", "Outbound", "Fetch", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MonitorTests", dependencies: ["Vocabulary", "AASA", "Outbound", "Fetch", "Store", "Monitor", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "NotifyTests", dependencies: ["Vocabulary", "AASA", "Outbound", "Fetch", "Store", "Monitor", "Notify", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "RegistryTests", dependencies: ["Vocabulary", "Store", "Monitor", "Registry", "AppManifests", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "RegistryTests", dependencies: ["Vocabulary", "Store", "Monitor", "Registry", "AppManifests", "ConfigFile", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "WebTests", dependencies: ["Vocabulary", "AASA", "Store", "Web", "Monitor", "Notify", "Outbound", "Fetch", "TestSupport", "TextEncoding"], swiftSettings: strict),
         .testTarget(name: "CLITests", dependencies: ["Store", "TestSupport"], swiftSettings: strict),
 

@@ -19,8 +19,17 @@ public enum ChannelSetup {
     /// Checks the address or URL, generates a signing secret for webhooks, and stores the channel.
     public static func add(kind: ChannelKind, target: String, name: String = "", minSeverity: AlertSeverity = .info,
                            domainIDs: [Int64] = [], in database: some SettingsStore) throws -> Created {
+        let trimmed = try checkedTarget(kind: kind, target)
+        let secret: WebhookSecret? = kind == .email ? nil : WebhookSecret.generate()
+        let channel = try database.createChannel(NewChannel(kind: kind, name: name, target: trimmed, secret: secret?.text,
+                                                            minSeverity: minSeverity, domainIDs: domainIDs))
+        return Created(channel: channel, secret: secret?.text)
+    }
+
+    /// The target as stored (trimmed), once it is right for the kind: an email address, or a URL
+    /// the webhook policy accepts. Shared by `add` and config files (`apply`).
+    public static func checkedTarget(kind: ChannelKind, _ target: String) throws -> String {
         let trimmed = target.trimmingCharacters(in: .whitespacesAndNewlines)
-        var secret: WebhookSecret?
         switch kind {
         case .email:
             try validateEmail(trimmed)
@@ -30,11 +39,8 @@ public enum ChannelSetup {
             } catch {
                 throw InvalidInput(message: error.description)
             }
-            secret = WebhookSecret.generate()
         }
-        let channel = try database.createChannel(NewChannel(kind: kind, name: name, target: trimmed, secret: secret?.text,
-                                                            minSeverity: minSeverity, domainIDs: domainIDs))
-        return Created(channel: channel, secret: secret?.text)
+        return trimmed
     }
 
     /// One address, no display name, no spaces or line breaks (it goes into SMTP's RCPT TO).

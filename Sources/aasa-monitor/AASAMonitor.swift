@@ -21,6 +21,8 @@ struct AASAMonitor: AsyncParsableCommand {
             Status.self,
             CheckNow.self,
             Import.self,
+            Apply.self,
+            Export.self,
             VerifyApp.self,
         ]
     )

@@ -115,6 +115,13 @@ struct TerminalText: ExpressibleByStringInterpolation, Equatable, Sendable {
         }
         rendered = out
     }
+
+    /// YAML from `ConfigWriter`, which double-quotes every string holding such characters: inside
+    /// double quotes `\uXXXX` means the same character, as in JSON, so the same escaping keeps the
+    /// file equal for a YAML reader and harmless for a terminal.
+    init(yaml: String) {
+        self.init(json: yaml)
+    }
 }
 
 extension Sequence<TerminalText> {

@@ -10,17 +10,22 @@ extension DomainStanding {
     /// The alert streaks are left to the next check, which judges the same file the same way.
     @discardableResult
     public static func reevaluate(domainID: Int64, in database: Database) throws -> DomainStanding? {
-        try database.withTransaction { connection in
-            // Locks the domain's row: a check recorded meanwhile either went first (and this measures
-            // its file) or waits and then writes its own result.
-            guard let basis = try connection.domainStateBasis(domainID: domainID) else { return nil }
-            let expectations = Expectations(rows: try connection.expectations(domainIDs: [domainID]))
-            let document = basis.body.flatMap { AASAValidator.validate($0).document }
-            let results = ExpectationEvaluation.evaluate(expectations, document: document)
-            let standing = DomainStanding(fileVerdict: basis.fileVerdict, findings: basis.findings, expectations: results)
-            try connection.setDomainState(domainID: domainID, verdict: standing.verdict, reason: standing.reason,
-                                          expectations: document == nil ? nil : results, basedOnCheck: basis.checkID)
-            return standing
-        }
+        try database.withTransaction { connection in try reevaluate(domainID: domainID, on: connection) }
+    }
+
+    /// The same inside a transaction the caller holds (a config apply re-measures every domain it
+    /// changed in the transaction that changed them).
+    @discardableResult
+    public static func reevaluate(domainID: Int64, on connection: Connection) throws -> DomainStanding? {
+        // Locks the domain's row: a check recorded meanwhile either went first (and this measures
+        // its file) or waits and then writes its own result.
+        guard let basis = try connection.domainStateBasis(domainID: domainID) else { return nil }
+        let expectations = Expectations(rows: try connection.expectations(domainIDs: [domainID]))
+        let document = basis.body.flatMap { AASAValidator.validate($0).document }
+        let results = ExpectationEvaluation.evaluate(expectations, document: document)
+        let standing = DomainStanding(fileVerdict: basis.fileVerdict, findings: basis.findings, expectations: results)
+        try connection.setDomainState(domainID: domainID, verdict: standing.verdict, reason: standing.reason,
+                                      expectations: document == nil ? nil : results, basedOnCheck: basis.checkID)
+        return standing
     }
 }

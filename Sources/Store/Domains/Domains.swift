@@ -107,31 +107,39 @@ extension Database {
     /// The first check is due at once; with `requestFirstCheck` it is also requested, so the
     /// scheduler takes it ahead of routine checks (a bulk import does not, to leave them their turn).
     public func createDomain(_ draft: DomainDraft, requestFirstCheck: Bool = true) throws -> DomainCreation {
-        try withTransaction { c in
-            guard let id: Int64 = try c.firstRow("""
-                INSERT INTO domains (host, display_name, wildcard, interval_seconds, badge_enabled, next_check_at, check_requested_at)
-                VALUES ($1, $2, $3, $4, $5, now(), CASE WHEN $6 THEN now() END) ON CONFLICT (host, wildcard) DO NOTHING RETURNING id
-                """, draft.host, draft.displayName, draft.wildcard, draft.intervalSeconds, draft.badgeEnabled,
-                requestFirstCheck)?.decode("id") else {
-                let existing: Int64 = try c.value("SELECT id FROM domains WHERE host = $1 AND wildcard = $2", draft.host, draft.wildcard)
-                return .alreadyRegistered(id: existing)
-            }
-            try c.replaceExpectations(domainID: id, appIDs: draft.appIDs, watchedURLs: draft.watchedURLs)
-            return .created(id: id)
-        }
+        try withTransaction { c in try c.insertDomain(draft, requestFirstCheck: requestFirstCheck) }
     }
 
     /// Changes a domain's interval, badge and expectations (the host never changes: that is another domain).
     @discardableResult
     public func updateDomain(id: Int64, _ draft: DomainDraft) throws -> Bool {
-        try withTransaction { c in
-            guard try c.execute("""
-                UPDATE domains SET interval_seconds = $2::integer, badge_enabled = $3, updated_at = now(),
-                  next_check_at = LEAST(next_check_at, now() + make_interval(secs => $2::integer)) WHERE id = $1
-                """, id, draft.intervalSeconds, draft.badgeEnabled) == 1 else { return false }
-            try c.replaceExpectations(domainID: id, appIDs: draft.appIDs, watchedURLs: draft.watchedURLs)
-            return true
+        try withTransaction { c in try c.changeDomain(id: id, draft) }
+    }
+}
+
+extension Connection {
+    /// `createDomain` inside a transaction the caller holds (a config apply makes many changes in one).
+    public func insertDomain(_ draft: DomainDraft, requestFirstCheck: Bool) throws -> DomainCreation {
+        guard let id: Int64 = try firstRow("""
+            INSERT INTO domains (host, display_name, wildcard, interval_seconds, badge_enabled, next_check_at, check_requested_at)
+            VALUES ($1, $2, $3, $4, $5, now(), CASE WHEN $6 THEN now() END) ON CONFLICT (host, wildcard) DO NOTHING RETURNING id
+            """, draft.host, draft.displayName, draft.wildcard, draft.intervalSeconds, draft.badgeEnabled,
+            requestFirstCheck)?.decode("id") else {
+            let existing: Int64 = try value("SELECT id FROM domains WHERE host = $1 AND wildcard = $2", draft.host, draft.wildcard)
+            return .alreadyRegistered(id: existing)
         }
+        try replaceExpectations(domainID: id, appIDs: draft.appIDs, watchedURLs: draft.watchedURLs)
+        return .created(id: id)
+    }
+
+    /// `updateDomain` inside a transaction the caller holds.
+    public func changeDomain(id: Int64, _ draft: DomainDraft) throws -> Bool {
+        guard try execute("""
+            UPDATE domains SET interval_seconds = $2::integer, badge_enabled = $3, updated_at = now(),
+              next_check_at = LEAST(next_check_at, now() + make_interval(secs => $2::integer)) WHERE id = $1
+            """, id, draft.intervalSeconds, draft.badgeEnabled) == 1 else { return false }
+        try replaceExpectations(domainID: id, appIDs: draft.appIDs, watchedURLs: draft.watchedURLs)
+        return true
     }
 }
 
@@ -153,6 +161,11 @@ extension DomainStore {
 
     public func domain(id: Int64) throws -> DomainRecord? {
         try firstRow("SELECT " + DomainRecord.columns + " FROM domains WHERE id = $1", id).map(DomainRecord.init(row:))
+    }
+
+    /// Every domain, by host (wildcards after the plain name): what a config apply compares with.
+    public func allDomains() throws -> [DomainRecord] {
+        try rows("SELECT " + DomainRecord.columns + " FROM domains ORDER BY host, wildcard").map(DomainRecord.init(row:))
     }
 
     public func domain(host: String) throws -> DomainRecord? {

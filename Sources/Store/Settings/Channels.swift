@@ -20,6 +20,10 @@ public struct ChannelRecord: Sendable, Equatable {
     public var disabledReason: String?
     /// Only these domains' events; empty means every domain.
     public var domainIDs: [Int64]
+    /// The target and secret as a config file wrote them (`${NAME}` references unresolved), for
+    /// `export --yaml`; nil when not set by a config file (or the target was changed by hand since).
+    public var targetTemplate: String?
+    public var secretTemplate: String?
     public var createdAt: Date
     public var updatedAt: Date
 }
@@ -94,6 +98,16 @@ extension SettingsStore {
         return try channel(id: id)
     }
 
+    /// What a config file set beyond the editable fields: a new secret (nil keeps the stored one)
+    /// and the templates `export --yaml` writes back. False when there is no such channel.
+    @discardableResult
+    public func setChannelConfig(id: Int64, secret: String?, targetTemplate: String?, secretTemplate: String?) throws -> Bool {
+        try execute("""
+            UPDATE channels SET secret = coalesce($2, secret), target_template = $3, secret_template = $4, updated_at = now()
+            WHERE id = $1
+            """, id, secret, targetTemplate, secretTemplate) == 1
+    }
+
     /// Removes a channel; its deliveries and their log go with it. False when there was none.
     @discardableResult
     public func deleteChannel(id: Int64) throws -> Bool {
@@ -103,7 +117,7 @@ extension SettingsStore {
     static var selectChannels: SQL {
         """
         SELECT c.id, c.kind, c.name, c.target, c.secret, c.enabled, c.min_severity, c.disabled_reason,
-               c.created_at, c.updated_at,
+               c.target_template, c.secret_template, c.created_at, c.updated_at,
                coalesce((SELECT string_agg(cd.domain_id::text, ',' ORDER BY cd.domain_id)
                          FROM channel_domains cd WHERE cd.channel_id = c.id), '') AS domain_ids
         FROM channels c
@@ -122,7 +136,7 @@ extension SettingsStore {
             RETURNING domain_id
         )
         SELECT c.id, c.kind, c.name, c.target, c.secret, c.enabled, c.min_severity, c.disabled_reason,
-               c.created_at, c.updated_at,
+               c.target_template, c.secret_template, c.created_at, c.updated_at,
                coalesce((SELECT string_agg(domain_id::text, ',' ORDER BY domain_id) FROM d), '') AS domain_ids
         FROM c
         """
@@ -132,7 +146,9 @@ extension SettingsStore {
         """
         WITH c AS (
             UPDATE channels SET name = $2, target = $3, enabled = $4, min_severity = $5,
-                   disabled_reason = CASE WHEN $4 THEN NULL ELSE disabled_reason END, updated_at = now()
+                   disabled_reason = CASE WHEN $4 THEN NULL ELSE disabled_reason END, updated_at = now(),
+                   -- A target changed by hand no longer comes from the config file's template.
+                   target_template = CASE WHEN target = $3 THEN target_template END
             WHERE id = $1
             RETURNING id
         ), gone AS (
@@ -156,6 +172,7 @@ extension ChannelRecord {
                   secret: try row.decode("secret"), enabled: try row.decode("enabled"), minSeverity: severity,
                   disabledReason: try row.decode("disabled_reason"),
                   domainIDs: domains.split(separator: ",").compactMap { Int64($0) },
+                  targetTemplate: try row.decode("target_template"), secretTemplate: try row.decode("secret_template"),
                   createdAt: try row.decode("created_at"), updatedAt: try row.decode("updated_at"))
     }
 }

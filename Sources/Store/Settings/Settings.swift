@@ -10,3 +10,11 @@ extension SettingsStore {
             """, key, value)
     }
 }
+
+extension Connection {
+    /// Serialises config applies (`aasa-monitor apply`, `serve --config`) across processes: two
+    /// at once would each plan against a state the other is changing. Held until the transaction ends.
+    public func lockConfigApply() throws {
+        _ = try rows("SELECT pg_advisory_xact_lock(hashtext('aasa-monitor config apply'))")
+    }
+}

@@ -4,6 +4,7 @@ import Glibc
 import HTTP
 import Monitor
 import Notify
+import Registry
 import Store
 import Web
 
@@ -34,11 +35,18 @@ extension AASAMonitor {
         @Flag(name: .customLong("no-crawl"), help: "Only the web: leave crawling to `aasa-monitor worker` processes.")
         var noCrawl = false
 
+        @Option(help: "A YAML config file to apply at start (see `apply`); a refused file stops the start.")
+        var config: String?
+
+        @Flag(name: .customLong("config-prune"), help: "With --config: remove what the file's lists leave out (apply --prune).")
+        var configPrune = false
+
         @OptionGroup(title: "Crawler") var crawler: CrawlerOptions
         @OptionGroup(title: "Outbound") var fetch: FetchOptions
 
         func validate() throws {
             _ = try listenPort()
+            if configPrune && config == nil { throw ValidationError("--config-prune applies to --config only") }
         }
 
         func run() throws {
@@ -46,7 +54,19 @@ extension AASAMonitor {
             let host = host ?? environment["AASA_MONITOR_HOST"].flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1"
             let port = try listenPort()
 
+            // Read before the database opens: a refused file stops here with nothing started.
+            let document = try config.map(ConfigInput.read)
             let opened = try database.open(migrate: true)
+            if let document, let config {
+                do {
+                    let plan = try ConfigInput.apply(document, from: config, to: DomainRegistry(database: opened.database),
+                                                     prune: configPrune, dryRun: false)
+                    StandardError.log("config \(config): \(plan.count(.add)) added, \(plan.count(.change)) changed, \(plan.count(.remove)) removed")
+                } catch {
+                    try? opened.close()
+                    throw error
+                }
+            }
             let watchdog = opened.embedded.map { EmbeddedWatchdog(server: $0) }
             var configuration = HTTPServerConfiguration(host: host, port: port)
             configuration.publicDirectory = PublicDirectory.locate()

@@ -1,0 +1,115 @@
+import Vocabulary
+
+/// What a config file declares, read but not yet checked against the database: hosts, app IDs and
+/// channel kinds are validated by the application layer (`Registry`), by the same rules as the
+/// form, and refused with the line each entry came from (`lines`).
+public struct ConfigDocument: Sendable, Equatable {
+    /// The top-level lists of a file. A list the file names (even empty) is managed by it: with
+    /// `--prune`, what the database has beyond it is removed. A list the file leaves out is not
+    /// touched, so a team can keep channels in the settings page and domains in git.
+    public enum Section: String, Sendable, Hashable, CaseIterable {
+        case domains, channels
+    }
+
+    public var sections: Set<Section>
+    public var domains: [DomainEntry]
+    public var channels: [ChannelEntry]
+
+    public init(sections: Set<Section> = [], domains: [DomainEntry] = [], channels: [ChannelEntry] = []) {
+        self.sections = sections
+        self.domains = domains
+        self.channels = channels
+    }
+}
+
+/// A domain to monitor with its expectations, as text from the file.
+public struct DomainEntry: Sendable, Equatable {
+    public struct AppID: Sendable, Equatable {
+        public var service: String
+        public var appID: String
+        public init(service: String, appID: String) {
+            self.service = service
+            self.appID = appID
+        }
+    }
+
+    public struct WatchedURL: Sendable, Equatable {
+        public var url: String
+        /// An app ID the URL must open, or `browser`.
+        public var expect: String
+        public init(url: String, expect: String) {
+            self.url = url
+            self.expect = expect
+        }
+    }
+
+    /// Where each value was written, so a refusal names its line.
+    public struct Lines: Sendable, Equatable {
+        public var entry = 0, host = 0, interval = 0, badge = 0
+        /// Per app ID (flattened in file order): the line of its service key and of the ID itself.
+        public var services: [Int] = [], appIDs: [Int] = []
+        public var watchedURLs: [Int] = [], expectations: [Int] = []
+        public init() {}
+    }
+
+    public var host: String
+    /// nil: not managed by the file — a new domain gets the instance's default interval, an
+    /// existing one keeps its own.
+    public var intervalMinutes: Int?
+    /// nil: not managed by the file (new domains: off).
+    public var badge: Bool?
+    public var appIDs: [AppID]
+    public var watchedURLs: [WatchedURL]
+    public var lines: Lines
+
+    public init(host: String, intervalMinutes: Int? = nil, badge: Bool? = nil, appIDs: [AppID] = [],
+                watchedURLs: [WatchedURL] = [], lines: Lines = Lines()) {
+        self.host = host
+        self.intervalMinutes = intervalMinutes
+        self.badge = badge
+        self.appIDs = appIDs
+        self.watchedURLs = watchedURLs
+        self.lines = lines
+    }
+}
+
+/// A notification channel and its routing (which severities, which domains). The kind-specific
+/// settings (`to`, `url`, `secret`, …) are kept as written: which ones a kind takes is Notify's
+/// business, checked by the application layer, so a new channel kind needs no change here.
+public struct ChannelEntry: Sendable, Equatable {
+    public struct Lines: Sendable, Equatable {
+        public var entry = 0, name = 0, kind = 0, minSeverity = 0, enabled = 0
+        public var domains: [Int] = []
+        public var settings: [String: Int] = [:]
+        public init() {}
+    }
+
+    /// The channel's identity in the file and in the database: unique among channels.
+    public var name: String
+    public var kind: String
+    public var minSeverity: AlertSeverity
+    /// Hosts whose events go to the channel; empty: every domain.
+    public var domains: [String]
+    public var enabled: Bool
+    /// Kind-specific settings in file order.
+    public var settings: [(key: String, text: ConfigText)]
+    public var lines: Lines
+
+    public init(name: String, kind: String, minSeverity: AlertSeverity = .info, domains: [String] = [], enabled: Bool = true,
+                settings: [(key: String, text: ConfigText)] = [], lines: Lines = Lines()) {
+        self.name = name
+        self.kind = kind
+        self.minSeverity = minSeverity
+        self.domains = domains
+        self.enabled = enabled
+        self.settings = settings
+        self.lines = lines
+    }
+
+    public func setting(_ key: String) -> ConfigText? { settings.first { $0.key == key }?.text }
+
+    public static func == (a: ChannelEntry, b: ChannelEntry) -> Bool {
+        a.name == b.name && a.kind == b.kind && a.minSeverity == b.minSeverity && a.domains == b.domains && a.enabled == b.enabled
+            && a.settings.map(\.key) == b.settings.map(\.key) && a.settings.map(\.text) == b.settings.map(\.text) && a.lines == b.lines
+    }
+}

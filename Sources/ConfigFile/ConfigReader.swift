@@ -1,0 +1,342 @@
+import Vocabulary
+import Yams
+
+/// Reads a config file (YAML) into a `ConfigDocument`, resolving `${NAME}` references in channel
+/// settings against `environment`. Never traps, whatever the bytes: a file that is not what it
+/// should be comes back as a `ConfigRefusal` naming the line and the reason of every problem.
+///
+/// The schema is closed: an unknown or repeated key is refused rather than ignored, so a typo
+/// (`watched_url:`) cannot silently drop an expectation from what is monitored.
+public enum ConfigReader {
+    /// A config for tens of thousands of domains fits; a larger input is refused before parsing.
+    public static let maxBytes = 4 << 20
+    /// Aliases let a small file stand for a huge tree (`*a` repeated inside `&b` …); reading stops
+    /// after this many values instead of expanding them all.
+    static let maxValues = 1_000_000
+    /// Enough to say what is wrong; a file with more problems is mostly not a config file at all.
+    static let maxProblems = 100
+
+    public static func read(_ bytes: [UInt8], environment: [String: String]) -> Result<ConfigDocument, ConfigRefusal> {
+        if bytes.count > maxBytes {
+            return .failure(ConfigRefusal([ConfigProblem(line: 0, "the file has \(bytes.count) bytes; at most \(maxBytes) are read")]))
+        }
+        if let problem = encodingProblem(bytes) { return .failure(ConfigRefusal([problem])) }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            return .failure(ConfigRefusal([problem(from: error)]))
+        } catch {
+            return .failure(ConfigRefusal([ConfigProblem(line: 0, "not YAML: \(error)")]))
+        }
+        var reader = Walker(environment: environment)
+        let document = reader.document(root)
+        return reader.problems.isEmpty ? .success(document) : .failure(ConfigRefusal(reader.problems))
+    }
+
+    /// libyaml reads C strings: a NUL would end the file early, and invalid UTF-8 is not text.
+    static func encodingProblem(_ bytes: [UInt8]) -> ConfigProblem? {
+        var line = 1
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                if scalar == "\n" { line += 1 }
+                if scalar == "\0" { return ConfigProblem(line: line, "the file contains a NUL byte; a config file is text") }
+            case .emptyInput:
+                return nil
+            case .error:
+                return ConfigProblem(line: line, "the file is not UTF-8 text")
+            }
+        }
+    }
+
+    static func problem(from error: YamlError) -> ConfigProblem {
+        switch error {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+             .composer(let context, let problem, let mark, _):
+            // Yams' own problems carry a "Parser: " prefix and a multi-line context snippet: the
+            // line number already says where, so keep the first line of the problem only.
+            var what = problem.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? problem
+            if what.hasPrefix("Parser: ") { what.removeFirst("Parser: ".count) }
+            if let context, !what.contains("\n") { what += " (\(context.text))" }
+            return ConfigProblem(line: mark.line, "not valid YAML: \(what)")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            // The mapping's line; the keys are named, which is enough to find the repeat.
+            let keys = duplicates.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+            return ConfigProblem(line: context.mark.line, "\(keys) appears more than once in the same mapping")
+        case .reader(let problem, _, _, _):
+            return ConfigProblem(line: 0, "not valid YAML: \(problem)")
+        default:
+            return ConfigProblem(line: 0, "not valid YAML: \(error)")
+        }
+    }
+}
+
+/// One pass over the composed tree, collecting every problem instead of stopping at the first.
+private struct Walker {
+    let environment: [String: String]
+    var problems: [ConfigProblem] = []
+    var valuesRead = 0
+    var exhausted = false
+
+    init(environment: [String: String]) {
+        self.environment = environment
+    }
+
+    mutating func fail(_ node: Node?, _ message: String) {
+        fail(line: Self.line(node), message)
+    }
+
+    mutating func fail(line: Int, _ message: String) {
+        guard problems.count < ConfigReader.maxProblems else { return }
+        problems.append(ConfigProblem(line: line, message))
+    }
+
+    static func line(_ node: Node?) -> Int { node?.mark?.line ?? 0 }
+
+    /// Counts a value read; false once the budget is spent (reported once).
+    mutating func spend(_ node: Node) -> Bool {
+        valuesRead += 1
+        if valuesRead > ConfigReader.maxValues {
+            if !exhausted { fail(node, "the file expands to more than \(ConfigReader.maxValues) values (through aliases?); refused") }
+            exhausted = true
+            return false
+        }
+        return !exhausted
+    }
+
+    // MARK: Shapes
+
+    /// The pairs of a mapping with string keys, refusing unknown and repeated keys.
+    mutating func mapping(_ node: Node, what: String, keys allowed: [String]?) -> [(key: String, keyNode: Node, value: Node)]? {
+        guard spend(node) else { return nil }
+        guard case .mapping(let mapping) = node else {
+            fail(node, "\(what) must be a mapping (key: value lines)")
+            return nil
+        }
+        var seen: [String: Int] = [:]
+        var pairs: [(key: String, keyNode: Node, value: Node)] = []
+        for (keyNode, value) in mapping {
+            guard case .scalar(let key) = keyNode else {
+                fail(keyNode, "a key of \(what) must be a plain word")
+                continue
+            }
+            if let first = seen[key.string] {
+                fail(keyNode, "\"\(key.string)\" appears twice in \(what) (first on line \(first))")
+                continue
+            }
+            seen[key.string] = Self.line(keyNode)
+            if let allowed, !allowed.contains(key.string) {
+                fail(keyNode, "unknown key \"\(key.string)\" in \(what); expected \(allowed.joined(separator: ", "))")
+                continue
+            }
+            pairs.append((key.string, keyNode, value))
+        }
+        return pairs
+    }
+
+    mutating func sequence(_ node: Node, what: String) -> [Node]? {
+        guard spend(node) else { return nil }
+        guard case .sequence(let sequence) = node else {
+            fail(node, "\(what) must be a list (lines starting with \"- \")")
+            return nil
+        }
+        return Array(sequence)
+    }
+
+    /// A scalar's text. A null (`~`, `null`, nothing) is not a value.
+    mutating func string(_ node: Node, what: String) -> String? {
+        guard spend(node) else { return nil }
+        guard case .scalar(let scalar) = node else {
+            fail(node, "\(what) must be a single value, not a list or mapping")
+            return nil
+        }
+        if scalar.style == .plain, ["", "~", "null", "Null", "NULL"].contains(scalar.string) {
+            fail(node, "\(what) has no value")
+            return nil
+        }
+        return scalar.string
+    }
+
+    mutating func integer(_ node: Node, what: String) -> Int? {
+        guard let text = string(node, what: what) else { return nil }
+        guard let value = Int(text), value >= 0 else {
+            fail(node, "\(what) must be a whole number of minutes, not \"\(text)\"")
+            return nil
+        }
+        return value
+    }
+
+    /// Only `true` and `false`: YAML 1.1's yes/no/on/off are refused rather than guessed at.
+    mutating func boolean(_ node: Node, what: String) -> Bool? {
+        guard let text = string(node, what: what) else { return nil }
+        switch text {
+        case "true": return true
+        case "false": return false
+        default:
+            fail(node, "\(what) must be true or false, not \"\(text)\"")
+            return nil
+        }
+    }
+
+    /// A list of strings; a single value stands for a list of one.
+    mutating func strings(_ node: Node, what: String) -> [(String, Int)] {
+        if case .scalar = node { return string(node, what: what).map { [($0, Self.line(node))] } ?? [] }
+        guard let items = sequence(node, what: what) else { return [] }
+        return items.compactMap { item in string(item, what: "an entry of \(what)").map { ($0, Self.line(item)) } }
+    }
+
+    // MARK: The document
+
+    static let topKeys = ["version", "domains", "channels"]
+
+    mutating func document(_ root: Node?) -> ConfigDocument {
+        var document = ConfigDocument()
+        guard let root else { return document }     // an empty file declares nothing
+        guard let pairs = mapping(root, what: "the file", keys: Self.topKeys) else { return document }
+        for (key, _, value) in pairs {
+            switch key {
+            case "version":
+                if let v = string(value, what: "version"), v != "1" { fail(value, "version \(v) is not known; this program reads version 1") }
+            case "domains":
+                document.sections.insert(.domains)
+                if case .scalar(let s) = value, s.style == .plain, ["", "~", "null"].contains(s.string) { break }  // `domains:` alone: none
+                for item in sequence(value, what: "domains") ?? [] {
+                    if let entry = domain(item) { document.domains.append(entry) }
+                }
+            case "channels":
+                document.sections.insert(.channels)
+                if case .scalar(let s) = value, s.style == .plain, ["", "~", "null"].contains(s.string) { break }
+                for item in sequence(value, what: "channels") ?? [] {
+                    if let entry = channel(item) { document.channels.append(entry) }
+                }
+            default:
+                break
+            }
+        }
+        refuseRepeats(document)
+        return document
+    }
+
+    mutating func refuseRepeats(_ document: ConfigDocument) {
+        var hosts: [String: Int] = [:]
+        for d in document.domains {
+            let key = d.host.lowercased()
+            if let first = hosts[key] { fail(line: d.lines.host, "\(d.host) is declared twice (first on line \(first))") } else { hosts[key] = d.lines.host }
+        }
+        var names: [String: Int] = [:]
+        for c in document.channels {
+            if let first = names[c.name] { fail(line: c.lines.name, "a channel named \"\(c.name)\" is declared twice (first on line \(first))") } else { names[c.name] = c.lines.name }
+        }
+    }
+
+    static let domainKeys = ["host", "interval_minutes", "badge", "app_ids", "watched_urls"]
+
+    mutating func domain(_ node: Node) -> DomainEntry? {
+        guard let pairs = mapping(node, what: "a domain", keys: Self.domainKeys) else { return nil }
+        var entry = DomainEntry(host: "")
+        entry.lines.entry = Self.line(node)
+        var complete = true
+        for (key, _, value) in pairs {
+            switch key {
+            case "host":
+                entry.lines.host = Self.line(value)
+                if let host = string(value, what: "host") { entry.host = host } else { complete = false }
+            case "interval_minutes":
+                entry.lines.interval = Self.line(value)
+                entry.intervalMinutes = integer(value, what: "interval_minutes")
+                if entry.intervalMinutes == nil { complete = false }
+            case "badge":
+                entry.lines.badge = Self.line(value)
+                if let b = boolean(value, what: "badge") { entry.badge = b } else { complete = false }
+            case "app_ids":
+                // service: [TEAMID.bundle.id, …] — the service names are checked with the app IDs.
+                for (service, serviceNode, ids) in mapping(value, what: "app_ids", keys: nil) ?? [] {
+                    for (id, line) in strings(ids, what: "app_ids.\(service)") {
+                        entry.appIDs.append(DomainEntry.AppID(service: service, appID: id))
+                        entry.lines.services.append(Self.line(serviceNode))
+                        entry.lines.appIDs.append(line)
+                    }
+                }
+            case "watched_urls":
+                for item in sequence(value, what: "watched_urls") ?? [] {
+                    guard let fields = mapping(item, what: "a watched URL", keys: ["url", "expect"]) else { continue }
+                    var url: String?, expect: String?
+                    var lines = (url: Self.line(item), expect: Self.line(item))
+                    for (k, _, v) in fields {
+                        if k == "url" { url = string(v, what: "url"); lines.url = Self.line(v) }
+                        if k == "expect" { expect = string(v, what: "expect"); lines.expect = Self.line(v) }
+                    }
+                    guard let url, let expect else {
+                        if !fields.contains(where: { $0.key == "url" }) { fail(item, "a watched URL needs url:") }
+                        if !fields.contains(where: { $0.key == "expect" }) {
+                            fail(item, "a watched URL needs expect: an app ID that must open it, or browser")
+                        }
+                        continue
+                    }
+                    entry.watchedURLs.append(DomainEntry.WatchedURL(url: url, expect: expect))
+                    entry.lines.watchedURLs.append(lines.url)
+                    entry.lines.expectations.append(lines.expect)
+                }
+            default:
+                break
+            }
+        }
+        if !pairs.contains(where: { $0.key == "host" }) {
+            fail(node, "a domain needs host:")
+            return nil
+        }
+        return complete ? entry : nil
+    }
+
+        mutating func channel(_ node: Node) -> ChannelEntry? {
+        guard let pairs = mapping(node, what: "a channel", keys: nil) else { return nil }
+        var entry = ChannelEntry(name: "", kind: "")
+        entry.lines.entry = Self.line(node)
+        var complete = true
+        for (key, _, value) in pairs {
+            switch key {
+            case "name":
+                entry.lines.name = Self.line(value)
+                if let name = string(value, what: "name") { entry.name = name } else { complete = false }
+            case "kind":
+                entry.lines.kind = Self.line(value)
+                if let kind = string(value, what: "kind") { entry.kind = kind } else { complete = false }
+            case "min_severity":
+                entry.lines.minSeverity = Self.line(value)
+                guard let text = string(value, what: "min_severity") else { complete = false; continue }
+                guard let severity = AlertSeverity(rawValue: text) else {
+                    fail(value, "min_severity must be critical, warning or info, not \"\(text)\"")
+                    complete = false
+                    continue
+                }
+                entry.minSeverity = severity
+            case "domains":
+                for (host, line) in strings(value, what: "domains") {
+                    entry.domains.append(host)
+                    entry.lines.domains.append(line)
+                }
+            case "enabled":
+                entry.lines.enabled = Self.line(value)
+                if let b = boolean(value, what: "enabled") { entry.enabled = b } else { complete = false }
+            default:
+                // A kind's own setting (to, url, secret, routing_key, …): checked by the kind.
+                guard let template = string(value, what: key) else { complete = false; continue }
+                do {
+                    let text = try ConfigText(resolving: template, environment: environment)
+                    entry.settings.append((key, text))
+                    entry.lines.settings[key] = Self.line(value)
+                } catch {
+                    fail(value, "\(key): \(error)")
+                    complete = false
+                }
+            }
+        }
+        if !pairs.contains(where: { $0.key == "name" }) { fail(node, "a channel needs name: (its identity across applies)"); complete = false }
+        if !pairs.contains(where: { $0.key == "kind" }) { fail(node, "a channel needs kind:"); complete = false }
+        return complete ? entry : nil
+    }
+}

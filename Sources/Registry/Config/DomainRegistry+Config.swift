@@ -1,0 +1,210 @@
+import ConfigFile
+import Fetch
+import Monitor
+import Notify
+import Store
+import Vocabulary
+
+/// Config as code: `aasa-monitor apply FILE`, `serve --config FILE` and `export --yaml`. A file is
+/// checked whole by the same rules as the form (`validate`) and the channel setup, then every change
+/// is made in one transaction; one bad entry refuses the file and changes nothing.
+extension DomainRegistry {
+    /// Makes the database say what `document` says: adds what is missing, changes what differs and,
+    /// with `prune`, removes what the file's lists leave out (a list the file does not name is never
+    /// pruned). With `dryRun`, plans and writes nothing. Applying the same file twice changes nothing
+    /// the second time. Throws `ConfigRefusal` with every problem by line when any entry is invalid.
+    public func apply(_ document: ConfigDocument, prune: Bool = false, dryRun: Bool = false) throws -> ConfigPlan {
+        var problems: [ConfigProblem] = []
+        let desiredDomains = checkDomains(document.domains, defaultMinutes: try defaultIntervalMinutes(), problems: &problems)
+        let desiredChannels = checkChannels(document.channels, problems: &problems)
+        let (plan, addedDomains) = try database.withTransaction { c -> (ConfigPlan, Bool) in
+            try c.lockConfigApply()
+            var planner = ConfigPlanner(state: try ConfigState(c), document: document, prune: prune)
+            planner.planDomains(desiredDomains)
+            planner.planChannels(desiredChannels)
+            problems += planner.problems
+            guard problems.isEmpty else { throw ConfigRefusal(problems) }
+            guard !dryRun else { return (planner.plan, false) }
+            try planner.execute(on: c)
+            planner.plan.applied = true
+            return (planner.plan, planner.plan.steps.contains { $0.action == .add && $0.subject.isDomain })
+        }
+        if addedDomains { crawlers.notify() }
+        return plan
+    }
+
+    /// Everything apply manages, as a file would declare it. Channel secrets are written as the
+    /// references the file gave (`${NAME}`), or as a placeholder to fill in; never as values.
+    public func exportConfig() throws -> ConfigDocument {
+        try database.withTransaction(isolation: .repeatableRead) { c in
+            let state = try ConfigState(c)
+            var document = ConfigDocument(sections: [.domains, .channels])
+            for domain in state.domains {
+                let apps = state.appIDs[domain.id, default: []].sorted { ($0.service, $0.appID) < ($1.service, $1.appID) }
+                let watched = state.watched[domain.id, default: []].sorted { $0.url < $1.url }
+                document.domains.append(DomainEntry(
+                    host: ConfigState.name(of: domain), intervalMinutes: domain.intervalSeconds / 60, badge: domain.badgeEnabled,
+                    appIDs: apps.map { .init(service: $0.service.rawValue, appID: $0.appID) },
+                    watchedURLs: watched.map { .init(url: $0.url, expect: $0.expectedAppID ?? "browser") }))
+            }
+            for channel in state.channels {
+                guard let fields = ChannelFields.of(channel.kind) else { continue }
+                let name = channel.name.isEmpty ? "\(channel.kind.rawValue)-\(channel.id)" : channel.name
+                var settings: [(key: String, text: ConfigText)] = []
+                if let template = channel.targetTemplate {
+                    settings.append((fields.targetKey, ConfigText(template: template)))
+                } else if fields.targetIsSecret {
+                    settings.append((fields.targetKey, ConfigText(template: ChannelFields.placeholder(channel: name, key: fields.targetKey))))
+                } else {
+                    settings.append((fields.targetKey, ConfigText(literal: channel.target)))
+                }
+                // A secret with no reference stays out of the file: omitted, apply keeps the stored one.
+                if fields.takesSigningSecret, let template = channel.secretTemplate {
+                    settings.append(("secret", ConfigText(template: template)))
+                }
+                document.channels.append(ChannelEntry(
+                    name: name, kind: channel.kind.rawValue, minSeverity: channel.minSeverity,
+                    domains: channel.domainIDs.compactMap { id in state.domains.first { $0.id == id }.map(ConfigState.name(of:)) },
+                    enabled: channel.enabled, settings: settings))
+            }
+            return document
+        }
+    }
+
+    // MARK: Checking the file by the form's rules
+
+    private func checkDomains(_ entries: [DomainEntry], defaultMinutes: Int, problems: inout [ConfigProblem]) -> [DesiredDomain] {
+        var desired: [DesiredDomain] = []
+        var seen: [DomainKey: Int] = [:]
+        for entry in entries {
+            // An interval the file leaves out is checked as the default, and kept as it is for a
+            // domain that exists (see `ConfigPlanner`).
+            let registration = Registration(
+                host: entry.host, appIDs: entry.appIDs.map { .init(service: $0.service, appID: $0.appID) },
+                watchedURLs: entry.watchedURLs.map { .init(url: $0.url, expect: $0.expect) },
+                intervalMinutes: entry.intervalMinutes ?? defaultMinutes, badge: entry.badge ?? false)
+            do {
+                let draft = try validate(registration, editing: nil)
+                let key = DomainKey(host: draft.host, wildcard: draft.wildcard)
+                if let first = seen[key] {
+                    problems.append(ConfigProblem(line: entry.lines.host, "\(entry.host) is the same domain as on line \(first)"))
+                    continue
+                }
+                seen[key] = entry.lines.host
+                desired.append(DesiredDomain(entry: entry, draft: draft, key: key))
+            } catch {
+                for (field, message) in error.fieldMessages {
+                    problems.append(ConfigProblem(line: Self.line(of: field, in: entry), "\(entry.host): \(message)"))
+                }
+            }
+        }
+        return desired
+    }
+
+    private static func line(of field: RegistrationField, in entry: DomainEntry) -> Int {
+        let lines = entry.lines
+        func at(_ list: [Int], _ i: Int) -> Int { list.indices.contains(i) ? list[i] : lines.entry }
+        switch field {
+        case .host: return lines.host
+        case .interval: return lines.interval == 0 ? lines.entry : lines.interval
+        case .service(let i): return at(lines.services, i)
+        case .appID(let i): return at(lines.appIDs, i)
+        case .watchedURL(let i): return at(lines.watchedURLs, i)
+        case .expectation(let i): return at(lines.expectations, i)
+        }
+    }
+
+    private func checkChannels(_ entries: [ChannelEntry], problems: inout [ConfigProblem]) -> [DesiredChannel] {
+        let declarable = ChannelKind.allCases.filter { ChannelFields.of($0) != nil }.map(\.rawValue)
+        var desired: [DesiredChannel] = []
+        for entry in entries {
+            let count = problems.count
+            guard let kind = ChannelKind(rawValue: entry.kind) else {
+                problems.append(ConfigProblem(line: entry.lines.kind,
+                                              "unknown channel kind \"\(entry.kind)\"; expected \(declarable.joined(separator: ", "))"))
+                continue
+            }
+            guard let fields = ChannelFields.of(kind) else {
+                problems.append(ConfigProblem(line: entry.lines.kind, "\(kind.rawValue) channels cannot be declared in a config file yet"))
+                continue
+            }
+            for (key, _) in entry.settings where !fields.keys.contains(key) {
+                let expected = ["name", "kind"] + fields.keys + ["min_severity", "domains", "enabled"]
+                problems.append(ConfigProblem(line: entry.lines.settings[key] ?? entry.lines.entry,
+                                              "unknown key \"\(key)\" for a \(kind.rawValue) channel; expected \(expected.joined(separator: ", "))"))
+            }
+            var target = entry.setting(fields.targetKey)
+            if let given = target {
+                let line = entry.lines.settings[fields.targetKey] ?? entry.lines.entry
+                do {
+                    target?.value = try ChannelSetup.checkedTarget(kind: kind, given.value)
+                } catch let invalid as ChannelSetup.InvalidInput {
+                    // The reason quotes the value; a secret or an environment value is not repeated.
+                    let shown = fields.targetIsSecret || given.isReference
+                        ? "\(fields.targetKey) is not a URL the monitor can send to (the value is a secret and is not shown)"
+                        : invalid.message
+                    problems.append(ConfigProblem(line: line, "\(entry.name): \(shown)"))
+                } catch {
+                    problems.append(ConfigProblem(line: line, "\(entry.name): \(error)"))
+                }
+            } else {
+                problems.append(ConfigProblem(line: entry.lines.entry, "a \(kind.rawValue) channel needs \(fields.targetKey):"))
+            }
+            let secret = entry.setting("secret")
+            if fields.takesSigningSecret, let secret {
+                let line = entry.lines.settings["secret"] ?? entry.lines.entry
+                if !secret.isReference {
+                    problems.append(ConfigProblem(line: line, "\(entry.name): write the secret as ${NAME} and set NAME in the environment, "
+                                                  + "so it stays out of the file (and out of git)"))
+                } else if WebhookSecret(secret.value) == nil {
+                    problems.append(ConfigProblem(line: line, "\(entry.name): the secret from \(secret.template) is not a whsec_ secret "
+                                                  + "(whsec_ followed by the base64 of 24 to 64 random bytes)"))
+                }
+            }
+            var hosts: [(key: DomainKey, line: Int)] = []
+            for (i, host) in entry.domains.enumerated() {
+                let line = entry.lines.domains.indices.contains(i) ? entry.lines.domains[i] : entry.lines.entry
+                do {
+                    let name = try HostName(host)
+                    hosts.append((DomainKey(host: name.ascii, wildcard: name.isWildcard), line))
+                } catch {
+                    problems.append(ConfigProblem(line: line, "\(entry.name): \(error.message)"))
+                }
+            }
+            if problems.count == count, let target {
+                desired.append(DesiredChannel(entry: entry, kind: kind, fields: fields, target: target,
+                                              secret: fields.takesSigningSecret ? secret : nil, hosts: hosts))
+            }
+        }
+        return desired
+    }
+}
+
+/// A domain's identity: the ASCII host and the wildcard flag (`*.example.com` and `example.com`
+/// are two registrations).
+struct DomainKey: Hashable, Sendable {
+    var host: String
+    var wildcard: Bool
+}
+
+struct DesiredDomain {
+    var entry: DomainEntry
+    var draft: DomainDraft
+    var key: DomainKey
+}
+
+struct DesiredChannel {
+    var entry: ChannelEntry
+    var kind: ChannelKind
+    var fields: ChannelFields
+    /// The value checked and trimmed for the kind.
+    var target: ConfigText
+    var secret: ConfigText?
+    var hosts: [(key: DomainKey, line: Int)]
+}
+
+extension ConfigPlan.Subject {
+    var isDomain: Bool {
+        if case .domain = self { true } else { false }
+    }
+}

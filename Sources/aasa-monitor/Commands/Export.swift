@@ -1,0 +1,40 @@
+import ArgumentParser
+import ConfigFile
+import Foundation
+import Registry
+
+extension AASAMonitor {
+    /// `aasa-monitor export --yaml`: the config file that `apply` reads, from the database.
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the monitored domains and channels as a YAML config file for apply.",
+            discussion: """
+                apply → export → apply changes nothing. Secrets are never written: a channel's secret settings are \
+                written as the ${NAME} references the applied file gave, or as a placeholder ${AASA_MONITOR_CHANNEL_…} \
+                to set; a webhook's signing secret that came from no file is left out (apply then keeps it).
+                """)
+
+        @Flag(help: "Write YAML (the only format so far; say it, so a script states what it expects).") var yaml = false
+        @Option(name: .shortAndLong, help: "Write to this file instead of standard output.") var output: String?
+        @OptionGroup var database: DatabaseOptions
+
+        func run() throws {
+            let opened = try database.open(migrate: true)
+            defer { try? opened.close() }
+            let document = try DomainRegistry(database: opened.database).exportConfig()
+            let text = try ConfigWriter.yaml(document, header: [
+                "aasa-monitor config (apply it with: aasa-monitor apply FILE). Secrets are ${NAME} references to the environment.",
+            ])
+            guard let output else {
+                Terminal.print(TerminalText(yaml: text), terminator: "")
+                return
+            }
+            do {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+            } catch {
+                StandardError.log("error: cannot write \(output): \(error.localizedDescription)")
+                throw ExitCode(73)  // EX_CANTCREAT
+            }
+        }
+    }
+}

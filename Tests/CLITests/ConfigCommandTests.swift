@@ -1,0 +1,84 @@
+import Foundation
+import Store
+import TestSupport
+import Testing
+
+/// `apply`, `apply --dry-run`, `export --yaml` and `serve --config` through the built binary: exit
+/// statuses, the plan's text, and no secret in any output.
+@Suite struct ConfigCommandTests {
+    static let secret = "whsec_" + Data(repeating: 9, count: 32).base64EncodedString()
+    static let slackURL = "https://hooks.slack.example/services/T0/B0/cliSECRETpath"
+    static let environment = ["HOOK_SECRET": secret, "SLACK_URL": slackURL]
+
+    static let file = """
+        # Monitored by the platform team.
+        domains:
+          - host: example.com
+            interval_minutes: 15
+            app_ids:
+              applinks: [ABCDE12345.com.example.app]
+          - host: "evil\\e[2J.example"
+        channels:
+          - name: hook
+            kind: webhook
+            url: https://hooks.example.net/aasa
+            secret: ${HOOK_SECRET}
+          - name: chat
+            kind: slack
+            url: ${SLACK_URL}
+        """
+
+    static func run(_ arguments: [String], stdin: String = "", database: TestDatabase) throws -> BuiltCommand.Outcome {
+        try BuiltCommand.run(arguments + ["--database-url", database.url], stdin: Array(stdin.utf8), environment: environment)
+    }
+
+    static func noSecret(_ outcome: BuiltCommand.Outcome) {
+        for text in [outcome.stdout, outcome.stderr] {
+            #expect(!text.contains(secret) && !text.contains("cliSECRETpath"), "\(text)")
+        }
+    }
+
+    @Test func applyDryRunExportRoundTrip() throws {
+        let database = try TestPostgres.createDatabase()
+        defer { database.drop() }
+        // The escape sequence in a host (YAML's "\e") is refused by the form's rules, and printed escaped.
+        let refused = try Self.run(["apply", "-"], stdin: Self.file, database: database)
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("standard input:7: evil\\u{1B}[2J.example: "), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("\u{1B}"))
+        Self.noSecret(refused)
+
+        let good = Self.file.replacingOccurrences(of: "\"evil\\e[2J.example\"", with: "shop.example")
+        let dryRun = try Self.run(["apply", "-", "--dry-run", "--exit-code"], stdin: good, database: database)
+        #expect(dryRun.status == 2, "\(dryRun.stderr)")
+        #expect(dryRun.stdout.contains("+ domain example.com\n    interval_minutes: 15\n    app_ids.applinks: ABCDE12345.com.example.app\n"))
+        #expect(dryRun.stdout.contains("+ channel chat\n    kind: slack\n    url: (from ${SLACK_URL})\n"), "\(dryRun.stdout)")
+        #expect(dryRun.stdout.hasSuffix("Plan: 4 to add, 0 to change, 0 to remove (dry run: nothing was changed).\n"))
+        Self.noSecret(dryRun)
+
+        let applied = try Self.run(["apply", "-"], stdin: good, database: database)
+        #expect(applied.status == 0, "\(applied.stderr)")
+        #expect(applied.stdout.hasSuffix("Applied: 4 added, 0 changed, 0 removed.\n"))
+        Self.noSecret(applied)
+
+        let exported = try Self.run(["export", "--yaml"], database: database)
+        #expect(exported.status == 0, "\(exported.stderr)")
+        #expect(exported.stdout.contains("url: ${SLACK_URL}") && exported.stdout.contains("secret: ${HOOK_SECRET}"), "\(exported.stdout)")
+        Self.noSecret(exported)
+
+        let again = try Self.run(["apply", "-", "--prune", "--dry-run", "--exit-code"], stdin: exported.stdout, database: database)
+        #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
+        #expect(again.stdout == "No changes: the database already says what the file says.\n")
+    }
+
+    /// A refused file stops `serve` before it opens the database or listens.
+    @Test func serveRefusesABadConfigBeforeStarting() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.url.appendingPathComponent("monitor.yaml").path
+        try Data("domains:\n  - host: a.example\n    interval_minutes: 7\n  - hots: b.example\n".utf8).write(to: URL(fileURLWithPath: path))
+        let outcome = try BuiltCommand.run(["serve", "--config", path, "--port", "0", "--database-url", "postgresql://nobody@127.0.0.1:1/none"])
+        #expect(outcome.status == 65, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("\(path):4: unknown key \"hots\" in a domain"), "\(outcome.stderr)")
+        #expect(outcome.stdout.isEmpty)
+    }
+}

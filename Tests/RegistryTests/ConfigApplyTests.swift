@@ -1,0 +1,216 @@
+import ConfigFile
+import Foundation
+import Registry
+import Store
+import Testing
+import TestSupport
+import Vocabulary
+
+/// Config as code on a real PostgreSQL: apply, plan, prune, export, and refusals that change nothing.
+@Suite struct ConfigApplyTests {
+    static let app = "ABCDE12345.com.example.app"
+    static let secret = "whsec_" + Data(repeating: 7, count: 32).base64EncodedString()
+    static let slackURL = "https://hooks.slack.example/services/T0/B0/XYZsecret"
+    static let environment = ["HOOK_SECRET": secret, "SLACK_URL": slackURL]
+
+    static let file = """
+        domains:
+          - host: example.com
+            interval_minutes: 15
+            app_ids:
+              applinks: [\(app)]
+            watched_urls:
+              - url: https://example.com/products/1
+                expect: \(app)
+              - url: https://example.com/help
+                expect: browser
+          - host: Bücher.example
+        channels:
+          - name: ops-mail
+            kind: email
+            to: ops@example.com
+            min_severity: warning
+            domains: [example.com]
+          - name: hook
+            kind: webhook
+            url: https://hooks.example.net/aasa
+            secret: ${HOOK_SECRET}
+          - name: chat
+            kind: slack
+            url: ${SLACK_URL}
+            enabled: false
+        """
+
+    static func document(_ text: String, environment: [String: String] = environment) throws -> ConfigDocument {
+        try ConfigReader.read(Array(text.utf8), environment: environment).get()
+    }
+
+    @Test func applyAddsEverythingAndTheSecondApplyChangesNothing() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let registry = DomainRegistry(database: db)
+            let plan = try registry.apply(try Self.document(Self.file))
+            #expect(plan.applied && plan.count(.add) == 5 && plan.count(.change) == 0)
+            let domain = try #require(try db.domain(host: "example.com"))
+            #expect(domain.intervalSeconds == 900 && domain.checkRequestedAt != nil)
+            #expect(try db.appIDExpectations(domainID: domain.id) == [AppIDExpectation(service: .applinks, appID: Self.app)])
+            #expect(try db.watchedURLs(domainID: domain.id).count == 2)
+            #expect(try db.domain(host: "xn--bcher-kva.example")?.intervalSeconds == 3600, "no interval: the instance default")
+
+            let channels = try db.channels()
+            #expect(channels.map(\.name) == ["ops-mail", "hook", "chat"])
+            #expect(channels[0].domainIDs == [domain.id] && channels[0].minSeverity == .warning)
+            #expect(channels[1].secret == Self.secret && channels[1].secretTemplate == "${HOOK_SECRET}")
+            #expect(channels[2].target == Self.slackURL && channels[2].targetTemplate == "${SLACK_URL}" && !channels[2].enabled)
+
+            let again = try registry.apply(try Self.document(Self.file))
+            #expect(again.isEmpty, "\(again.steps)")
+        }
+    }
+
+    @Test func applyExportApplyIsANoOpAndTheExportHoldsNoSecret() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let registry = DomainRegistry(database: db)
+            try registry.apply(try Self.document(Self.file))
+            let exported = try ConfigWriter.yaml(try registry.exportConfig())
+            #expect(!exported.contains(Self.secret) && !exported.contains("XYZsecret"), "\(exported)")
+            #expect(exported.contains("${HOOK_SECRET}") && exported.contains("${SLACK_URL}"))
+            let plan = try registry.apply(try Self.document(exported), prune: true)
+            #expect(plan.isEmpty, "\(plan.steps)")
+            // And exporting again gives the same bytes: a diff in git shows only real changes.
+            #expect(try ConfigWriter.yaml(try registry.exportConfig()) == exported)
+        }
+    }
+
+    /// One bad entry among good ones: the whole file is refused with every problem by line, and
+    /// the database is as it was.
+    @Test func oneBadEntryRefusesTheWholeFile() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let registry = DomainRegistry(database: db)
+            let text = """
+                domains:
+                  - host: good.example
+                  - host: https://bad.example
+                  - host: also-good.example
+                    app_ids:
+                      applinks: [abcde12345.com.x]
+                channels:
+                  - name: mail
+                    kind: email
+                    to: ops@example.com
+                    domains: [nowhere.example]
+                  - name: pager
+                    kind: pagerduty-ish
+                """
+            #expect(throws: ConfigRefusal([
+                ConfigProblem(line: 3, "https://bad.example: Enter the host name only, without \"https://\": Apple always fetches the file over https from the host itself."),
+                ConfigProblem(line: 6, "also-good.example: The Team ID \"abcde12345\" must be upper-case: ABCDE12345"),
+                ConfigProblem(line: 11, "mail: nowhere.example is neither declared in this file nor registered"),
+                ConfigProblem(line: 13, "unknown channel kind \"pagerduty-ish\"; expected email, webhook, slack"),
+            ])) { try registry.apply(try Self.document(text)) }
+            #expect(try db.allDomains().isEmpty && db.channels().isEmpty)
+        }
+    }
+
+    @Test func secretsMustComeFromTheEnvironment() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let registry = DomainRegistry(database: db)
+            let literal = "channels:\n  - name: h\n    kind: webhook\n    url: https://h.example/\n    secret: \(Self.secret)\n"
+            #expect(throws: ConfigRefusal([ConfigProblem(line: 5, "h: write the secret as ${NAME} and set NAME in the environment, so it stays out of the file (and out of git)")])) {
+                try registry.apply(try Self.document(literal))
+            }
+            let missing = "channels:\n  - name: h\n    kind: webhook\n    url: https://h.example/\n"
+            #expect(throws: ConfigRefusal([ConfigProblem(line: 2, "h: a new webhook channel needs secret: ${NAME}, a whsec_ signing secret from the environment")])) {
+                try registry.apply(try Self.document(missing))
+            }
+            let notWhsec = "channels:\n  - name: h\n    kind: webhook\n    url: https://h.example/\n    secret: ${NOT_WHSEC}\n"
+            #expect(throws: ConfigRefusal([ConfigProblem(line: 5, "h: the secret from ${NOT_WHSEC} is not a whsec_ secret (whsec_ followed by the base64 of 24 to 64 random bytes)")])) {
+                try registry.apply(try Self.document(notWhsec, environment: ["NOT_WHSEC": "hunter2"]))
+            }
+            // A bad Slack URL from the environment is refused without repeating it.
+            let badSlack = "channels:\n  - name: s\n    kind: slack\n    url: ${SLACK_URL}\n"
+            do {
+                try registry.apply(try Self.document(badSlack, environment: ["SLACK_URL": "ftp://leaky.example/T0/sekret"]))
+                Issue.record("a bad URL was accepted")
+            } catch let refusal as ConfigRefusal {
+                #expect(!refusal.description.contains("sekret"), "\(refusal)")
+            }
+            #expect(try db.channels().isEmpty)
+        }
+    }
+
+    @Test func dryRunPlansAndWritesNothing() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let registry = DomainRegistry(database: db)
+            let plan = try registry.apply(try Self.document(Self.file), dryRun: true)
+            #expect(!plan.applied && plan.count(.add) == 5)
+            #expect(plan.steps.first == ConfigPlan.Step(action: .add, subject: .domain("example.com"), details: [
+                "interval_minutes: 15", "app_ids.applinks: \(Self.app)",
+                "watched_urls: https://example.com/products/1 (expect \(Self.app))", "watched_urls: https://example.com/help (expect browser)",
+            ]))
+            let shown = plan.steps.flatMap(\.details).joined(separator: "\n")
+            #expect(!shown.contains(Self.secret) && !shown.contains("XYZsecret"), "\(shown)")
+            #expect(try db.allDomains().isEmpty && db.channels().isEmpty)
+        }
+    }
+
+    @Test func changesArePlannedFieldByFieldAndPruneRemovesOnlyManagedLists() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let registry = DomainRegistry(database: db)
+            try registry.apply(try Self.document(Self.file))
+            let byHand = try registry.register(Registration(host: "by-hand.example", intervalMinutes: 60))
+            let changed = Self.file
+                .replacingOccurrences(of: "interval_minutes: 15", with: "interval_minutes: 60")
+                .replacingOccurrences(of: "expect: browser", with: "expect: \(Self.app)")
+                .replacingOccurrences(of: "min_severity: warning", with: "min_severity: critical")
+                .replacingOccurrences(of: "enabled: false", with: "enabled: true")
+            let plan = try registry.apply(try Self.document(changed))
+            #expect(plan.steps == [
+                .init(action: .change, subject: .domain("example.com"), details: [
+                    "interval_minutes: 15 → 60",
+                    "+ watched_urls: https://example.com/help (expect \(Self.app))",
+                    "- watched_urls: https://example.com/help (expect browser)",
+                ]),
+                .init(action: .change, subject: .channel("ops-mail"), details: ["min_severity: warning → critical"]),
+                .init(action: .change, subject: .channel("chat"), details: ["enabled: false → true"]),
+            ])
+            #expect(plan.keptDomains == ["by-hand.example"])
+
+            // Without a channels list the file does not manage channels: --prune leaves them.
+            let onlyDomains = "domains:\n  - host: example.com\n"
+            let pruned = try registry.apply(try Self.document(onlyDomains), prune: true)
+            #expect(pruned.steps.filter { $0.action == .remove }.map(\.subject) == [.domain("by-hand.example"), .domain("bücher.example")], "by ASCII host: xn--bcher-kva.example")
+            #expect(try db.domain(id: byHand) == nil && db.channels().count == 3)
+            #expect(pruned.keptChannels.isEmpty, "channels are not the file's business here, so not listed as kept either")
+        }
+    }
+
+    /// A channel made by hand without a name is taken over by the file's entry of the same kind and
+    /// target, not duplicated; exporting names it kind-id until then.
+    @Test func unnamedChannelsAreAdopted() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let registry = DomainRegistry(database: db)
+            let made = try db.createChannel(NewChannel(kind: .email, target: "ops@example.com"))
+            let exported = try registry.exportConfig()
+            #expect(exported.channels.map(\.name) == ["email-\(made.id)"])
+            let plan = try registry.apply(try Self.document("channels:\n  - name: ops\n    kind: email\n    to: ops@example.com\n"))
+            #expect(plan.steps == [.init(action: .change, subject: .channel("ops"), details: ["name: (none) → ops", "to is now written in the file"])])
+            #expect(try db.channels().map(\.id) == [made.id])
+        }
+    }
+}
+
+/// The README points at docs/aasa-monitor.example.yaml: it must stay a file apply accepts.
+@Suite struct ConfigExampleFileTests {
+    @Test func theDocumentedExampleApplies() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs/aasa-monitor.example.yaml")
+        let bytes = try [UInt8](Data(contentsOf: path))
+        let environment = ["AASA_WEBHOOK_SECRET": ConfigApplyTests.secret, "SLACK_WEBHOOK_URL": ConfigApplyTests.slackURL]
+        let document = try ConfigReader.read(bytes, environment: environment).get()
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let plan = try DomainRegistry(database: db).apply(document)
+            #expect(plan.count(.add) == 6)
+            #expect(try DomainRegistry(database: db).apply(document).isEmpty)
+        }
+    }
+}
