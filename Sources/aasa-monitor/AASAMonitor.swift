@@ -24,6 +24,7 @@ struct AASAMonitor: AsyncParsableCommand {
             Apply.self,
             Export.self,
             VerifyApp.self,
+            App.self,
         ]
     )
 }

@@ -125,6 +125,8 @@ public struct AppLinkRecord: Sendable {
     public var lastVerdict: Verdict?
     public var lastReason: String?
     public var lastChangedAt: Date?
+    /// The domain's expectations measured against its current file (`domains.last_expectations`).
+    public var lastExpectations: ExpectationResults?
     public var checking: Bool
 
     /// `*.example.com` for a wildcard.
@@ -144,6 +146,7 @@ public struct AppLinkRecord: Sendable {
         lastVerdict = try row.decode("last_verdict")
         lastReason = try row.decode("last_reason")
         lastChangedAt = try row.decode("last_changed_at")
+        lastExpectations = try row.decode("last_expectations")
         checking = try row.decode("checking")
     }
 }

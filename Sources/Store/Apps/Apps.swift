@@ -143,8 +143,8 @@ extension AppStore {
     public func appLinks(appID: Int64) throws -> [AppLinkRecord] {
         try rows("""
             SELECT l.domain_id, d.host, d.display_name, d.wildcard, l.platform, l.service, l.developer_mode, l.managed_mode,
-                   l.declared_as, d.last_check_id, d.last_verdict, d.last_reason, d.last_changed_at,
-                   (d.check_requested_at IS NOT NULL OR d.lease_until > now()) AS checking
+                   l.declared_as, d.last_check_id, d.last_verdict, d.last_reason, d.last_changed_at, d.last_expectations,
+                   (d.check_requested_at IS NOT NULL OR coalesce(d.lease_until > now(), false)) AS checking
             FROM app_links l JOIN domains d ON d.id = l.domain_id
             WHERE l.app_id = $1 ORDER BY d.display_name, d.wildcard, l.platform, l.service
             """, appID).map(AppLinkRecord.init(row:))

@@ -30,7 +30,28 @@ enum OpenAPIDocument {
             "interval_minutes": {"type": "integer"}, "badge": {"type": "boolean"},
             "last_checked_at": {"type": "string", "format": "date-time", "nullable": true},
             "last_changed_at": {"type": "string", "format": "date-time", "nullable": true},
-            "next_check_at": {"type": "string", "format": "date-time"}}}
+            "next_check_at": {"type": "string", "format": "date-time"}}},
+          "AppInput": {"type": "object", "description": "Typed fields and/or the app's own files; the files' app IDs and package fill in what is not typed", "properties": {
+            "name": {"type": "string"},
+            "apple_app_ids": {"type": "array", "items": {"type": "string", "example": "ABCDE12345.com.example.app"}},
+            "android_package": {"type": "string", "example": "com.example.app"},
+            "fingerprints": {"type": "array", "items": {"type": "object", "required": ["fingerprint"], "properties": {
+              "fingerprint": {"type": "string"}, "role": {"type": "string", "enum": ["app-signing", "upload", "other"]}}}},
+            "apple_domains": {"type": "array", "items": {"type": "string", "example": "applinks:example.com"}},
+            "android_hosts": {"type": "array", "items": {"type": "string"}},
+            "watched_urls": {"type": "array", "items": {"type": "string"}},
+            "entitlements": {"type": "string", "description": "An .entitlements property list (XML), or base64: and a binary one"},
+            "manifest": {"type": "string", "description": "An AndroidManifest.xml"},
+            "preview": {"type": "boolean", "description": "Only answer what would be registered; write nothing"}}},
+          "App": {"type": "object", "required": ["id", "name", "domains"], "properties": {
+            "id": {"type": "integer"}, "name": {"type": "string"},
+            "apple_app_ids": {"type": "array", "items": {"type": "string"}}, "android_package": {"type": "string", "nullable": true},
+            "domains": {"type": "array", "items": {"type": "object", "properties": {"domain_id": {"type": "integer"}, "host": {"type": "string"},
+              "cells": {"type": "array", "items": {"type": "object", "properties": {
+                "platform": {"type": "string", "enum": ["apple", "android"]}, "service": {"type": "string"},
+                "state": {"type": "string", "enum": ["passing", "warning", "failing", "checking", "never"]},
+                "reason": {"type": "string", "nullable": true}, "since": {"type": "string", "format": "date-time", "nullable": true}}}}}}},
+            "watched_urls": {"type": "array", "items": {"type": "object"}}}}
         },
         "responses": {
           "Error": {"description": "Refused", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
@@ -89,6 +110,21 @@ enum OpenAPIDocument {
             "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["url"], "properties": {
               "url": {"type": "string"}, "aasa": {"type": "string"}, "domain_id": {"type": "integer"}}}}}},
             "responses": {"200": {"description": "The outcome"}, "400": {"$ref": "#/components/responses/Error"}}}
+        },
+        "/apps": {
+          "get": {"summary": "List apps with their domains counted by state", "responses": {"200": {"description": "The apps"}, "401": {"$ref": "#/components/responses/Error"}}},
+          "post": {"summary": "Register an app and the domains it claims in one transaction (or, with preview, only say what would be registered)",
+            "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/AppInput"}}}},
+            "responses": {"200": {"description": "The preview"}, "201": {"description": "Registered", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/App"}}}},
+                          "400": {"$ref": "#/components/responses/Error"}, "401": {"$ref": "#/components/responses/Error"},
+                          "403": {"$ref": "#/components/responses/Error"}, "409": {"$ref": "#/components/responses/Error"}}}
+        },
+        "/apps/{id}": {
+          "parameters": [{"$ref": "#/components/parameters/id"}],
+          "get": {"summary": "An app's matrix: domains x services x platforms with state, since when and the reason, and its watched URLs",
+                  "responses": {"200": {"description": "The app", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/App"}}}}, "404": {"$ref": "#/components/responses/Error"}}},
+          "delete": {"summary": "Delete an app and the app IDs it required of its domains (the domains stay)",
+                     "responses": {"204": {"description": "Deleted"}, "404": {"$ref": "#/components/responses/Error"}}}
         }
       }
     }

@@ -120,7 +120,7 @@ public enum OverviewPage {
         }
         let register: HTML = canChange ? "<a class=\"button primary\" href=\"/domains/new\">Register a domain</a>" : .empty
         let head: HTML = """
-            <div class="page-head"><h1>Domains</h1><div class="actions">\
+            <div class="page-head"><h1>Domains</h1><div class="actions"><a class="button" href="/apps">By app</a>\
             <a class="button" href="/export/domains.csv">Export CSV</a>\
             <a class="button" href="/export/domains.json">Export JSON</a>\(register)</div></div>
             <nav class="summary" aria-label="Filter by state">\(cards)</nav>

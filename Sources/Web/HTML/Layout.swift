@@ -18,7 +18,7 @@ public struct Viewer: Sendable {
 }
 
 public enum NavItem: String, Sendable {
-    case overview, register, tester, alerts, settings, none
+    case overview, apps, register, tester, alerts, settings, none
 }
 
 /// The frame every page shares: header with navigation, a flash message, the page, a footer.
@@ -56,7 +56,7 @@ public enum Layout {
         }
         let register: HTML = viewer.canChange ? item(.register, "/domains/new", "Register") : .empty
         return """
-            <nav class="main-nav" aria-label="Main">\(item(.overview, "/", "Domains"))\(register)\
+            <nav class="main-nav" aria-label="Main">\(item(.overview, "/", "Domains"))\(item(.apps, "/apps", "Apps"))\(register)\
             \(item(.tester, "/tester", "URL tester"))\(item(.alerts, "/alerts", "Alerts"))\
             \(item(.settings, "/settings", "Settings"))</nav>\
             <div class="account"><span class="muted">\(viewer.email)</span>\

@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import Vocabulary
 
 /// /metrics in the Prometheus text format: counts the database keeps (see `monitorMetrics`).
 enum MetricsHandler {
@@ -29,6 +30,13 @@ enum MetricsHandler {
         out += "aasa_check_queue_depth \(m.queueDepth)\n"
         metric("aasa_deliveries", "gauge", "Notification deliveries by state.")
         for s in ["pending", "sent", "failed"] { out += "aasa_deliveries{state=\"\(s)\"} \(m.deliveriesByState[s] ?? 0)\n" }
+        let apps = try c.database.appSummaries()
+        metric("aasa_app_domains", "gauge", "Domains each app claims, by the domain's state.")
+        for app in apps {
+            for s in DomainState.allCases { out += "aasa_app_domains{app=\"\(label(app.name))\",state=\"\(s.rawValue)\"} \(app.states[s] ?? 0)\n" }
+        }
+        metric("aasa_app_open_alerts", "gauge", "Open alerts on the domains each app claims.")
+        for app in apps { out += "aasa_app_open_alerts{app=\"\(label(app.name))\"} \(app.openAlerts)\n" }
         return .text(out, contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 

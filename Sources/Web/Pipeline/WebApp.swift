@@ -82,10 +82,14 @@ final class WebServices: Sendable {
     let passwordCheck: PasswordCheck
     /// Every change to what is monitored: register, edit, delete, "check now".
     let registry: DomainRegistry
+    /// Every change to apps: add, import, edit, delete.
+    let appRegistry: AppRegistry
 
     init(database: Database, configuration: WebConfiguration, changes: ChangeFeed) {
         self.changes = changes
         self.registry = DomainRegistry(database: database, policy: RegistrationPolicy(
+            allowPrivateAddresses: configuration.allowPrivateAddresses, resolveOnRegister: configuration.resolveOnRegister))
+        self.appRegistry = AppRegistry(database: database, policy: RegistrationPolicy(
             allowPrivateAddresses: configuration.allowPrivateAddresses, resolveOnRegister: configuration.resolveOnRegister))
         self.sessions = Sessions(database: database, changes: changes, cacheLifetime: configuration.sessionCacheLifetime)
         self.setup = SetupState(database: database)

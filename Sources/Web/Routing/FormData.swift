@@ -12,6 +12,9 @@ public struct FormData: Sendable, Equatable {
         /// The URL tester takes a pasted association file, which Apple caps at 128 KB; percent-encoding
         /// can triple it.
         public static let pastedFile = Limits(maxBytes: 400 << 10, maxFields: 20)
+        /// The app form carries an entitlements file and a manifest (each up to 128 KB of text, or a
+        /// base64 binary property list), twice percent-encoded at worst.
+        public static let appFiles = Limits(maxBytes: 800 << 10, maxFields: 30)
         public static let query = Limits(maxBytes: 8 << 10, maxFields: 50)
     }
 

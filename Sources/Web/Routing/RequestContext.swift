@@ -29,6 +29,7 @@ public struct RequestContext: Sendable {
     var setupCode: SetupCode { services.setupCode }
     var passwordCheck: PasswordCheck { services.passwordCheck }
     var registry: DomainRegistry { services.registry }
+    var appRegistry: AppRegistry { services.appRegistry }
 
     /// The signed-in viewer; routes that require one are only reached with it set.
     public var signedIn: Viewer {

@@ -43,6 +43,10 @@ extension WebApp {
         add("GET", "/api/v1/domains/:id/diff", .api, DomainAPI.diff)
         add("GET", "/api/v1/versions/:hash", .api, VersionDownload.raw)
         add("POST", "/api/v1/test-url", .api, DomainAPI.testURL)
+        add("GET", "/api/v1/apps", .api, AppAPI.list)
+        add("POST", "/api/v1/apps", .apiAdmin, AppAPI.create)
+        add("GET", "/api/v1/apps/:id", .api, AppAPI.read)
+        add("DELETE", "/api/v1/apps/:id", .apiAdmin, AppAPI.delete)
 
         // For the ecosystem
         add("GET", "/metrics", .open, MetricsHandler.metrics)
@@ -68,6 +72,16 @@ extension WebApp {
         add("GET", "/domains/:id/delete", .admin, DomainHandlers.deleteConfirm)
         add("POST", "/domains/:id/delete", .admin, DomainHandlers.delete)
         add("GET", "/versions/:hash", .signedIn, VersionDownload.raw)
+
+        // Apps
+        add("GET", "/apps", .signedIn, AppHandlers.list)
+        add("GET", "/apps/new", .admin, AppHandlers.newForm)
+        add("POST", "/apps/new", .admin, limits: .appFiles, AppHandlers.newForm)
+        add("POST", "/apps/preview", .admin, limits: .appFiles, AppHandlers.preview)
+        add("POST", "/apps", .admin, limits: .appFiles, AppHandlers.create)
+        add("GET", "/apps/:id", .signedIn, AppHandlers.show)
+        add("GET", "/apps/:id/delete", .admin, AppHandlers.deleteConfirm)
+        add("POST", "/apps/:id/delete", .admin, AppHandlers.delete)
 
         // URL tester
         add("GET", "/tester", .signedIn, TesterHandlers.form)

@@ -1,0 +1,89 @@
+import Foundation
+import Monitor
+import Registry
+import Store
+
+/// The by-app overview, the app form with its import preview, the app page, delete. Every change
+/// goes through `AppRegistry`.
+enum AppHandlers {
+    static func list(_ c: RequestContext) throws -> WebResponse {
+        let viewer = try c.signedIn
+        let flash = c.flash
+        return c.showing(flash, .html(AppPages.list(try c.database.appSummaries(), canChange: viewer.canChange, viewer: viewer, flash: flash)))
+    }
+
+    static func newForm(_ c: RequestContext) throws -> WebResponse {
+        // POST: "Back to the form" from the preview, with what was typed.
+        .html(AppPages.form(c.request.method == "POST" ? AppFormFields(c.form) : AppFormFields(), viewer: try c.signedIn))
+    }
+
+    /// Reads the fields and files into a plan, or the form again with every problem beside its field.
+    static func planned(_ c: RequestContext, _ fields: AppFormFields) throws -> Result<AppPlan, AppRegistrationError> {
+        do {
+            return .success(try c.appRegistry.plan(fields.registration, entitlements: try AppFormFields.fileBytes(fields.entitlements),
+                                                   manifest: try AppFormFields.fileBytes(fields.manifest)))
+        } catch let refusal as AppRegistrationError {
+            return .failure(refusal)
+        }
+    }
+
+    static func preview(_ c: RequestContext) throws -> WebResponse {
+        let viewer = try c.signedIn
+        let fields = AppFormFields(c.form)
+        switch try planned(c, fields) {
+        case .success(let plan): return .html(AppPages.preview(plan, fields: fields, viewer: viewer))
+        case .failure(let refusal): return .html(AppPages.form(fields, problems: refusal.problems, viewer: viewer), status: status(refusal))
+        }
+    }
+
+    static func create(_ c: RequestContext) throws -> WebResponse {
+        let viewer = try c.signedIn
+        let fields = AppFormFields(c.form)
+        do {
+            switch try planned(c, fields) {
+            case .success(let plan):
+                let id = try c.appRegistry.register(plan)
+                let new = plan.domains.filter(\.isNew).count
+                return c.redirect("/apps/\(id)", flash: Flash(.success,
+                    "Registered \(plan.draft.name) with \(plan.domains.count) domain\(plan.domains.count == 1 ? "" : "s") (\(new) new; their first checks start now)."))
+            case .failure(let refusal):
+                return .html(AppPages.form(fields, problems: refusal.problems, viewer: viewer), status: status(refusal))
+            }
+        } catch let refusal as AppRegistrationError {
+            return .html(AppPages.form(fields, problems: refusal.problems, viewer: viewer), status: status(refusal))
+        }
+    }
+
+    static func status(_ refusal: AppRegistrationError) -> Int {
+        if case .nameTaken = refusal { return 409 }
+        return 422
+    }
+
+    static func appRecord(_ c: RequestContext) throws -> AppRecord {
+        guard let id = c.parameters.id("id"), let app = try c.database.app(id: id) else {
+            throw WebError.notFound("No app with this id; it may have been deleted.")
+        }
+        return app
+    }
+
+    static func show(_ c: RequestContext) throws -> WebResponse {
+        let app = try appRecord(c)
+        guard let matrix = try AppMatrix.load(appID: app.id, from: c.database, now: c.now) else {
+            throw WebError.notFound("No app with this id; it may have been deleted.")
+        }
+        let domains = Set(matrix.rows.map(\.domainID))
+        let alerts = try c.database.alertList(open: true, limit: 500).filter { domains.contains($0.domainID) }
+        let flash = c.flash
+        return c.showing(flash, .html(AppPages.show(matrix, alerts: alerts, now: c.now, viewer: try c.signedIn, flash: flash)))
+    }
+
+    static func deleteConfirm(_ c: RequestContext) throws -> WebResponse {
+        .html(AppPages.confirmDelete(try appRecord(c), viewer: try c.signedIn))
+    }
+
+    static func delete(_ c: RequestContext) throws -> WebResponse {
+        let app = try appRecord(c)
+        try c.appRegistry.delete(appID: app.id)
+        return c.redirect("/apps", flash: Flash(.success, "Deleted \(app.name); its domains stay registered."))
+    }
+}

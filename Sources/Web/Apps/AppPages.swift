@@ -1,0 +1,248 @@
+import Foundation
+import Monitor
+import Registry
+import Store
+import Vocabulary
+
+/// The apps' pages: the by-app overview, the form (typed fields and the app's own files), the
+/// import preview, and the app page with its matrix.
+enum AppPages {
+    // MARK: by-app overview
+
+    static func list(_ apps: [AppSummary], canChange: Bool, viewer: Viewer, flash: Flash?) -> HTML {
+        let add: HTML = canChange ? "<a class=\"button primary\" href=\"/apps/new\">Add or import an app</a>" : .empty
+        let head: HTML = """
+            <div class="page-head"><h1>Apps</h1><div class="actions"><a class="button" href="/">By domain</a>\(add)</div></div>
+            """
+        guard !apps.isEmpty else {
+            return Layout.page(title: "Apps", viewer: viewer, active: .apps, flash: flash, body: head
+                + "<div class=\"card empty\">No apps yet. Import an app's entitlements file or AndroidManifest.xml to register all its domains in one step.</div>")
+        }
+        var rows: HTML = .empty
+        for app in apps {
+            let ids = (app.appleAppIDs + (app.androidPackage.map { [$0] } ?? [])).joined(separator: ", ")
+            var states: [HTML] = []
+            for s in DomainState.allCases where (app.states[s] ?? 0) > 0 {
+                states.append("<span class=\"state-count\">\(app.states[s] ?? 0) \(s.pill)</span>")
+            }
+            let healthy = app.states[.passing] ?? 0
+            let alerts: HTML = app.openAlerts > 0 ? "<a class=\"alert-count\" href=\"/apps/\(app.id)#alerts\">\(app.openAlerts)</a>" : "<span class=\"muted\">0</span>"
+            rows.append("""
+                <tr><td class="host"><a href="/apps/\(app.id)">\(app.name)</a><span class="reason mono">\(ids)</span></td>\
+                <td>\((app.worstState ?? .never).pill)</td>\
+                <td>\(healthy) of \(app.domainCount) passing \(states.joined(separator: " "))</td><td>\(alerts)</td></tr>
+                """)
+        }
+        let table: HTML = """
+            <div class="table-wrap"><table><thead><tr><th>App</th><th>Worst domain</th><th>Domains by state</th><th>Open alerts</th></tr></thead>\
+            <tbody>\(rows)</tbody></table></div>
+            """
+        return Layout.page(title: "Apps", viewer: viewer, active: .apps, flash: flash, body: head + table)
+    }
+
+    // MARK: form
+
+    static func form(_ f: AppFormFields, problems: [AppProblem] = [], viewer: Viewer) -> HTML {
+        func errors(_ match: (AppField) -> Bool, id: String) -> HTML {
+            let mine = problems.filter { match($0.field) }
+            guard !mine.isEmpty else { return .empty }
+            return "<ul class=\"error-text\" id=\"err-\(id)\">\(mine.map { "<li>\($0.description)</li>" as HTML })</ul>"
+        }
+        func described(_ match: (AppField) -> Bool, id: String) -> HTML {
+            problems.contains { match($0.field) } ? " aria-invalid=\"true\" aria-describedby=\"err-\(id)\"" : .empty
+        }
+        func isApple(_ f: AppField) -> Bool { if case .appleAppID = f { true } else { false } }
+        func isFingerprint(_ f: AppField) -> Bool { if case .fingerprint = f { true } else { false } }
+        func isDomains(_ f: AppField) -> Bool { if case .appleDomains = f { true } else { false } }
+        func isHost(_ f: AppField) -> Bool { if case .androidHost = f { true } else { false } }
+        func isURL(_ f: AppField) -> Bool { if case .watchedURL = f { true } else { false } }
+        func isEntitlements(_ f: AppField) -> Bool { if case .entitlementsFile = f { true } else { false } }
+        func isManifest(_ f: AppField) -> Bool { if case .manifestFile = f { true } else { false } }
+        let body: HTML = """
+            <h1>Add or import an app</h1>\(errors({ $0 == .app }, id: "app"))
+            <form method="post" action="/apps/preview" class="card" novalidate>\(Layout.csrfField(viewer.csrf))
+            <p class="hint">Paste or upload the app's own files, type what they lack, or both. Nothing is registered \
+            until you confirm the preview.</p>
+            <fieldset><legend>Apple</legend>
+            <label for="entitlements">Entitlements file <span class="hint">— the <code>.entitlements</code> property list \
+            (XML or binary), or the <code>com.apple.developer.associated-domains</code> array</span></label>\
+            <textarea id="entitlements" name="entitlements" rows="6" spellcheck="false"\(described(isEntitlements, id: "entitlements"))>\(f.entitlements)</textarea>\
+            <input type="file" data-fill="entitlements" aria-label="Upload an entitlements file" accept=".entitlements,.plist,.json,.xml" hidden>\
+            \(errors(isEntitlements, id: "entitlements"))
+            <label for="apple_app_ids">App IDs <span class="hint">— one per line, <code>TEAMID.bundle.id</code>, \
+            for each variant (staging, enterprise); a signed build's file carries its own</span></label>\
+            <textarea id="apple_app_ids" name="apple_app_ids" rows="2" spellcheck="false"\(described(isApple, id: "apple_app_ids"))>\(f.appleAppIDs)</textarea>\
+            \(errors(isApple, id: "apple_app_ids"))
+            <label for="apple_domains">More Associated Domains entries <span class="hint">— one per line, as the \
+            entitlement writes them: <code>applinks:example.com</code>, <code>webcredentials:*.example.com?mode=developer</code></span></label>\
+            <textarea id="apple_domains" name="apple_domains" rows="3" spellcheck="false"\(described(isDomains, id: "apple_domains"))>\(f.appleDomains)</textarea>\
+            \(errors(isDomains, id: "apple_domains"))
+            </fieldset>
+            <fieldset><legend>Android</legend>
+            <label for="manifest">AndroidManifest.xml</label>\
+            <textarea id="manifest" name="manifest" rows="6" spellcheck="false"\(described(isManifest, id: "manifest"))>\(f.manifest)</textarea>\
+            <input type="file" data-fill="manifest" aria-label="Upload an AndroidManifest.xml" accept=".xml" hidden>\
+            \(errors(isManifest, id: "manifest"))
+            <label for="android_package">Package <span class="hint">— the applicationId; the manifest's when empty</span></label>\
+            <input type="text" id="android_package" name="android_package" value="\(f.androidPackage)" placeholder="com.example.app" \
+            autocomplete="off"\(described({ $0 == .androidPackage }, id: "android_package"))>\(errors({ $0 == .androidPackage }, id: "android_package"))
+            <label for="fingerprints">Signing key fingerprints <span class="hint">— SHA-256, one per line, optionally followed by \
+            <code>app-signing</code> (Play App Signing), <code>upload</code> or <code>other</code>; list both keys during a rotation</span></label>\
+            <textarea id="fingerprints" name="fingerprints" rows="2" spellcheck="false"\(described(isFingerprint, id: "fingerprints"))>\(f.fingerprints)</textarea>\
+            \(errors(isFingerprint, id: "fingerprints"))
+            <label for="android_hosts">More verified hosts <span class="hint">— one per line</span></label>\
+            <textarea id="android_hosts" name="android_hosts" rows="2" spellcheck="false"\(described(isHost, id: "android_hosts"))>\(f.androidHosts)</textarea>\
+            \(errors(isHost, id: "android_hosts"))
+            </fieldset>
+            <label for="watched_urls">Watched URLs <span class="hint">— one per line; each must open the app. \
+            The manifest's path patterns add their own.</span></label>\
+            <textarea id="watched_urls" name="watched_urls" rows="2" spellcheck="false"\(described(isURL, id: "watched_urls"))>\(f.watchedURLs)</textarea>\
+            \(errors(isURL, id: "watched_urls"))
+            <label for="name">Name <span class="hint">— the bundle ID or package when empty</span></label>\
+            <input type="text" id="name" name="name" value="\(f.name)" autocomplete="off"\(described({ $0 == .name }, id: "name"))>\
+            \(errors({ $0 == .name }, id: "name"))
+            <p><button type="submit" class="primary">Preview</button> <a class="button" href="/apps">Cancel</a></p>
+            </form>
+            """
+        return Layout.page(title: "Add an app", viewer: viewer, active: .apps, body: body)
+    }
+
+    // MARK: preview
+
+    static func preview(_ plan: AppPlan, fields: AppFormFields, viewer: Viewer) -> HTML {
+        let d = plan.draft
+        var rows: HTML = .empty
+        for domain in plan.domains {
+            let links = domain.links.map { link -> HTML in
+                var modes: [String] = []
+                if link.developerMode { modes.append("developer mode: origin only") }
+                if link.managedMode { modes.append("managed (MDM)") }
+                let mode: HTML = modes.isEmpty ? .empty : " <span class=\"muted\">(\(modes.joined(separator: ", ")))</span>"
+                return "<li>\(link.platform.label) · \(link.service.label)\(mode)</li>"
+            }
+            let status: HTML = domain.isNew ? "<span class=\"pill state-never\">New</span>" : "<span class=\"muted\">already registered</span>"
+            rows.append("<tr><td class=\"host\">\(domain.displayHost)</td><td>\(status)</td><td><ul class=\"plain\">\(links)</ul></td></tr>")
+        }
+        func list(_ items: [String], empty: HTML) -> HTML {
+            items.isEmpty ? empty : "<ul>\(items.map { "<li>\($0)</li>" as HTML })</ul>"
+        }
+        let keys = d.fingerprints.map { "\($0.fingerprint) (\($0.role.label))" }
+        let body: HTML = """
+            <h1>Register \(d.name)?</h1>
+            <p>This is what will be registered. Nothing is written until you confirm.</p>
+            <section class="card"><h2>The app</h2><dl class="facts">\
+            <dt>Apple app IDs</dt><dd class="mono">\(d.appleAppIDs.isEmpty ? "—" : d.appleAppIDs.joined(separator: ", "))</dd>\
+            <dt>Android package</dt><dd class="mono">\(d.androidPackage ?? "—")</dd>\
+            <dt>Signing keys</dt><dd class="mono">\(keys.isEmpty ? "—" : keys.joined(separator: "; "))</dd></dl></section>
+            <section class="card"><h2>Domains and services (\(plan.domains.count))</h2>\
+            <div class="table-wrap"><table id="plan-domains"><thead><tr><th>Domain</th><th>Status</th><th>Links</th></tr></thead>\
+            <tbody>\(rows)</tbody></table></div></section>
+            <section class="card"><h2>Watched URLs</h2>\(list(d.watchedURLs.map(\.url), empty: "<p class=\"muted\">None.</p>"))</section>
+            \(plan.notes.isEmpty ? HTML.empty : "<section class=\"card\"><h2>Notes</h2>\(list(plan.notes, empty: .empty))</section>")
+            \(plan.ignored.isEmpty ? HTML.empty : "<section class=\"card\"><h2>Not registered</h2>\(list(plan.ignored, empty: .empty))</section>")
+            <form method="post" action="/apps">\(Layout.csrfField(viewer.csrf))\(fields.hiddenFields)\
+            <p><button type="submit" class="primary">Register the app and its domains</button></p></form>
+            <form method="post" action="/apps/new">\(Layout.csrfField(viewer.csrf))\(fields.hiddenFields)\
+            <p><button type="submit">Back to the form</button></p></form>
+            """
+        return Layout.page(title: "Preview " + d.name, viewer: viewer, active: .apps, body: body)
+    }
+
+    // MARK: app page
+
+    static func show(_ m: AppMatrix, alerts: [AlertListItem], now: Date, viewer: Viewer, flash: Flash?) -> HTML {
+        let nowEpoch = Int64(now.timeIntervalSince1970)
+        let cells = m.rows.flatMap(\.cells)
+        let healthy = cells.filter { $0.state == .passing }.count
+        let worst = cells.filter { $0.state == .failing }
+        var sentence: HTML = "\(healthy) of \(cells.count) links healthy."
+        if let first = worst.first, let row = m.rows.first(where: { $0.cells.contains { $0.declaredAs == first.declaredAs && $0.platform == first.platform && $0.service == first.service } }) {
+            let since: HTML = first.since.map { " since \(DisplayTime.dateTime($0))" as HTML } ?? .empty
+            sentence.append(" \(first.service.label) broken on \(row.displayHost)\(since).")
+        }
+        var head: HTML = "<tr><th scope=\"col\">Domain</th>"
+        let platforms = m.platforms
+        for p in platforms { head.append("<th scope=\"col\">\(p.label)</th>") }
+        head.append("</tr>")
+        var body: HTML = .empty
+        for row in m.rows {
+            body.append("<tr><th scope=\"row\" class=\"host\"><a href=\"/domains/\(row.domainID)\">\(row.displayHost)</a></th>")
+            for p in platforms {
+                let mine = row.cells.filter { $0.platform == p }
+                guard !mine.isEmpty else { body.append("<td class=\"muted\">—</td>"); continue }
+                let items = mine.map { cell -> HTML in
+                    var modes: [HTML] = []
+                    if cell.developerMode { modes.append("<span class=\"tag\" title=\"Devices in developer mode fetch from the origin, skipping Apple's CDN\">developer</span>") }
+                    if cell.managedMode { modes.append("<span class=\"tag\" title=\"Only on supervised devices whose MDM approves the domain\">managed</span>") }
+                    let since: HTML = cell.since.map {
+                        "<span class=\"muted\">\(cell.sinceAtLeast ? "for at least" : "since") \(DisplayTime.ago(Int64($0.timeIntervalSince1970), now: nowEpoch))</span>"
+                    } ?? .empty
+                    let reason: HTML = cell.reason.map { "<span class=\"reason\">\($0)</span>" } ?? .empty
+                    return """
+                        <li class="cell" data-service="\(cell.service.rawValue)" data-state="\(cell.state.rawValue)">\
+                        <span class="service">\(p == .android ? "App Links" : cell.service.rawValue)</span> \(cell.state.pill) \(modes) \(since)\(reason)</li>
+                        """
+                }
+                body.append("<td><ul class=\"plain cells\">\(items)</ul></td>")
+            }
+            body.append("</tr>")
+        }
+        var alertRows: HTML = .empty
+        for a in alerts {
+            alertRows.append("""
+                <li><a href="/domains/\(a.domainID)">\(a.displayName)</a>: \(a.summary) \
+                <span class="muted">opened \(DisplayTime.ago(Int64(a.openedAt.timeIntervalSince1970), now: nowEpoch))</span></li>
+                """)
+        }
+        let alertsHTML: HTML = alerts.isEmpty ? "<p class=\"muted\">No open alerts.</p>" : "<ul id=\"app-alerts\">\(alertRows)</ul>"
+        var watched: HTML = .empty
+        for w in m.watched {
+            let apple: HTML
+            if let r = w.apple {
+                apple = r.meetsExpectation ? "<span class=\"ok\">✓ \(r.actual.description)</span>" : "<span class=\"bad\">✗ \(r.actual.description)</span>"
+            } else {
+                apple = m.app.appleAppIDs.isEmpty ? "—" : "<span class=\"muted\">not measured yet</span>"
+            }
+            let android: HTML = m.app.androidPackage == nil ? "—" : (w.android.map { "\($0.description)" as HTML } ?? "<span class=\"muted\">not monitored yet</span>")
+            watched.append("<tr><td class=\"mono\">\(w.url)</td><td>\(apple)</td><td>\(android)</td></tr>")
+        }
+        let watchedHTML: HTML = m.watched.isEmpty ? "<p class=\"muted\">No watched URLs.</p>" : """
+            <div class="table-wrap"><table id="app-watched"><thead><tr><th scope="col">URL</th><th scope="col">Apple</th>\
+            <th scope="col">Android</th></tr></thead><tbody>\(watched)</tbody></table></div>
+            """
+        let ids = m.app.appleAppIDs.isEmpty ? "—" : m.app.appleAppIDs.joined(separator: ", ")
+        let keys = m.app.fingerprints.map { "\($0.fingerprint) (\($0.role.label))" }
+        let delete: HTML = viewer.canChange ? "<a class=\"button\" href=\"/apps/\(m.app.id)/delete\">Delete</a>" : .empty
+        let page: HTML = """
+            <div class="page-head"><h1>\(m.app.name)</h1><div class="actions">\(delete)</div></div>
+            <p class="verdict-sentence" id="app-summary">\(sentence)</p>
+            <section class="card"><h2>Domains × services × platforms</h2>\
+            <div class="table-wrap"><table id="app-matrix"><thead>\(head)</thead><tbody>\(body)</tbody></table></div></section>
+            <section class="card" id="alerts"><h2>Open alerts</h2>\(alertsHTML)</section>
+            <section class="card"><h2>Watched URLs</h2>\(watchedHTML)</section>
+            <section class="card"><h2>Identity</h2><dl class="facts"><dt>Apple app IDs</dt><dd class="mono">\(ids)</dd>\
+            <dt>Android package</dt><dd class="mono">\(m.app.androidPackage ?? "—")</dd>\
+            <dt>Signing keys</dt><dd class="mono">\(keys.isEmpty ? "—" : keys.joined(separator: "; "))</dd></dl></section>
+            """
+        return Layout.page(title: m.app.name, viewer: viewer, active: .apps, flash: flash, body: page)
+    }
+
+    static func confirmDelete(_ app: AppRecord, viewer: Viewer) -> HTML {
+        let body: HTML = """
+            <h1>Delete \(app.name)?</h1>
+            <p>The app and the app IDs it requires of its domains go; the domains stay registered with their history.</p>
+            <form method="post" action="/apps/\(app.id)/delete" class="card">\(Layout.csrfField(viewer.csrf))\
+            <button type="submit" class="danger">Delete the app</button> <a class="button" href="/apps/\(app.id)">Cancel</a></form>
+            """
+        return Layout.page(title: "Delete " + app.name, viewer: viewer, active: .apps, body: body)
+    }
+}
+
+extension Platform {
+    var label: String {
+        switch self {
+        case .apple: "Apple"
+        case .android: "Android"
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import ArgumentParser
+import Foundation
+import Monitor
+import Registry
+import Store
+import Vocabulary
+
+extension AASAMonitor {
+    /// `aasa-monitor app …`: apps and the domains they claim, through the same registry as the pages.
+    struct App: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add, import and list apps: an Apple and/or Android app and the domains it claims.",
+            subcommands: [Add.self, Import.self, List.self])
+    }
+}
+
+extension AASAMonitor.App {
+    /// What `add` and `import` share: the typed fields of an app.
+    struct Fields: ParsableArguments {
+        @Option(help: "The app's name (default: the bundle ID or the package).") var name: String = ""
+        @Option(name: .customLong("app-id"), help: "An Apple app ID, TEAMID.bundle.id (repeatable, one per variant).")
+        var appIDs: [String] = []
+        @Option(name: .customLong("domain"), help: "An Associated Domains entry, e.g. applinks:example.com (repeatable).")
+        var domains: [String] = []
+        @Option(help: "The Android package (applicationId).") var package: String = ""
+        @Option(name: .customLong("fingerprint"), help: "A SHA-256 signing key fingerprint, optionally FINGERPRINT=upload (repeatable).")
+        var fingerprints: [String] = []
+        @Option(name: .customLong("android-host"), help: "A host Android verifies (repeatable).") var androidHosts: [String] = []
+        @Option(name: .customLong("url"), help: "A URL that must open the app (repeatable).") var urls: [String] = []
+
+        var registration: AppRegistration {
+            AppRegistration(name: name, appleAppIDs: appIDs, androidPackage: package,
+                            fingerprints: fingerprints.map { entry in
+                                let parts = entry.split(separator: "=", maxSplits: 1)
+                                return .init(fingerprint: parts.first.map(String.init) ?? "", role: parts.count > 1 ? String(parts[1]) : "app-signing")
+                            },
+                            appleDomains: domains, androidHosts: androidHosts, watchedURLs: urls)
+        }
+    }
+
+    /// Prints the plan (what is or would be registered) and the refusals; the exit status says which.
+    static func register(_ fields: Fields, entitlements: String?, manifest: String?, dryRun: Bool, database: DatabaseOptions) throws {
+        func read(_ path: String?) throws -> [UInt8]? {
+            guard let path else { return nil }
+            guard let data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path) else {
+                Terminal.printError("error: cannot read \(path)")
+                throw ExitCode(66)  // EX_NOINPUT
+            }
+            return Array(data)
+        }
+        let entitlementBytes = try read(entitlements), manifestBytes = try read(manifest)
+        let opened = try database.open(migrate: true)
+        defer { try? opened.close() }
+        let registry = AppRegistry(database: opened.database)
+        do {
+            let plan = try registry.plan(fields.registration, entitlements: entitlementBytes, manifest: manifestBytes)
+            Terminal.print("\(dryRun ? "would register" : "registering") \(plan.draft.name)")
+            for domain in plan.domains {
+                let links = domain.links.map { link in
+                    var text = "\(link.platform.rawValue) \(link.service.rawValue)"
+                    if link.developerMode { text += " (developer: origin only)" }
+                    if link.managedMode { text += " (managed)" }
+                    return text
+                }
+                Terminal.print("  \(domain.displayHost)\(domain.isNew ? " (new)" : ""): \(links.joined(separator: ", "))")
+            }
+            for url in plan.draft.watchedURLs { Terminal.print("  watch \(url.url)") }
+            for entry in plan.ignored { Terminal.print("  not registered: \(entry)") }
+            guard !dryRun else { return }
+            let id = try registry.register(plan)
+            Terminal.print("registered app \(id) with \(plan.domains.count) domain\(plan.domains.count == 1 ? "" : "s")")
+        } catch let refusal as AppRegistrationError {
+            for problem in refusal.problems { Terminal.printError("refused \(problem.field.jsonName): \(problem)") }
+            throw ExitCode(1)
+        }
+    }
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Register an app from typed fields: its app IDs and/or package, and the domains it claims.",
+            discussion: "Example: app add --app-id ABCDE12345.com.example.app --domain applinks:example.com --domain webcredentials:example.com")
+        @OptionGroup var fields: Fields
+        @Flag(name: .customLong("dry-run"), help: "Print what would be registered; write nothing.") var dryRun = false
+        @OptionGroup var database: DatabaseOptions
+
+        func run() throws {
+            try AASAMonitor.App.register(fields, entitlements: nil, manifest: nil, dryRun: dryRun, database: database)
+        }
+    }
+
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Register an app from its files: an .entitlements property list (XML or binary) and/or an AndroidManifest.xml.",
+            discussion: "Everything is registered in one transaction, or nothing: a malformed file is refused with the line and the reason (exit 1).")
+        @Option(help: "The .entitlements file (or the associated-domains array), or - for standard input.") var entitlements: String?
+        @Option(help: "The AndroidManifest.xml.") var manifest: String?
+        @OptionGroup var fields: Fields
+        @Flag(name: .customLong("dry-run"), help: "Print what would be registered; write nothing.") var dryRun = false
+        @OptionGroup var database: DatabaseOptions
+
+        func validate() throws {
+            if entitlements == nil && manifest == nil { throw ValidationError("Give --entitlements FILE and/or --manifest FILE.") }
+        }
+
+        func run() throws {
+            try AASAMonitor.App.register(fields, entitlements: entitlements, manifest: manifest, dryRun: dryRun, database: database)
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List apps with their domains by state.")
+        @OptionGroup var database: DatabaseOptions
+
+        func run() throws {
+            let opened = try database.open(migrate: true)
+            defer { try? opened.close() }
+            for app in try opened.database.appSummaries() {
+                let ids = (app.appleAppIDs + (app.androidPackage.map { [$0] } ?? [])).joined(separator: " ")
+                let states = DomainState.allCases.compactMap { s in app.states[s].map { "\($0) \(s.rawValue)" } }.joined(separator: ", ")
+                Terminal.print("\(app.id)\t\(app.name)\t\(ids)\t\(app.domainCount) domains: \(states.isEmpty ? "none" : states)\t\(app.openAlerts) open alerts")
+            }
+        }
+    }
+}

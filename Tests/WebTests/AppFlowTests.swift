@@ -1,0 +1,148 @@
+import AASA
+import Foundation
+import Store
+import Testing
+import TestSupport
+import Vocabulary
+@testable import Web
+
+/// Apps through the pages and the API, on a real PostgreSQL: the import's preview writes nothing,
+/// confirming registers everything, and the app page's matrix follows the domains' checks.
+@Suite(.serialized) struct AppFlowTests {
+    static let app = "ABCDE12345.com.example.shop"
+    static let entitlements = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0">
+        <dict>
+        \t<key>com.apple.developer.associated-domains</key>
+        \t<array>
+        \t\t<string>applinks:shop.example</string>
+        \t\t<string>webcredentials:shop.example</string>
+        \t\t<string>applinks:dev.shop.example?mode=developer</string>
+        \t</array>
+        </dict>
+        </plist>
+        """
+
+    func adminClient(_ db: Database) -> WebClient {
+        let client = WebClient(app: WebApp(database: db, configuration: TestApp.configuration))
+        client.setUpAdmin()
+        return client
+    }
+
+    /// Stores a changed check of `domainID` as a worker would, with these findings and expectation results.
+    func recordCheck(_ db: Database, domainID: Int64, at: Date, findings: [Finding], missing: [Service: [String]]) throws {
+        // Only this domain is due, so the lease takes it and leaves the others alone.
+        try db.execute("""
+            UPDATE domains SET check_requested_at = NULL,
+              next_check_at = CASE WHEN id = $1 THEN now() - interval '1 second' ELSE now() + interval '1 hour' END
+            """, domainID)
+        let lease = try #require(try db.leaseDueDomains(limit: 1, lease: .seconds(60), worker: "app-test").first { $0.id == domainID })
+        let file = Array(#"{"applinks":{"details":[]}}"#.utf8)
+        let results = ExpectationResults(missingAppIDs: missing)
+        var record = CheckRecord(
+            domainID: domainID, attemptKey: lease.attemptKey, startedAt: at, finishedAt: at, verdict: Verdict(findings: findings),
+            version: StoredBody(sha256: ContentDigest.sha256Hex(file + Array("\(at.timeIntervalSince1970)".utf8)), bytes: file), changed: true,
+            latencyMilliseconds: 20, findings: findings, transport: CheckTransport(), expectations: results, summaryJSON: "{}",
+            eventsJSON: "[]", consecutiveFailures: 0, nextCheckAt: at.addingTimeInterval(3600), streaks: nil, alertChanges: [])
+        record.domainVerdict = missing.isEmpty ? Verdict(findings: findings) : .fail
+        record.domainExpectations = results
+        guard case .recorded = try db.record(record) else { throw CheckError.notRecorded }
+    }
+    enum CheckError: Error { case notRecorded }
+
+    @Test func importPreviewsThenRegistersAndTheMatrixFollowsTheChecks() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let client = adminClient(db)
+            #expect(client.get("/apps/new").status == 200)
+            let fields = [("entitlements", Self.entitlements), ("apple_app_ids", Self.app), ("name", "Shop")]
+            let preview = client.post("/apps/preview", fields)
+            #expect(preview.status == 200, "\(preview.bodyText)")
+            let page = preview.bodyText
+            #expect(page.contains("Register Shop?"))
+            #expect(page.contains("dev.shop.example") && page.contains("developer mode: origin only"))
+            #expect(page.contains("Universal links (applinks)") && page.contains("Password autofill (webcredentials)"))
+            #expect(try db.apps().isEmpty && db.listDomains().isEmpty, "the preview writes nothing")
+
+            // Malformed input: the line and the reason, beside the field, and nothing written.
+            let refused = client.post("/apps/preview", [("entitlements", Self.entitlements.replacingOccurrences(of: "applinks:shop.example<", with: "applinks:shop.example:8443<")),
+                                                        ("apple_app_ids", Self.app)])
+            #expect(refused.status == 422)
+            #expect(refused.bodyText.contains("id=\"err-entitlements\"") && refused.bodyText.contains("line 7: "))
+
+            let created = client.post("/apps", fields)
+            #expect(created.status == 303, "\(created.bodyText)")
+            let app = try #require(try db.app(name: "Shop"))
+            #expect(created.headers.contains { $0.name == "Location" && $0.value == "/apps/\(app.id)" })
+            #expect(try db.listDomains().count == 2)
+
+            let shop = try #require(try db.domainID(host: "shop.example", wildcard: false))
+            let dev = try #require(try db.domainID(host: "dev.shop.example", wildcard: false))
+            var show = client.get("/apps/\(app.id)").bodyText
+            #expect(show.contains("id=\"app-matrix\"") && show.contains("0 of 3 links healthy"))
+
+            // shop.example passes; dev.shop.example's CDN copy fails, which a developer-mode link ignores.
+            let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+            try recordCheck(db, domainID: shop, at: t0, findings: [], missing: [:])
+            try recordCheck(db, domainID: dev, at: t0, findings: [FindingDefinition.cdnFailure.finding(at: nil, "Apple's CDN answered 404.")], missing: [:])
+            show = client.get("/apps/\(app.id)").bodyText
+            #expect(show.contains("3 of 3 links healthy"), "\(show)")
+
+            // The app ID leaves shop.example's applinks: that cell fails with the reason, the others stay.
+            try recordCheck(db, domainID: shop, at: t0.addingTimeInterval(600), findings: [], missing: [.applinks: [Self.app]])
+            show = client.get("/apps/\(app.id)").bodyText
+            #expect(show.contains("2 of 3 links healthy"))
+            #expect(show.contains("\(Self.app) is not in the file&#39;s applinks."))
+            #expect(show.contains("data-service=\"applinks\" data-state=\"failing\""))
+            #expect(show.contains("data-service=\"webcredentials\" data-state=\"passing\""))
+
+            // The list and /metrics count the domains by their own state: dev.shop.example fails for
+            // devices that read the CDN, even though this app's developer-mode link does not.
+            let list = client.get("/apps").bodyText
+            #expect(list.contains("href=\"/apps/\(app.id)\"") && list.contains("0 of 2 passing"))
+            let metrics = client.get("/metrics").bodyText
+            #expect(metrics.contains("aasa_app_domains{app=\"Shop\",state=\"failing\"} 2"))
+            #expect(metrics.contains("aasa_app_domains{app=\"Shop\",state=\"passing\"} 0"))
+
+            #expect(client.post("/apps/\(app.id)/delete").status == 303)
+            #expect(try db.apps().isEmpty)
+            #expect(try db.appIDExpectations(domainID: shop).isEmpty, "the app's expectations go with it")
+        }
+    }
+
+    @Test func theAPIPreviewsRegistersReadsAndDeletes() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let app = WebApp(database: db, configuration: TestApp.configuration)
+            WebClient(app: app).setUpAdmin()
+            let token = SecretToken.generate(prefix: "aasa_")
+            _ = try db.createAPIToken(name: "test", tokenHash: token.digest, userID: nil, role: .admin)
+            func call(_ method: String, _ target: String, _ json: String = "") -> (status: Int, body: [String: Any]) {
+                let r = app.respond(WebRequest(method: method, target: target, headers: [("Authorization", "Bearer " + token.value),
+                                                                                          ("Content-Type", "application/json")], body: Array(json.utf8)))
+                return (r.status, (try? JSONSerialization.jsonObject(with: Data(r.body))) as? [String: Any] ?? [:])
+            }
+            let body = #"{"name": "Shop", "apple_app_ids": ["\#(Self.app)"], "apple_domains": ["applinks:shop.example", "applinks:*.shop.example"], "android_package": "com.example.shop", "android_hosts": ["shop.example"], "fingerprints": [{"fingerprint": "\#(String(repeating: "ab", count: 32))", "role": "upload"}]"#
+            let preview = call("POST", "/api/v1/apps", body + #", "preview": true}"#)
+            #expect(preview.status == 200)
+            #expect((preview.body["domains"] as? [[String: Any]])?.map { $0["host"] as? String } == ["shop.example", "*.shop.example"])
+            #expect(try db.apps().isEmpty)
+
+            let bad = call("POST", "/api/v1/apps", #"{"apple_app_ids": ["x"], "apple_domains": ["applinks:shop.example"]}"#)
+            #expect(bad.status == 400)
+            #expect(((bad.body["error"] as? [String: Any])?["field"] as? String) == "apple_app_ids[0]")
+
+            let created = call("POST", "/api/v1/apps", body + "}")
+            #expect(created.status == 201)
+            let id = try #require(created.body["id"] as? Int)
+            let cells = (created.body["domains"] as? [[String: Any]])?.flatMap { ($0["cells"] as? [[String: Any]]) ?? [] } ?? []
+            #expect(Set(cells.compactMap { $0["platform"] as? String }) == ["apple", "android"])
+            #expect((created.body["fingerprints"] as? [[String: Any]])?.first?["role"] as? String == "upload")
+            #expect(call("POST", "/api/v1/apps", body + "}").status == 409)
+            #expect((call("GET", "/api/v1/apps").body["apps"] as? [[String: Any]])?.first?["domain_count"] as? Int == 2)
+            #expect(call("GET", "/api/v1/apps/\(id)").status == 200)
+            #expect(call("DELETE", "/api/v1/apps/\(id)").status == 204)
+            #expect(call("GET", "/api/v1/apps/\(id)").status == 404)
+        }
+    }
+}
