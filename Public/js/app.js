@@ -57,4 +57,28 @@
       if (first) { first.focus(); }
     });
   });
+
+  // App form: a chosen file fills its text area — text as it is, a binary property list as
+  // "base64:" and its bytes, which the server decodes. Without JS, paste the file's text instead.
+  document.querySelectorAll("input[type=file][data-fill]").forEach(function (input) {
+    input.hidden = false;
+    input.addEventListener("change", function () {
+      var file = input.files && input.files[0];
+      var target = document.getElementById(input.getAttribute("data-fill"));
+      if (!file || !target) { return; }
+      file.arrayBuffer().then(function (buffer) {
+        var bytes = new Uint8Array(buffer);
+        var binary = String.fromCharCode.apply(null, bytes.subarray(0, 6)) === "bplist";
+        var text = binary ? null : new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+        if (text === null || text.indexOf("\uFFFD") !== -1) {
+          var chunks = [];
+          for (var i = 0; i < bytes.length; i += 0x8000) {
+            chunks.push(String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000)));
+          }
+          text = "base64:" + btoa(chunks.join(""));
+        }
+        target.value = text;
+      });
+    });
+  });
 })();

@@ -7,7 +7,7 @@ public enum AccountPages {
         return Layout.page(title: "Log in", viewer: nil, active: .none, body: """
             <div class="card narrow-card"><h1>Log in</h1>\(err)\
             <form method="post" action="/login">\(Layout.csrfField(csrf))\(nextField)\
-            <label for="email">Email</label><input type="email" id="email" name="email" value="\(email)" required autofocus autocomplete="username">\
+            <label for="email">Email</label><input type="text" inputmode="email" id="email" name="email" value="\(email)" required autofocus autocomplete="username" spellcheck="false">\
             <label for="password">Password</label><input type="password" id="password" name="password" required autocomplete="current-password">\
             <p><button type="submit" class="primary">Log in</button></p></form></div>
             """)
@@ -21,7 +21,7 @@ public enum AccountPages {
             <form method="post" action="/setup">\(Layout.csrfField(csrf))\
             <label for="setup-code">Setup code <span class="hint">— printed in the server's log when it started</span></label>\
             <input type="text" id="setup-code" name="setup_code" required autocomplete="off" spellcheck="false">\(err("setup_code"))\
-            <label for="email">Email</label><input type="email" id="email" name="email" value="\(email)" required autofocus autocomplete="username">\(err("email"))\
+            <label for="email">Email</label><input type="text" inputmode="email" id="email" name="email" value="\(email)" required autofocus autocomplete="username" spellcheck="false">\(err("email"))\
             <label for="password">Password <span class="hint">— at least 10 characters</span></label>\
             <input type="password" id="password" name="password" required autocomplete="new-password">\(err("password"))\
             <label for="confirm">Repeat the password</label>\

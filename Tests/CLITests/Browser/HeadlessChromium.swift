@@ -150,6 +150,11 @@ final class HeadlessChromium {
         try sessionCommand("POST", "/element/\(id)/value", ["text": text])
     }
 
+    /// Chooses a file in an `<input type=file>`, as a person would in the file dialog.
+    func upload(_ css: String, path: String) throws {
+        try sessionCommand("POST", "/element/\(try element(css))/value", ["text": path])
+    }
+
     func click(_ css: String) throws { try sessionCommand("POST", "/element/\(try element(css))/click") }
 
     func text(_ css: String) throws -> String {
