@@ -61,7 +61,7 @@ public struct DomainRegistry: Sendable {
         draft.displayName = domain.displayName
         guard try database.updateDomain(id: domainID, draft) else { throw RegistrationError.noSuchDomain }
         // The edit is saved; a state that cannot be re-measured now is set right by the next check.
-        _ = try? DomainStanding.reevaluate(domainID: domainID, in: database)
+        _ = try? DomainVerdict.reevaluate(domainID: domainID, in: database)
     }
 
     /// Deletes a domain with its history. False when there was none.

@@ -43,11 +43,11 @@ import TestSupport
             #expect(try database.domain(id: id)?.lastExpectations == ExpectationResults(missingAppIDs: [.applinks: [Self.absent]]))
 
             // `aasa-monitor status [--json]` reads the domain's state.
-            let status = try #require(try database.domainStatuses().map(DomainStatus.init(row:)).first)
+            let status = try #require(try database.domainStatuses().first)
             #expect(status.state == .failing && status.reason == missing)
-            let json = DomainStatusReport.json([status])
+            let json = DomainStatus.json([status])
             #expect(json.contains(#""state":"failing""#) && json.contains(#""reason":"\#(missing)""#), "\(json)")
-            #expect(DomainStatusReport.text([status], now: Date()).contains("↳ " + missing))
+            #expect(DomainStatus.text([status], now: Date()).contains("↳ " + missing))
 
             // The overview's state, filter and counts, and /metrics' per-state counts.
             let overview = try database.overview(OverviewFilter(state: .failing, search: "", sort: "state", descending: false,
@@ -62,7 +62,7 @@ import TestSupport
                                     intervalSeconds: 3600, badgeEnabled: false,
                                     appIDs: [AppIDExpectation(service: .applinks, appID: Self.shop)], watchedURLs: [])
             try database.updateDomain(id: id, draft)
-            #expect(try DomainStanding.reevaluate(domainID: id, in: database)?.verdict == fileVerdict)
+            #expect(try DomainVerdict.reevaluate(domainID: id, in: database)?.verdict == fileVerdict)
             #expect(try domainRow(database, id).verdict == fileVerdict)
             #expect(try domainRow(database, id).reason != missing)
             #expect(try database.monitorMetrics().unmetExpectations == 0)
@@ -70,7 +70,7 @@ import TestSupport
             // A watched URL the file keeps in the browser (/help is excluded) but that should open the app.
             draft.watchedURLs = [WatchedURLExpectation(url: "https://expect.fleet.test/help/1", expectedAppID: Self.shop)]
             try database.updateDomain(id: id, draft)
-            try DomainStanding.reevaluate(domainID: id, in: database)
+            try DomainVerdict.reevaluate(domainID: id, in: database)
             let watched = "Watched URL https://expect.fleet.test/help/1 does not open \(Self.shop): it stays in the browser."
             #expect(try domainRow(database, id) == DomainRow(verdict: .fail, reason: watched))
             #expect(try database.domain(id: id)?.lastExpectations == ExpectationResults(watchedURLs: [
@@ -96,7 +96,7 @@ import TestSupport
             _ = try await checkDueDomains(pipeline)
             #expect(try domainRow(database, id).verdict != .fail)
             #expect(try database.monitorMetrics().unmetExpectations == 0)
-            #expect(try database.domainStatuses().first.map(DomainStatus.init(row:))?.state != .failing)
+            #expect(try database.domainStatuses().first?.state != .failing)
             #expect(try database.domain(id: id)?.lastExpectations?.watchedURLs.map(\.actual) == [.opensApp(Self.shop)])
 
             // A file that cannot be read measures nothing: the page shows no expectation as holding or not.

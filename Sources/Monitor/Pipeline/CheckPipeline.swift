@@ -107,9 +107,9 @@ public struct CheckPipeline: Sendable {
             streaks: previous.tracks == step.state.tracks ? nil : try step.state.tracks.map { try $0.row() },
             alertChanges: step.alerts.map { AlertChange(event: $0, domain: domain, findings: step.check.findings) })
         // The domain's state counts unmet expectations; the check's verdict stays the file's.
-        let standing = DomainStanding(step.check)
-        record.domainVerdict = standing.verdict
-        record.reason = standing.reason
+        let domainVerdict = DomainVerdict(step.check)
+        record.domainVerdict = domainVerdict.verdict
+        record.reason = domainVerdict.reason
         record.domainExpectations = step.check.documentParsed ? step.check.expectations : nil
         return record
     }

@@ -229,7 +229,7 @@ public struct AppRegistry: Sendable {
     public func delete(appID: Int64) throws -> Bool {
         let domainIDs = try database.appLinks(appID: appID).map(\.domainID)
         guard try database.deleteApp(id: appID) else { return false }
-        for id in Set(domainIDs) { _ = try? DomainStanding.reevaluate(domainID: id, in: database) }
+        for id in Set(domainIDs) { _ = try? DomainVerdict.reevaluate(domainID: id, in: database) }
         return true
     }
 
@@ -243,6 +243,6 @@ public struct AppRegistry: Sendable {
             if let id = try? database.domainID(host: key.host, wildcard: key.wildcard), !newDomains.contains(id) { existing.insert(id) }
         }
         // The app is saved; a state that cannot be re-measured now is set right by the next check.
-        for id in existing { _ = try? DomainStanding.reevaluate(domainID: id, in: database) }
+        for id in existing { _ = try? DomainVerdict.reevaluate(domainID: id, in: database) }
     }
 }

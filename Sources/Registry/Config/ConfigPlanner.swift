@@ -229,7 +229,7 @@ struct ConfigPlanner {
                                        secretTemplate: d.secret?.template ?? existing.secretTemplate)
             }
         }
-        for id in remeasure { try DomainStanding.reevaluate(domainID: id, on: c) }
+        for id in remeasure { try DomainVerdict.reevaluate(domainID: id, on: c) }
     }
 }
 

@@ -54,10 +54,10 @@ enum DomainPageBuilder {
             // beside it, and their first miss is the line to read unless the file itself failed.
             let expectations = ch.expectations
             let unmet = expectations.unmetDescriptions.count
-            let standing = ch.verdict.map {
-                DomainStanding(fileVerdict: $0, findings: fs, expectations: expectations)
+            let domainVerdict = ch.verdict.map {
+                DomainVerdict(fileVerdict: $0, findings: fs, expectations: expectations)
             }
-            let summary = (unmet > 0 ? standing?.reason : nil) ?? fs.first.map { $0.message } ?? "No findings."
+            let summary = (unmet > 0 ? domainVerdict?.reason : nil) ?? fs.first.map { $0.message } ?? "No findings."
             entries.append(.init(checkID: ch.id, time: DomainHandlers.epoch(ch.startedAt), state: DomainState(verdict: ch.verdict),
                                  versionHash: ch.originVersionSHA256, newVersion: isNew, summary: summary,
                                  unchangedAfter: runs[ch.id].map {

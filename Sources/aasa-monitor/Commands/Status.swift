@@ -18,9 +18,9 @@ extension AASAMonitor {
         func run() throws {
             let opened = try database.open(migrate: true)
             defer { try? opened.close() }
-            let statuses = try opened.database.domainStatuses().map(DomainStatus.init(row:))
-            Terminal.print(json ? TerminalText(json: DomainStatusReport.json(statuses))
-                : TerminalText(lines: DomainStatusReport.lines(statuses, now: Date())))
+            let statuses = try opened.database.domainStatuses()
+            Terminal.print(json ? TerminalText(json: DomainStatus.json(statuses))
+                : TerminalText(lines: DomainStatus.lines(statuses, now: Date())))
         }
     }
 }

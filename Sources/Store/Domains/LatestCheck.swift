@@ -1,7 +1,7 @@
 import Vocabulary
-/// What a domain's state is measured from between checks: its latest stored check (the file's
-/// verdict, the findings, the file itself), for re-measuring it when the expectations change.
-public struct DomainStateBasis: Sendable {
+/// A domain's latest stored check — the file's verdict, the findings, the file itself: what the domain's
+/// verdict (`DomainVerdict`, Monitor) is re-measured from when its expectations change between checks.
+public struct LatestCheck: Sendable {
     public var checkID: Int64
     /// pass / warn / fail: the check's file verdict.
     public var fileVerdict: Verdict
@@ -13,7 +13,7 @@ public struct DomainStateBasis: Sendable {
 extension DomainStore {
     /// The domain's latest stored check, nil before the first one. Locks the domain's row when
     /// called in a transaction, so a check being recorded at the same time waits (or goes first).
-    public func domainStateBasis(domainID: Int64) throws -> DomainStateBasis? {
+    public func latestCheck(domainID: Int64) throws -> LatestCheck? {
         guard let row = try firstRow("""
             SELECT c.id, c.verdict, c.findings, v.body FROM domains d
             JOIN checks c ON c.id = d.last_check_id
@@ -21,7 +21,7 @@ extension DomainStore {
             WHERE d.id = $1 AND c.verdict IS NOT NULL
             FOR UPDATE OF d
             """, domainID) else { return nil }
-        return DomainStateBasis(checkID: try row.decode("id"), fileVerdict: try row.decode("verdict"),
+        return LatestCheck(checkID: try row.decode("id"), fileVerdict: try row.decode("verdict"),
                                 findings: try row.decodeJSON("findings"), body: try row.decode("body"))
     }
 

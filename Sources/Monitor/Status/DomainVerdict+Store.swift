@@ -2,30 +2,30 @@ import Vocabulary
 import AASA
 import Store
 
-extension DomainStanding {
-    /// Re-measures a domain's state against its expectations as stored now and the file of its
+extension DomainVerdict {
+    /// Re-measures a domain's verdict against its expectations as stored now and the file of its
     /// latest check, and stores it: editing the expectations (adding an app ID the file lacks) shows
     /// at once instead of after the next check. Returns nil, changing nothing, before the first check.
     ///
     /// The alert streaks are left to the next check, which judges the same file the same way.
     @discardableResult
-    public static func reevaluate(domainID: Int64, in database: Database) throws -> DomainStanding? {
+    public static func reevaluate(domainID: Int64, in database: Database) throws -> DomainVerdict? {
         try database.withTransaction { connection in try reevaluate(domainID: domainID, on: connection) }
     }
 
     /// The same inside a transaction the caller holds (a config apply re-measures every domain it
     /// changed in the transaction that changed them).
     @discardableResult
-    public static func reevaluate(domainID: Int64, on connection: Connection) throws -> DomainStanding? {
+    public static func reevaluate(domainID: Int64, on connection: Connection) throws -> DomainVerdict? {
         // Locks the domain's row: a check recorded meanwhile either went first (and this measures
         // its file) or waits and then writes its own result.
-        guard let basis = try connection.domainStateBasis(domainID: domainID) else { return nil }
+        guard let latest = try connection.latestCheck(domainID: domainID) else { return nil }
         let expectations = Expectations(rows: try connection.expectations(domainIDs: [domainID]))
-        let document = basis.body.flatMap { AASAValidator.validate($0).document }
+        let document = latest.body.flatMap { AASAValidator.validate($0).document }
         let results = ExpectationEvaluation.evaluate(expectations, document: document)
-        let standing = DomainStanding(fileVerdict: basis.fileVerdict, findings: basis.findings, expectations: results)
-        try connection.setDomainState(domainID: domainID, verdict: standing.verdict, reason: standing.reason,
-                                      expectations: document == nil ? nil : results, basedOnCheck: basis.checkID)
-        return standing
+        let measured = DomainVerdict(fileVerdict: latest.fileVerdict, findings: latest.findings, expectations: results)
+        try connection.setDomainState(domainID: domainID, verdict: measured.verdict, reason: measured.reason,
+                                      expectations: document == nil ? nil : results, basedOnCheck: latest.checkID)
+        return measured
     }
 }

@@ -4,7 +4,7 @@ import Testing
 @testable import Monitor
 
 /// The domain's overall state: the file's verdict, failing when an expectation is unmet.
-@Suite struct DomainStandingTests {
+@Suite struct DomainVerdictTests {
     static let app = "ABCDE12345.com.example.app"
     let warning = Finding(code: "size-near-128k", severity: .warning, message: "The file is close to 128 KB.")
     let error = Finding(code: "http-status", severity: .error, message: "The server answered HTTP 404.")
@@ -12,26 +12,26 @@ import Testing
     @Test func aValidFileWithEveryExpectationMetKeepsItsVerdictAndWorstFinding() {
         let met = ExpectationResults(watchedURLs: [WatchedURLResult(url: "https://a.example/x", expected: .opensApp(Self.app),
                                                                     actual: .opensApp(Self.app))])
-        #expect(DomainStanding(fileVerdict: .pass, findings: [], expectations: met) == DomainStanding(verdict: .pass, reason: nil))
-        #expect(DomainStanding(fileVerdict: .warn, findings: [warning], expectations: met)
-                == DomainStanding(verdict: .warn, reason: "The file is close to 128 KB."))
+        #expect(DomainVerdict(fileVerdict: .pass, findings: [], expectations: met) == DomainVerdict(verdict: .pass, reason: nil))
+        #expect(DomainVerdict(fileVerdict: .warn, findings: [warning], expectations: met)
+                == DomainVerdict(verdict: .warn, reason: "The file is close to 128 KB."))
     }
 
     @Test func aMissingAppIDFailsAValidFileAndIsTheReason() {
         let missing = ExpectationResults(missingAppIDs: [.applinks: [Self.app]])
-        #expect(DomainStanding(fileVerdict: .pass, findings: [], expectations: missing)
-                == DomainStanding(verdict: .fail, reason: "App ID \(Self.app) is missing from applinks."))
+        #expect(DomainVerdict(fileVerdict: .pass, findings: [], expectations: missing)
+                == DomainVerdict(verdict: .fail, reason: "App ID \(Self.app) is missing from applinks."))
         // A warning is not the reason when an expectation is what fails.
-        #expect(DomainStanding(fileVerdict: .warn, findings: [warning], expectations: missing)
-                == DomainStanding(verdict: .fail, reason: "App ID \(Self.app) is missing from applinks."))
+        #expect(DomainVerdict(fileVerdict: .warn, findings: [warning], expectations: missing)
+                == DomainVerdict(verdict: .fail, reason: "App ID \(Self.app) is missing from applinks."))
     }
 
     @Test func watchedURLsThatDoSomethingElseFailWithTheirOwnWords() {
         func reason(expected: URLOutcome, actual: URLOutcome) -> String? {
             let results = ExpectationResults(watchedURLs: [WatchedURLResult(url: "https://a.example/buy", expected: expected, actual: actual)])
-            let standing = DomainStanding(fileVerdict: .pass, findings: [], expectations: results)
-            #expect(standing.verdict == .fail)
-            return standing.reason
+            let measured = DomainVerdict(fileVerdict: .pass, findings: [], expectations: results)
+            #expect(measured.verdict == .fail)
+            return measured.reason
         }
         #expect(reason(expected: .opensApp(Self.app), actual: .staysInBrowser)
                 == "Watched URL https://a.example/buy does not open \(Self.app): it stays in the browser.")
@@ -45,18 +45,18 @@ import Testing
         let results = ExpectationResults(
             missingAppIDs: [.webcredentials: ["ABCDE12345.b"], .applinks: ["ABCDE12345.a"]],
             watchedURLs: [WatchedURLResult(url: "https://a.example/x", expected: .opensApp("ABCDE12345.a"), actual: .staysInBrowser)])
-        let standing = DomainStanding(fileVerdict: .pass, findings: [], expectations: results)
-        #expect(standing.reason == "App ID ABCDE12345.a is missing from applinks (and 2 more unmet expectations).")
+        let measured = DomainVerdict(fileVerdict: .pass, findings: [], expectations: results)
+        #expect(measured.reason == "App ID ABCDE12345.a is missing from applinks (and 2 more unmet expectations).")
         #expect(results.unmetDescriptions.count == 3)
         #expect(results.unmetDescriptions[1] == "App ID ABCDE12345.b is missing from webcredentials.")
     }
 
     @Test func aBrokenFileIsTheReasonEvenThoughItMissesEveryAppID() {
         let missing = ExpectationResults(missingAppIDs: [.applinks: [Self.app]])
-        #expect(DomainStanding(fileVerdict: .fail, findings: [warning, error], expectations: missing)
-                == DomainStanding(verdict: .fail, reason: "The server answered HTTP 404."))
+        #expect(DomainVerdict(fileVerdict: .fail, findings: [warning, error], expectations: missing)
+                == DomainVerdict(verdict: .fail, reason: "The server answered HTTP 404."))
         // A failing verdict without findings still says something.
-        #expect(DomainStanding(fileVerdict: .fail, findings: [], expectations: missing).reason
+        #expect(DomainVerdict(fileVerdict: .fail, findings: [], expectations: missing).reason
                 == "App ID \(Self.app) is missing from applinks.")
     }
 }

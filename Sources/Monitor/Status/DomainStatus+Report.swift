@@ -1,46 +1,15 @@
-import Vocabulary
 import Foundation
 import Store
 import Vocabulary
 
-/// One line of `aasa-monitor status`: a domain's state, last check, current file and open alerts.
-public struct DomainStatus: Hashable, Sendable {
-    public var host: String
-    public var state: DomainState
-    public var lastCheck: Date?
-    /// sha256 (hex) of the file the origin serves now.
-    public var version: String?
-    /// Open alerts as `rule` or `rule subject`, e.g. `app-id-missing applinks ABCDE12345.app`.
-    public var openAlerts: [String]
-    /// The one line that explains the state (an unmet expectation, else the worst finding).
-    public var reason: String?
-
-    public init(host: String, state: DomainState, lastCheck: Date?, version: String?, openAlerts: [String],
-                reason: String? = nil) {
-        self.host = host
-        self.state = state
-        self.lastCheck = lastCheck
-        self.version = version
-        self.openAlerts = openAlerts
-        self.reason = reason
-    }
-
-    /// A stored domain's status: its state is the domain's (the file's verdict made worse by unmet
-    /// expectations), not the latest check's file verdict alone.
-    public init(row: DomainStatusRow) {
-        self.init(host: row.host, state: DomainState(verdict: row.lastVerdict),
-                  lastCheck: row.lastCheckAt, version: row.versionSHA256, openAlerts: row.openAlerts, reason: row.reason)
-    }
-}
-
 /// Renders the status list for people and for scripts. The JSON shape is an API:
-/// `{"domains": [{"host", "state", "reason", "lastCheck", "version", "openAlerts"}]}`.
-public enum DomainStatusReport {
-    struct Document: Encodable {
-        var domains: [Entry]
+/// `{"domains": [{"host", "state", "reason", "last_check", "version", "open_alerts"}]}`.
+extension DomainStatus {
+    struct ReportDocument: Encodable {
+        var domains: [ReportEntry]
     }
 
-    struct Entry: Encodable {
+    struct ReportEntry: Encodable {
         var host: String
         var state: String
         var lastCheck: String?
@@ -64,8 +33,8 @@ public enum DomainStatusReport {
 
     public static func json(_ statuses: [DomainStatus]) -> String {
         let formatter = ISO8601DateFormatter()
-        let document = Document(domains: statuses.map {
-            Entry(host: $0.host, state: $0.state.statusWord, lastCheck: $0.lastCheck.map(formatter.string(from:)),
+        let document = ReportDocument(domains: statuses.map {
+            ReportEntry(host: $0.host, state: $0.state.statusWord, lastCheck: $0.lastCheck.map(formatter.string(from:)),
                   version: $0.version, openAlerts: $0.openAlerts, reason: $0.reason)
         })
         let encoder = PublicJSON.encoder()

@@ -1,13 +1,14 @@
 import Vocabulary
 import AASA
 
-/// A domain's overall state after a check and the one line that explains it: what the overview,
-/// `status`, the API, /metrics and the badge show. Pure.
+/// A domain's verdict and the one line that explains it: the file's verdict made worse by unmet
+/// expectations, stored as `domains.last_verdict` / `last_reason`; the overview, `status`, the API,
+/// /metrics and the badge show it as a `DomainState`. Pure.
 ///
 /// The check's own verdict judges only the file and its transport (the alert rules depend on that);
 /// a domain whose valid file lacks an expected app ID, or whose watched URL does not do what is
 /// expected, still fails its owner, so an unmet expectation counts as `fail` here.
-public struct DomainStanding: Hashable, Sendable {
+public struct DomainVerdict: Hashable, Sendable {
     public var verdict: Verdict
     /// nil when there is nothing to say (a passing file without findings and every expectation met).
     public var reason: String?

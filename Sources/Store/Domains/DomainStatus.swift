@@ -1,0 +1,53 @@
+import Vocabulary
+import Foundation
+
+/// One line of `aasa-monitor status`: a domain's state, last check, current file and open alerts.
+public struct DomainStatus: Hashable, Sendable {
+    public var host: String
+    /// The domain's verdict (the file's, made worse by unmet expectations) as the pages show it.
+    public var state: DomainState
+    public var lastCheck: Date?
+    /// sha256 (hex) of the file the origin serves now: the last changed check's, which unchanged
+    /// repeats share.
+    public var version: String?
+    /// Open alerts as `rule` or `rule subject`, e.g. `app-id-missing applinks ABCDE12345.app`.
+    public var openAlerts: [String]
+    /// The one line that explains the state (an unmet expectation, else the worst finding).
+    public var reason: String?
+
+    public init(host: String, state: DomainState, lastCheck: Date?, version: String?, openAlerts: [String],
+                reason: String? = nil) {
+        self.host = host
+        self.state = state
+        self.lastCheck = lastCheck
+        self.version = version
+        self.openAlerts = openAlerts
+        self.reason = reason
+    }
+}
+
+extension DomainStore {
+    public func domainStatuses() throws -> [DomainStatus] {
+        try rows(Self.statuses).map { row in
+            let alerts: String? = try row.decode("open_alerts")
+            return DomainStatus(
+                host: try row.decode("host"), state: DomainState(verdict: try row.decode("last_verdict")),
+                lastCheck: try row.decode("last_checked_at"), version: try row.decode("sha256"),
+                openAlerts: alerts.map { $0.split(separator: "\n").map(String.init) } ?? [], reason: try row.decode("last_reason"))
+        }
+    }
+
+    static var statuses: SQL {
+        """
+        SELECT CASE WHEN d.wildcard THEN '*.' || d.host ELSE d.host END AS host, d.last_checked_at,
+               d.last_verdict, d.last_reason, v.sha256,
+               (SELECT string_agg(CASE WHEN a.subject = '' THEN a.rule ELSE a.rule || ' ' || a.subject END,
+                                  E'\\n' ORDER BY a.rule, a.subject)
+                FROM alerts a WHERE a.domain_id = d.id AND a.state = 'open') AS open_alerts
+        FROM domains d
+        LEFT JOIN checks c ON c.id = d.last_check_id
+        LEFT JOIN aasa_versions v ON v.id = c.origin_version_id
+        ORDER BY d.host, d.wildcard
+        """
+    }
+}
