@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(name: "AASATests", dependencies: ["Vocabulary", "AASA"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "AssetLinksTests", dependencies: ["Vocabulary", "AssetLinks"], resources: [.copy("Fixtures")],
                     swiftSettings: strict),
-        .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile"], swiftSettings: strict),
+        .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile", "Vocabulary"], swiftSettings: strict),
         .testTarget(name: "AppManifestsTests", dependencies: ["AppManifests", "Vocabulary"], swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport", "TextEncoding", "Vocabulary"], swiftSettings: strict),
