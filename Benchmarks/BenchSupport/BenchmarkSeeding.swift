@@ -25,7 +25,7 @@ extension Database {
             FROM generate_series(1, $1) g
             """, domains, intervalMinutes)
         let a = ContentDigest.sha256Hex(body), b = ContentDigest.sha256Hex(otherBody)
-        try execute("INSERT INTO aasa_versions (sha256, body, size) VALUES ($1, $2, $3), ($4, $5, $6) ON CONFLICT DO NOTHING",
+        try execute("INSERT INTO association_versions (platform, sha256, body, size) VALUES ('apple', $1, $2, $3), ('apple', $4, $5, $6) ON CONFLICT DO NOTHING",
                     a, body, body.count, b, otherBody, otherBody.count)
 
         // Checks counted back from now (0: the latest). The ones that changed something over a year:
@@ -45,8 +45,8 @@ extension Database {
                                     transport, findings, changed, latency_ms)
                 SELECT d.id, 'seed-' || t.n, now() - t.n * make_interval(mins => $3),
                   now() - t.n * make_interval(mins => $3) + interval '200 milliseconds', v.verdict,
-                  (SELECT id FROM aasa_versions WHERE sha256 = CASE WHEN t.n = $8 AND $1 > 0 AND $2 = 0 THEN $5 ELSE $4 END),
-                  (SELECT id FROM aasa_versions WHERE sha256 = $4),
+                  (SELECT id FROM association_versions WHERE platform = 'apple' AND sha256 = CASE WHEN t.n = $8 AND $1 > 0 AND $2 = 0 THEN $5 ELSE $4 END),
+                  (SELECT id FROM association_versions WHERE platform = 'apple' AND sha256 = $4),
                   $6::jsonb, CASE WHEN v.verdict = 'pass' THEN '[]'::jsonb ELSE $7::jsonb END, true,
                   40 + ((d.id * 7 + t.n * 13) % 160)
                 FROM (SELECT id, last_verdict FROM domains ORDER BY id LIMIT $1 OFFSET $2) d

@@ -17,7 +17,7 @@ public enum ContentDigest {
         return digest
     }
 
-    /// The SHA-256 of `bytes` as 64 lower-case hex digits (how aasa_versions.sha256 stores it).
+    /// The SHA-256 of `bytes` as 64 lower-case hex digits (how association_versions.sha256 stores it).
     public static func sha256Hex(_ bytes: [UInt8]) -> String {
         Hex.encode(sha256(bytes))
     }

@@ -1,4 +1,4 @@
-/// Lower-case hexadecimal, the one spelling the product writes: content digests (`aasa_versions.sha256`),
+/// Lower-case hexadecimal, the one spelling the product writes: content digests (`association_versions.sha256`),
 /// tokens, CSRF values, request IDs and the flash cookie all go through here.
 public enum Hex {
     /// Two lower-case digits per byte.

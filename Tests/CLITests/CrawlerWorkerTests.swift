@@ -51,7 +51,7 @@ import TestSupport
             #expect(try database.value("SELECT count(*)::int FROM check_repeats", as: Int.self) == 0)
             #expect(try database.value("SELECT count(*)::int FROM domains WHERE next_check_at < now() + interval '50 minutes'",
                                        as: Int.self) == 0)
-            #expect(try database.value("SELECT count(*)::int FROM aasa_versions", as: Int.self) == 1)
+            #expect(try database.value("SELECT count(*)::int FROM association_versions", as: Int.self) == 1)
             // The survivors did the work, including the killed worker's leased domains.
             let checkedBy: [String] = try database.rows("SELECT DISTINCT leased_by FROM domains WHERE leased_by IS NOT NULL")
                 .map { try $0.decode(0) }

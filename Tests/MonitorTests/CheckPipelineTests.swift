@@ -17,18 +17,18 @@ import Vocabulary
                 #expect(results.count == 1)
                 try makeAllDue(database)
             }
-            #expect(try count(database, "SELECT count(*)::int FROM aasa_versions") == 1)
+            #expect(try count(database, "SELECT count(*)::int FROM association_versions") == 1)
             #expect(try count(database, "SELECT count(*)::int FROM checks") == 1, "only the first check changed anything")
             #expect(try count(database, "SELECT count(*)::int FROM check_repeats") == 9)
 
-            let oldSHA: String = try database.value("SELECT sha256 FROM aasa_versions")
+            let oldSHA: String = try database.value("SELECT sha256 FROM association_versions")
             #expect(oldSHA == ContentDigest.sha256Hex(Array(shopFile().utf8)))
             try writeDefaultFile(fleet, shopFile() + " ")   // one byte more, same behaviour
             let results = try await checkDueDomains(pipeline)
             #expect(results.first?.1.step.changes == [
                 .versionChanged(from: oldSHA, to: ContentDigest.sha256Hex(Array((shopFile() + " ").utf8))),
             ])
-            #expect(try count(database, "SELECT count(*)::int FROM aasa_versions") == 2)
+            #expect(try count(database, "SELECT count(*)::int FROM association_versions") == 2)
             #expect(try count(database, "SELECT count(*)::int FROM checks") == 2)
         }
     }
@@ -49,8 +49,8 @@ import Vocabulary
             let latest = try #require(try database.checks(domainID: id, onlyChanges: false, limit: 1).first)
             #expect(latest.originVersionSHA256 == ContentDigest.sha256Hex(FleetFiles.good))
             #expect(latest.cdnVersionSHA256 == ContentDigest.sha256Hex(FleetFiles.goodReformatted))
-            #expect(try database.version(sha256: ContentDigest.sha256Hex(FleetFiles.goodReformatted))?.body == FleetFiles.goodReformatted)
-            #expect(try count(database, "SELECT count(*)::int FROM aasa_versions") == 2)
+            #expect(try database.version(VersionKey(.apple, sha256: ContentDigest.sha256Hex(FleetFiles.goodReformatted)))?.body == FleetFiles.goodReformatted)
+            #expect(try count(database, "SELECT count(*)::int FROM association_versions") == 2)
             #expect(try count(database, "SELECT count(*)::int FROM checks") == 1)
             #expect(try count(database, "SELECT count(*)::int FROM check_repeats") == 2)
 
@@ -67,7 +67,7 @@ import Vocabulary
             try database.rollUpRepeats(olderThan: .zero)
             let rolledUp: Int = try database.value("""
                 SELECT count(*)::int FROM check_rollups r JOIN checks c ON c.id = r.repeated_check_id
-                JOIN aasa_versions v ON v.id = c.cdn_version_id
+                JOIN association_versions v ON v.id = c.cdn_version_id
                 WHERE v.sha256 = $1 AND r.check_count = 2
                 """, ContentDigest.sha256Hex(FleetFiles.goodReformatted))
             #expect(rolledUp == 1)

@@ -15,7 +15,7 @@ import TestSupport
 
     func record(for domain: LeasedDomain) -> CheckRecord {
         CheckRecord(domainID: domain.id, attemptKey: domain.attemptKey, startedAt: Date(), finishedAt: Date(),
-                    verdict: .pass, version: StoredBody(sha256: String(repeating: "a", count: 64), bytes: [1, 2, 3]),
+                    verdict: .pass, version: StoredBody(.apple, sha256: String(repeating: "a", count: 64), bytes: [1, 2, 3]),
                     changed: true, latencyMilliseconds: 12, findings: [], transport: CheckTransport(),
                     expectations: ExpectationResults(), summaryJSON: "{}", eventsJSON: "[]", consecutiveFailures: 0,
                     nextCheckAt: Date().addingTimeInterval(3600), streaks: nil, alertChanges: [])
@@ -89,7 +89,7 @@ import TestSupport
             // Written twice after a crash: counts once.
             #expect(try database.record(record(for: current)) == .superseded)
             #expect(try count(database, "SELECT count(*)::int FROM checks") == 1)
-            #expect(try count(database, "SELECT count(*)::int FROM aasa_versions") == 1)
+            #expect(try count(database, "SELECT count(*)::int FROM association_versions") == 1)
         }
     }
 
@@ -99,13 +99,13 @@ import TestSupport
         try TestPostgres.withDatabase { database in
             try register(database, 4)
             let sha = String(repeating: "b", count: 64)
-            try database.execute("INSERT INTO aasa_versions (sha256, body, size, last_seen_at) VALUES ($1, '\\x01', 1, now() - interval '2 hours')", sha)
+            try database.execute("INSERT INTO association_versions (platform, sha256, body, size, last_seen_at) VALUES ('apple', $1, '\\x01', 1, now() - interval '2 hours')", sha)
             let leased = try database.leaseDueDomains(limit: 4, lease: .seconds(60), worker: "w")
             #expect(leased.count == 4)
             let next = Date().addingTimeInterval(3600)
             func repeated(_ domain: LeasedDomain, key: String? = nil) -> RepeatRecord {
                 RepeatRecord(domainID: domain.id, attemptKey: key ?? domain.attemptKey, finishedAt: Date(), verdict: .warn,
-                             latencyMilliseconds: 7, consecutiveFailures: 0, nextCheckAt: next, versionSHA256s: [sha])
+                             latencyMilliseconds: 7, consecutiveFailures: 0, nextCheckAt: next, versions: [VersionKey(.apple, sha256: sha)])
             }
             let batch = [repeated(leased[0]), repeated(leased[1]), repeated(leased[2], key: "stale"), repeated(leased[0])]
             #expect(try database.recordRepeats(batch) == [leased[0].id, leased[1].id])
@@ -114,7 +114,7 @@ import TestSupport
             #expect(try count(database, "SELECT count(*)::int FROM check_repeats") == 2)
             #expect(try count(database, "SELECT count(*)::int FROM domains WHERE last_verdict = 'warn' AND lease_attempt_key IS NULL AND check_round = 1") == 2)
             #expect(try count(database, "SELECT count(*)::int FROM domains WHERE lease_attempt_key IS NOT NULL") == 2)
-            #expect(try count(database, "SELECT count(*)::int FROM aasa_versions WHERE last_seen_at > now() - interval '1 minute'") == 1)
+            #expect(try count(database, "SELECT count(*)::int FROM association_versions WHERE last_seen_at > now() - interval '1 minute'") == 1)
             // Each written repeat counts once in /metrics (verdict, latency histogram) and the sparkline.
             let metrics = try database.monitorMetrics()
             #expect(metrics.checksByVerdict["warn"] == 2 && metrics.latencyCount == 2 && metrics.latencySum == 14, "\(metrics)")
@@ -135,7 +135,7 @@ import TestSupport
                         let key = index % 10 == 0 ? "stale" : domain.attemptKey
                         return (domain.id, try await writer.write(RepeatRecord(
                             domainID: domain.id, attemptKey: key, finishedAt: Date(), verdict: .pass, latencyMilliseconds: 3,
-                            consecutiveFailures: 0, nextCheckAt: Date().addingTimeInterval(60), versionSHA256s: [])))
+                            consecutiveFailures: 0, nextCheckAt: Date().addingTimeInterval(60), versions: [])))
                     }
                 }
                 return try await group.reduce(into: [Int64: Bool]()) { $0[$1.0] = $1.1 }
@@ -160,7 +160,7 @@ import TestSupport
                         do {
                             _ = try await writer.write(RepeatRecord(domainID: Int64(id), attemptKey: "k", finishedAt: Date(),
                                                                     verdict: .pass, latencyMilliseconds: 1, consecutiveFailures: 0,
-                                                                    nextCheckAt: Date(), versionSHA256s: []))
+                                                                    nextCheckAt: Date(), versions: []))
                             return false
                         } catch let error as DatabaseError {
                             return error.isConnectionProblem

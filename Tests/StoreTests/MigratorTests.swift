@@ -106,7 +106,7 @@ import Testing
         #expect(migrations.first?.version == 1)
         try TestPostgres.withDatabase { db in
             #expect(try Migrator.appliedVersions(db) == migrations.map(\.version))
-            for table in ["domains", "expected_app_ids", "watched_urls", "aasa_versions", "checks", "check_rollups", "alerts",
+            for table in ["domains", "expected_app_ids", "watched_urls", "association_versions", "checks", "check_rollups", "alerts",
                           "alert_streaks", "channels", "deliveries", "delivery_attempts", "users", "sessions", "api_tokens", "settings"] {
                 #expect(try db.value("SELECT count(*) FROM pg_tables WHERE schemaname = 'public' AND tablename = $1", table, as: Int.self) == 1,
                         "table \(table)")

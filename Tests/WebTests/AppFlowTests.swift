@@ -43,7 +43,7 @@ import Vocabulary
         let results = ExpectationResults(missingAppIDs: missing)
         var record = CheckRecord(
             domainID: domainID, attemptKey: lease.attemptKey, startedAt: at, finishedAt: at, verdict: Verdict(findings: findings),
-            version: StoredBody(sha256: ContentDigest.sha256Hex(file + Array("\(at.timeIntervalSince1970)".utf8)), bytes: file), changed: true,
+            version: StoredBody(.apple, sha256: ContentDigest.sha256Hex(file + Array("\(at.timeIntervalSince1970)".utf8)), bytes: file), changed: true,
             latencyMilliseconds: 20, findings: findings, transport: CheckTransport(), expectations: results, summaryJSON: "{}",
             eventsJSON: "[]", consecutiveFailures: 0, nextCheckAt: at.addingTimeInterval(3600), streaks: nil, alertChanges: [])
         record.domainVerdict = missing.isEmpty ? Verdict(findings: findings) : .fail

@@ -61,7 +61,7 @@ public struct CheckPipeline: Sendable {
             return []
         }
         let database = self.database
-        guard let stored = try? await BlockingCallQueue.run({ try database.version(sha256: oldSHA) }),
+        guard let stored = try? await BlockingCallQueue.run({ try database.version(VersionKey(.apple, sha256: oldSHA)) }),
               let old = AASAParser.parse(stored.body).document else { return [] }
         let diff = AASADiff.diff(old: old, new: document, urls: urls)
         // The CLI's indentation is for a terminal; the stored event lines go without it.
@@ -77,8 +77,8 @@ public struct CheckPipeline: Sendable {
 
     func makeRecord(domain: LeasedDomain, check: DomainCheck, startedAt: Date, previous: MonitorState,
                     step: MonitorState.Step) throws -> CheckRecord {
-        let body = step.check.versionSHA256.flatMap { sha in deviceFacts(check).map { StoredBody(sha256: sha, bytes: $0.body) } }
-        let cdnBody = step.check.cdn?.versionSHA256.flatMap { sha in check.cdn.map { StoredBody(sha256: sha, bytes: $0.body) } }
+        let body = step.check.versionSHA256.flatMap { sha in deviceFacts(check).map { StoredBody(.apple, sha256: sha, bytes: $0.body) } }
+        let cdnBody = step.check.cdn?.versionSHA256.flatMap { sha in check.cdn.map { StoredBody(.apple, sha256: sha, bytes: $0.body) } }
         // Open/closed alerts and announced thresholds are "alert state"; streak counts alone are not,
         // or every check of a failing domain would be a change.
         func alertState(_ tracks: [AlertTrack]) -> [AlertKey: Int?] {
@@ -161,7 +161,7 @@ extension CheckRecord {
         guard !changed, streaks == nil, alertChanges.isEmpty, domainVerdict == nil || domainVerdict == verdict else { return nil }
         return RepeatRecord(domainID: domainID, attemptKey: attemptKey, finishedAt: finishedAt, verdict: verdict,
                             latencyMilliseconds: latencyMilliseconds, consecutiveFailures: consecutiveFailures,
-                            nextCheckAt: nextCheckAt, versionSHA256s: [version?.sha256, cdnVersion?.sha256].compactMap { $0 })
+                            nextCheckAt: nextCheckAt, versions: [version, cdnVersion, androidVersion].compactMap { $0?.key })
     }
 }
 

@@ -14,12 +14,12 @@ public struct RepeatRecord: Sendable, Hashable {
     public var latencyMilliseconds: Int
     public var consecutiveFailures: Int
     public var nextCheckAt: Date
-    /// The files the check saw (origin, CDN), already stored by an earlier check; their
-    /// `last_seen_at` moves at most hourly.
-    public var versionSHA256s: [String]
+    /// The files the check saw (each platform's origin file, Apple's CDN copy), already stored by an
+    /// earlier check; their `last_seen_at` moves at most hourly.
+    public var versions: [VersionKey]
 
     public init(domainID: Int64, attemptKey: String, finishedAt: Date, verdict: Verdict, latencyMilliseconds: Int,
-                consecutiveFailures: Int, nextCheckAt: Date, versionSHA256s: [String]) {
+                consecutiveFailures: Int, nextCheckAt: Date, versions: [VersionKey]) {
         self.domainID = domainID
         self.attemptKey = attemptKey
         self.finishedAt = finishedAt
@@ -27,7 +27,7 @@ public struct RepeatRecord: Sendable, Hashable {
         self.latencyMilliseconds = latencyMilliseconds
         self.consecutiveFailures = consecutiveFailures
         self.nextCheckAt = nextCheckAt
-        self.versionSHA256s = versionSHA256s
+        self.versions = versions
     }
 }
 
@@ -43,12 +43,13 @@ extension CheckStore {
         guard !records.isEmpty else { return [] }
         // Rows locked in id order: two batches that share a domain (a stale result) cannot deadlock.
         let sorted = records.sorted { $0.domainID < $1.domainID }
-        let seen = sorted.flatMap { record in record.versionSHA256s.map { ($0, record.finishedAt) } }
+        let seen = sorted.flatMap { record in record.versions.map { ($0, record.finishedAt) } }
         let written = try rows(Self.recordRepeats,
                                SQLArray(sorted.map(\.domainID)), SQLArray(sorted.map(\.attemptKey)),
                                SQLArray(sorted.map(\.finishedAt)), SQLArray(sorted.map(\.verdict)),
                                SQLArray(sorted.map(\.latencyMilliseconds)), SQLArray(sorted.map(\.consecutiveFailures)),
-                               SQLArray(sorted.map(\.nextCheckAt)), SQLArray(seen.map(\.0)), SQLArray(seen.map(\.1)))
+                               SQLArray(sorted.map(\.nextCheckAt)), SQLArray(seen.map(\.0.platform)), SQLArray(seen.map(\.0.sha256)),
+                               SQLArray(seen.map(\.1)))
         return Set(try written.map { try $0.decode(0, as: Int64.self) })
     }
 
@@ -69,9 +70,10 @@ extension CheckStore {
         ), repeats AS (
           INSERT INTO check_repeats (domain_id, checked_at, latency_ms) SELECT id, finished_at, latency_ms FROM done
         ), touched AS (
-          UPDATE aasa_versions v SET last_seen_at = s.at
-          FROM (SELECT sha, max(at) AS at FROM unnest($8::text[], $9::timestamptz[]) AS u(sha, at) GROUP BY sha) s
-          WHERE v.sha256 = s.sha AND v.last_seen_at < s.at - interval '1 hour'
+          UPDATE association_versions v SET last_seen_at = s.at
+          FROM (SELECT platform, sha, max(at) AS at FROM unnest($8::text[], $9::text[], $10::timestamptz[]) AS u(platform, sha, at)
+                GROUP BY platform, sha) s
+          WHERE v.platform = s.platform AND v.sha256 = s.sha AND v.last_seen_at < s.at - interval '1 hour'
         )
         SELECT id FROM done
         """

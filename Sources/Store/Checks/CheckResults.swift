@@ -23,6 +23,8 @@ public struct CheckRecord: Sendable {
     /// The file Apple's CDN served, stored the same way (one row per distinct file); nil when the
     /// CDN was not asked or served none.
     public var cdnVersion: StoredBody?
+    /// The Android file (assetlinks.json) the origin served; nil when Android was not checked or none was served.
+    public var androidVersion: StoredBody?
     /// Whether anything changed (version, verdict, findings, expectations, certificate, alert
     /// state): a changed check keeps a full row in `checks`, an unchanged one a small repeat row.
     public var changed: Bool
@@ -65,15 +67,19 @@ public struct CheckRecord: Sendable {
     }
 }
 
-/// A file's bytes with their hex SHA-256.
+/// A platform's association file: its bytes with their hex SHA-256.
 public struct StoredBody: Sendable, Hashable {
+    public var platform: Platform
     public var sha256: String
     public var bytes: [UInt8]
 
-    public init(sha256: String, bytes: [UInt8]) {
+    public init(_ platform: Platform, sha256: String, bytes: [UInt8]) {
+        self.platform = platform
         self.sha256 = sha256
         self.bytes = bytes
     }
+
+    public var key: VersionKey { VersionKey(platform, sha256: sha256) }
 }
 
 /// What became of a result.
@@ -97,18 +103,15 @@ extension Database {
                 "SELECT id FROM domains WHERE id = $1 AND lease_attempt_key = $2 FOR UPDATE",
                 record.domainID, record.attemptKey) != nil else { return .superseded }
 
-            let versionID = try record.version.map {
-                try connection.storeVersion(sha256: $0.sha256, body: $0.bytes, seenAt: record.finishedAt)
-            }
-            let cdnVersionID = try record.cdnVersion.map {
-                try connection.storeVersion(sha256: $0.sha256, body: $0.bytes, seenAt: record.finishedAt)
-            }
+            let versionID = try record.version.map { try connection.storeVersion($0, seenAt: record.finishedAt) }
+            let cdnVersionID = try record.cdnVersion.map { try connection.storeVersion($0, seenAt: record.finishedAt) }
+            let androidVersionID = try record.androidVersion.map { try connection.storeVersion($0, seenAt: record.finishedAt) }
             var checkID: Int64?
             if record.changed {
                 guard let id: Int64 = try connection.firstRow(
                     Self.insertCheck, record.domainID, record.attemptKey, record.startedAt, record.finishedAt,
                     record.verdict, versionID, record.transport, try StoredJSON.encode(record.findings), record.expectations,
-                    record.latencyMilliseconds, record.summaryJSON, record.eventsJSON, cdnVersionID)?.decode("id")
+                    record.latencyMilliseconds, record.summaryJSON, record.eventsJSON, cdnVersionID, androidVersionID)?.decode("id")
                 else { return .superseded }
                 checkID = id
             } else {
@@ -135,8 +138,8 @@ extension Database {
     static var insertCheck: SQL {
         """
         INSERT INTO checks (domain_id, attempt_key, started_at, finished_at, verdict, origin_version_id,
-                            transport, findings, expectations, changed, latency_ms, summary, events, cdn_version_id)
-        VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9::jsonb, true, $10, $11::jsonb, $12::jsonb, $13)
+                            transport, findings, expectations, changed, latency_ms, summary, events, cdn_version_id, android_version_id)
+        VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9::jsonb, true, $10, $11::jsonb, $12::jsonb, $13, $14)
         ON CONFLICT (domain_id, attempt_key) DO NOTHING
         RETURNING id
         """

@@ -41,8 +41,10 @@ extension Database {
                 guard let body else { return nil }
                 let sha = ContentDigest.sha256Hex(body)
                 return try c.value("""
-                    INSERT INTO aasa_versions (sha256, body, size, first_seen_at, last_seen_at) VALUES ($1, $2, $3, $4, $4)
-                    ON CONFLICT (sha256) DO UPDATE SET last_seen_at = GREATEST(aasa_versions.last_seen_at, EXCLUDED.last_seen_at)
+                    INSERT INTO association_versions (platform, sha256, body, size, first_seen_at, last_seen_at)
+                    VALUES ('apple', $1, $2, $3, $4, $4)
+                    ON CONFLICT (platform, sha256) DO UPDATE
+                      SET last_seen_at = GREATEST(association_versions.last_seen_at, EXCLUDED.last_seen_at)
                     RETURNING id
                     """, sha, body, body.count, new.finishedAt)
             }

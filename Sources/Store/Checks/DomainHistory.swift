@@ -9,6 +9,8 @@ public struct CheckRow: Sendable {
     public var verdict: Verdict?
     public var originVersionSHA256: String?
     public var cdnVersionSHA256: String?
+    /// The Android file (assetlinks.json) the origin served; nil when none or Android was not checked.
+    public var androidVersionSHA256: String?
     public var changed: Bool
     public var latencyMilliseconds: Int?
     /// The per-location transport facts as the check pipeline stored them.
@@ -24,6 +26,7 @@ public struct CheckRow: Sendable {
         verdict = try row.decode("verdict")
         originVersionSHA256 = try row.decode("origin_sha")
         cdnVersionSHA256 = try row.decode("cdn_sha")
+        androidVersionSHA256 = try row.decode("android_sha")
         changed = try row.decode("changed")
         latencyMilliseconds = try row.decode("latency_ms")
         transport = try row.decode("transport")
@@ -32,9 +35,10 @@ public struct CheckRow: Sendable {
     }
 
     static let select: SQL = """
-        SELECT c.id, c.started_at, c.finished_at, c.verdict, ov.sha256 AS origin_sha, cv.sha256 AS cdn_sha, c.changed,
-          c.latency_ms, c.transport, c.findings, c.expectations
-        FROM checks c LEFT JOIN aasa_versions ov ON ov.id = c.origin_version_id LEFT JOIN aasa_versions cv ON cv.id = c.cdn_version_id
+        SELECT c.id, c.started_at, c.finished_at, c.verdict, ov.sha256 AS origin_sha, cv.sha256 AS cdn_sha, av.sha256 AS android_sha,
+          c.changed, c.latency_ms, c.transport, c.findings, c.expectations
+        FROM checks c LEFT JOIN association_versions ov ON ov.id = c.origin_version_id
+          LEFT JOIN association_versions cv ON cv.id = c.cdn_version_id LEFT JOIN association_versions av ON av.id = c.android_version_id
         """
 }
 
@@ -190,19 +194,20 @@ extension CheckStore {
         """
     }
 
-    /// Every distinct file the origin served for this domain, newest first. A new file always makes
-    /// its check a changed one, so the (small) set of changed checks is enough.
-    public func versions(domainID: Int64) throws -> [VersionSummary] {
+    /// Every distinct file of `platform` the origin served for this domain, newest first. A new file
+    /// always makes its check a changed one, so the (small) set of changed checks is enough.
+    public func versions(domainID: Int64, platform: Platform) throws -> [VersionSummary] {
         try rows("""
-            SELECT v.sha256, v.size, min(c.started_at) AS first_seen FROM checks c JOIN aasa_versions v ON v.id = c.origin_version_id
+            SELECT v.sha256, v.size, min(c.started_at) AS first_seen FROM checks c
+            JOIN association_versions v ON v.id = CASE $2 WHEN 'android' THEN c.android_version_id ELSE c.origin_version_id END
             WHERE c.domain_id = $1 AND c.changed GROUP BY v.sha256, v.size ORDER BY first_seen DESC
-            """, domainID).map {
+            """, domainID, platform).map {
             VersionSummary(sha256: try $0.decode("sha256"), size: try $0.decode("size"), firstSeenAt: try $0.decode("first_seen"))
         }
     }
 
     /// The raw bytes of a stored version.
-    public func versionBody(sha256: String) throws -> [UInt8]? {
-        try firstRow("SELECT body FROM aasa_versions WHERE sha256 = $1", sha256)?.decode("body")
+    public func versionBody(_ key: VersionKey) throws -> [UInt8]? {
+        try firstRow("SELECT body FROM association_versions WHERE platform = $1 AND sha256 = $2", key.platform, key.sha256)?.decode("body")
     }
 }

@@ -46,7 +46,7 @@ extension DomainStore {
                 FROM alerts a WHERE a.domain_id = d.id AND a.state = 'open') AS open_alerts
         FROM domains d
         LEFT JOIN checks c ON c.id = d.last_check_id
-        LEFT JOIN aasa_versions v ON v.id = c.origin_version_id
+        LEFT JOIN association_versions v ON v.id = c.origin_version_id
         ORDER BY d.host, d.wildcard
         """
     }

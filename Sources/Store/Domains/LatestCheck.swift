@@ -17,7 +17,7 @@ extension DomainStore {
         guard let row = try firstRow("""
             SELECT c.id, c.verdict, c.findings, v.body FROM domains d
             JOIN checks c ON c.id = d.last_check_id
-            LEFT JOIN aasa_versions v ON v.id = c.origin_version_id
+            LEFT JOIN association_versions v ON v.id = c.origin_version_id
             WHERE d.id = $1 AND c.verdict IS NOT NULL
             FOR UPDATE OF d
             """, domainID) else { return nil }

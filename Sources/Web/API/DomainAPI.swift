@@ -210,7 +210,7 @@ enum DomainAPI {
 
     static func diff(_ c: RequestContext) throws -> WebResponse {
         let d = try record(c)
-        let versions = try c.database.versions(domainID: d.id)
+        let versions = try c.database.versions(domainID: d.id, platform: .apple)
         let watched = try c.database.watchedURLs(domainID: d.id).map(\.url)
         guard versions.count >= 2 || (c.query["from"] != nil && c.query["to"] != nil) else {
             throw WebError.notFound("This domain has served only one version so far.")

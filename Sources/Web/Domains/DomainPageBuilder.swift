@@ -21,9 +21,9 @@ enum DomainPageBuilder {
         let appIDs = try db.appIDExpectations(domainID: d.id)
         let watched = try db.watchedURLs(domainID: d.id)
 
-        let versions = try db.versions(domainID: d.id)
+        let versions = try db.versions(domainID: d.id, platform: .apple)
         var file: DomainPageModel.FileView?
-        if let sha = latest?.originVersionSHA256, let body = try db.versionBody(sha256: sha) {
+        if let sha = latest?.originVersionSHA256, let body = try db.versionBody(VersionKey(.apple, sha256: sha)) {
             let firstSeen = versions.first { $0.sha256 == sha }?.firstSeenAt ?? latest?.startedAt ?? now
             file = .init(bytes: body, hash: sha, firstSeen: DomainHandlers.epoch(firstSeen))
         }
@@ -100,7 +100,7 @@ enum DomainPageBuilder {
         let known = Set(versions.map(\.sha256))
         let to = query["to"].flatMap { known.contains($0) ? $0 : nil } ?? versions[0].sha256
         let from = query["from"].flatMap { known.contains($0) ? $0 : nil } ?? versions[1].sha256
-        guard let old = try db.versionBody(sha256: from), let new = try db.versionBody(sha256: to) else { return nil }
+        guard let old = try db.versionBody(VersionKey(.apple, sha256: from)), let new = try db.versionBody(VersionKey(.apple, sha256: to)) else { return nil }
         return compare(old: old, new: new, fromHash: from, toHash: to, watched: watched)
     }
 

@@ -6,7 +6,7 @@ import Store
 enum VersionDownload {
     static func raw(_ c: RequestContext) throws -> WebResponse {
         guard let hash = c.parameters["hash"], hash.count == 64, hash.allSatisfy(\.isHexDigit),
-              let body = try c.database.versionBody(sha256: hash.lowercased()) else {
+              let body = try c.database.versionBody(VersionKey(.apple, sha256: hash.lowercased())) else {
             throw WebError.notFound("No stored file with this hash.")
         }
         // Served as text so a browser shows it and never runs it, whatever it contains.

@@ -60,7 +60,7 @@ enum TesterHandlers {
             source = "the pasted file"
         } else if let domainID, let d = try db.domain(id: domainID) {
             guard let checkID = d.lastCheckID, let check = try db.check(id: checkID), let sha = check.originVersionSHA256,
-                  let body = try db.versionBody(sha256: sha) else {
+                  let body = try db.versionBody(VersionKey(.apple, sha256: sha)) else {
                 return .failure(Problem(message: "\(d.displayName) has no stored file yet; paste one or wait for its first check.", field: "domain"))
             }
             bytes = body
