@@ -57,6 +57,12 @@ import Vocabulary
         #expect(report.findings.first?.severity == .info && report.verdict == .pass)
         let expected = AndroidCheckEvaluation.evaluate(AndroidCheckFacts(origin: Self.served([], status: 404), expectations: [Self.shop]))
         #expect(expected.findings.first { $0.code == "http-status" }?.severity == .error)
+        let fetchError = GoogleAnswer.answered(list: GoogleStatementList(errorCodes: ["ERROR_CODE_FETCH_ERROR"]), checks: [])
+        let unpublished = AndroidCheckEvaluation.evaluate(AndroidCheckFacts(origin: Self.served([], status: 404), google: fetchError))
+        #expect(unpublished.verdict == .pass, "Google failing to fetch a file nobody needs is no failure either")
+        let needed = AndroidCheckEvaluation.evaluate(AndroidCheckFacts(origin: Self.served([], status: 404), google: fetchError,
+                                                                       expectations: [Self.shop]))
+        #expect(needed.findings.first { $0.code == "google-verdict-error" }?.severity == .error)
         let wildcard = AndroidCheckEvaluation.evaluate(AndroidCheckFacts(origin: Self.served([], status: 404), wildcard: true))
         #expect(wildcard.findings.map(\.code).contains("wildcard-file-missing") && wildcard.verdict == .fail)
     }

@@ -303,11 +303,13 @@ public enum AndroidCheckEvaluation {
             var findings: [Finding] = []
             let statementsRemain = !list.statements.isEmpty
             var reported = Set<String>()
+            // A host that publishes no file and of which no app is expected: Google failing to fetch it is no news.
+            let noFileExpected = facts.expectations.isEmpty && !facts.wildcard && [404, 410].contains(facts.origin.status)
             for code in list.errorCodes + checks.flatMap(\.errorCodes) where reported.insert(code).inserted {
                 findings.append(AndroidCheckFinding.googleVerdictError.finding(at: nil,
                     "Google's API reports \(code) for this site: \(GoogleErrorCode.meaning(code))\(list.debugString.map { " (\(firstLine($0)))" } ?? "").",
                     hint: GoogleErrorCode.hint(code),
-                    severity: GoogleErrorCode.severity(code, statementsRemain: statementsRemain)))
+                    severity: noFileExpected ? .info : GoogleErrorCode.severity(code, statementsRemain: statementsRemain)))
             }
             for check in checks where !check.linked {
                 findings.append(AndroidCheckFinding.googleNotLinked.finding(at: nil,

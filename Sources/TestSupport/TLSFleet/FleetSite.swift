@@ -23,6 +23,8 @@ struct FleetSite {
     var cdn: CDNAnswer
     /// False for the hosts that misbehaving servers answer instead of nginx.
     var servedByNginx = true
+    /// What the fake Digital Asset Links API answers for this host (default: it reads the origin's file).
+    var google: FakeDigitalAssetLinksAPI.Answer = .mirror([])
 
     static let wellKnown = "/.well-known/apple-app-site-association"
     static let root = "/apple-app-site-association"
@@ -77,5 +79,38 @@ extension FleetSite {
                                    cdn: .failure("\(notServed): \(code)")))
         }
         return sites
+    }
+}
+
+extension FleetSite {
+    /// The assetlinks.json scenarios of issue #13 (`al-…` hosts) and what the fake Google API says of each.
+    static func androidScenarios() -> [FleetSite] {
+        let path = FleetAssetLinks.path
+        let cdn = CDNAnswer.failure("SWCERR00101 Bad HTTP Response: 404 Not Found")
+        func site(_ name: String, _ body: [UInt8], type: String? = "application/json", directives: String = "",
+                  google: FakeDigitalAssetLinksAPI.Answer = .mirror([])) -> FleetSite {
+            FleetSite(name: name, files: [File(path: path, body: body, contentType: type)], directives: directives, cdn: cdn, google: google)
+        }
+        return [
+            site("al-good", FleetAssetLinks.good),
+            site("al-lowercase", FleetAssetLinks.lowercase),
+            site("al-uploadkey", FleetAssetLinks.uploadOnly),
+            // The apex answers with a redirect to www, as a CDN's "canonical host" rule does.
+            FleetSite(name: "al-redirect", directives: "location = \(path) { return 301 https://www-al-redirect.fleet.test$request_uri; }",
+                      cdn: cdn, google: .fetchFailed(["ERROR_CODE_REDIRECT"])),
+            site("www-al-redirect", FleetAssetLinks.good),
+            FleetSite(name: "al-spa", files: [File(path: "/index.html", body: FleetFiles.spaPage, contentType: "text/html")],
+                      directives: "location / { try_files /index.html =404; }", cdn: cdn, google: .fetchFailed(["ERROR_CODE_MALFORMED_CONTENT"])),
+            site("al-octet", FleetAssetLinks.good, type: "application/octet-stream", google: .mirror(["ERROR_CODE_WRONG_CONTENT_TYPE"])),
+            site("al-big", FleetAssetLinks.large, google: .fetchFailed(["ERROR_CODE_TOO_LARGE"])),
+            site("al-blocked", FleetAssetLinks.good, directives: #"if ($http_user_agent ~* "GoogleAssociationService") { return 403; }"#,
+                 google: .fetchFailed(["ERROR_CODE_FETCH_ERROR"])),
+            site("al-dynamic", FleetAssetLinks.dynamicRules),
+            site("al-dynamic-invalid", FleetAssetLinks.dynamicRulesInvalid),
+            site("al-lag", FleetAssetLinks.good, google: .frozen(FleetAssetLinks.beforeRotation)),
+            site("al-changing", FleetAssetLinks.good),
+            site("al-includes", FleetAssetLinks.including),
+            FleetSite(name: "al-included", files: [json("/.well-known/more.json", FleetAssetLinks.file([FleetAssetLinks.appSigningKey]))], cdn: cdn),
+        ]
     }
 }

@@ -19,8 +19,14 @@ public final class TestTLSFleet: @unchecked Sendable {
     /// `HOST:PORT:CONNECT_HOST:CONNECT_PORT` rules, specific ones first, then the catch-all.
     public let connectTo: [String]
     public let cdnBase = "https://cdn.fleet.test/a/v1"
-    /// Every scenario label (`good`, `redirect301`, …).
+    /// The fake Digital Asset Links API behind nginx (`--google-dal-base`).
+    public let googleDALBase = "https://dal.fleet.test/v1"
+    /// The fake API itself: what it answers per host, and the requests it got.
+    public let googleAPI: FakeDigitalAssetLinksAPI
+    /// Every scenario label of the AASA (`good`, `redirect301`, …).
     public let scenarios: [String]
+    /// Every assetlinks.json scenario label (`al-good`, `al-redirect`, …).
+    public let androidScenarios: [String]
 
     private let nginx: Process
     private let misbehaving: [MisbehavingServer]
@@ -38,6 +44,9 @@ public final class TestTLSFleet: @unchecked Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o755])
         self.directory = directory
+        googleAPI = try FakeDigitalAssetLinksAPI(
+            documentRoot: directory.appendingPathComponent("www"),
+            answers: Dictionary(FleetSite.androidScenarios().map { ("\($0.name).\(Self.domain)", $0.google) }) { a, _ in a })
         do {
             authority = try TestCertificateAuthority(directory: directory)
             let wildcard = try authority.issue("wildcard", names: ["*.\(Self.domain)", Self.domain])
@@ -53,14 +62,16 @@ public final class TestTLSFleet: @unchecked Sendable {
             let reset = try MisbehavingServer(.reset)
             let drip = try MisbehavingServer(.drip)
             misbehaving = [hang, reset, drip]
-            let sites = FleetSite.scenarios(signed: signed, dripPort: drip.port)
-            scenarios = sites.map(\.name).sorted()
+            let android = FleetSite.androidScenarios()
+            let sites = FleetSite.scenarios(signed: signed, dripPort: drip.port) + android
+            scenarios = sites.dropLast(android.count).map(\.name).sorted()
+            androidScenarios = android.map(\.name).sorted()
 
             var lastError: (any Error)?
             var started: (Process, Int)?
             for _ in 0..<5 {
                 let port = try Self.freePort()
-                let config = try Self.writeSites(sites, certificates: certificates, port: port,
+                let config = try Self.writeSites(sites, certificates: certificates, port: port, googleAPIPort: googleAPI.port,
                                                  workers: workerProcesses, in: directory)
                 do {
                     started = (try Self.startNginx(config: config, port: port, in: directory), port)
@@ -79,6 +90,7 @@ public final class TestTLSFleet: @unchecked Sendable {
                          "reset.\(Self.domain):443:127.0.0.1:\(reset.port)",
                          "::127.0.0.1:\(port)"]
         } catch {
+            googleAPI.stop()
             try? FileManager.default.removeItem(at: directory)
             throw error
         }
@@ -98,13 +110,22 @@ public final class TestTLSFleet: @unchecked Sendable {
             nginx.waitUntilExit()
         }
         for server in misbehaving { server.stop() }
+        googleAPI.stop()
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Replaces what `label`'s host serves at `path` (nginx reads files from disk per request): the
+    /// "file that changes" scenario. The fake Google API follows at once unless it was told to lag.
+    public func serve(_ body: [UInt8], at path: String, on label: String) throws {
+        let file = directory.appendingPathComponent("www/\(host(label))\(path)")
+        try Self.write(body, to: file)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
     }
 
     // MARK: - nginx
 
     private static func writeSites(_ sites: [FleetSite], certificates: [FleetSite.Certificate: TestCertificateAuthority.Issued],
-                                   port: Int, workers: Int, in directory: URL) throws -> URL {
+                                   port: Int, googleAPIPort: Int, workers: Int, in directory: URL) throws -> URL {
         let fm = FileManager.default
         let www = directory.appendingPathComponent("www")
         let cdnRoot = directory.appendingPathComponent("cdn")
@@ -177,6 +198,12 @@ public final class TestTLSFleet: @unchecked Sendable {
                 \(tls(wildcard))
                 root \(defaultRoot.path);
                 types { } default_type application/json;
+            }
+            server {
+                \(listen)
+                server_name dal.\(domain);
+                \(tls(wildcard))
+                location / { proxy_pass http://127.0.0.1:\(googleAPIPort); proxy_http_version 1.1; proxy_set_header Connection ""; }
             }
             server {
                 \(listen)
