@@ -24,6 +24,11 @@ struct FetchOptions: ParsableArguments {
         "Apple's CDN endpoint; the host is appended. Env: AASA_MONITOR_CDN_BASE.", valueName: "URL"))
     var cdnBase: String?
 
+    @Option(name: .customLong("google-dal-base"), help: ArgumentHelp(
+        "Google's Digital Asset Links API (default \(GoogleDALSettings.defaultBase)). Env: AASA_MONITOR_GOOGLE_DAL_BASE; an API key, if you use one: AASA_MONITOR_GOOGLE_API_KEY.",
+        valueName: "URL"))
+    var googleDALBase: String?
+
     func validate() throws {
         _ = try resolved(environment: ProcessInfo.processInfo.environment)
     }
@@ -41,6 +46,13 @@ struct FetchOptions: ParsableArguments {
         if let base = cdnBase ?? environment["AASA_MONITOR_CDN_BASE"].flatMap({ $0.isEmpty ? nil : $0 }) {
             configuration.cdnBase = base
         }
+        let dalBase = googleDALBase ?? environment["AASA_MONITOR_GOOGLE_DAL_BASE"].flatMap { $0.isEmpty ? nil : $0 }
+        if let dalBase, !dalBase.lowercased().hasPrefix("https://") {
+            throw ValidationError("--google-dal-base \(dalBase): give an https:// URL, e.g. \(GoogleDALSettings.defaultBase)")
+        }
+        // The key comes only from the environment: a command line is visible to every user of the machine.
+        configuration.googleDAL = GoogleDALSettings(base: dalBase ?? GoogleDALSettings.defaultBase,
+                                                    apiKey: environment["AASA_MONITOR_GOOGLE_API_KEY"].flatMap { $0.isEmpty ? nil : $0 })
         do {
             if connectTo.isEmpty {
                 configuration.connectTo = try ConnectToRule.parseList(environment["AASA_MONITOR_CONNECT_TO"] ?? "")

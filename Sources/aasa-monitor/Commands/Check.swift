@@ -1,18 +1,25 @@
 import AASA
 import ArgumentParser
+import AssetLinks
 import Fetch
 import Foundation
+import Monitor
 import Vocabulary
 
 extension AASAMonitor {
-    /// `aasa-monitor check DOMAIN`: one full check, as a CI job runs it after a deploy.
+    /// `aasa-monitor check DOMAIN`: one full check of both platforms, as a CI job runs it after a deploy.
     struct Check: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check one domain now: both file locations, Apple's CDN, and the file itself.",
+            abstract: "Check one domain now, for Apple and Android: the files at the origin, Apple's CDN, Google's verdict.",
             discussion: """
-                Fetches https://DOMAIN/.well-known/apple-app-site-association (and the legacy root location) the way \
-                Apple's CDN does — HTTPS only, no redirects — asks Apple's CDN for its copy, and validates the file.
-                Exit status: 0 pass, 1 warnings or deprecations, 2 errors, 3 could not check (DNS, network, refused address).
+                Apple: fetches https://DOMAIN/.well-known/apple-app-site-association (and the legacy root location) the \
+                way Apple's CDN does — HTTPS only, no redirects — asks Apple's CDN for its copy, and validates the file.
+                Android: fetches https://DOMAIN/.well-known/assetlinks.json as Google's fetcher (GoogleAssociationService), \
+                compares a browser's answer, follows includes, and asks Google's Digital Asset Links API. A domain that \
+                serves no assetlinks.json is not failing for Android unless --package expects an app.
+                --fingerprint applies to every --package (one Android app per run, as a CI job checks it).
+                Exit status: the worse of the two platforms — 0 pass, 1 warnings or deprecations, 2 errors, \
+                3 could not check (DNS, network, refused address; an error wins over it).
                 """)
 
         @Argument(help: "The domain, Unicode or Punycode; *.example.com checks example.com.")
@@ -24,6 +31,20 @@ extension AASAMonitor {
         @Flag(inversion: .prefixedNo, help: "Ask Apple's CDN for its copy.")
         var cdn = true
 
+        @Option(help: "Check only this platform (apple or android); default both.")
+        var platform: Platform?
+
+        @Option(name: .customLong("app-id"), help: ArgumentHelp("Apple: an app ID (TEAMID.bundle.id) the file must list for applinks; repeatable.",
+                                                                valueName: "APP_ID"))
+        var appIDs: [String] = []
+
+        @Option(name: .customLong("package"), help: ArgumentHelp("Android: a package the file must verify; repeatable.", valueName: "NAME"))
+        var packages: [String] = []
+
+        @Option(name: .customLong("fingerprint"), help: ArgumentHelp(
+            "Android: a SHA-256 signing-certificate fingerprint each --package must be granted with; repeatable.", valueName: "SHA256"))
+        var fingerprints: [String] = []
+
         @OptionGroup(title: "Outbound")
         var fetch: FetchOptions
 
@@ -33,6 +54,34 @@ extension AASAMonitor {
             } catch {
                 throw ValidationError(String(describing: error))
             }
+            _ = try expectations()
+            _ = try apps()
+            if !fingerprints.isEmpty, packages.isEmpty { throw ValidationError("--fingerprint needs the --package it belongs to.") }
+            if platform == .apple, !packages.isEmpty { throw ValidationError("--package is an Android expectation; drop --platform apple.") }
+            if platform == .android, !appIDs.isEmpty { throw ValidationError("--app-id is an Apple expectation; drop --platform android.") }
+        }
+
+        /// The Android apps, validated by the rules of the app form (Vocabulary's types).
+        func expectations() throws -> [AndroidAppExpectation] {
+            var keys: [String] = []
+            for text in fingerprints {
+                do { keys.append(try CertificateFingerprint(typed: text).text) } catch { throw ValidationError("--fingerprint \(text): \(error.message)") }
+            }
+            var apps: [AndroidAppExpectation] = []
+            for text in packages {
+                do { apps.append(AndroidAppExpectation(packageName: try AndroidPackage(typed: text).text, fingerprints: keys)) } catch {
+                    throw ValidationError("--package \(text): \(error.message)")
+                }
+            }
+            return apps
+        }
+
+        func apps() throws -> [AppID] {
+            var apps: [AppID] = []
+            for text in appIDs {
+                do { apps.append(try AppID(typed: text)) } catch { throw ValidationError("--app-id \(text): \(error.message)") }
+            }
+            return apps
         }
 
         func run() async throws {
@@ -42,14 +91,47 @@ extension AASAMonitor {
             configuration.checkCDN = cdn
             let fetcher: Fetcher
             do { fetcher = try Fetcher(configuration) } catch { throw ValidationError(String(describing: error)) }
-            let check = await fetcher.check(host)
-            fetcher.shutdown()
-            if json {
-                Terminal.print(TerminalText(json: try CheckOutput.json(check)))
-            } else {
-                Terminal.print(CheckOutput.text(check), terminator: "")
+            let android = try expectations()
+            var apple: DomainCheck?
+            var androidCheck: AndroidCheck?
+            switch platform {
+            case .apple?: apple = await fetcher.check(host)
+            case .android?: androidCheck = await fetcher.checkAndroid(host, expectations: android)
+            case nil:
+                let both = await fetcher.checkPlatforms(host, android: android)
+                apple = both.apple
+                androidCheck = both.android
             }
-            throw ExitCode(CheckOutput.exitStatus(check.report))
+            fetcher.shutdown()
+            if var check = apple {
+                check.report = Self.requiring(try apps(), in: check.report, url: check.wellKnown.url)
+                apple = check
+            }
+            if json {
+                Terminal.print(TerminalText(json: try CheckOutput.json(apple: apple, android: androidCheck)))
+            } else {
+                if let apple { Terminal.print(CheckOutput.text(apple), terminator: "") }
+                if let androidCheck {
+                    if apple != nil { Terminal.print("") }
+                    Terminal.print(AndroidCheckOutput.text(androidCheck), terminator: "")
+                }
+            }
+            throw ExitCode(CheckOutput.combined([apple.map { CheckOutput.exitStatus($0.report) },
+                                                 androidCheck.map { AndroidCheckOutput.exitStatus($0.report) }].compactMap { $0 }))
+        }
+
+        /// `--app-id`: each must be listed for applinks in the file devices read (the entitlement check's code).
+        static func requiring(_ apps: [AppID], in report: CheckReport, url: String) -> CheckReport {
+            guard !apps.isEmpty, !report.couldNotCheck else { return report }
+            let results = ExpectationEvaluation.evaluate(Expectations(appIDs: [.applinks: apps.map(\.description)]), document: report.document)
+            var report = report
+            for missing in results.missingAppIDs[.applinks] ?? [] {
+                report.findings.insert(FindingDefinition.entitlementAppNotInFile.finding(at: nil,
+                    "\(missing) is not listed for applinks in \(url); its Universal Links do not open the app.",
+                    hint: "Add it to applinks.details[].appIDs."), at: 0)
+            }
+            report.verdict = Verdict(findings: report.findings)
+            return report
         }
     }
 }

@@ -1,5 +1,6 @@
-import Vocabulary
 import AASA
+import AssetLinks
+import Vocabulary
 import Fetch
 import Foundation
 
@@ -51,8 +52,8 @@ enum CheckOutput {
         return out
     }
 
-    private static func describe(_ facts: TransportFacts, repeatOfWellKnown: Bool) -> TerminalText {
-        var label = facts.location.rawValue
+    static func describe(_ facts: TransportFacts, repeatOfWellKnown: Bool, label given: String? = nil) -> TerminalText {
+        var label = given ?? facts.location.rawValue
         if repeatOfWellKnown { label += " (browser user agent)" }
         var out: TerminalText = "  \(label): \(facts.url)\n"
         if let failure = facts.failure {
@@ -144,16 +145,41 @@ enum CheckOutput {
         }
     }
 
-    static func json(_ check: DomainCheck) throws -> String {
-        let report = Report(
+    static func report(_ check: DomainCheck) -> Report {
+        Report(
             host: check.host.ascii, displayName: check.host.unicode, verdict: check.report.verdict.rawValue,
             couldNotCheck: check.report.couldNotCheck, exitStatus: exitStatus(check.report),
             deviceLocation: check.report.deviceLocation?.rawValue, findings: check.report.findings,
             facts: [check.wellKnown, check.root, check.cdn, check.plainUserAgent].compactMap { $0 }.map(Facts.init),
             startedAt: check.startedAt, finishedAt: check.finishedAt)
+    }
+
+    /// Apple's report keeps its top-level keys (pipelines read them); Android's is under `android`, and
+    /// `exit_status` is the command's, the worse of the two.
+    static func json(apple: DomainCheck?, android: AndroidCheck?) throws -> String {
         let encoder = PublicJSON.encoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        return String(decoding: try encoder.encode(report), as: UTF8.self)
+        var object: [String: Any] = [:]
+        if let apple {
+            object = try JSONSerialization.jsonObject(with: try encoder.encode(report(apple))) as? [String: Any] ?? [:]
+        }
+        if let android {
+            object["android"] = try JSONSerialization.jsonObject(with: try encoder.encode(AndroidCheckOutput.report(android)))
+            if apple == nil {
+                object["host"] = android.host.ascii
+                object["display_name"] = android.host.unicode
+            }
+        }
+        object["exit_status"] = combined([apple.map { exitStatus($0.report) }, android.map { AndroidCheckOutput.exitStatus($0.report) }]
+            .compactMap { $0 })
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The worse of several exit statuses: errors (2), then could-not-check (3), warnings (1), pass (0).
+    static func combined(_ statuses: [Int32]) -> Int32 {
+        let order: [Int32] = [2, 3, 1, 0]
+        return order.first { statuses.contains($0) } ?? 0
     }
 }

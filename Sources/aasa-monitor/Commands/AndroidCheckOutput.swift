@@ -1,0 +1,104 @@
+import AssetLinks
+import Fetch
+import Foundation
+import Vocabulary
+
+/// How `check` prints an `AndroidCheck`: text for people, JSON (under `android`) for pipelines, the exit status.
+enum AndroidCheckOutput {
+    static func exitStatus(_ report: AndroidCheckReport) -> Int32 {
+        if report.couldNotCheck { return 3 }   // as Apple's: nothing certain was learnt about the site
+        switch report.verdict {
+        case .pass: return 0
+        case .warn: return 1
+        case .fail: return 2
+        }
+    }
+
+    static func text(_ check: AndroidCheck) -> TerminalText {
+        let report = check.report
+        var out: TerminalText = ""
+        let name = check.host.unicode == check.host.ascii ? check.host.ascii : "\(check.host.unicode) (\(check.host.ascii))"
+        let word = report.couldNotCheck ? "COULD NOT CHECK" : report.verdict.rawValue.uppercased()
+        out += "\(name) (Android): \(word)"
+        if report.serves {
+            let file = report.file ?? AssetLinksFile()
+            out += " — Google honours \(file.statements.count) statement\(file.statements.count == 1 ? "" : "s")"
+            out += file.packageNames.isEmpty ? "\n" : " for \(file.packageNames.joined(separator: ", "))\n"
+        } else {
+            out += " — no statement list is served\n"
+        }
+        if report.findings.isEmpty {
+            out += "\nNo findings.\n"
+        } else {
+            out += "\nFindings:\n"
+            for finding in report.findings {
+                out += "  \(finding.severity.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)) \(finding.code)"
+                if let location = finding.location, !location.pointer.isEmpty { out += " at \(location)" }
+                out += "\n      \(finding.message)\n"
+                if let hint = finding.hint { out += "      → \(hint)\n" }
+            }
+        }
+        out += "\nFacts:\n"
+        out += CheckOutput.describe(check.origin, repeatOfWellKnown: false, label: "assetlinks (\(check.origin.userAgent ?? "?"))")
+        for other in check.otherUserAgents {
+            out += CheckOutput.describe(other, repeatOfWellKnown: false, label: "assetlinks (\(other.userAgent ?? "?"))")
+        }
+        for include in check.includes { out += CheckOutput.describe(include, repeatOfWellKnown: false, label: "include") }
+        switch check.google {
+        case .answered(let list, let checks)?:
+            out += "  Google's Digital Asset Links API: \(list.statements.count) statement\(list.statements.count == 1 ? "" : "s")"
+            if let age = list.maxAgeSeconds { out += ", max age \(Int(age)) s" }
+            out += list.errorCodes.isEmpty ? "\n" : ", errors \(list.errorCodes.joined(separator: ", "))\n"
+            for link in checks {
+                out += "    \(link.packageName) \(link.fingerprint): \(link.linked ? "linked" : "NOT linked")\n"
+            }
+        case .unavailable(let reason)?:
+            out += "  Google's Digital Asset Links API: unavailable (\(reason))\n"
+        case nil:
+            break
+        }
+        return out
+    }
+
+    struct Report: Encodable {
+        var verdict: String
+        var couldNotCheck: Bool
+        var exitStatus: Int32
+        var serves: Bool
+        var url: String
+        var findings: [Finding]
+        var facts: [CheckOutput.Facts]
+        var includes: [CheckOutput.Facts]
+        var google: Google?
+        var startedAt: Date
+        var finishedAt: Date
+    }
+
+    struct Google: Encodable {
+        var available: Bool
+        var reason: String?
+        var statements: [GoogleStatement]
+        var errorCodes: [String]
+        var maxAgeSeconds: Double?
+        var debugString: String?
+        var checks: [GoogleLinkCheck]
+    }
+
+    static func report(_ check: AndroidCheck) -> Report {
+        var google: Google?
+        switch check.google {
+        case .answered(let list, let checks)?:
+            google = Google(available: true, statements: list.statements, errorCodes: list.errorCodes, maxAgeSeconds: list.maxAgeSeconds,
+                            debugString: list.debugString, checks: checks)
+        case .unavailable(let reason)?:
+            google = Google(available: false, reason: reason, statements: [], errorCodes: [], checks: [])
+        case nil:
+            break
+        }
+        return Report(verdict: check.report.verdict.rawValue, couldNotCheck: check.report.couldNotCheck,
+                      exitStatus: exitStatus(check.report), serves: check.report.serves, url: check.origin.url,
+                      findings: check.report.findings, facts: ([check.origin] + check.otherUserAgents).map(CheckOutput.Facts.init),
+                      includes: check.includes.map(CheckOutput.Facts.init), google: google,
+                      startedAt: check.startedAt, finishedAt: check.finishedAt)
+    }
+}
