@@ -17,3 +17,23 @@ public enum PublicJSON {
         return encoder
     }
 }
+
+extension PublicJSON {
+    /// An optional written as `null` when it is absent, where a synthesized encoder would leave the
+    /// key out, so a script can rely on every key being present. One wrapper instead of a
+    /// hand-written `encode(to:)` per output type (status, validate, API errors).
+    @propertyWrapper
+    public struct NullWhenAbsent<Value: Encodable>: Encodable {
+        public var wrappedValue: Value?
+
+        public init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
+        }
+    }
+}
+
+extension PublicJSON.NullWhenAbsent: Sendable where Value: Sendable {}
+extension PublicJSON.NullWhenAbsent: Equatable where Value: Equatable {}

@@ -19,4 +19,18 @@ import Vocabulary
         let text = String(decoding: try encoder.encode(value), as: UTF8.self)
         #expect(text == #"{"exit_status":2,"headers":{"ABCDE12345.app":"x","Content-Type":"application\/json"},"nested":[{"redirect_target":"https:\/\/a.example\/"}],"origin_version_sha256":"ab"}"#)
     }
+
+    /// A wrapped optional is written as null when absent (a plain one is left out), and as its value
+    /// when present; the key still goes through the snake_case conversion.
+    @Test func nullWhenAbsentWritesTheKeyWithNull() throws {
+        struct Value: Encodable {
+            @PublicJSON.NullWhenAbsent var lastCheck: String?
+            var plain: String?
+        }
+        let encoder = PublicJSON.encoder()
+        encoder.outputFormatting = [.sortedKeys]
+        #expect(String(decoding: try encoder.encode(Value(lastCheck: nil, plain: nil)), as: UTF8.self) == #"{"last_check":null}"#)
+        #expect(String(decoding: try encoder.encode(Value(lastCheck: "x", plain: "y")), as: UTF8.self)
+                == #"{"last_check":"x","plain":"y"}"#)
+    }
 }

@@ -12,23 +12,10 @@ extension DomainStatus {
     struct ReportEntry: Encodable {
         var host: String
         var state: String
-        var lastCheck: String?
-        var version: String?
+        @PublicJSON.NullWhenAbsent var lastCheck: String?
+        @PublicJSON.NullWhenAbsent var version: String?
         var openAlerts: [String]
-        var reason: String?
-
-        // Nulls are written out, so a script can rely on every key being present.
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(host, forKey: .host)
-            try container.encode(state, forKey: .state)
-            try container.encode(lastCheck, forKey: .lastCheck)
-            try container.encode(version, forKey: .version)
-            try container.encode(openAlerts, forKey: .openAlerts)
-            try container.encode(reason, forKey: .reason)
-        }
-
-        enum CodingKeys: String, CodingKey { case host, state, lastCheck, version, openAlerts, reason }
+        @PublicJSON.NullWhenAbsent var reason: String?
     }
 
     public static func json(_ statuses: [DomainStatus]) -> String {

@@ -43,13 +43,8 @@ public enum APIResponses {
         struct Body: Encodable {
             struct Inner: Encodable {
                 let message: String
-                let field: String?
-                func encode(to encoder: any Encoder) throws {
-                    var c = encoder.container(keyedBy: CodingKeys.self)
-                    try c.encode(message, forKey: .message)
-                    try c.encode(field, forKey: .field)   // null rather than absent, so clients can rely on the key
-                }
-                enum CodingKeys: String, CodingKey { case message, field }
+                // null rather than absent, so clients can rely on the key
+                @PublicJSON.NullWhenAbsent var field: String?
             }
             let error: Inner
         }

@@ -63,10 +63,10 @@ enum ValidationOutput {
 
         var code: String
         var severity: String
-        var location: Location?
+        @PublicJSON.NullWhenAbsent var location: Location?
         var message: String
-        var hint: String?
-        var affects: String?
+        @PublicJSON.NullWhenAbsent var hint: String?
+        @PublicJSON.NullWhenAbsent var affects: String?
 
         init(_ finding: Finding) {
             code = finding.code
@@ -76,18 +76,6 @@ enum ValidationOutput {
             hint = finding.hint
             affects = finding.affects
         }
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(code, forKey: .code)
-            try c.encode(severity, forKey: .severity)
-            try c.encode(location, forKey: .location)
-            try c.encode(message, forKey: .message)
-            try c.encode(hint, forKey: .hint)
-            try c.encode(affects, forKey: .affects)
-        }
-
-        enum CodingKeys: String, CodingKey { case code, severity, location, message, hint, affects }
     }
 
     private struct Output: Encodable {
@@ -96,24 +84,10 @@ enum ValidationOutput {
             var warnings: Int
             var deprecations: Int
             var infos: Int
-            var worstSeverity: String?
+            @PublicJSON.NullWhenAbsent var worstSeverity: String?
             var exitStatus: Int32
             var signed: Bool
             var parsed: Bool
-
-            func encode(to encoder: any Encoder) throws {
-                var c = encoder.container(keyedBy: CodingKeys.self)
-                try c.encode(errors, forKey: .errors)
-                try c.encode(warnings, forKey: .warnings)
-                try c.encode(deprecations, forKey: .deprecations)
-                try c.encode(infos, forKey: .infos)
-                try c.encode(worstSeverity, forKey: .worstSeverity)
-                try c.encode(exitStatus, forKey: .exitStatus)
-                try c.encode(signed, forKey: .signed)
-                try c.encode(parsed, forKey: .parsed)
-            }
-
-            enum CodingKeys: String, CodingKey { case errors, warnings, deprecations, infos, worstSeverity, exitStatus, signed, parsed }
         }
 
         var findings: [FindingJSON]
