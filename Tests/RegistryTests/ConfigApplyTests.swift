@@ -184,6 +184,27 @@ import Vocabulary
         }
     }
 
+    /// What an app put on a domain stays the app's: applying a file that declares the domain with
+    /// other expectations neither plans to remove it nor removes it, and export leaves it out.
+    @Test func expectationsAppsPutOnDomainsAreLeftToTheApps() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let registry = DomainRegistry(database: db)
+            let appID = "ZYXWV98765.com.other.app"
+            try AppRegistry(database: db).register(AppRegistration(appleAppIDs: [appID], appleDomains: ["applinks:example.com"],
+                                                                   watchedURLs: ["https://example.com/app-only"]))
+            let file = "domains:\n  - host: example.com\n    interval_minutes: 60\n    app_ids:\n      applinks: [\(Self.app)]\n"
+            let plan = try registry.apply(try Self.document(file))
+            #expect(plan.steps == [.init(action: .change, subject: .domain("example.com"), details: ["+ app_ids.applinks: \(Self.app)"])])
+            let domain = try #require(try db.domain(host: "example.com"))
+            #expect(Set(try db.appIDExpectations(domainID: domain.id).map(\.appID)) == [appID, Self.app])
+            #expect(try db.watchedURLs(domainID: domain.id) == [WatchedURLExpectation(url: "https://example.com/app-only", expectedAppID: appID)])
+            #expect(try registry.apply(try Self.document(file)).isEmpty)
+            let exported = try registry.exportConfig()
+            #expect(exported.domains.first?.appIDs == [.init(service: "applinks", appID: Self.app)])
+            #expect(exported.domains.first?.watchedURLs == [])
+        }
+    }
+
     /// A channel made by hand without a name is taken over by the file's entry of the same kind and
     /// target, not duplicated; exporting names it kind-id until then.
     @Test func unnamedChannelsAreAdopted() throws {

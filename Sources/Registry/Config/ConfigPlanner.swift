@@ -58,15 +58,15 @@ struct ConfigPlanner {
                 details.append("interval_minutes: \(existing.intervalSeconds / 60) → \(draft.intervalSeconds / 60)")
             }
             if draft.badgeEnabled != existing.badgeEnabled { details.append("badge: \(existing.badgeEnabled) → \(draft.badgeEnabled)") }
-            let apps = state.appIDs[existing.id, default: []], wanted = Set(draft.appIDs)
+            let apps = state.ownAppIDs(existing.id), wanted = Set(draft.appIDs)
             details += wanted.subtracting(apps).sorted(by: Self.appOrder).map { "+ app_ids.\($0.service.rawValue): \($0.appID)" }
             details += apps.subtracting(wanted).sorted(by: Self.appOrder).map { "- app_ids.\($0.service.rawValue): \($0.appID)" }
-            let urls = state.watched[existing.id, default: []], wantedURLs = Set(draft.watchedURLs)
+            let urls = state.ownWatchedURLs(existing.id), wantedURLs = Set(draft.watchedURLs)
             details += wantedURLs.subtracting(urls).sorted { $0.url < $1.url }.map { "+ watched_urls: \($0.url) (expect \($0.expectedAppID ?? "browser"))" }
             details += urls.subtracting(wantedURLs).sorted { $0.url < $1.url }.map { "- watched_urls: \($0.url) (expect \($0.expectedAppID ?? "browser"))" }
             if !details.isEmpty {
                 plan.steps.append(.init(action: .change, subject: .domain(name), details: details))
-                work.append(.changeDomain(existing.id, draft))
+                work.append(.changeDomain(existing.id, state.withAppPlaced(draft, domainID: existing.id)))
             }
         }
         for existing in state.domains where !declared.contains(DomainKey(host: existing.host, wildcard: existing.wildcard)) {

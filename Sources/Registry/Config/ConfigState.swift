@@ -9,6 +9,10 @@ struct ConfigState {
     var watched: [Int64: Set<WatchedURLExpectation>] = [:]
     var channels: [ChannelRecord]
     var byKey: [DomainKey: DomainRecord] = [:]
+    /// What apps put on the domains: the apps' business, so neither compared with the file's
+    /// domain entries nor exported as theirs, and kept when a domain's own expectations are rewritten.
+    var appPlacedIDs: [Int64: Set<AppIDExpectation>] = [:]
+    var appPlacedURLs: [Int64: Set<WatchedURLExpectation>] = [:]
 
     init(_ c: Connection) throws {
         domains = try c.allDomains()
@@ -22,6 +26,33 @@ struct ConfigState {
             }
         }
         for d in domains { byKey[DomainKey(host: d.host, wildcard: d.wildcard)] = d }
+        for row in try c.appPlacedExpectations() {
+            switch row.kind {
+            case .appID(let service, let appID):
+                appPlacedIDs[row.domainID, default: []].insert(AppIDExpectation(service: service, appID: appID))
+            case .watchedURL(let url, let expected):
+                appPlacedURLs[row.domainID, default: []].insert(WatchedURLExpectation(url: url, expectedAppID: expected))
+            }
+        }
+    }
+
+    /// A domain's own app IDs: what is stored, less what apps put there.
+    func ownAppIDs(_ domainID: Int64) -> Set<AppIDExpectation> {
+        appIDs[domainID, default: []].subtracting(appPlacedIDs[domainID, default: []])
+    }
+
+    func ownWatchedURLs(_ domainID: Int64) -> Set<WatchedURLExpectation> {
+        watched[domainID, default: []].subtracting(appPlacedURLs[domainID, default: []])
+    }
+
+    /// What to store for a domain whose own expectations become `draft`'s: those, plus what apps put
+    /// there (a watched URL the file declares itself wins over an app's for the same URL).
+    func withAppPlaced(_ draft: DomainDraft, domainID: Int64) -> DomainDraft {
+        var d = draft
+        d.appIDs = Array(Set(draft.appIDs).union(appPlacedIDs[domainID, default: []])).sorted { ($0.service, $0.appID) < ($1.service, $1.appID) }
+        let declared = Set(draft.watchedURLs.map(\.url))
+        d.watchedURLs += appPlacedURLs[domainID, default: []].filter { !declared.contains($0.url) }.sorted { $0.url < $1.url }
+        return d
     }
 
     /// The name people read and files declare: Unicode, with `*.` for a wildcard registration.

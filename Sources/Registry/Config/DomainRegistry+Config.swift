@@ -40,8 +40,8 @@ extension DomainRegistry {
             let state = try ConfigState(c)
             var document = ConfigDocument(sections: [.domains, .channels])
             for domain in state.domains {
-                let apps = state.appIDs[domain.id, default: []].sorted { ($0.service, $0.appID) < ($1.service, $1.appID) }
-                let watched = state.watched[domain.id, default: []].sorted { $0.url < $1.url }
+                let apps = state.ownAppIDs(domain.id).sorted { ($0.service, $0.appID) < ($1.service, $1.appID) }
+                let watched = state.ownWatchedURLs(domain.id).sorted { $0.url < $1.url }
                 document.domains.append(DomainEntry(
                     host: ConfigState.name(of: domain), intervalMinutes: domain.intervalSeconds / 60, badge: domain.badgeEnabled,
                     appIDs: apps.map { .init(service: $0.service.rawValue, appID: $0.appID) },
