@@ -14,6 +14,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // YAML for config files (apply/export); libyaml inside, no further dependencies.
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        // The custom webhook's body template (Notify); no dependencies of its own.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
     ],
     targets: [
         // System libraries, found through pkg-config.
@@ -52,8 +54,9 @@ let package = Package(
         .target(name: "Fetch", dependencies: ["CCurl", "CShim", "CIDN2", "Vocabulary", "AASA", "AssetLinks", "Outbound"], swiftSettings: strict),
         // Scheduler, check pipeline, alert rules.
         .target(name: "Monitor", dependencies: ["Vocabulary", "AASA", "AppManifests", "Fetch", "Store"], swiftSettings: strict),
-        // Email and webhook delivery from the outbox.
-        .target(name: "Notify", dependencies: ["Vocabulary", "CCurl", "CSodium", "Store", "Outbound", "TextEncoding"], swiftSettings: strict),
+        // Email, webhook and on-call/chat provider delivery from the outbox.
+        .target(name: "Notify", dependencies: ["Vocabulary", "AASA", "CCurl", "CSodium", "Store", "Outbound", "TextEncoding",
+                                               .product(name: "Mustache", package: "swift-mustache")], swiftSettings: strict),
         // The application layer: the one way in for every change to what is monitored (register, edit,
         // delete, import, expectations, "check now") — the form, the API and the CLI all call it.
         .target(name: "Registry", dependencies: ["Vocabulary", "Store", "Monitor", "Fetch", "Outbound", "AppManifests", "Notify", "ConfigFile"], swiftSettings: strict),

@@ -2,15 +2,52 @@ import Vocabulary
 import Foundation
 import Store
 
-/// Adding channels and sending test notifications, shared by the CLI, the settings page and the
-/// API. Validates what a person typed before it reaches the database.
+/// A channel as a person, an API client or a config file describes it, before it is checked.
+/// Which fields a kind needs is `kind.inputs`.
+public struct ChannelSpec: Sendable, Equatable {
+    public var kind: ChannelKind
+    public var name: String
+    /// The email address or URL; empty for PagerDuty, Opsgenie and Telegram means the provider's API.
+    public var target: String
+    /// The routing key, API key, bot token or access token (`kind.inputs.credential`).
+    public var credential: String?
+    /// Telegram's chat id.
+    public var recipient: String?
+    /// The custom webhook's Mustache template of JSON.
+    public var template: String?
+    public var minSeverity: AlertSeverity
+    public var domainIDs: [Int64]
+
+    public init(kind: ChannelKind, name: String = "", target: String = "", credential: String? = nil, recipient: String? = nil,
+                template: String? = nil, minSeverity: AlertSeverity = .info, domainIDs: [Int64] = []) {
+        self.kind = kind
+        self.name = name
+        self.target = target
+        self.credential = credential
+        self.recipient = recipient
+        self.template = template
+        self.minSeverity = minSeverity
+        self.domainIDs = domainIDs
+    }
+}
+
+/// Adding channels and sending test notifications, shared by the CLI, the settings page, the API and
+/// config files. Validates what a person typed before it reaches the database.
 public enum ChannelSetup {
+    /// A refusal, with the field it concerns (`target`, `credential`, `recipient`, `template`) so a form
+    /// can show it beside the field and the API can name it.
     public struct InvalidInput: Error, CustomStringConvertible {
+        public var field: String
         public var message: String
         public var description: String { message }
+
+        public init(field: String = "target", message: String) {
+            self.field = field
+            self.message = message
+        }
     }
 
-    /// A new channel and, for webhooks, the signing secret to show once.
+    /// A new channel and, for signed webhooks, the signing secret to show once.
     public struct Created: Sendable {
         public var channel: ChannelRecord
         public var secret: String?
@@ -19,46 +56,145 @@ public enum ChannelSetup {
     /// Checks the address or URL, generates a signing secret for webhooks, and stores the channel.
     public static func add(kind: ChannelKind, target: String, name: String = "", minSeverity: AlertSeverity = .info,
                            domainIDs: [Int64] = [], in database: some SettingsStore) throws -> Created {
-        let trimmed = try checkedTarget(kind: kind, target)
-        let secret: WebhookSecret? = kind == .email ? nil : WebhookSecret.generate()
-        let channel = try database.createChannel(NewChannel(kind: kind, name: name, target: trimmed, secret: secret?.text,
-                                                            minSeverity: minSeverity, domainIDs: domainIDs))
-        return Created(channel: channel, secret: secret?.text)
+        try add(ChannelSpec(kind: kind, name: name, target: target, minSeverity: minSeverity, domainIDs: domainIDs), in: database)
     }
 
-    /// The target as stored (trimmed), once it is right for the kind: an email address, or a URL
-    /// the webhook policy accepts. Shared by `add` and config files (`apply`).
-    public static func checkedTarget(kind: ChannelKind, _ target: String) throws -> String {
-        let trimmed = target.trimmingCharacters(in: .whitespacesAndNewlines)
-        switch kind {
-        case .email:
-            try validateEmail(trimmed)
-        case .webhook, .slack:
-            do {
-                _ = try WebhookAddressPolicy.parse(trimmed)
-            } catch {
-                throw InvalidInput(message: error.description)
+    /// Checks every field of `spec` (`validated`) and stores the channel.
+    public static func add(_ spec: ChannelSpec, in database: some SettingsStore) throws -> Created {
+        let new = try validated(spec)
+        let channel = try database.createChannel(new)
+        return Created(channel: channel, secret: spec.kind.inputs.generatesSigningSecret ? new.secret : nil)
+    }
+
+    /// The channel to store for `spec`, or the first field that is wrong. No I/O (the URL's host is
+    /// resolved and judged when a message is sent), so a config file can check all its channels
+    /// before it changes anything.
+    public static func validated(_ spec: ChannelSpec) throws(InvalidInput) -> NewChannel {
+        let inputs = spec.kind.inputs
+        let target = try checkedTarget(kind: spec.kind, spec.target)
+        var secret = spec.credential?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if secret?.isEmpty == true { secret = nil }
+        if let name = inputs.credential {
+            if inputs.credentialRequired && secret == nil {
+                throw InvalidInput(field: "credential", message: "\(spec.kind.displayName) needs its \(name)")
             }
+            if let secret, let problem = credentialProblem(secret, kind: spec.kind) {
+                throw InvalidInput(field: "credential", message: problem)
+            }
+        } else if inputs.generatesSigningSecret {
+            secret = WebhookSecret.generate().text
+        } else if secret != nil {
+            throw InvalidInput(field: "credential", message: "\(spec.kind.displayName) takes no credential: its URL is the credential")
         }
-        return trimmed
+        var recipient = spec.recipient?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if recipient?.isEmpty == true { recipient = nil }
+        if let name = inputs.recipient {
+            guard let chat = recipient else { throw InvalidInput(field: "recipient", message: "\(spec.kind.displayName) needs the \(name)") }
+            guard isTelegramChat(chat) else {
+                throw InvalidInput(field: "recipient", message: "\"\(chat)\" is not a chat id: a number like -1001234567890, or @channelname")
+            }
+        } else if recipient != nil {
+            throw InvalidInput(field: "recipient", message: "\(spec.kind.displayName) takes no recipient besides its URL")
+        }
+        var template = spec.template
+        if template?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty == true { template = nil }
+        if inputs.needsTemplate {
+            guard let text = template else {
+                throw InvalidInput(field: "template", message: "a custom webhook needs a template of its JSON body")
+            }
+            if let problem = templateProblem(text) { throw InvalidInput(field: "template", message: problem) }
+        } else if template != nil {
+            throw InvalidInput(field: "template", message: "only a custom webhook takes a template")
+        }
+        return NewChannel(kind: spec.kind, name: spec.name.trimmingCharacters(in: .whitespacesAndNewlines), target: target,
+                          secret: secret, recipient: recipient, bodyTemplate: template, minSeverity: spec.minSeverity,
+                          domainIDs: spec.domainIDs)
+    }
+
+    /// The target as stored (trimmed; the provider's API when left empty), once it is right for the
+    /// kind: an email address, or a URL the webhook policy accepts. Shared by `validated` and config
+    /// files (`apply`).
+    public static func checkedTarget(kind: ChannelKind, _ given: String) throws(InvalidInput) -> String {
+        var target = given.trimmingCharacters(in: .whitespacesAndNewlines)
+        switch kind.inputs.target {
+        case .emailAddress:
+            try validateEmail(target)
+        case .url:
+            try validateURL(target, kind: kind)
+            if kind == .ntfy, !isNtfyTopic(Ntfy.split(target).topic) {
+                throw InvalidInput(message: "an ntfy URL ends in its topic, like https://ntfy.sh/your-topic (letters, digits, - and _)")
+            }
+        case .endpoint(let fallback, _):
+            if target.isEmpty { target = fallback }
+            try validateURL(target, kind: kind)
+        }
+        return target
     }
 
     /// One address, no display name, no spaces or line breaks (it goes into SMTP's RCPT TO).
-    public static func validateEmail(_ address: String) throws {
+    public static func validateEmail(_ address: String) throws(InvalidInput) {
         let parts = address.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
               address.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0 != "<" && $0 != ">" && $0 != "," && $0 != "\u{7F}" })
         else { throw InvalidInput(message: "\"\(address)\" is not an email address like ops@example.com") }
     }
 
+    static func validateURL(_ url: String, kind: ChannelKind) throws(InvalidInput) {
+        guard !url.isEmpty else { throw InvalidInput(message: "\(kind.displayName) needs its URL") }
+        do {
+            _ = try WebhookAddressPolicy.parse(url)
+        } catch {
+            throw InvalidInput(message: error.description)
+        }
+    }
+
+    /// Credentials travel in a header or a URL path: one line of printable ASCII, whatever the kind.
+    static func credentialProblem(_ credential: String, kind: ChannelKind) -> String? {
+        guard credential.count <= 512, credential.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
+            return "the \(kind.inputs.credential ?? "credential") must be one line of letters, digits and punctuation"
+        }
+        if kind == .telegram {
+            // "123456789:AA…": the bot's id, a colon, and the secret part (it lands in the URL path).
+            let parts = credential.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, parts[0].allSatisfy(\.isNumber),
+                  parts[1].unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" })
+            else { return "a Telegram bot token looks like 123456789:AAE…, as @BotFather gives it" }
+        }
+        return nil
+    }
+
+    static func isTelegramChat(_ chat: String) -> Bool {
+        if chat.hasPrefix("@") {
+            let name = chat.dropFirst()
+            return name.count >= 4 && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+        }
+        let digits = chat.hasPrefix("-") ? chat.dropFirst() : Substring(chat)
+        return !digits.isEmpty && digits.count <= 20 && digits.allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
+    static func isNtfyTopic(_ topic: String) -> Bool {
+        (1...64).contains(topic.count) && topic.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+    }
+
+    /// Nil when the template can be rendered into JSON; the reason otherwise.
+    static func templateProblem(_ template: String) -> String? {
+        if template.utf8.count > 32_768 { return "the template is longer than 32 KiB" }
+        do {
+            try CustomWebhook.check(template)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
     /// Queues a test notification for the channel, whatever its filters. Returns the delivery id.
     public static func sendTest(channelID: Int64, in database: some SettingsStore & AlertStore, now: Date = Date()) throws -> Int64 {
         guard let channel = try database.channel(id: channelID) else {
-            throw InvalidInput(message: "there is no channel \(channelID)")
+            throw InvalidInput(field: "id", message: "there is no channel \(channelID)")
         }
         let event = NotificationEvent(kind: .test, occurredAt: now, domainHost: "example.com", severity: .info,
                                       title: "channel \(channel.id) (\(channel.kind.rawValue)) works",
-                                      detail: "You asked aasa-monitor to send a test notification to \(channel.target). "
+                                      detail: "You asked aasa-monitor to send a test notification through this \(channel.kind.displayName) channel. "
                                           + "Real alerts through this channel look like this one.")
         return try database.enqueueTestNotification(channelID: channelID, event: event)
     }

@@ -13,6 +13,20 @@ public enum NotificationSettings {
         public static let smtpCAFile = "smtp_ca_file"
         /// The dashboard's public address, for links in messages.
         public static let baseURL = "base_url"
+        /// "true" when an admin allows receivers on this machine or a private network.
+        public static let allowPrivateReceivers = "allow_private_receivers"
+    }
+
+    /// The environment's switch for private receivers; when set, the settings page cannot turn it off.
+    public static let allowPrivateEnvironmentKey = "AASA_MONITOR_ALLOW_PRIVATE_WEBHOOKS"
+
+    /// Whether webhooks, providers (and the SMTP server) may be on this machine or a private network:
+    /// off unless an admin allows it, on the settings page or with AASA_MONITOR_ALLOW_PRIVATE_WEBHOOKS=1.
+    /// The outbound policy exists because channel URLs are typed by people; an admin who runs an
+    /// internal bridge or a compose service as a receiver opts out of it knowingly.
+    public static func allowsPrivateReceivers(environment: [String: String], database: some SettingsStore) throws -> Bool {
+        if environment[allowPrivateEnvironmentKey] == "1" { return true }
+        return try database.setting(Key.allowPrivateReceivers) == "true"
     }
 
     public static let defaultBaseURL = "http://127.0.0.1:8080"
@@ -26,7 +40,8 @@ public enum NotificationSettings {
         let mode = try database.setting(Key.smtpStartTLS).flatMap(MailSettings.StartTLS.init(rawValue:)) ?? .whenOffered
         let ca = try database.setting(Key.smtpCAFile).flatMap { $0.isEmpty ? nil : $0 }
         return MailSettings(url: url, from: from, startTLS: mode, caFile: ca,
-                            allowPrivateServer: MailSettings.allowsPrivateServer(environment))
+                            allowPrivateServer: try MailSettings.allowsPrivateServer(environment)
+                                || allowsPrivateReceivers(environment: environment, database: database))
     }
 
     /// Env AASA_MONITOR_BASE_URL, else the stored base URL, else http://127.0.0.1:8080.
@@ -37,10 +52,10 @@ public enum NotificationSettings {
     }
 
     /// A delivery configuration from the environment and the database, with the production
-    /// outbound policy (no private addresses) unless AASA_MONITOR_ALLOW_PRIVATE_WEBHOOKS=1, which
-    /// tests and closed networks set explicitly.
+    /// outbound policy (no private addresses) unless an admin allowed private receivers
+    /// (`allowsPrivateReceivers`), as tests and closed networks do explicitly.
     public static func deliveryConfiguration(environment: [String: String], database: some SettingsStore) throws -> DeliveryConfiguration {
-        let allowPrivate = environment["AASA_MONITOR_ALLOW_PRIVATE_WEBHOOKS"] == "1"
+        let allowPrivate = try allowsPrivateReceivers(environment: environment, database: database)
         var retry = RetryPolicy()
         // Seconds; for tests and staging that must see retries happen quickly.
         if let initial = environment["AASA_MONITOR_RETRY_INITIAL_SECONDS"].flatMap(Double.init), initial > 0 {

@@ -53,7 +53,12 @@ public struct OutboxDeliverer: Sendable {
         case .delivered:
             return (.delivered, result)
         case .retry:
-            return (.retry(delaySeconds: configuration.retry.delaySeconds(afterAttempt: delivery.attempts)), result)
+            // The receiver's own Retry-After wins over our backoff (a day at most; the horizon caps it too).
+            let delay = result.retryAfterSeconds.map { min($0, 86_400) }
+                ?? configuration.retry.delaySeconds(afterAttempt: delivery.attempts)
+            return (.retry(delaySeconds: delay), result)
+        case .refused:
+            return (.giveUp(disableChannelBecause: nil), result)
         case .gone:
             let reason = "The receiver answered 410 Gone on \(UTCTimestamp.iso8601(Date())); the channel was disabled. "
                 + "Check the URL and enable the channel again."
@@ -75,6 +80,10 @@ public struct OutboxDeliverer: Sendable {
                                        timeoutSeconds: configuration.webhookTimeoutSeconds)
             return sender.send(delivery.event, url: channel.target, format: channel.kind == .slack ? .slack : .event,
                                secret: channel.secret.flatMap(WebhookSecret.init), messageID: delivery.idempotencyID)
+        case .pagerduty, .opsgenie, .teams, .discord, .googleChat, .mattermost, .telegram, .ntfy, .customWebhook:
+            let http = HTTPDelivery(policy: configuration.webhookPolicy, timeoutSeconds: configuration.webhookTimeoutSeconds)
+            return ProviderPayloads.send(ProviderInput(event: delivery.event, channel: channel, links: configuration.links,
+                                                       deliveryKey: delivery.idempotencyID), through: http)
         }
     }
 }

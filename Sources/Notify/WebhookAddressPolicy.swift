@@ -21,7 +21,9 @@ public struct WebhookAddressPolicy: Sendable {
             switch self {
             case .badURL(let why): "not a usable webhook URL: \(why)"
             case .unresolvable(let why): why
-            case .address(let a, let reason): "refused address \(a): \(reason)"
+            case .address(let a, let reason):
+                "refused address \(a): \(reason). Receivers on this machine or a private network are refused unless an admin "
+                    + "allows private receivers (Settings → Notifications, or AASA_MONITOR_ALLOW_PRIVATE_WEBHOOKS=1)"
             }
         }
     }

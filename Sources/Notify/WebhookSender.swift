@@ -1,7 +1,5 @@
 import Vocabulary
-import CCurl
 import Foundation
-import Outbound
 import Store
 
 /// POSTs a notification to a webhook URL, signed the Standard Webhooks way. Blocking: call it from
@@ -46,41 +44,22 @@ public struct WebhookSender: Sendable {
     }
 
     public func send(_ request: Request) -> DeliveryResult {
-        let target: (url: OutboundURL, pin: PinnedConnection)
-        do {
-            target = try policy.target(for: request.url)
-        } catch {
-            return DeliveryResult(verdict: .retry, error: error.description)
+        switch HTTPDelivery(policy: policy, timeoutSeconds: timeoutSeconds).post(url: request.url, headers: request.headers, body: request.body) {
+        case .notSent(let why), .failed(let why):
+            return DeliveryResult(verdict: .retry, error: why)
+        case .answered(let code, let headers, let body):
+            let reply = String(decoding: body.prefix(300), as: UTF8.self)
+            return DeliveryResult(verdict: Self.verdict(forStatus: code), responseCode: code,
+                                  reply: reply.isEmpty ? nil : reply,
+                                  error: (200..<300).contains(code) ? nil : "HTTP \(code)",
+                                  retryAfterSeconds: code == 429 ? ProviderAnswer.retryAfter(headers["retry-after"], now: Date()) : nil)
         }
-        let transfer: BlockingTransfer
-        do {
-            // Pinned to the addresses the policy judged, under the name curl connects with; a
-            // rebinding DNS answer is never consulted, and the socket guard refuses any other address.
-            transfer = try BlockingTransfer(target.url, pinnedTo: target.pin, responseLimit: 4096)
-            try transfer.easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
-            // A redirect could point anywhere, including this machine: never follow one.
-            try transfer.easy.set(CURLOPT_FOLLOWLOCATION, 0)
-            try transfer.easy.set(CURLOPT_CONNECTTIMEOUT, min(5, timeoutSeconds))
-            try transfer.easy.set(CURLOPT_TIMEOUT, timeoutSeconds)
-            try transfer.easy.set(CURLOPT_HTTPHEADER, list: request.headers.map { "\($0.0): \($0.1)" } + ["Expect:"])
-            try transfer.setPostBody(request.body)
-        } catch {
-            return DeliveryResult(verdict: .retry, error: "\(error)")
-        }
-        do {
-            try transfer.perform()
-        } catch {
-            return DeliveryResult(verdict: .retry, error: "\(error)")
-        }
-        let code = transfer.responseCode
-        let reply = String(decoding: transfer.responseBody.prefix(300), as: UTF8.self)
-        return DeliveryResult(verdict: Self.verdict(forStatus: code), responseCode: code,
-                              reply: reply.isEmpty ? nil : reply,
-                              error: (200..<300).contains(code) ? nil : "HTTP \(code)")
     }
 
     /// 2xx delivered; 410 Gone disables the channel (the receiver asked us to stop); anything
-    /// else, including other 4xx and every 3xx (not followed), is retried until the horizon.
+    /// else, including other 4xx and every 3xx (not followed), is retried until the horizon (a 429's
+    /// Retry-After is honoured). Our own receivers may be restarted or fixed within the day, so unlike
+    /// the providers' (`ProviderAnswer`) a 4xx here is not taken as final.
     static func verdict(forStatus code: Int) -> DeliveryResult.Verdict {
         if (200..<300).contains(code) { return .delivered }
         if code == 410 { return .gone }

@@ -19,6 +19,7 @@ struct ChannelFields: Sendable {
         case .email: ChannelFields(targetKey: "to", targetIsSecret: false, takesSigningSecret: false)
         case .webhook: ChannelFields(targetKey: "url", targetIsSecret: false, takesSigningSecret: true)
         case .slack: ChannelFields(targetKey: "url", targetIsSecret: true, takesSigningSecret: false)
+        case .pagerduty, .opsgenie, .teams, .discord, .googleChat, .mattermost, .telegram, .ntfy, .customWebhook: nil
         }
     }
 

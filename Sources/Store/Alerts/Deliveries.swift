@@ -207,7 +207,7 @@ extension AlertStore {
         FROM due, channels c
         WHERE d.id = due.id AND c.id = d.channel_id
         RETURNING d.id, d.idempotency_id, d.payload::text AS payload, d.attempts, d.created_at, d.give_up_at,
-                  c.id AS channel_id, c.kind, c.name, c.target, c.secret, c.enabled, c.min_severity,
+                  c.id AS channel_id, c.kind, c.name, c.target, c.secret, c.recipient, c.body_template, c.enabled, c.min_severity,
                   c.disabled_reason, c.created_at AS channel_created_at, c.updated_at AS channel_updated_at
         """
     }
@@ -252,7 +252,8 @@ extension ClaimedDelivery {
         let kind: ChannelKind = try row.decode("kind"), severity: AlertSeverity = try row.decode("min_severity")
         let channel = ChannelRecord(
             id: try row.decode("channel_id"), kind: kind, name: try row.decode("name"), target: try row.decode("target"),
-            secret: try row.decode("secret"), enabled: try row.decode("enabled"), minSeverity: severity,
+            secret: try row.decode("secret"), recipient: try row.decode("recipient"), bodyTemplate: try row.decode("body_template"),
+            enabled: try row.decode("enabled"), minSeverity: severity,
             disabledReason: try row.decode("disabled_reason"), domainIDs: [],
             createdAt: try row.decode("channel_created_at"), updatedAt: try row.decode("channel_updated_at"))
         self.init(id: try row.decode("id"), idempotencyID: try row.decode("idempotency_id"),
