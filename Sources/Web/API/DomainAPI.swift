@@ -245,7 +245,7 @@ enum DomainAPI {
         guard let input = try? JSONDecoder().decode(Input.self, from: Data(c.request.body)) else {
             throw WebError.badRequest("The body must be {\"url\": \"https://…\", \"aasa\": \"…\" or \"domain_id\": 1}.", field: "url")
         }
-        switch try TesterHandlers.evaluate(url: input.url, pasted: input.aasa ?? "", domainID: input.domain_id, db: c.database) {
+        switch try TesterHandlers(store: c.database).evaluate(url: input.url, pasted: input.aasa ?? "", domainID: input.domain_id) {
         case .failure(let p):
             throw WebError.badRequest(p.message, field: p.field == "aasa" ? "aasa" : (p.field == "domain" ? "domain_id" : "url"))
         case .success(let r):

@@ -2,7 +2,7 @@ import Foundation
 import Notify
 import Store
 
-/// Notification channels (Settings) and the alerts page with per-channel delivery logs.
+/// Notification channels, on the settings page.
 enum ChannelHandlers {
     static func channelRows(_ c: RequestContext) throws -> [SettingsModel.ChannelRow] {
         let viewer = try c.signedIn
@@ -42,27 +42,5 @@ enum ChannelHandlers {
         guard let id = c.parameters.id("id"), try c.database.channel(id: id) != nil else { throw WebError.notFound("No such channel.") }
         _ = try ChannelSetup.sendTest(channelID: id, in: c.database)
         return c.redirect("/alerts", flash: Flash(.info, "Test notification queued; it shows below once sent."))
-    }
-
-    static func alerts(_ c: RequestContext) throws -> WebResponse {
-        let viewer = try c.signedIn
-        var m = AlertsModel(now: c.nowEpoch)
-        func incident(_ a: AlertListItem) -> AlertsModel.Incident {
-            .init(id: a.id, domainID: a.domainID, host: a.displayName, rule: a.rule, message: a.summary,
-                  opened: DomainHandlers.epoch(a.openedAt), resolved: a.resolvedAt.map(DomainHandlers.epoch))
-        }
-        m.open = try c.database.alertList(open: true, limit: 200).map(incident)
-        m.resolved = try c.database.alertList(open: false, limit: 50).map(incident)
-        m.channels = try c.database.channels().map { ch in
-            let deliveries = try c.database.deliveries(channelID: ch.id, limit: 20).map { d in
-                AlertsModel.Delivery(time: DomainHandlers.epoch(d.createdAt), event: d.event.title, attempts: d.attempts,
-                                     delivered: d.state == .sent, lastError: d.state == .failed ? (d.lastError ?? "gave up") : d.lastError)
-            }
-            let target = ChannelTarget.shown(kind: ch.kind.rawValue, target: ch.target, to: viewer)
-            let name = ch.name.isEmpty ? "\(ch.kind.rawValue): \(target)" : ch.name
-            return .init(channelID: ch.id, name: name, deliveries: deliveries)
-        }
-        let flash = c.flash
-        return c.showing(flash, .html(AlertsPage.render(m, viewer: viewer, flash: flash)))
     }
 }

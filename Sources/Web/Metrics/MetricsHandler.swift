@@ -2,13 +2,16 @@ import Foundation
 import Store
 import Vocabulary
 
-/// /metrics in the Prometheus text format: counts the database keeps (see `monitorMetrics`).
-enum MetricsHandler {
-    static func metrics(_ c: RequestContext) throws -> WebResponse {
-        if let token = c.configuration.metricsToken, !isAuthorized(c.request, token: token) {
+/// /metrics in the Prometheus text format: counts the database keeps (see `monitorMetrics`). Gets the
+/// two aggregates it reads, checks (with the domain counters) and apps.
+struct MetricsHandler<Repository: CheckStore & AppStore & Sendable>: Sendable {
+    let store: Repository
+
+    func metrics(_ c: RequestContext) throws -> WebResponse {
+        if let token = c.configuration.metricsToken, !Self.isAuthorized(c.request, token: token) {
             return .text("Send the metrics token: Authorization: Bearer TOKEN\n", status: 401).with(header: "WWW-Authenticate", "Bearer")
         }
-        let m = try c.database.monitorMetrics()
+        let m = try store.monitorMetrics()
         var out = ""
         func metric(_ name: String, _ type: String, _ help: String) { out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n" }
         func label(_ v: String) -> String {
@@ -30,7 +33,7 @@ enum MetricsHandler {
         out += "aasa_check_queue_depth \(m.queueDepth)\n"
         metric("aasa_deliveries", "gauge", "Notification deliveries by state.")
         for s in ["pending", "sent", "failed"] { out += "aasa_deliveries{state=\"\(s)\"} \(m.deliveriesByState[s] ?? 0)\n" }
-        let apps = try c.database.appSummaries()
+        let apps = try store.appSummaries()
         metric("aasa_app_domains", "gauge", "Domains each app claims, by the domain's state.")
         for app in apps {
             for s in DomainState.allCases { out += "aasa_app_domains{app=\"\(label(app.name))\",state=\"\(s.rawValue)\"} \(app.states[s] ?? 0)\n" }

@@ -24,7 +24,7 @@ public final class WebApp: Sendable {
         self.changes = changes
         self.services = services
         self.pipeline = Pipeline(
-            router: WebApp.routes(),
+            router: WebApp.routes(database: database),
             steps: [SetupGate(setup: services.setup, hosts: HostAllowList(configuration.allowedHosts), baseURL: configuration.baseURL),
                     Authentication(sessions: services.sessions, database: database),
                     CSRF(), CacheInvalidation(changes: changes), ErrorPages()],

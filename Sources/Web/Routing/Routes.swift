@@ -1,7 +1,12 @@
+import Store
+
 /// The route table, built once when the app starts.
 extension WebApp {
-    static func routes() -> Router<Route> {
+    /// Features converted to controllers get the store aggregates they use here, not the database.
+    static func routes(database: Database) -> Router<Route> {
         var r = Router<Route>()
+        let alerts = AlertHandlers(store: database), metrics = MetricsHandler(store: database)
+        let tester = TesterHandlers(store: database)
         func add(_ method: String, _ pattern: String, _ access: Access, limits: FormData.Limits = .form,
                  _ handler: @escaping @Sendable (RequestContext) throws -> WebResponse) {
             r.add(method, pattern, Route(access: access, formLimits: limits, handler: handler))
@@ -25,7 +30,7 @@ extension WebApp {
         add("POST", "/tokens/:id/delete", .admin, SettingsHandlers.revokeToken)
 
         // Alerts and channels
-        add("GET", "/alerts", .signedIn, ChannelHandlers.alerts)
+        add("GET", "/alerts", .signedIn) { try alerts.alerts($0) }
         add("POST", "/channels", .admin, ChannelHandlers.create)
         add("POST", "/channels/:id/delete", .admin, ChannelHandlers.delete)
         add("POST", "/channels/:id/test", .admin, ChannelHandlers.sendTest)
@@ -49,7 +54,7 @@ extension WebApp {
         add("DELETE", "/api/v1/apps/:id", .apiAdmin, AppAPI.delete)
 
         // For the ecosystem
-        add("GET", "/metrics", .open, MetricsHandler.metrics)
+        add("GET", "/metrics", .open) { try metrics.metrics($0) }
         add("GET", "/badge/:file", .open, EcosystemHandlers.badge)
         add("GET", "/export/domains.csv", .signedIn, EcosystemHandlers.exportCSV)
         add("GET", "/export/domains.json", .signedIn, EcosystemHandlers.exportJSON)
@@ -84,8 +89,8 @@ extension WebApp {
         add("POST", "/apps/:id/delete", .admin, AppHandlers.delete)
 
         // URL tester
-        add("GET", "/tester", .signedIn, TesterHandlers.form)
-        add("POST", "/tester", .signedIn, limits: .pastedFile, TesterHandlers.run)
+        add("GET", "/tester", .signedIn) { try tester.form($0) }
+        add("POST", "/tester", .signedIn, limits: .pastedFile) { try tester.run($0) }
         return r
     }
 }

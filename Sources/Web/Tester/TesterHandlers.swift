@@ -2,26 +2,29 @@ import AASA
 import Foundation
 import Store
 
-/// The URL tester: a URL against a domain's stored file or a pasted one.
-enum TesterHandlers {
-    static func form(_ c: RequestContext) throws -> WebResponse {
+/// The URL tester: a URL against a domain's stored file or a pasted one. It gets the store it reads —
+/// domains and their stored files — not the whole database (Hummingbird's `TodoController<Repository>`).
+struct TesterHandlers<Repository: DomainStore & CheckStore & Sendable>: Sendable {
+    let store: Repository
+
+    func form(_ c: RequestContext) throws -> WebResponse {
         var m = TesterModel()
-        m.domains = try testableDomains(c.database)
+        m.domains = try testableDomains()
         m.domainID = c.query["domain"].flatMap(Int64.init)
         return .html(TesterPage.render(m, viewer: try c.signedIn))
     }
 
-    static func testableDomains(_ db: Database) throws -> [(id: Int64, host: String)] {
-        try db.listDomains(limit: 500).map { (Int64($0.id), $0.displayName) }
+    func testableDomains() throws -> [(id: Int64, host: String)] {
+        try store.listDomains(limit: 500).map { (Int64($0.id), $0.displayName) }
     }
 
-    static func run(_ c: RequestContext) throws -> WebResponse {
+    func run(_ c: RequestContext) throws -> WebResponse {
         var m = TesterModel()
         m.url = (c.form["url"] ?? "").trimmingCharacters(in: .whitespaces)
         m.pasted = c.form["aasa"] ?? ""
         m.domainID = c.form["domain"].flatMap(Int64.init)
-        m.domains = try testableDomains(c.database)
-        let outcome = try evaluate(url: m.url, pasted: m.pasted, domainID: m.domainID, db: c.database)
+        m.domains = try testableDomains()
+        let outcome = try evaluate(url: m.url, pasted: m.pasted, domainID: m.domainID)
         switch outcome {
         case .failure(let e):
             m.errors[e.field ?? "url"] = e.message
@@ -48,7 +51,8 @@ enum TesterHandlers {
     }
 
     /// Shared by the page and the API.
-    static func evaluate(url: String, pasted: String, domainID: Int64?, db: Database) throws -> Swift.Result<Result, Problem> {
+    func evaluate(url: String, pasted: String, domainID: Int64?) throws -> Swift.Result<Result, Problem> {
+        let db = store
         guard url.hasPrefix("https://") || url.hasPrefix("http://") else {
             return .failure(Problem(message: "Enter a whole URL, starting with https://", field: "url"))
         }

@@ -1,0 +1,30 @@
+import Foundation
+import Store
+
+/// The alerts page: open and resolved incidents and each channel's delivery log. Gets the two
+/// aggregates it reads, alerts with their deliveries and the channels (settings).
+struct AlertHandlers<Repository: AlertStore & SettingsStore & Sendable>: Sendable {
+    let store: Repository
+
+    func alerts(_ c: RequestContext) throws -> WebResponse {
+        let viewer = try c.signedIn
+        var m = AlertsModel(now: c.nowEpoch)
+        func incident(_ a: AlertListItem) -> AlertsModel.Incident {
+            .init(id: a.id, domainID: a.domainID, host: a.displayName, rule: a.rule, message: a.summary,
+                  opened: DomainHandlers.epoch(a.openedAt), resolved: a.resolvedAt.map(DomainHandlers.epoch))
+        }
+        m.open = try store.alertList(open: true, limit: 200).map(incident)
+        m.resolved = try store.alertList(open: false, limit: 50).map(incident)
+        m.channels = try store.channels().map { ch in
+            let deliveries = try store.deliveries(channelID: ch.id, limit: 20).map { d in
+                AlertsModel.Delivery(time: DomainHandlers.epoch(d.createdAt), event: d.event.title, attempts: d.attempts,
+                                     delivered: d.state == .sent, lastError: d.state == .failed ? (d.lastError ?? "gave up") : d.lastError)
+            }
+            let target = ChannelTarget.shown(kind: ch.kind.rawValue, target: ch.target, to: viewer)
+            let name = ch.name.isEmpty ? "\(ch.kind.rawValue): \(target)" : ch.name
+            return .init(channelID: ch.id, name: name, deliveries: deliveries)
+        }
+        let flash = c.flash
+        return c.showing(flash, .html(AlertsPage.render(m, viewer: viewer, flash: flash)))
+    }
+}
