@@ -8,17 +8,66 @@ public struct ConfigDocument: Sendable, Equatable {
     /// `--prune`, what the database has beyond it is removed. A list the file leaves out is not
     /// touched, so a team can keep channels in the settings page and domains in git.
     public enum Section: String, Sendable, Hashable, CaseIterable {
-        case domains, channels
+        case domains, apps, channels
     }
 
     public var sections: Set<Section>
     public var domains: [DomainEntry]
+    public var apps: [AppEntry]
     public var channels: [ChannelEntry]
 
-    public init(sections: Set<Section> = [], domains: [DomainEntry] = [], channels: [ChannelEntry] = []) {
+    public init(sections: Set<Section> = [], domains: [DomainEntry] = [], apps: [AppEntry] = [], channels: [ChannelEntry] = []) {
         self.sections = sections
         self.domains = domains
+        self.apps = apps
         self.channels = channels
+    }
+}
+
+/// An app (Apple and/or Android) and the domains it claims, as text from the file: the fields of
+/// the app form (`AppRegistration`), checked by the app registry by the same rules.
+public struct AppEntry: Sendable, Equatable {
+    public struct Fingerprint: Sendable, Equatable {
+        public var fingerprint: String
+        /// app-signing (the default), upload or other.
+        public var role: String
+        public init(fingerprint: String, role: String = "app-signing") {
+            self.fingerprint = fingerprint
+            self.role = role
+        }
+    }
+
+    public struct Lines: Sendable, Equatable {
+        public var entry = 0, name = 0, androidPackage = 0
+        public var appleAppIDs: [Int] = [], fingerprints: [Int] = [], appleDomains: [Int] = [], androidHosts: [Int] = []
+        public var watchedURLs: [Int] = []
+        public init() {}
+    }
+
+    /// The app's identity across applies: unique among apps.
+    public var name: String
+    public var appleAppIDs: [String]
+    /// Associated Domains entries as the entitlement writes them (`applinks:example.com?mode=developer`).
+    public var appleDomains: [String]
+    /// Empty: no Android app.
+    public var androidPackage: String
+    public var fingerprints: [Fingerprint]
+    /// Hosts Android verifies.
+    public var androidHosts: [String]
+    /// URLs that must open the app.
+    public var watchedURLs: [String]
+    public var lines: Lines
+
+    public init(name: String, appleAppIDs: [String] = [], appleDomains: [String] = [], androidPackage: String = "",
+                fingerprints: [Fingerprint] = [], androidHosts: [String] = [], watchedURLs: [String] = [], lines: Lines = Lines()) {
+        self.name = name
+        self.appleAppIDs = appleAppIDs
+        self.appleDomains = appleDomains
+        self.androidPackage = androidPackage
+        self.fingerprints = fingerprints
+        self.androidHosts = androidHosts
+        self.watchedURLs = watchedURLs
+        self.lines = lines
     }
 }
 

@@ -191,7 +191,7 @@ private struct Walker {
 
     // MARK: The document
 
-    static let topKeys = ["version", "domains", "channels"]
+    static let topKeys = ["version", "domains", "apps", "channels"]
 
     mutating func document(_ root: Node?) -> ConfigDocument {
         var document = ConfigDocument()
@@ -206,6 +206,12 @@ private struct Walker {
                 if case .scalar(let s) = value, s.style == .plain, ["", "~", "null"].contains(s.string) { break }  // `domains:` alone: none
                 for item in sequence(value, what: "domains") ?? [] {
                     if let entry = domain(item) { document.domains.append(entry) }
+                }
+            case "apps":
+                document.sections.insert(.apps)
+                if case .scalar(let s) = value, s.style == .plain, ["", "~", "null"].contains(s.string) { break }
+                for item in sequence(value, what: "apps") ?? [] {
+                    if let entry = app(item) { document.apps.append(entry) }
                 }
             case "channels":
                 document.sections.insert(.channels)
@@ -222,14 +228,16 @@ private struct Walker {
     }
 
     mutating func refuseRepeats(_ document: ConfigDocument) {
-        var hosts: [String: Int] = [:]
-        for d in document.domains {
-            let key = d.host.lowercased()
-            if let first = hosts[key] { fail(line: d.lines.host, "\(d.host) is declared twice (first on line \(first))") } else { hosts[key] = d.lines.host }
-        }
-        var names: [String: Int] = [:]
-        for c in document.channels {
-            if let first = names[c.name] { fail(line: c.lines.name, "a channel named \"\(c.name)\" is declared twice (first on line \(first))") } else { names[c.name] = c.lines.name }
+        refuseRepeats(document.domains.map { ($0.host.lowercased(), "\($0.host)", $0.lines.host) })
+        refuseRepeats(document.apps.map { ($0.name, "an app named \"\($0.name)\"", $0.lines.name) })
+        refuseRepeats(document.channels.map { ($0.name, "a channel named \"\($0.name)\"", $0.lines.name) })
+    }
+
+    /// Each identity once: the second and later are refused, naming the first's line.
+    mutating func refuseRepeats(_ entries: [(key: String, label: String, line: Int)]) {
+        var first: [String: Int] = [:]
+        for e in entries {
+            if let line = first[e.key] { fail(line: e.line, "\(e.label) is declared twice (first on line \(line))") } else { first[e.key] = e.line }
         }
     }
 
@@ -292,7 +300,60 @@ private struct Walker {
         return complete ? entry : nil
     }
 
-        mutating func channel(_ node: Node) -> ChannelEntry? {
+    static let appKeys = ["name", "apple_app_ids", "apple_domains", "android_package", "fingerprints", "android_hosts", "watched_urls"]
+
+    mutating func app(_ node: Node) -> AppEntry? {
+        guard let pairs = mapping(node, what: "an app", keys: Self.appKeys) else { return nil }
+        var entry = AppEntry(name: "")
+        entry.lines.entry = Self.line(node)
+        var complete = true
+        for (key, _, value) in pairs {
+            switch key {
+            case "name":
+                entry.lines.name = Self.line(value)
+                if let name = string(value, what: "name") { entry.name = name } else { complete = false }
+            case "android_package":
+                entry.lines.androidPackage = Self.line(value)
+                if let package = string(value, what: "android_package") { entry.androidPackage = package } else { complete = false }
+            case "apple_app_ids":
+                for (id, line) in strings(value, what: "apple_app_ids") { entry.appleAppIDs.append(id); entry.lines.appleAppIDs.append(line) }
+            case "apple_domains":
+                for (d, line) in strings(value, what: "apple_domains") { entry.appleDomains.append(d); entry.lines.appleDomains.append(line) }
+            case "android_hosts":
+                for (h, line) in strings(value, what: "android_hosts") { entry.androidHosts.append(h); entry.lines.androidHosts.append(line) }
+            case "watched_urls":
+                for (u, line) in strings(value, what: "watched_urls") { entry.watchedURLs.append(u); entry.lines.watchedURLs.append(line) }
+            case "fingerprints":
+                // A fingerprint alone is the app-signing key; {fingerprint, role} names another role.
+                for item in sequence(value, what: "fingerprints") ?? [] {
+                    if case .scalar = item {
+                        if let f = string(item, what: "a fingerprint") { entry.fingerprints.append(.init(fingerprint: f)); entry.lines.fingerprints.append(Self.line(item)) }
+                        continue
+                    }
+                    guard let fields = mapping(item, what: "a fingerprint", keys: ["fingerprint", "role"]) else { continue }
+                    var fingerprint: AppEntry.Fingerprint?
+                    var role = "app-signing"
+                    for (k, _, v) in fields {
+                        if k == "fingerprint", let f = string(v, what: "fingerprint") { fingerprint = .init(fingerprint: f) }
+                        if k == "role", let r = string(v, what: "role") { role = r }
+                    }
+                    guard var fingerprint else {
+                        fail(item, "a fingerprint entry needs fingerprint:")
+                        continue
+                    }
+                    fingerprint.role = role
+                    entry.fingerprints.append(fingerprint)
+                    entry.lines.fingerprints.append(Self.line(item))
+                }
+            default:
+                break
+            }
+        }
+        if !pairs.contains(where: { $0.key == "name" }) { fail(node, "an app needs name: (its identity across applies)"); complete = false }
+        return complete ? entry : nil
+    }
+
+    mutating func channel(_ node: Node) -> ChannelEntry? {
         guard let pairs = mapping(node, what: "a channel", keys: nil) else { return nil }
         var entry = ChannelEntry(name: "", kind: "")
         entry.lines.entry = Self.line(node)

@@ -11,6 +11,9 @@ public enum ConfigWriter {
         if document.sections.contains(.domains) {
             top.append(("domains", Node(document.domains.map(domain), .implicit, .block)))
         }
+        if document.sections.contains(.apps) {
+            top.append(("apps", Node(document.apps.map(app), .implicit, .block)))
+        }
         if document.sections.contains(.channels) {
             top.append(("channels", Node(document.channels.map(channel), .implicit, .block)))
         }
@@ -39,6 +42,24 @@ public enum ConfigWriter {
             }
             pairs.append(("watched_urls", Node(watched, .implicit, .block)))
         }
+        return Node(pairs)
+    }
+
+    static func app(_ a: AppEntry) -> Node {
+        func list(_ items: [String]) -> Node { Node(items.map(text), .implicit, .block) }
+        var pairs: [(Node, Node)] = [("name", text(a.name))]
+        if !a.appleAppIDs.isEmpty { pairs.append(("apple_app_ids", list(a.appleAppIDs))) }
+        if !a.appleDomains.isEmpty { pairs.append(("apple_domains", list(a.appleDomains))) }
+        if !a.androidPackage.isEmpty { pairs.append(("android_package", text(a.androidPackage))) }
+        if !a.fingerprints.isEmpty {
+            pairs.append(("fingerprints", Node(a.fingerprints.map { f -> Node in
+                guard f.role != "app-signing" else { return text(f.fingerprint) }
+                let fields: [(Node, Node)] = [("fingerprint", text(f.fingerprint)), ("role", text(f.role))]
+                return Node(fields)
+            }, .implicit, .block)))
+        }
+        if !a.androidHosts.isEmpty { pairs.append(("android_hosts", list(a.androidHosts))) }
+        if !a.watchedURLs.isEmpty { pairs.append(("watched_urls", list(a.watchedURLs))) }
         return Node(pairs)
     }
 

@@ -205,6 +205,80 @@ import Vocabulary
         }
     }
 
+    static let appsFile = """
+        domains:
+          - host: example.com
+            interval_minutes: 15
+        apps:
+          - name: Example
+            apple_app_ids: [\(app)]
+            apple_domains: ["applinks:example.com", "webcredentials:*.example.org?mode=developer"]
+            android_package: com.example.app
+            fingerprints:
+              - "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"
+              - fingerprint: "AA:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"
+                role: upload
+            android_hosts: [example.com]
+            watched_urls: [https://example.com/products/1]
+        channels:
+          - name: mail
+            kind: email
+            to: ops@example.com
+            domains: ["*.example.org"]
+        """
+
+    /// Apps in the file: registered by the app form's rules with the domains they claim; the domains
+    /// an app claims count as declared (never pruned); apply → export → apply changes nothing.
+    @Test func appsAreDeclaredRoundTripAndProtectTheirDomains() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let registry = DomainRegistry(database: db)
+            let plan = try registry.apply(try Self.document(Self.appsFile), prune: true)
+            #expect(plan.steps.map(\.subject) == [.domain("example.com"), .app("Example"), .channel("mail")], "\(plan.steps)")
+            #expect(plan.steps[1].details.contains("registers *.example.org"), "\(plan.steps[1].details)")
+            let app = try #require(try db.app(name: "Example"))
+            #expect(app.appleAppIDs == [Self.app] && app.androidPackage == "com.example.app" && app.fingerprints.count == 2)
+            let org = try #require(try db.domainID(host: "example.org", wildcard: true))
+            #expect(try db.channels().first?.domainIDs == [org], "routed to the domain the app registered in the same apply")
+            let example = try #require(try db.domain(host: "example.com"))
+            #expect(example.intervalSeconds == 900)
+            #expect(try db.appIDExpectations(domainID: example.id) == [AppIDExpectation(service: .applinks, appID: Self.app)])
+
+            #expect(try registry.apply(try Self.document(Self.appsFile), prune: true).isEmpty)
+            let exported = try ConfigWriter.yaml(try registry.exportConfig())
+            let again = try registry.apply(try Self.document(exported), prune: true)
+            #expect(again.isEmpty, "\(again.steps)\n\(exported)")
+
+            // An app changed: one ID more, one link fewer; the plan says so field by field.
+            let changed = Self.appsFile.replacingOccurrences(of: "apple_app_ids: [\(Self.app)]", with: "apple_app_ids: [\(Self.app), \(Self.app).beta]")
+                .replacingOccurrences(of: ", \"webcredentials:*.example.org?mode=developer\"", with: "")
+                .replacingOccurrences(of: "domains: [\"*.example.org\"]", with: "domains: [example.com]")
+            let step = try registry.apply(try Self.document(changed), dryRun: true).steps.first { $0.subject == .app("Example") }
+            #expect(step?.details == ["apple_app_ids: \(Self.app) → \(Self.app), \(Self.app).beta",
+                                      "- link: apple webcredentials *.example.org (developer mode)"], "\(String(describing: step))")
+
+            // Without the app in the file, --prune takes it away (its domains stay until the
+            // domains list leaves them out too).
+            let noApps = "domains:\n  - host: example.com\n    interval_minutes: 15\napps: []\n"
+            let pruned = try registry.apply(try Self.document(noApps), prune: true)
+            #expect(pruned.steps.filter { $0.action == .remove }.map(\.subject) == [.domain("*.example.org"), .app("Example")], "\(pruned.steps)")
+            #expect(try db.app(name: "Example") == nil)
+        }
+    }
+
+    @Test func aBadAppRefusesTheFileWithItsLine() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let text = "apps:\n  - name: Bad\n    apple_app_ids: [lower.case]\n    apple_domains: [\"applinks:ok.example\", \"maps:x.example\"]\n"
+            do {
+                try DomainRegistry(database: db).apply(try Self.document(text))
+                Issue.record("a bad app was accepted")
+            } catch let refusal as ConfigRefusal {
+                #expect(refusal.problems.map(\.line) == [3, 4], "\(refusal)")
+                #expect(refusal.problems.allSatisfy { $0.message.hasPrefix("Bad: ") })
+            }
+            #expect(try db.apps().isEmpty && db.allDomains().isEmpty)
+        }
+    }
+
     /// A channel made by hand without a name is taken over by the file's entry of the same kind and
     /// target, not duplicated; exporting names it kind-id until then.
     @Test func unnamedChannelsAreAdopted() throws {
@@ -230,7 +304,7 @@ import Vocabulary
         let document = try ConfigReader.read(bytes, environment: environment).get()
         try TestPostgres.withDatabase { (db: Database) throws in
             let plan = try DomainRegistry(database: db).apply(document)
-            #expect(plan.count(.add) == 6)
+            #expect(plan.count(.add) == 7, "\(plan.steps)")
             #expect(try DomainRegistry(database: db).apply(document).isEmpty)
         }
     }

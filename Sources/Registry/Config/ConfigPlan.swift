@@ -9,6 +9,7 @@ public struct ConfigPlan: Sendable, Equatable {
     public enum Subject: Sendable, Equatable {
         /// By the name people read (Unicode, `*.` for a wildcard).
         case domain(String)
+        case app(String)
         case channel(String)
     }
 
@@ -29,6 +30,7 @@ public struct ConfigPlan: Sendable, Equatable {
     /// In the database but not in the file, and kept because `--prune` was not given (or the file
     /// does not manage that list).
     public var keptDomains: [String] = []
+    public var keptApps: [String] = []
     public var keptChannels: [String] = []
     /// False for a dry run: nothing was written.
     public var applied = false

@@ -11,8 +11,12 @@ struct ConfigPlanner {
     let state: ConfigState
     let document: ConfigDocument
     let prune: Bool
+    /// The interval domains an app registers get (the instance default).
+    let defaultIntervalSeconds: Int
     var plan = ConfigPlan()
     var problems: [ConfigProblem] = []
+    /// Whether the apply registers a domain (the crawlers are woken after the commit).
+    var registersDomains = false
 
     fileprivate enum Work {
         case removeChannel(Int64)
@@ -21,17 +25,119 @@ struct ConfigPlanner {
         case changeDomain(Int64, DomainDraft)
         case addChannel(DesiredChannel)
         case changeChannel(ChannelRecord, DesiredChannel)
+        case removeApp(Int64)
+        case addApp(DesiredApp)
+        case changeApp(Int64, DesiredApp)
     }
 
     private var work: [Work] = []
     /// Domains that will exist after the apply: the file's, and those kept.
     private var reachable: Set<DomainKey> = []
+    /// Domains the file's apps claim: declared by the file through them, so never pruned.
+    private var claimedByApps: Set<DomainKey> = []
+    /// Domains of apps the apply keeps without managing them: pruning them would break those apps.
+    private var claimedByKeptApps: Set<DomainKey> = []
 
-    init(state: ConfigState, document: ConfigDocument, prune: Bool) {
+    init(state: ConfigState, document: ConfigDocument, prune: Bool, defaultIntervalSeconds: Int) {
         self.state = state
         self.document = document
         self.prune = prune
+        self.defaultIntervalSeconds = defaultIntervalSeconds
     }
+
+    // MARK: Apps (planned first: the domains they claim are declared by the file too)
+
+    /// `fileDomains`: the domains the file declares itself; an app does not "register" those.
+    mutating func planApps(_ desired: [DesiredApp], fileDomains: Set<DomainKey>) {
+        let declared = Set(desired.map(\.entry.name))
+        func registers(_ d: DesiredApp) -> [String] {
+            d.plan.domains.filter { $0.isNew && !fileDomains.contains(DomainKey(host: $0.key.host, wildcard: $0.key.wildcard)) }
+                .map { "registers \($0.displayHost)" }
+        }
+        for d in desired {
+            let draft = d.plan.draft
+            let claimed = draft.domains.map { DomainKey(host: $0.host, wildcard: $0.wildcard) }
+            claimedByApps.formUnion(claimed)
+            reachable.formUnion(claimed)
+            guard let existing = state.apps.first(where: { $0.name == d.entry.name }) else {
+                var details: [String] = []
+                if !draft.appleAppIDs.isEmpty { details.append("apple_app_ids: \(draft.appleAppIDs.joined(separator: ", "))") }
+                if let package = draft.androidPackage { details.append("android_package: \(package)") }
+                details += draft.fingerprints.map { "fingerprint: \($0.fingerprint) (\($0.role.rawValue))" }
+                details += draft.links.map { "link: \(Self.describe($0))" }
+                details += draft.watchedURLs.map { "watched_urls: \($0.url)" }
+                details += registers(d)
+                if d.plan.domains.contains(where: \.isNew) { registersDomains = true }
+                plan.steps.append(.init(action: .add, subject: .app(d.entry.name), details: details))
+                work.append(.addApp(d))
+                continue
+            }
+            var details: [String] = []
+            if existing.appleAppIDs != draft.appleAppIDs {
+                details.append("apple_app_ids: \(Self.list(existing.appleAppIDs)) → \(Self.list(draft.appleAppIDs))")
+            }
+            if existing.androidPackage != draft.androidPackage {
+                details.append("android_package: \(existing.androidPackage ?? "(none)") → \(draft.androidPackage ?? "(none)")")
+            }
+            let fingerprints = Set(existing.fingerprints), wantedFingerprints = Set(draft.fingerprints)
+            details += wantedFingerprints.subtracting(fingerprints).sorted { $0.fingerprint < $1.fingerprint }
+                .map { "+ fingerprint: \($0.fingerprint) (\($0.role.rawValue))" }
+            details += fingerprints.subtracting(wantedFingerprints).sorted { $0.fingerprint < $1.fingerprint }
+                .map { "- fingerprint: \($0.fingerprint) (\($0.role.rawValue))" }
+            // Links compare without the entry's spelling (declared_as): the same claim written
+            // differently is not a change.
+            let links = Set(state.appLinks[existing.id, default: []].map {
+                LinkKey(domain: DomainKey(host: $0.host, wildcard: $0.wildcard), platform: $0.platform, service: $0.service,
+                        developerMode: $0.developerMode, managedMode: $0.managedMode)
+            })
+            let wantedLinks = Set(draft.links.map {
+                LinkKey(domain: DomainKey(host: $0.domain.host, wildcard: $0.domain.wildcard), platform: $0.platform, service: $0.service,
+                        developerMode: $0.developerMode, managedMode: $0.managedMode)
+            })
+            details += wantedLinks.subtracting(links).map { "+ link: \($0)" }.sorted()
+            details += links.subtracting(wantedLinks).map { "- link: \($0)" }.sorted()
+            let watched = Set(state.appWatched[existing.id, default: []].compactMap { w in state.key(ofDomain: w.domainID).map { URLKey(url: w.url, domain: $0) } })
+            let wantedWatched = Set(draft.watchedURLs.map { URLKey(url: $0.url, domain: DomainKey(host: $0.domain.host, wildcard: $0.domain.wildcard)) })
+            details += wantedWatched.subtracting(watched).map { "+ watched_urls: \($0.url)" }.sorted()
+            details += watched.subtracting(wantedWatched).map { "- watched_urls: \($0.url)" }.sorted()
+            if !details.isEmpty {
+                details += registers(d)
+                if d.plan.domains.contains(where: \.isNew) { registersDomains = true }
+                plan.steps.append(.init(action: .change, subject: .app(d.entry.name), details: details))
+                work.append(.changeApp(existing.id, d))
+            }
+        }
+        for existing in state.apps where !declared.contains(existing.name) {
+            if document.sections.contains(.apps) && prune {
+                plan.steps.append(.init(action: .remove, subject: .app(existing.name),
+                                        details: ["and the expectations it put on its domains (the domains stay, unless the domains list leaves them out)"]))
+                work.append(.removeApp(existing.id))
+                continue
+            }
+            let claimed = state.appLinks[existing.id, default: []].map { DomainKey(host: $0.host, wildcard: $0.wildcard) }
+            claimedByKeptApps.formUnion(claimed)
+            if document.sections.contains(.apps) { plan.keptApps.append(existing.name) }
+        }
+    }
+
+    /// The plan reads domains, then apps, then channels, whatever order they were planned in.
+    mutating func finish() {
+        func rank(_ s: ConfigPlan.Subject) -> Int {
+            switch s {
+            case .domain: 0
+            case .app: 1
+            case .channel: 2
+            }
+        }
+        plan.steps = plan.steps.enumerated().sorted { (rank($0.element.subject), $0.offset) < (rank($1.element.subject), $1.offset) }.map(\.element)
+    }
+
+    private static func describe(_ link: AppLinkDraft) -> String {
+        LinkKey(domain: DomainKey(host: link.domain.host, wildcard: link.domain.wildcard), platform: link.platform, service: link.service,
+                developerMode: link.developerMode, managedMode: link.managedMode).description
+    }
+
+    private static func list(_ items: [String]) -> String { items.isEmpty ? "(none)" : items.joined(separator: ", ") }
 
     // MARK: Domains
 
@@ -47,6 +153,7 @@ struct ConfigPlanner {
                 details += d.draft.watchedURLs.map { "watched_urls: \($0.url) (expect \($0.expectedAppID ?? "browser"))" }
                 plan.steps.append(.init(action: .add, subject: .domain(name), details: details))
                 work.append(.addDomain(d.key, d.draft))
+                registersDomains = true
                 continue
             }
             var draft = d.draft
@@ -58,24 +165,30 @@ struct ConfigPlanner {
                 details.append("interval_minutes: \(existing.intervalSeconds / 60) → \(draft.intervalSeconds / 60)")
             }
             if draft.badgeEnabled != existing.badgeEnabled { details.append("badge: \(existing.badgeEnabled) → \(draft.badgeEnabled)") }
-            let apps = state.ownAppIDs(existing.id), wanted = Set(draft.appIDs)
-            details += wanted.subtracting(apps).sorted(by: Self.appOrder).map { "+ app_ids.\($0.service.rawValue): \($0.appID)" }
-            details += apps.subtracting(wanted).sorted(by: Self.appOrder).map { "- app_ids.\($0.service.rawValue): \($0.appID)" }
-            let urls = state.ownWatchedURLs(existing.id), wantedURLs = Set(draft.watchedURLs)
-            details += wantedURLs.subtracting(urls).sorted { $0.url < $1.url }.map { "+ watched_urls: \($0.url) (expect \($0.expectedAppID ?? "browser"))" }
-            details += urls.subtracting(wantedURLs).sorted { $0.url < $1.url }.map { "- watched_urls: \($0.url) (expect \($0.expectedAppID ?? "browser"))" }
+            // Added: what the file wants and the domain lacks (an app may have put it there already).
+            // Removed: the domain's own that the file leaves out (what apps put stays theirs).
+            let stored = state.appIDs[existing.id, default: []], own = state.ownAppIDs(existing.id), wanted = Set(draft.appIDs)
+            details += wanted.subtracting(stored).sorted(by: Self.appOrder).map { "+ app_ids.\($0.service.rawValue): \($0.appID)" }
+            details += own.subtracting(wanted).sorted(by: Self.appOrder).map { "- app_ids.\($0.service.rawValue): \($0.appID)" }
+            let storedURLs = state.watched[existing.id, default: []], ownURLs = state.ownWatchedURLs(existing.id)
+            let wantedURLs = Set(draft.watchedURLs)
+            details += wantedURLs.subtracting(storedURLs).sorted { $0.url < $1.url }
+                .map { "+ watched_urls: \($0.url) (expect \($0.expectedAppID ?? "browser"))" }
+            details += ownURLs.subtracting(wantedURLs).sorted { $0.url < $1.url }
+                .map { "- watched_urls: \($0.url) (expect \($0.expectedAppID ?? "browser"))" }
             if !details.isEmpty {
                 plan.steps.append(.init(action: .change, subject: .domain(name), details: details))
                 work.append(.changeDomain(existing.id, state.withAppPlaced(draft, domainID: existing.id)))
             }
         }
-        for existing in state.domains where !declared.contains(DomainKey(host: existing.host, wildcard: existing.wildcard)) {
+        for existing in state.domains where !declared.contains(DomainKey(host: existing.host, wildcard: existing.wildcard))
+            && !claimedByApps.contains(DomainKey(host: existing.host, wildcard: existing.wildcard)) {
             // A list the file does not name is not its business: neither pruned nor reported.
             guard document.sections.contains(.domains) else {
                 reachable.insert(DomainKey(host: existing.host, wildcard: existing.wildcard))
                 continue
             }
-            if prune {
+            if prune && !claimedByKeptApps.contains(DomainKey(host: existing.host, wildcard: existing.wildcard)) {
                 plan.steps.append(.init(action: .remove, subject: .domain(ConfigState.name(of: existing)),
                                         details: ["with its history of checks and alerts"]))
                 work.append(.removeDomain(existing.id))
@@ -198,9 +311,29 @@ struct ConfigPlanner {
         var ids: [DomainKey: Int64] = [:]
         for d in state.domains { ids[DomainKey(host: d.host, wildcard: d.wildcard)] = d.id }
         var remeasure: [Int64] = []
-        let ordered = work.filter(\.isRemoval) + work.filter { !$0.isRemoval }
+        func domainID(_ key: DomainKey) throws -> Int64? {
+            if let id = ids[key] { return id }
+            let id = try c.domainID(host: key.host, wildcard: key.wildcard)   // registered by an app just now
+            ids[key] = id
+            return id
+        }
+        // Removals first; then domains, apps (which may claim a domain added just now), channels
+        // (which may route to either).
+        let ordered = work.filter(\.isRemoval) + work.filter(\.isDomainStep) + work.filter(\.isAppStep) + work.filter(\.isChannelStep)
         for step in ordered {
             switch step {
+            case .removeApp(let id):
+                remeasure += state.appLinks[id, default: []].map(\.domainID)
+                _ = try c.removeApp(id: id)
+            case .addApp(let a):
+                if case .nameTaken = try c.insertApp(a.plan.draft, intervalSeconds: defaultIntervalSeconds) {
+                    throw ConfigRefusal([ConfigProblem(line: a.entry.lines.name, "an app named \"\(a.entry.name)\" was registered meanwhile; apply again")])
+                }
+                for key in a.plan.draft.domains { if let id = try domainID(DomainKey(host: key.host, wildcard: key.wildcard)) { remeasure.append(id) } }
+            case .changeApp(let id, let a):
+                remeasure += state.appLinks[id, default: []].map(\.domainID)
+                _ = try c.replaceApp(id: id, a.plan.draft, intervalSeconds: defaultIntervalSeconds)
+                for key in a.plan.draft.domains { if let id = try domainID(DomainKey(host: key.host, wildcard: key.wildcard)) { remeasure.append(id) } }
             case .removeChannel(let id):
                 try c.deleteChannel(id: id)
             case .removeDomain(let id):
@@ -215,16 +348,18 @@ struct ConfigPlanner {
             case .addChannel(let d):
                 // Slack channels get a signing secret too, as from the settings page; it is not used for Slack.
                 let secret = d.secret?.value ?? (d.kind == .email ? nil : WebhookSecret.generate().text)
+                let routed = try d.hosts.compactMap { try domainID($0.key) }
                 let created = try c.createChannel(NewChannel(kind: d.kind, name: d.entry.name, target: d.target.value, secret: secret,
-                                                             minSeverity: d.entry.minSeverity, domainIDs: d.hosts.compactMap { ids[$0.key] }))
+                                                             minSeverity: d.entry.minSeverity, domainIDs: routed))
                 if !d.entry.enabled {
                     try c.updateChannel(id: created.id, ChannelChanges(name: d.entry.name, target: d.target.value, enabled: false,
                                                                        minSeverity: d.entry.minSeverity, domainIDs: created.domainIDs))
                 }
                 try c.setChannelConfig(id: created.id, secret: nil, targetTemplate: d.target.template, secretTemplate: d.secret?.template)
             case .changeChannel(let existing, let d):
+                let routed = try d.hosts.compactMap { try domainID($0.key) }
                 try c.updateChannel(id: existing.id, ChannelChanges(name: d.entry.name, target: d.target.value, enabled: d.entry.enabled,
-                                                                    minSeverity: d.entry.minSeverity, domainIDs: d.hosts.compactMap { ids[$0.key] }))
+                                                                    minSeverity: d.entry.minSeverity, domainIDs: routed))
                 try c.setChannelConfig(id: existing.id, secret: d.secret?.value, targetTemplate: d.target.template,
                                        secretTemplate: d.secret?.template ?? existing.secretTemplate)
             }
@@ -236,8 +371,48 @@ struct ConfigPlanner {
 extension ConfigPlanner.Work {
     var isRemoval: Bool {
         switch self {
-        case .removeChannel, .removeDomain: true
+        case .removeChannel, .removeDomain, .removeApp: true
         default: false
         }
     }
+
+    var isDomainStep: Bool {
+        switch self {
+        case .addDomain, .changeDomain: true
+        default: false
+        }
+    }
+
+    var isAppStep: Bool {
+        switch self {
+        case .addApp, .changeApp: true
+        default: false
+        }
+    }
+
+    var isChannelStep: Bool {
+        switch self {
+        case .addChannel, .changeChannel: true
+        default: false
+        }
+    }
+}
+
+/// An app's claim, compared without how the entry was spelled.
+struct LinkKey: Hashable, CustomStringConvertible {
+    var domain: DomainKey
+    var platform: Platform
+    var service: Service
+    var developerMode: Bool
+    var managedMode: Bool
+
+    var description: String {
+        let host = (domain.wildcard ? "*." : "") + domain.host
+        return "\(platform.rawValue) \(service.rawValue) \(host)" + (developerMode ? " (developer mode)" : "") + (managedMode ? " (managed)" : "")
+    }
+}
+
+struct URLKey: Hashable {
+    var url: String
+    var domain: DomainKey
 }

@@ -13,6 +13,9 @@ struct ConfigState {
     /// domain entries nor exported as theirs, and kept when a domain's own expectations are rewritten.
     var appPlacedIDs: [Int64: Set<AppIDExpectation>] = [:]
     var appPlacedURLs: [Int64: Set<WatchedURLExpectation>] = [:]
+    var apps: [AppRecord] = []
+    var appLinks: [Int64: [AppLinkRecord]] = [:]
+    var appWatched: [Int64: [AppWatchedURLRecord]] = [:]
 
     init(_ c: Connection) throws {
         domains = try c.allDomains()
@@ -26,6 +29,11 @@ struct ConfigState {
             }
         }
         for d in domains { byKey[DomainKey(host: d.host, wildcard: d.wildcard)] = d }
+        apps = try c.apps()
+        for app in apps {
+            appLinks[app.id] = try c.appLinks(appID: app.id)
+            appWatched[app.id] = try c.appWatchedURLs(appID: app.id)
+        }
         for row in try c.appPlacedExpectations() {
             switch row.kind {
             case .appID(let service, let appID):
@@ -34,6 +42,10 @@ struct ConfigState {
                 appPlacedURLs[row.domainID, default: []].insert(WatchedURLExpectation(url: url, expectedAppID: expected))
             }
         }
+    }
+
+    func key(ofDomain id: Int64) -> DomainKey? {
+        domains.first { $0.id == id }.map { DomainKey(host: $0.host, wildcard: $0.wildcard) }
     }
 
     /// A domain's own app IDs: what is stored, less what apps put there.

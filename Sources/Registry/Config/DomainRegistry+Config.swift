@@ -15,19 +15,23 @@ extension DomainRegistry {
     /// the second time. Throws `ConfigRefusal` with every problem by line when any entry is invalid.
     public func apply(_ document: ConfigDocument, prune: Bool = false, dryRun: Bool = false) throws -> ConfigPlan {
         var problems: [ConfigProblem] = []
-        let desiredDomains = checkDomains(document.domains, defaultMinutes: try defaultIntervalMinutes(), problems: &problems)
+        let defaultMinutes = try defaultIntervalMinutes()
+        let desiredDomains = checkDomains(document.domains, defaultMinutes: defaultMinutes, problems: &problems)
+        let desiredApps = try checkApps(document.apps, problems: &problems)
         let desiredChannels = checkChannels(document.channels, problems: &problems)
         let (plan, addedDomains) = try database.withTransaction { c -> (ConfigPlan, Bool) in
             try c.lockConfigApply()
-            var planner = ConfigPlanner(state: try ConfigState(c), document: document, prune: prune)
+            var planner = ConfigPlanner(state: try ConfigState(c), document: document, prune: prune, defaultIntervalSeconds: defaultMinutes * 60)
+            planner.planApps(desiredApps, fileDomains: Set(desiredDomains.map(\.key)))
             planner.planDomains(desiredDomains)
             planner.planChannels(desiredChannels)
+            planner.finish()
             problems += planner.problems
             guard problems.isEmpty else { throw ConfigRefusal(problems) }
             guard !dryRun else { return (planner.plan, false) }
             try planner.execute(on: c)
             planner.plan.applied = true
-            return (planner.plan, planner.plan.steps.contains { $0.action == .add && $0.subject.isDomain })
+            return (planner.plan, planner.registersDomains)
         }
         if addedDomains { crawlers.notify() }
         return plan
@@ -38,7 +42,7 @@ extension DomainRegistry {
     public func exportConfig() throws -> ConfigDocument {
         try database.withTransaction(isolation: .repeatableRead) { c in
             let state = try ConfigState(c)
-            var document = ConfigDocument(sections: [.domains, .channels])
+            var document = ConfigDocument(sections: [.domains, .apps, .channels])
             for domain in state.domains {
                 let apps = state.ownAppIDs(domain.id).sorted { ($0.service, $0.appID) < ($1.service, $1.appID) }
                 let watched = state.ownWatchedURLs(domain.id).sorted { $0.url < $1.url }
@@ -46,6 +50,24 @@ extension DomainRegistry {
                     host: ConfigState.name(of: domain), intervalMinutes: domain.intervalSeconds / 60, badge: domain.badgeEnabled,
                     appIDs: apps.map { .init(service: $0.service.rawValue, appID: $0.appID) },
                     watchedURLs: watched.map { .init(url: $0.url, expect: $0.expectedAppID ?? "browser") }))
+            }
+            for app in state.apps {
+                let links = state.appLinks[app.id, default: []]
+                var appleDomains: [String] = [], androidHosts: [String] = []
+                for link in links {
+                    switch link.platform {
+                    case .apple:
+                        let mode = link.developerMode ? "?mode=developer" : link.managedMode ? "?mode=managed" : ""
+                        let entry = link.declaredAs.isEmpty ? "\(link.service.rawValue):\(link.displayHost)\(mode)" : link.declaredAs
+                        if !appleDomains.contains(entry) { appleDomains.append(entry) }
+                    case .android:
+                        if !androidHosts.contains(link.displayHost) { androidHosts.append(link.displayHost) }
+                    }
+                }
+                document.apps.append(AppEntry(
+                    name: app.name, appleAppIDs: app.appleAppIDs, appleDomains: appleDomains, androidPackage: app.androidPackage ?? "",
+                    fingerprints: app.fingerprints.map { .init(fingerprint: $0.fingerprint, role: $0.role.rawValue) },
+                    androidHosts: androidHosts, watchedURLs: state.appWatched[app.id, default: []].map(\.url)))
             }
             for channel in state.channels {
                 guard let fields = ChannelFields.of(channel.kind) else { continue }
@@ -99,6 +121,42 @@ extension DomainRegistry {
             }
         }
         return desired
+    }
+
+    /// Each app by the app form's rules (`AppRegistry.plan`, which writes nothing); an app the
+    /// database has by that name is planned as its edit.
+    private func checkApps(_ entries: [AppEntry], problems: inout [ConfigProblem]) throws -> [DesiredApp] {
+        let apps = AppRegistry(database: database, policy: policy)
+        var desired: [DesiredApp] = []
+        for entry in entries {
+            let registration = AppRegistration(
+                name: entry.name, appleAppIDs: entry.appleAppIDs, androidPackage: entry.androidPackage,
+                fingerprints: entry.fingerprints.map { .init(fingerprint: $0.fingerprint, role: $0.role) },
+                appleDomains: entry.appleDomains, androidHosts: entry.androidHosts, watchedURLs: entry.watchedURLs)
+            do {
+                let plan = try apps.plan(registration, editing: try database.app(name: entry.name))
+                desired.append(DesiredApp(entry: entry, plan: plan))
+            } catch let error as AppRegistrationError {
+                for p in error.problems { problems.append(ConfigProblem(line: Self.line(of: p.field, in: entry), "\(entry.name): \(p.reason)")) }
+            }
+        }
+        return desired
+    }
+
+    private static func line(of field: AppField, in entry: AppEntry) -> Int {
+        let lines = entry.lines
+        func at(_ list: [Int], _ i: Int) -> Int { list.indices.contains(i) ? list[i] : lines.entry }
+        switch field {
+        case .name: return lines.name == 0 ? lines.entry : lines.name
+        case .appleAppID(let i): return at(lines.appleAppIDs, i)
+        case .androidPackage: return lines.androidPackage == 0 ? lines.entry : lines.androidPackage
+        case .fingerprint(let i): return at(lines.fingerprints, i)
+        // The entitlement reader numbers typed entries from 1.
+        case .appleDomains(let line?): return at(lines.appleDomains, line - 1)
+        case .androidHost(let i): return at(lines.androidHosts, i)
+        case .watchedURL(let i): return at(lines.watchedURLs, i)
+        case .appleDomains(nil), .entitlementsFile, .manifestFile, .app: return lines.entry
+        }
     }
 
     private static func line(of field: RegistrationField, in entry: DomainEntry) -> Int {
@@ -193,6 +251,11 @@ struct DesiredDomain {
     var key: DomainKey
 }
 
+struct DesiredApp {
+    var entry: AppEntry
+    var plan: AppPlan
+}
+
 struct DesiredChannel {
     var entry: ChannelEntry
     var kind: ChannelKind
@@ -203,8 +266,3 @@ struct DesiredChannel {
     var hosts: [(key: DomainKey, line: Int)]
 }
 
-extension ConfigPlan.Subject {
-    var isDomain: Bool {
-        if case .domain = self { true } else { false }
-    }
-}

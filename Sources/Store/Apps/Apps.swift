@@ -6,40 +6,49 @@ extension Database {
     /// once, at `intervalSeconds`), its links, watched URLs and the expectations they put on the
     /// domains — all in one transaction, so a failure anywhere writes nothing.
     public func createApp(_ draft: AppDraft, intervalSeconds: Int) throws -> AppCreation {
-        try withTransaction { c in
-            guard let id: Int64 = try c.firstRow("INSERT INTO apps (name, android_package) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING RETURNING id",
-                                                 draft.name, draft.androidPackage)?.decode("id") else {
-                return .nameTaken(id: try c.value("SELECT id FROM apps WHERE name = $1", draft.name))
-            }
-            let newDomains = try c.writeAppParts(id, draft, intervalSeconds: intervalSeconds)
-            return .created(id: id, newDomainIDs: newDomains)
-        }
+        try withTransaction { c in try c.insertApp(draft, intervalSeconds: intervalSeconds) }
     }
 
     /// Replaces an app's name, IDs, links and watched URLs in one transaction. The expectations its
     /// old links put on domains are taken back (unless another app puts the same ones) and the new
     /// ones placed. Returns nil when there is no such app, else the domains it registered.
     public func updateApp(id: Int64, _ draft: AppDraft, intervalSeconds: Int) throws -> [Int64]? {
-        try withTransaction { c in
-            guard try c.execute("UPDATE apps SET name = $2, android_package = $3, updated_at = now() WHERE id = $1",
-                                id, draft.name, draft.androidPackage) == 1 else { return nil }
-            try c.retractExpectations(appID: id)
-            try c.execute("DELETE FROM app_apple_ids WHERE app_id = $1", id)
-            try c.execute("DELETE FROM app_fingerprints WHERE app_id = $1", id)
-            try c.execute("DELETE FROM app_links WHERE app_id = $1", id)
-            try c.execute("DELETE FROM app_watched_urls WHERE app_id = $1", id)
-            return try c.writeAppParts(id, draft, intervalSeconds: intervalSeconds)
-        }
+        try withTransaction { c in try c.replaceApp(id: id, draft, intervalSeconds: intervalSeconds) }
     }
 
     /// Deletes an app and takes back the expectations it put on its domains; the domains stay
     /// registered (they may serve other apps, and their history is worth keeping). False when there was none.
     @discardableResult
     public func deleteApp(id: Int64) throws -> Bool {
-        try withTransaction { c in
-            try c.retractExpectations(appID: id)
-            return try c.execute("DELETE FROM apps WHERE id = $1", id) == 1
+        try withTransaction { c in try c.removeApp(id: id) }
+    }
+}
+
+/// The same writes inside a transaction the caller holds (a config apply makes all its changes in one).
+extension Connection {
+    public func insertApp(_ draft: AppDraft, intervalSeconds: Int) throws -> AppCreation {
+        guard let id: Int64 = try firstRow("INSERT INTO apps (name, android_package) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING RETURNING id",
+                                           draft.name, draft.androidPackage)?.decode("id") else {
+            return .nameTaken(id: try value("SELECT id FROM apps WHERE name = $1", draft.name))
         }
+        let newDomains = try writeAppParts(id, draft, intervalSeconds: intervalSeconds)
+        return .created(id: id, newDomainIDs: newDomains)
+    }
+
+    public func replaceApp(id: Int64, _ draft: AppDraft, intervalSeconds: Int) throws -> [Int64]? {
+        guard try execute("UPDATE apps SET name = $2, android_package = $3, updated_at = now() WHERE id = $1",
+                          id, draft.name, draft.androidPackage) == 1 else { return nil }
+        try retractExpectations(appID: id)
+        try execute("DELETE FROM app_apple_ids WHERE app_id = $1", id)
+        try execute("DELETE FROM app_fingerprints WHERE app_id = $1", id)
+        try execute("DELETE FROM app_links WHERE app_id = $1", id)
+        try execute("DELETE FROM app_watched_urls WHERE app_id = $1", id)
+        return try writeAppParts(id, draft, intervalSeconds: intervalSeconds)
+    }
+
+    public func removeApp(id: Int64) throws -> Bool {
+        try retractExpectations(appID: id)
+        return try execute("DELETE FROM apps WHERE id = $1", id) == 1
     }
 }
 

@@ -13,6 +13,7 @@ enum ConfigPlanOutput {
             }
             let subject: TerminalText = switch step.subject {
             case .domain(let name): "domain \(name)"
+            case .app(let name): "app \(name)"
             case .channel(let name): "channel \(name)"
             }
             out.append("\(mark) \(subject)")
@@ -27,9 +28,10 @@ enum ConfigPlanOutput {
         } else {
             out.append("Plan: \(counts) (dry run: nothing was changed).")
         }
-        if !plan.keptDomains.isEmpty || !plan.keptChannels.isEmpty {
+        if !plan.keptDomains.isEmpty || !plan.keptApps.isEmpty || !plan.keptChannels.isEmpty {
             var kept: [String] = []
             if !plan.keptDomains.isEmpty { kept.append(count(plan.keptDomains.count, "domain") + " (" + list(plan.keptDomains) + ")") }
+            if !plan.keptApps.isEmpty { kept.append(count(plan.keptApps.count, "app") + " (" + list(plan.keptApps) + ")") }
             if !plan.keptChannels.isEmpty { kept.append(count(plan.keptChannels.count, "channel") + " (" + list(plan.keptChannels) + ")") }
             out.append("Not in the file and kept (--prune removes what a list of the file leaves out): \(kept.joined(separator: ", "))")
         }
