@@ -106,7 +106,7 @@ public enum ReleaseGate {
         return String(hostPort.prefix { $0 != ":" }).lowercased()
     }
 
-    private static func sorted(_ findings: [Finding]) -> [Finding] {
+    static func sorted(_ findings: [Finding]) -> [Finding] {
         findings.enumerated().sorted { ($0.element.severity.rank, $0.offset) < ($1.element.severity.rank, $1.offset) }.map(\.element)
     }
 }
@@ -142,6 +142,8 @@ public struct GateCase: Hashable, Sendable {
 public struct GateReport: Hashable, Sendable {
     public var appIDs: [AppID]
     public var cases: [GateCase]
+    /// The Android packages checked (verify-app --manifest); empty for an Apple-only run.
+    public var packages: [String] = []
 
     /// 2 when any case has an error (a definite failure: retrying will not help), else 3 when a
     /// case could not be checked, else 1 for warnings, else 0 — the codes of `check`.

@@ -38,12 +38,8 @@ extension AASAMonitor {
                                                                 valueName: "APP_ID"))
         var appIDs: [String] = []
 
-        @Option(name: .customLong("package"), help: ArgumentHelp("Android: a package the file must verify; repeatable.", valueName: "NAME"))
-        var packages: [String] = []
-
-        @Option(name: .customLong("fingerprint"), help: ArgumentHelp(
-            "Android: a SHA-256 signing-certificate fingerprint each --package must be granted with; repeatable.", valueName: "SHA256"))
-        var fingerprints: [String] = []
+        @OptionGroup(title: "Android apps")
+        var android: AndroidAppOptions
 
         @OptionGroup(title: "Outbound")
         var fetch: FetchOptions
@@ -54,26 +50,10 @@ extension AASAMonitor {
             } catch {
                 throw ValidationError(String(describing: error))
             }
-            _ = try expectations()
             _ = try apps()
-            if !fingerprints.isEmpty, packages.isEmpty { throw ValidationError("--fingerprint needs the --package it belongs to.") }
-            if platform == .apple, !packages.isEmpty { throw ValidationError("--package is an Android expectation; drop --platform apple.") }
+            _ = try android.expectations()
+            if platform == .apple, !android.packages.isEmpty { throw ValidationError("--package is an Android expectation; drop --platform apple.") }
             if platform == .android, !appIDs.isEmpty { throw ValidationError("--app-id is an Apple expectation; drop --platform android.") }
-        }
-
-        /// The Android apps, validated by the rules of the app form (Vocabulary's types).
-        func expectations() throws -> [AndroidAppExpectation] {
-            var keys: [String] = []
-            for text in fingerprints {
-                do { keys.append(try CertificateFingerprint(typed: text).text) } catch { throw ValidationError("--fingerprint \(text): \(error.message)") }
-            }
-            var apps: [AndroidAppExpectation] = []
-            for text in packages {
-                do { apps.append(AndroidAppExpectation(packageName: try AndroidPackage(typed: text).text, fingerprints: keys)) } catch {
-                    throw ValidationError("--package \(text): \(error.message)")
-                }
-            }
-            return apps
         }
 
         func apps() throws -> [AppID] {
@@ -91,14 +71,14 @@ extension AASAMonitor {
             configuration.checkCDN = cdn
             let fetcher: Fetcher
             do { fetcher = try Fetcher(configuration) } catch { throw ValidationError(String(describing: error)) }
-            let android = try expectations()
+            let expected = try android.expectations()
             var apple: DomainCheck?
             var androidCheck: AndroidCheck?
             switch platform {
             case .apple?: apple = await fetcher.check(host)
-            case .android?: androidCheck = await fetcher.checkAndroid(host, expectations: android)
+            case .android?: androidCheck = await fetcher.checkAndroid(host, expectations: expected)
             case nil:
-                let both = await fetcher.checkPlatforms(host, android: android)
+                let both = await fetcher.checkPlatforms(host, android: expected)
                 apple = both.apple
                 androidCheck = both.android
             }

@@ -1,5 +1,6 @@
 import AASA
 import AppManifests
+import AssetLinks
 import ArgumentParser
 import Fetch
 import Foundation
@@ -11,17 +12,27 @@ extension AASAMonitor {
     struct VerifyApp: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "verify-app",
-            abstract: "Check every domain an app's entitlements claim, now: a release gate for CI.",
+            abstract: "Check every domain an app's entitlements and Android manifest claim, now: a release gate for CI.",
             discussion: """
-                Reads the Associated Domains entitlement, checks each domain as `check` does (the file at the origin, \
-                Apple's CDN), and that each service's file lists the app and each --url opens it. ?mode=developer domains \
-                are checked against the origin only. A CDN copy that merely lags the origin passes unless --strict-cdn.
+                Apple (--entitlements): reads the Associated Domains entitlement, checks each domain as `check` does (the \
+                file at the origin, Apple's CDN), and that each service's file lists the app and each --url opens it. \
+                ?mode=developer domains are checked against the origin only.
+                Android (--manifest): checks the assetlinks.json of every host of an android:autoVerify="true" intent filter \
+                as Google's fetcher sees it, that it verifies --package (default: the manifest's package) with every \
+                --fingerprint, Google's verdict, and that each --url on a verified host opens the app on Android 15+.
+                A CDN copy (Apple's) or Google's copy that merely lags the origin passes unless --strict-cdn.
                 Exit status: 0 pass, 1 warnings, 2 errors, 3 could not check (and no errors).
                 """)
 
         @Option(help: ArgumentHelp("The app's .entitlements (XML or binary plist), a built app's entitlements, or the associated-domains array (plist or JSON); - for stdin.",
                                    valueName: "FILE"))
-        var entitlements: String
+        var entitlements: String?
+
+        @Option(help: ArgumentHelp("The app's AndroidManifest.xml (the merged one names the package); - for stdin.", valueName: "FILE"))
+        var manifest: String?
+
+        @OptionGroup(title: "Android apps")
+        var android: AndroidAppOptions
 
         @Option(name: .customLong("app-id"), help: ArgumentHelp(
             "An app ID (TEAMID.bundle.id) each file must list; repeatable. Default: the entitlements' application-identifier.",
@@ -31,7 +42,7 @@ extension AASAMonitor {
         @Option(name: .customLong("url"), help: ArgumentHelp("A URL that must open the app; repeatable.", valueName: "URL"))
         var urls: [String] = []
 
-        @Flag(help: "Fail when Apple's CDN serves an older file than the origin (default: report it, pass).")
+        @Flag(help: "Fail when Apple's CDN or Google's API serves an older file than the origin (default: report it, pass).")
         var strictCDN = false
 
         @Flag(help: "Print the report as JSON.")
@@ -43,24 +54,54 @@ extension AASAMonitor {
         @OptionGroup(title: "Outbound")
         var fetch: FetchOptions
 
+        /// The reasons quote the file, which anyone may have written: escaped for the terminal.
+        static func refused(_ path: String, _ refusal: ManifestRefusal) -> ValidationError {
+            ValidationError(TerminalText.escape(path) + " is refused:\n"
+                            + refusal.problems.map { "  " + TerminalText.escape($0.description) }.joined(separator: "\n"))
+        }
+
+        func validate() throws {
+            if entitlements == nil, manifest == nil {
+                throw ValidationError("Give --entitlements (Apple), --manifest (Android), or both.")
+            }
+            if entitlements == nil, !appIDs.isEmpty { throw ValidationError("--app-id goes with --entitlements.") }
+            if manifest == nil, !android.packages.isEmpty { throw ValidationError("--package goes with --manifest.") }
+            if entitlements == "-", manifest == "-" { throw ValidationError("Only one of --entitlements and --manifest can be read from stdin.") }
+        }
+
         func run() async throws {
-            let declared: AppleEntitlements
-            do {
-                declared = try EntitlementsReader.read(try InputFile.read(entitlements))
-            } catch let refusal as ManifestRefusal {
-                // The reasons quote the file, which anyone may have written: escaped for the terminal.
-                throw ValidationError(TerminalText.escape(entitlements) + " is refused:\n"
-                                      + refusal.problems.map { "  " + TerminalText.escape($0.description) }.joined(separator: "\n"))
-            } catch {
-                throw ValidationError(String(describing: error))
-            }
+            var declared = AppleEntitlements(domains: [], appIDs: [])
             var apps: [AppID] = []
-            for text in appIDs {
-                do { apps.append(try AppID(typed: text)) } catch { throw ValidationError("--app-id \(text): \(error.message)") }
+            if let entitlements {
+                do {
+                    declared = try EntitlementsReader.read(try InputFile.read(entitlements))
+                } catch let refusal as ManifestRefusal {
+                    throw Self.refused(entitlements, refusal)
+                } catch {
+                    throw ValidationError(String(describing: error))
+                }
+                for text in appIDs {
+                    do { apps.append(try AppID(typed: text)) } catch { throw ValidationError("--app-id \(text): \(error.message)") }
+                }
+                if apps.isEmpty { apps = declared.appIDs }
+                guard !apps.isEmpty else {
+                    throw ValidationError("\(entitlements) names no application-identifier (Xcode adds it when it signs); pass --app-id TEAMID.bundle.id.")
+                }
             }
-            if apps.isEmpty { apps = declared.appIDs }
-            guard !apps.isEmpty else {
-                throw ValidationError("\(entitlements) names no application-identifier (Xcode adds it when it signs); pass --app-id TEAMID.bundle.id.")
+            var androidManifest: AndroidManifest?
+            var androidApps: [AndroidAppExpectation] = []
+            if let manifest {
+                do {
+                    androidManifest = try AndroidManifestReader.read(try InputFile.read(manifest))
+                } catch let refusal as ManifestRefusal {
+                    throw Self.refused(manifest, refusal)
+                } catch {
+                    throw ValidationError(String(describing: error))
+                }
+                androidApps = try android.expectations(defaultPackage: androidManifest?.package)
+                guard !androidApps.isEmpty else {
+                    throw ValidationError("\(manifest) names no package (a source manifest leaves it to Gradle); pass --package com.example.app.")
+                }
             }
             for url in urls where !(url.hasPrefix("https://") || url.hasPrefix("http://")) {
                 throw ValidationError("--url \(url): give an http(s) URL, e.g. https://example.com/products/1.")
@@ -78,6 +119,28 @@ extension AASAMonitor {
             await fetcher.check(Set(hosts.values)) { check in
                 await results.add(check)
             }
+            var androidChecks: [String: ReleaseGate.AndroidHostCheck] = [:]
+            if let androidManifest {
+                var androidHosts: [(String, HostName)] = []
+                for host in androidManifest.verifiedHosts {
+                    do { androidHosts.append((host.description, try HostName(host.description))) } catch {
+                        throw ValidationError(TerminalText.escape("\(host.description): \(error)"))
+                    }
+                }
+                let expected = androidApps
+                androidChecks = await withTaskGroup(of: (String, ReleaseGate.AndroidHostCheck).self) { group in
+                    for (name, host) in androidHosts {
+                        group.addTask {
+                            let check = await fetcher.checkAndroid(host, expectations: expected)
+                            return (name, ReleaseGate.AndroidHostCheck(report: check.report,
+                                                                       seconds: check.finishedAt.timeIntervalSince(check.startedAt)))
+                        }
+                    }
+                    var all: [String: ReleaseGate.AndroidHostCheck] = [:]
+                    for await (name, check) in group { all[name] = check }
+                    return all
+                }
+            }
             fetcher.shutdown()
             var checks: [String: ReleaseGate.HostCheck] = [:]
             let byASCII = await results.checks
@@ -87,8 +150,13 @@ extension AASAMonitor {
                                                          seconds: check.finishedAt.timeIntervalSince(check.startedAt))
                 }
             }
-            let report = ReleaseGate.evaluate(entitlements: declared, appIDs: apps, urls: urls, checks: checks,
-                                              strictCDN: strictCDN)
+            var report = ReleaseGate.evaluate(entitlements: declared, appIDs: apps, urls: entitlements == nil ? [] : urls,
+                                              checks: checks, strictCDN: strictCDN)
+            if let androidManifest {
+                report.packages = androidApps.map(\.packageName)
+                report.cases += ReleaseGate.evaluateAndroid(manifest: androidManifest, apps: androidApps, urls: urls, checks: androidChecks,
+                                                            reportUnclaimed: entitlements == nil, strictGoogle: strictCDN)
+            }
             if let junit {
                 do {
                     try Data(JUnitReport.xml(report, timestamp: Date()).utf8).write(to: URL(fileURLWithPath: junit))

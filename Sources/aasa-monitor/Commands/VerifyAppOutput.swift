@@ -17,10 +17,11 @@ enum VerifyAppOutput {
     static func text(_ report: GateReport) -> TerminalText {
         let overall = ["PASS", "WARN", "FAIL", "COULD NOT CHECK"][Int(report.exitStatus)]
         let failing = report.cases.filter { $0.exitStatus >= 2 }.count
-        var out: TerminalText = "\(report.appIDs.map(\.text).joined(separator: ", ")): \(overall) — \(report.cases.count - failing) of \(report.cases.count) checks pass\n"
+        var out: TerminalText = "\((report.appIDs.map(\.text) + report.packages).joined(separator: ", ")): \(overall) — \(report.cases.count - failing) of \(report.cases.count) checks pass\n"
         for gateCase in report.cases {
             let word = word(gateCase)
-            out += "\n\(word.padding(toLength: max(5, word.count), withPad: " ", startingAt: 0)) \(gateCase.group) \(gateCase.name)"
+            let platform = gateCase.platform == .android ? "android " : ""
+            out += "\n\(word.padding(toLength: max(5, word.count), withPad: " ", startingAt: 0)) \(platform)\(gateCase.group) \(gateCase.name)"
             if gateCase.group == "url" || gateCase.name.contains("*.") { out += " (file of \(gateCase.host))" }
             out += "\n"
             // The file's own infos (iOS 12 compatibility and the like) repeat for every service of a
@@ -41,6 +42,7 @@ enum VerifyAppOutput {
 
     struct Output: Encodable {
         var appIDs: [AppID]
+        var packages: [String]
         var exitStatus: Int32
         var cases: [Case]
     }
@@ -57,7 +59,7 @@ enum VerifyAppOutput {
     }
 
     static func json(_ report: GateReport) throws -> String {
-        let output = Output(appIDs: report.appIDs, exitStatus: report.exitStatus, cases: report.cases.map {
+        let output = Output(appIDs: report.appIDs, packages: report.packages, exitStatus: report.exitStatus, cases: report.cases.map {
             Case(platform: $0.platform, group: $0.group, name: $0.name, host: $0.host, verdict: $0.verdict.rawValue,
                  couldNotCheck: $0.couldNotCheck, exitStatus: $0.exitStatus, findings: $0.findings)
         })

@@ -1,0 +1,122 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The Android half of `verify-app`: an AndroidManifest.xml's autoVerify hosts checked against the TLS
+/// fleet and its fake Digital Asset Links API, one test per exit status, and the JUnit file read back.
+@Suite(.serialized) struct VerifyAppAndroidTests {
+    /// A manifest as Android Studio writes it: one activity, an autoVerify filter per host list.
+    static func manifest(_ hosts: [String], in directory: URL, package: String = FleetAssetLinks.packageName) throws -> String {
+        let file = directory.appendingPathComponent("AndroidManifest.xml")
+        let data = hosts.map { "                <data android:host=\"\($0)\" />" }.joined(separator: "\n")
+        let text = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <manifest xmlns:android="http://schemas.android.com/apk/res/android" package="\(package)">
+                <application android:label="Fleet">
+                    <activity android:name=".MainActivity" android:exported="true">
+                        <intent-filter android:autoVerify="true">
+                            <action android:name="android.intent.action.VIEW" />
+                            <category android:name="android.intent.category.DEFAULT" />
+                            <category android:name="android.intent.category.BROWSABLE" />
+                            <data android:scheme="https" />
+            \(data)
+                        </intent-filter>
+                    </activity>
+                </application>
+            </manifest>
+
+            """
+        try Data(text.utf8).write(to: file)
+        return file.path
+    }
+
+    static func verify(_ hosts: [String], _ extra: [String], fleet: TestTLSFleet, in scratch: URL) throws -> CheckCommandTests.Outcome {
+        let file = try manifest(hosts, in: scratch)
+        return try CheckCommandTests.run(["verify-app", "--manifest", file, "--fingerprint", FleetAssetLinks.appSigningKey] + extra
+                                         + AndroidCheckCommandTests.flags(fleet))
+    }
+
+    @Test func passAndWarning() async throws {
+        try await TestTLSFleet.with { fleet in
+            try await VerifyAppCommandTests.withScratch { scratch in
+                let pass = try Self.verify(["al-good.fleet.test", "al-dynamic.fleet.test"],
+                                           ["--url", "https://al-dynamic.fleet.test/products/1", "--url", "https://al-good.fleet.test/anything"],
+                                           fleet: fleet, in: scratch)
+                #expect(pass.status == 0, "\(pass.stdout)\(pass.stderr)")
+                #expect(pass.stdout.hasPrefix("com.example.fleet: PASS — 4 of 4 checks pass\n"))
+                #expect(pass.stdout.contains("PASS  android applinks al-good.fleet.test\n"))
+
+                // An http:// web target: a warning, and the app still verifies.
+                let insecure = String(decoding: FleetAssetLinks.file([FleetAssetLinks.appSigningKey]), as: UTF8.self)
+                    .replacingOccurrences(of: "}]\n", with: #"}, {"relation": ["delegate_permission/common.get_login_creds"], "target": {"namespace": "web", "site": "http://login.example"}}]"#)
+                try fleet.serve(Array(insecure.utf8), at: FleetAssetLinks.path, on: "al-changing")
+                let warn = try Self.verify(["al-changing.fleet.test"], [], fleet: fleet, in: scratch)
+                #expect(warn.status == 1, "\(warn.stdout)\(warn.stderr)")
+                #expect(warn.stdout.contains("web-site-insecure"))
+            }
+        }
+    }
+
+    @Test func errorsGiveTwoAndTheJUnitReportHasAndroidCases() async throws {
+        try await TestTLSFleet.with { fleet in
+            try await VerifyAppCommandTests.withScratch { scratch in
+                let report = scratch.appendingPathComponent("junit.xml").path
+                let outcome = try Self.verify(["al-good.fleet.test", "al-redirect.fleet.test", "al-dynamic.fleet.test"],
+                                              ["--url", "https://al-dynamic.fleet.test/account/settings", "--url", "https://elsewhere.example/x",
+                                               "--junit", report, "--json"],
+                                              fleet: fleet, in: scratch)
+                #expect(outcome.status == 2, "\(outcome.stdout)\(outcome.stderr)")
+                let json = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
+                #expect(json?["packages"] as? [String] == ["com.example.fleet"])
+                let read = try JUnitReader.read(report)
+                #expect(read.suites == [JUnitReader.Suite(name: "verify-app android", tests: 5, failures: 3, errors: 0)])
+                let byName = Dictionary(uniqueKeysWithValues: read.cases.map { ($0.name, $0) })
+                #expect(byName["al-good.fleet.test"]?.result == "passed" && byName["al-good.fleet.test"]?.classname == "android.applinks")
+                #expect(byName["al-redirect.fleet.test"]?.result == "failure")
+                #expect(byName["al-redirect.fleet.test"]?.type.contains("redirect-not-allowed") == true)
+                #expect(byName["https://al-dynamic.fleet.test/account/settings"]?.type == "watched-url-not-opened")
+                #expect(byName["https://al-dynamic.fleet.test/account/settings"]?.message.contains("Rule 1") == true)
+                #expect(byName["https://elsewhere.example/x"]?.type == "watched-url-unclaimed")
+            }
+        }
+    }
+
+    @Test func bothPlatformsInOneRun() async throws {
+        try await TestTLSFleet.with { fleet in
+            try await VerifyAppCommandTests.withScratch { scratch in
+                let report = scratch.appendingPathComponent("junit.xml").path
+                let entitlements = try VerifyAppCommandTests.entitlements(["applinks:good.fleet.test"], in: scratch)
+                let manifest = try Self.manifest(["al-good.fleet.test"], in: scratch)
+                let outcome = try CheckCommandTests.run(["verify-app", "--entitlements", entitlements, "--app-id", FleetFiles.appID,
+                                                         "--manifest", manifest, "--fingerprint", FleetAssetLinks.appSigningKey,
+                                                         "--url", "https://good.fleet.test/products/42", "--junit", report]
+                                                        + AndroidCheckCommandTests.flags(fleet))
+                #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
+                #expect(outcome.stdout.hasPrefix("\(FleetFiles.appID), com.example.fleet: PASS — 3 of 3 checks pass\n"))
+                let read = try JUnitReader.read(report)
+                #expect(read.suites == [JUnitReader.Suite(name: "verify-app apple", tests: 2, failures: 0, errors: 0),
+                                        JUnitReader.Suite(name: "verify-app android", tests: 1, failures: 0, errors: 0)])
+            }
+        }
+    }
+
+    @Test func couldNotCheckGivesThree() async throws {
+        try await TestTLSFleet.with { fleet in
+            try await VerifyAppCommandTests.withScratch { scratch in
+                let outcome = try Self.verify(["reset.fleet.test", "al-good.fleet.test"], [], fleet: fleet, in: scratch)
+                #expect(outcome.status == 3, "\(outcome.stdout)\(outcome.stderr)")
+                #expect(outcome.stdout.contains("COULD NOT CHECK android applinks reset.fleet.test"))
+            }
+        }
+    }
+
+    @Test func usage() async throws {
+        try await VerifyAppCommandTests.withScratch { scratch in
+            let none = try CheckCommandTests.run(["verify-app"])
+            #expect(none.status == 64 && none.stderr.contains("--manifest"))
+            let unnamed = try Self.manifest(["a.example"], in: scratch, package: "")
+            let noPackage = try CheckCommandTests.run(["verify-app", "--manifest", unnamed])
+            #expect(noPackage.status == 64, "\(noPackage.stderr)")
+        }
+    }
+}
