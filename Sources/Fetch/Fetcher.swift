@@ -58,9 +58,7 @@ public final class Fetcher: Sendable {
         var plain: TransportFacts?
         switch pin {
         case .failure(let failure, let dns):
-            wellKnown = TransportFacts(location: .wellKnown, url: wellKnownURL, failure: failure)
-            wellKnown.timings = TransportTimings(dns: dns, connect: 0, tls: 0, firstByte: 0, total: dns)
-            wellKnown.userAgent = configuration.appleUserAgent
+            wellKnown = .unresolved(url: wellKnownURL, failure: failure, dns: dns, userAgent: configuration.appleUserAgent)
         case .success(let target):
             async let rootFacts: TransportFacts? = configuration.rootLocation == .always
                 ? transfer(.root, url: rootURL, host: host.ascii, target: target, userAgent: configuration.appleUserAgent)
@@ -208,4 +206,15 @@ public final class Fetcher: Sendable {
 
 extension Duration {
     var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
+}
+
+extension TransportFacts {
+    /// The well-known location of a host whose name did not resolve or was refused by the outbound
+    /// policy: nothing was fetched, only the name lookup took time. Apple's and Android's checks alike.
+    static func unresolved(url: String, failure: FetchFailure, dns: Double, userAgent: String) -> TransportFacts {
+        var facts = TransportFacts(location: .wellKnown, url: url, failure: failure)
+        facts.timings = TransportTimings(dns: dns, connect: 0, tls: 0, firstByte: 0, total: dns)
+        facts.userAgent = userAgent
+        return facts
+    }
 }

@@ -41,9 +41,7 @@ extension Fetcher {
         var others: [TransportFacts] = []
         switch pinned {
         case .failure(let failure, let dns):
-            origin = TransportFacts(location: .wellKnown, url: url, failure: failure)
-            origin.timings = TransportTimings(dns: dns, connect: 0, tls: 0, firstByte: 0, total: dns)
-            origin.userAgent = configuration.googleUserAgent
+            origin = .unresolved(url: url, failure: failure, dns: dns, userAgent: configuration.googleUserAgent)
         case .success(let target):
             let agents = configuration.compareUserAgents ? [configuration.plainUserAgent, configuration.androidUserAgent] : []
             async let compared = withTaskGroup(of: (Int, TransportFacts).self) { group in

@@ -105,12 +105,9 @@ final class ConnectionPool: @unchecked Sendable {
     func close() {
         condition.lock()
         closed = true
-        let stale = idle
-        idle.removeAll()
-        openCount -= stale.count
-        condition.broadcast()
         condition.unlock()
-        stale.forEach { $0.close() }
+        // A connection released in between is closed by `release` (the pool is closed by then).
+        discardIdle()
     }
 
     /// (open, idle) for metrics and tests.
