@@ -57,8 +57,11 @@ public final class TestWebhookReceiver: Sendable {
     }
 
     /// Every request received so far, in arrival order.
-    public func requests() -> [Request] {
-        let dir = server.directory.appendingPathComponent("records")
+    public func requests() -> [Request] { Self.records(in: server.directory) }
+
+    /// The requests a script server of ours recorded with `write_record`, in arrival order.
+    static func records(in directory: URL) -> [Request] {
+        let dir = directory.appendingPathComponent("records")
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [])
             .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
         return names.compactMap { name -> Request? in

@@ -1,13 +1,13 @@
 import Foundation
 
-/// How a channel's target is shown. Webhook URLs of Slack, Teams and the like carry their credential
+/// How a channel's target is shown. Webhook URLs of Slack, Teams, Discord and the like carry their credential
 /// in the path or query, so only admins see them whole; read-only users see the scheme and host,
 /// enough to tell the channels apart, and a hint that the rest is hidden.
 enum ChannelTarget {
     static let hiddenHint = "(path hidden: only admins see the whole address)"
 
     static func shown(kind: String, target: String, to viewer: Viewer) -> String {
-        guard kind == "webhook", !viewer.canChange else { return target }
+        guard kind != "email", !viewer.canChange else { return target }
         return redacted(target)
     }
 

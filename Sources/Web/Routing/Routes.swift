@@ -24,6 +24,7 @@ extension WebApp {
         add("GET", "/settings", .signedIn, SettingsHandlers.show)
         add("POST", "/settings/defaults", .admin, SettingsHandlers.saveDefaults)
         add("POST", "/settings/email", .admin, EmailSettingsHandlers.save)
+        add("POST", "/settings/private-receivers", .admin, SettingsHandlers.savePrivateReceivers)
         add("POST", "/users", .admin, AccountHandlers.createUser)
         add("POST", "/users/:id/delete", .admin, AccountHandlers.deleteUser)
         add("POST", "/tokens", .admin, SettingsHandlers.createToken)

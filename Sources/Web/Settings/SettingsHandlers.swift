@@ -1,4 +1,5 @@
 import Foundation
+import Notify
 import Registry
 import Store
 
@@ -18,6 +19,9 @@ enum SettingsHandlers {
                   lastUsed: $0.lastUsedAt.map { Int64($0.timeIntervalSince1970) })
         }
         m.channels = try ChannelHandlers.channelRows(c)
+        m.privateReceiversFromEnvironment = ProcessInfo.processInfo.environment[NotificationSettings.allowPrivateEnvironmentKey] == "1"
+        m.allowPrivateReceivers = try NotificationSettings.allowsPrivateReceivers(environment: ProcessInfo.processInfo.environment,
+                                                                                 database: c.database)
         m.defaultIntervalMinutes = try c.registry.defaultIntervalMinutes()
         let stored = try EmailSettingsInput.stored { try c.database.setting($0) }
         let shown = email ?? stored
@@ -28,6 +32,15 @@ enum SettingsHandlers {
         m.newToken = newToken
         let banner = c.flash
         return c.showing(banner, .html(SettingsPage.render(m, viewer: try c.signedIn, flash: flash ?? banner), status: status))
+    }
+
+    /// The admin's explicit switch for webhooks and providers on private addresses.
+    static func savePrivateReceivers(_ c: RequestContext) throws -> WebResponse {
+        let allow = c.form["allow"] == "1"
+        try c.database.setSetting(NotificationSettings.Key.allowPrivateReceivers, allow ? "true" : "false")
+        return c.redirect("/settings#private-receivers", flash: Flash(.success, allow
+            ? "Private receivers allowed: channels may now send to this machine and private networks."
+            : "Private receivers refused again."))
     }
 
     static func saveDefaults(_ c: RequestContext) throws -> WebResponse {

@@ -1,3 +1,4 @@
+import Notify
 import Store
 /// Channels, users, API tokens and defaults.
 public struct SettingsModel: Sendable {
@@ -6,13 +7,21 @@ public struct SettingsModel: Sendable {
         public var kind: String
         public var target: String
         public var enabled: Bool
-        public init(id: Int64, kind: String, target: String, enabled: Bool) {
+        /// The latest delivery in words: "delivered", "retrying: …", "gave up: PagerDuty refused …".
+        public var lastDelivery: String
+        public init(id: Int64, kind: String, target: String, enabled: Bool, lastDelivery: String = "") {
             self.id = id
             self.kind = kind
             self.target = target
             self.enabled = enabled
+            self.lastDelivery = lastDelivery
         }
     }
+
+    /// Whether webhooks and providers may be on this machine or a private network, and whether the
+    /// environment (AASA_MONITOR_ALLOW_PRIVATE_WEBHOOKS=1) decides it instead of the page.
+    public var allowPrivateReceivers = false
+    public var privateReceiversFromEnvironment = false
 
     public struct UserRow: Sendable {
         public var id: Int64
@@ -90,20 +99,54 @@ public enum SettingsPage {
             let test: HTML = change
                 ? "<form method=\"post\" action=\"/channels/\(c.id)/test\" class=\"inline\">\(csrf)<button type=\"submit\" class=\"link\">Send test</button></form>"
                 : .empty
-            channels.append("<tr><td>\(c.kind)</td><td class=\"mono\">\(c.target)</td><td>\(c.enabled ? "enabled" : "disabled")</td><td class=\"actions\">\(test)\(remove)</td></tr>")
+            channels.append("<tr><td>\(c.kind)</td><td class=\"mono\">\(c.target)</td><td>\(c.enabled ? "enabled" : "disabled")</td><td>\(c.lastDelivery)</td><td class=\"actions\">\(test)\(remove)</td></tr>")
         }
         let channelTable: HTML = m.channels.isEmpty ? "<p class=\"muted\">No channels yet: alerts are only shown here.</p>"
-            : "<div class=\"table-wrap\"><table><thead><tr><th>Kind</th><th>Target</th><th>State</th><th></th></tr></thead><tbody>\(channels)</tbody></table></div>"
-        let kindEmail: HTML = value("kind") == "webhook" ? .empty : " selected"
-        let kindWebhook: HTML = value("kind") == "webhook" ? " selected" : .empty
+            : "<div class=\"table-wrap\"><table><thead><tr><th>Kind</th><th>Target</th><th>State</th><th>Last delivery</th><th></th></tr></thead><tbody>\(channels)</tbody></table></div>"
+        var kinds: HTML = .empty
+        var kindHelp: HTML = .empty
+        let chosen = value("kind").isEmpty ? "email" : value("kind")
+        for kind in ChannelKind.allCases {
+            kinds.append("<option value=\"\(kind.rawValue)\"\(chosen == kind.rawValue ? " selected" : "")>\(kind.displayName)</option>")
+            kindHelp.append("<li><strong>\(kind.displayName)</strong>: \(kind.inputs.help)</li>")
+        }
         let channelForm: HTML = change ? """
             <form method="post" action="/channels" class="card">\(csrf)<h3>Add a channel</h3>\
-            <label for="kind">Kind</label><select id="kind" name="kind"><option value="email"\(kindEmail)>Email</option>\
-            <option value="webhook"\(kindWebhook)>Webhook</option></select>\
-            <label for="target">Email address or webhook URL</label><input type="text" id="target" name="target" value="\(value("target"))">\(err("target"))\
-            <p class="hint">Webhooks get a signing secret (HMAC-SHA256 over each POST), shown once after adding.</p>\
+            <label for="kind">Kind</label><select id="kind" name="kind">\(kinds)</select>\(err("kind"))\
+            <label for="target">Email address or URL</label><input type="text" id="target" name="target" value="\(value("target"))">\(err("target"))\
+            <p class="hint">PagerDuty, Opsgenie and Telegram: leave it empty for the provider's own API, or give its EU region's.</p>\
+            <label for="credential">Routing key, API key, bot token or access token</label>\
+            <input type="password" id="credential" name="credential" autocomplete="off" value="">\(err("credential"))\
+            <p class="hint">Stored and used, never shown again.</p>\
+            <label for="recipient">Telegram chat id</label><input type="text" id="recipient" name="recipient" value="\(value("recipient"))">\(err("recipient"))\
+            <label for="template">Custom webhook: the JSON body as a Mustache template</label>\
+            <textarea id="template" name="template" rows="4">\(value("template"))</textarea>\(err("template"))\
+            <p class="hint">For example <code>{"text": "{{summary}}", "severity": "{{severity}}", "findings": {{findings_json}}}</code>: \
+            values are JSON-escaped, so keep them inside quotes; the README lists every placeholder.</p>\
+            <details><summary>What each kind needs</summary><ul>\(kindHelp)</ul></details>\
             <p><button type="submit" class="primary">Add channel</button></p></form>
             """ : .empty
+        let privateForm: HTML
+        let privateState: HTML = m.allowPrivateReceivers ? "allowed" : "refused"
+        if m.privateReceiversFromEnvironment {
+            privateForm = "<p>Private receivers are <strong>allowed</strong> by this server's environment (<code>AASA_MONITOR_ALLOW_PRIVATE_WEBHOOKS=1</code>); the environment decides, not this page.</p>"
+        } else if change {
+            privateForm = """
+                <form method="post" action="/settings/private-receivers">\(csrf)<label class="inline"><input type="checkbox" name="allow" value="1"\
+                \(m.allowPrivateReceivers ? " checked" : "")> Allow receivers on this machine or a private network</label> \
+                <button type="submit">Save</button></form>
+                """
+        } else {
+            privateForm = "<p>Private receivers are \(privateState).</p>"
+        }
+        let privateSection: HTML = """
+            <div class="card" id="private-receivers"><h3>Private receivers</h3>\(privateForm)\
+            <p class="hint">Channel URLs are typed by people, so by default the monitor refuses to send to loopback, private, \
+            link-local and other internal addresses (a URL could otherwise reach this machine's own services or a cloud \
+            metadata endpoint). Allow them when a receiver is deliberately internal: a bridge on this host, a compose service, \
+            a self-hosted ntfy or Mattermost on the LAN. The SMTP server follows the same switch. \
+            The environment variable <code>AASA_MONITOR_ALLOW_PRIVATE_WEBHOOKS=1</code> turns it on for the whole server.</p></div>
+            """
 
         let emailSection = emailForm(m, csrf: csrf, change: change, err: err)
 
@@ -153,7 +196,7 @@ public enum SettingsPage {
 
         return Layout.page(title: "Settings", viewer: viewer, active: .settings, flash: flash, body: """
             <div class="page-head"><h1>Settings</h1><a class="button" href="/account/password">Change my password</a></div>
-            <section><h2>Notification channels</h2>\(channelTable)\(channelForm)</section>
+            <section><h2>Notification channels</h2>\(channelTable)\(channelForm)\(privateSection)</section>
             \(emailSection)
             <section><h2>Users</h2><div class="table-wrap"><table><thead><tr><th>Email</th><th>Role</th><th>Since</th><th></th></tr></thead>\
             <tbody>\(users)</tbody></table></div>\(userForm)</section>

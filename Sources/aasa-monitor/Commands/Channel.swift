@@ -8,30 +8,40 @@ extension AASAMonitor {
     /// `aasa-monitor channel …`: where alerts are sent (email addresses and webhooks).
     struct Channel: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Add, list, test and remove notification channels (email and webhooks).",
+            abstract: "Add, list, test and remove notification channels (email, webhooks, on-call and chat providers).",
             subcommands: [Add.self, List.self, Test.self, Remove.self])
     }
 }
 
 extension AlertSeverity: ExpressibleByArgument {}
 
-extension AASAMonitor.Channel {
-    enum AddKind: String, ExpressibleByArgument, CaseIterable {
-        case email, webhook
-    }
+extension ChannelKind: ExpressibleByArgument {}
 
+extension AASAMonitor.Channel {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Add an email address or a webhook URL; a webhook's signing secret is printed once.",
+            abstract: "Add a channel: an email address, a webhook, or an on-call or chat provider.",
             discussion: """
-                Webhooks are POSTed a JSON event signed per Standard Webhooks (webhook-id, webhook-timestamp, \
-                webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">). The secret (whsec_…) is shown \
-                only now: store it in the receiver. --slack sends a Slack-compatible {"text", "blocks"} message instead.
+                channel add email ops@example.com
+                channel add webhook https://hooks.example.com/aasa      (signed JSON event; the whsec_ secret is printed once)
+                channel add pagerduty ROUTING_KEY [--endpoint https://events.eu.pagerduty.com]
+                channel add opsgenie API_KEY [--endpoint https://api.eu.opsgenie.com]
+                channel add telegram BOT_TOKEN --chat-id=-1001234567890
+                channel add teams|discord|google-chat|mattermost|slack WEBHOOK_URL
+                channel add ntfy https://ntfy.sh/TOPIC [--token tk_…]
+                channel add custom-webhook URL --template body.mustache
+                A credential given as - is read from standard input (so it stays out of the shell's history).                 Credentials are stored and used, never printed again.
                 """)
 
-        @Argument(help: "email or webhook") var kind: AddKind
-        @Argument(help: "The email address, or the webhook's https:// URL.") var target: String
-        @Flag(help: "Send a Slack-compatible payload (webhooks only).") var slack = false
+        @Argument(help: "\(ChannelKind.allCases.map(\.rawValue).joined(separator: ", "))") var kind: ChannelKind
+        @Argument(help: "The email address or URL; for pagerduty, opsgenie and telegram the routing key, API key or bot token.")
+        var value: String
+        @Flag(help: "Send a Slack-compatible payload (same as the kind slack).") var slack = false
+        @Option(help: "The provider's API for pagerduty, opsgenie and telegram (an EU region, a proxy). Default: the provider's own.")
+        var endpoint: String?
+        @Option(name: .customLong("chat-id"), help: "Telegram: the chat's id (--chat-id=-100…: a negative id needs the =), or @channelname.") var chatID: String?
+        @Option(help: "ntfy: an access token for a protected topic (- reads it from standard input).") var token: String?
+        @Option(help: "custom-webhook: a file holding the Mustache template of the JSON body.") var template: String?
         @Option(help: "A name to recognise the channel by.") var name: String = ""
         @Option(name: .customLong("min-severity"), help: "Send only events at least this severe: critical, warning or info.")
         var minSeverity: AlertSeverity = .info
@@ -40,25 +50,53 @@ extension AASAMonitor.Channel {
         @OptionGroup var database: DatabaseOptions
 
         func validate() throws {
-            if slack && kind != .webhook { throw ValidationError("--slack applies to webhooks only") }
+            if slack && kind != .webhook && kind != .slack { throw ValidationError("--slack applies to webhooks only") }
+        }
+
+        /// Where the positional value goes: the credential for the kinds whose target is the provider's API.
+        func spec() throws -> ChannelSpec {
+            let kind = slack ? ChannelKind.slack : self.kind
+            var spec = ChannelSpec(kind: kind, name: name, minSeverity: minSeverity)
+            if case .endpoint = kind.inputs.target {
+                spec.credential = try Self.readIfDash(value)
+                spec.target = endpoint ?? ""
+            } else {
+                spec.target = value
+                if endpoint != nil { throw ValidationError("--endpoint applies to pagerduty, opsgenie and telegram; give \(kind.rawValue) its URL") }
+                spec.credential = try token.map(Self.readIfDash)
+            }
+            spec.recipient = chatID
+            if let template {
+                spec.template = try String(contentsOfFile: template, encoding: .utf8)
+            }
+            return spec
+        }
+
+        static func readIfDash(_ value: String) throws -> String {
+            guard value == "-" else { return value }
+            return (readLine(strippingNewline: true) ?? "").trimmingCharacters(in: .whitespaces)
         }
 
         func run() throws {
             let opened = try database.open()
             defer { try? opened.close() }
-            let channelKind: ChannelKind = kind == .email ? .email : (slack ? .slack : .webhook)
-            var domainIDs: [Int64] = []
+            var spec: ChannelSpec
+            do {
+                spec = try self.spec()
+            } catch {
+                StandardError.log("error: \(error)")
+                throw ExitCode(64)
+            }
             for host in domains {
                 guard let domain = try opened.database.domain(host: host.lowercased()) else {
                     StandardError.log("error: \(host) is not a registered domain (use its ASCII form, e.g. xn--bcher-kva.example)")
                     throw ExitCode(64)
                 }
-                domainIDs.append(domain.id)
+                spec.domainIDs.append(domain.id)
             }
             let created: ChannelSetup.Created
             do {
-                created = try ChannelSetup.add(kind: channelKind, target: target, name: name, minSeverity: minSeverity,
-                                               domainIDs: domainIDs, in: opened.database)
+                created = try ChannelSetup.add(spec, in: opened.database)
             } catch let invalid as ChannelSetup.InvalidInput {
                 StandardError.log("error: \(invalid.message)")
                 throw ExitCode(64)
