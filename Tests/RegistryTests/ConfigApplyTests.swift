@@ -105,7 +105,8 @@ import Vocabulary
                 ConfigProblem(line: 3, "https://bad.example: Enter the host name only, without \"https://\": Apple always fetches the file over https from the host itself."),
                 ConfigProblem(line: 6, "also-good.example: The Team ID \"abcde12345\" must be upper-case: ABCDE12345"),
                 ConfigProblem(line: 11, "mail: nowhere.example is neither declared in this file nor registered"),
-                ConfigProblem(line: 13, "unknown channel kind \"pagerduty-ish\"; expected email, webhook, slack"),
+                ConfigProblem(line: 13, "unknown channel kind \"pagerduty-ish\"; expected email, webhook, slack, pagerduty, opsgenie, teams, "
+                              + "discord, google-chat, mattermost, telegram, ntfy, custom-webhook"),
             ])) { try registry.apply(try Self.document(text)) }
             #expect(try db.allDomains().isEmpty && db.channels().isEmpty)
         }
@@ -279,6 +280,58 @@ import Vocabulary
         }
     }
 
+    /// The on-call kinds: credentials only as references (and never shown), a provider's API when no
+    /// url is given, Telegram's chat id, the custom webhook's template; apply → export → apply is a no-op.
+    @Test func onCallChannelsRoundTripWithTheirCredentialsOutOfTheFile() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let registry = DomainRegistry(database: db)
+            let environment = ["PD_KEY": "R0UTINGKEYR0UTINGKEYR0UTINGKEY12", "TG_TOKEN": "123456789:AAbbCCddEEffGGhh",
+                               "TEAMS_URL": "https://teams.example/workflows/abc?sig=s3cr3t", "HOOK_SECRET": Self.secret]
+            let file = """
+                channels:
+                  - name: pager
+                    kind: pagerduty
+                    routing_key: ${PD_KEY}
+                    min_severity: critical
+                  - name: bot
+                    kind: telegram
+                    bot_token: ${TG_TOKEN}
+                    chat_id: "-1001234567890"
+                  - name: teams
+                    kind: teams
+                    url: ${TEAMS_URL}
+                  - name: custom
+                    kind: custom-webhook
+                    url: https://hooks.example.net/custom
+                    secret: ${HOOK_SECRET}
+                    template: '{"text": "{{title}}"}'
+                """
+            let plan = try registry.apply(try Self.document(file, environment: environment))
+            #expect(plan.count(.add) == 4)
+            let shown = plan.steps.flatMap(\.details).joined(separator: "\n")
+            for secret in environment.values { #expect(!shown.contains(secret), "\(shown)") }
+            #expect(shown.contains("url: https://events.pagerduty.com (the provider's)"), "\(shown)")
+            let channels = try db.channels()
+            #expect(channels.first { $0.name == "pager" }?.secret == environment["PD_KEY"])
+            #expect(channels.first { $0.name == "bot" }?.recipient == "-1001234567890")
+            #expect(channels.first { $0.name == "custom" }?.bodyTemplate == #"{"text": "{{title}}"}"#)
+
+            let exported = try ConfigWriter.yaml(try registry.exportConfig())
+            for secret in environment.values { #expect(!exported.contains(secret), "\(exported)") }
+            #expect(exported.contains("routing_key: ${PD_KEY}") && exported.contains("bot_token: ${TG_TOKEN}"), "\(exported)")
+            #expect(try registry.apply(try Self.document(exported, environment: environment), prune: true).isEmpty)
+
+            let literal = "channels:\n  - name: p2\n    kind: opsgenie\n    api_key: plain-text-key\n"
+            #expect(throws: ConfigRefusal([ConfigProblem(line: 4, "p2: write the api_key as ${NAME} and set NAME in the environment, so it stays out of the file (and out of git)")])) {
+                try registry.apply(try Self.document(literal))
+            }
+            let missing = "channels:\n  - name: p3\n    kind: pagerduty\n"
+            #expect(throws: ConfigRefusal([ConfigProblem(line: 2, "p3: a new pagerduty channel needs routing_key: ${NAME}, its routing key from the environment")])) {
+                try registry.apply(try Self.document(missing))
+            }
+        }
+    }
+
     /// A channel made by hand without a name is taken over by the file's entry of the same kind and
     /// target, not duplicated; exporting names it kind-id until then.
     @Test func unnamedChannelsAreAdopted() throws {
@@ -300,11 +353,12 @@ import Vocabulary
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("docs/aasa-monitor.example.yaml")
         let bytes = try [UInt8](Data(contentsOf: path))
-        let environment = ["AASA_WEBHOOK_SECRET": ConfigApplyTests.secret, "SLACK_WEBHOOK_URL": ConfigApplyTests.slackURL]
+        let environment = ["AASA_WEBHOOK_SECRET": ConfigApplyTests.secret, "SLACK_WEBHOOK_URL": ConfigApplyTests.slackURL,
+                           "PAGERDUTY_ROUTING_KEY": "R0UTINGKEYR0UTINGKEYR0UTINGKEY12"]
         let document = try ConfigReader.read(bytes, environment: environment).get()
         try TestPostgres.withDatabase { (db: Database) throws in
             let plan = try DomainRegistry(database: db).apply(document)
-            #expect(plan.count(.add) == 7, "\(plan.steps)")
+            #expect(plan.count(.add) == 8, "\(plan.steps)")
             #expect(try DomainRegistry(database: db).apply(document).isEmpty)
         }
     }

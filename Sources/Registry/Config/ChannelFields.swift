@@ -1,26 +1,54 @@
+import Notify
 import Store
 
-/// Which settings a channel kind takes in a config file, and which of them are secrets. A secret
-/// never appears in a plan, an export or a log: the export writes the file's `${NAME}` reference
-/// (or a placeholder to fill in), never the value.
+/// Which settings a channel kind takes in a config file, and which of them are secrets, derived
+/// from the one description every form reads (`kind.inputs`). A secret never appears in a plan, an
+/// export or a log: the export writes the file's `${NAME}` reference (or a placeholder to fill in).
 struct ChannelFields: Sendable {
-    /// The key of the target (the address or URL the channel sends to).
+    /// The key of the target: `to` (an address) or `url`.
     var targetKey: String
-    /// The target itself is a credential (a Slack incoming-webhook URL lets anyone post).
+    /// False for provider APIs (PagerDuty, Opsgenie, Telegram): left out, the provider's own.
+    var targetRequired: Bool
+    /// The provider's API when the file names none.
+    var defaultTarget: String?
+    /// The URL itself is a credential (a Slack, Teams, Discord … webhook URL lets anyone post).
     var targetIsSecret: Bool
-    /// The kind signs its requests with a `secret:` (`whsec_…`), which a file must give as `${NAME}`.
-    var takesSigningSecret: Bool
+    /// The key of the kind's secret (`secret` for a webhook's whsec_ signing secret, `routing_key`,
+    /// `api_key`, `bot_token`, `access_token`), which a file must give as `${NAME}`.
+    var secretKey: String?
+    /// A new channel of the kind cannot do without it.
+    var secretRequired: Bool
+    /// Telegram's `chat_id`.
+    var recipientKey: String?
+    /// The custom webhook's `template` (its JSON body, Mustache).
+    var templateKey: String?
 
-    var keys: [String] { takesSigningSecret ? [targetKey, "secret"] : [targetKey] }
+    var keys: [String] { [targetKey] + [secretKey, recipientKey, templateKey].compactMap { $0 } }
 
-    /// nil for a kind that config files cannot declare yet (the settings page and CLI still can).
-    static func of(_ kind: ChannelKind) -> ChannelFields? {
-        switch kind {
-        case .email: ChannelFields(targetKey: "to", targetIsSecret: false, takesSigningSecret: false)
-        case .webhook: ChannelFields(targetKey: "url", targetIsSecret: false, takesSigningSecret: true)
-        case .slack: ChannelFields(targetKey: "url", targetIsSecret: true, takesSigningSecret: false)
-        case .pagerduty, .opsgenie, .teams, .discord, .googleChat, .mattermost, .telegram, .ntfy, .customWebhook: nil
+    static func of(_ kind: ChannelKind) -> ChannelFields {
+        let inputs = kind.inputs
+        var fields = ChannelFields(targetKey: "url", targetRequired: true, defaultTarget: nil, targetIsSecret: false, secretKey: nil,
+                                   secretRequired: false, recipientKey: nil, templateKey: inputs.needsTemplate ? "template" : nil)
+        switch inputs.target {
+        case .emailAddress:
+            fields.targetKey = "to"
+        case .url:
+            // Our signed webhook and the custom one are the team's own receivers; every other URL
+            // kind is a provider's incoming webhook, where the URL is the credential.
+            fields.targetIsSecret = !(inputs.generatesSigningSecret || inputs.needsTemplate)
+        case .endpoint(let fallback, _):
+            fields.targetRequired = false
+            fields.defaultTarget = fallback
         }
+        if inputs.generatesSigningSecret {
+            fields.secretKey = "secret"
+            fields.secretRequired = true
+        } else if let credential = inputs.credential {
+            fields.secretKey = credential.lowercased().replacingOccurrences(of: " ", with: "_")
+            fields.secretRequired = inputs.credentialRequired
+        }
+        if let recipient = inputs.recipient { fields.recipientKey = recipient.lowercased().replacingOccurrences(of: " ", with: "_") }
+        return fields
     }
 
     /// What export writes for a secret it has no reference for: a variable named after the channel,

@@ -220,16 +220,21 @@ struct ConfigPlanner {
             // A channel made by hand without a name is taken over by the file's entry of the same
             // kind and target, instead of being duplicated (export names such channels kind-id).
             let existing = named.first ?? state.channels.first {
-                $0.name.isEmpty && $0.kind == d.kind && $0.target == d.target.value && !matched.contains($0.id)
+                $0.name.isEmpty && $0.kind == d.kind && $0.target == d.target && !matched.contains($0.id)
             }
             guard let existing else {
-                if d.fields.takesSigningSecret && d.secret == nil {
+                if let key = d.fields.secretKey, d.fields.secretRequired, d.secret == nil {
+                    let what = d.kind.inputs.generatesSigningSecret ? "a whsec_ signing secret" : "its \(d.kind.inputs.credential ?? key)"
                     problems.append(ConfigProblem(line: d.entry.lines.entry, "\(d.entry.name): a new \(d.kind.rawValue) channel needs "
-                                                  + "secret: ${NAME}, a whsec_ signing secret from the environment"))
+                                                  + "\(key): ${NAME}, \(what) from the environment"))
                     continue
                 }
-                var details = ["kind: \(d.kind.rawValue)", shown(d, d.target.value)]
-                if d.secret != nil { details.append("secret: (from \(d.secret?.references.map { "${\($0)}" }.joined(separator: ", ") ?? ""))") }
+                var details = ["kind: \(d.kind.rawValue)", shown(d)]
+                if let key = d.fields.secretKey, let secret = d.secret {
+                    details.append("\(key): (from \(secret.references.map { "${\($0)}" }.joined(separator: ", ")))")
+                }
+                if let key = d.fields.recipientKey, let recipient = d.new.recipient { details.append("\(key): \(recipient)") }
+                if let key = d.fields.templateKey, let body = d.new.bodyTemplate { details.append("\(key): (\(body.count) characters)") }
                 details += routing(d)
                 plan.steps.append(.init(action: .add, subject: .channel(d.entry.name), details: details))
                 work.append(.addChannel(d))
@@ -244,19 +249,23 @@ struct ConfigPlanner {
             var details: [String] = []
             if existing.name != d.entry.name { details.append("name: (none) → \(d.entry.name)") }
             let key = d.fields.targetKey
-            if existing.target != d.target.value {
-                details.append(d.fields.targetIsSecret || d.target.isReference
-                               ? "\(key) changed (a secret: not shown)" : "\(key): \(existing.target) → \(d.target.value)")
-            } else if existing.targetTemplate != d.target.template {
-                details.append(Self.source(key, d.target))
+            if existing.target != d.target {
+                details.append(d.fields.targetIsSecret || d.targetText?.isReference == true
+                               ? "\(key) changed (a secret: not shown)" : "\(key): \(existing.target) → \(d.target)")
+            } else if existing.targetTemplate != d.targetText?.template {
+                details.append(d.targetText.map { Self.source(key, $0) } ?? "\(key) is now the provider's default")
             }
-            if let secret = d.secret {
+            if let secret = d.secret, let secretKey = d.fields.secretKey {
                 if existing.secret != secret.value {
-                    details.append("secret changed (not shown)")
+                    details.append("\(secretKey) changed (not shown)")
                 } else if existing.secretTemplate != secret.template {
-                    details.append(Self.source("secret", secret))
+                    details.append(Self.source(secretKey, secret))
                 }
             }
+            if existing.recipient != d.new.recipient, let recipientKey = d.fields.recipientKey {
+                details.append("\(recipientKey): \(existing.recipient ?? "(none)") → \(d.new.recipient ?? "(none)")")
+            }
+            if existing.bodyTemplate != d.new.bodyTemplate, let templateKey = d.fields.templateKey { details.append("\(templateKey) changed") }
             if existing.enabled != d.entry.enabled { details.append("enabled: \(existing.enabled) → \(d.entry.enabled)") }
             if existing.minSeverity != d.entry.minSeverity {
                 details.append("min_severity: \(existing.minSeverity.rawValue) → \(d.entry.minSeverity.rawValue)")
@@ -283,10 +292,11 @@ struct ConfigPlanner {
         }
     }
 
-    private func shown(_ d: DesiredChannel, _ value: String) -> String {
+    private func shown(_ d: DesiredChannel) -> String {
         let key = d.fields.targetKey
-        if d.target.isReference { return "\(key): (from \(d.target.references.map { "${\($0)}" }.joined(separator: ", ")))" }
-        return d.fields.targetIsSecret ? "\(key): (a secret: not shown)" : "\(key): \(value)"
+        guard let text = d.targetText else { return "\(key): \(d.target) (the provider's)" }
+        if text.isReference { return "\(key): (from \(text.references.map { "${\($0)}" }.joined(separator: ", ")))" }
+        return d.fields.targetIsSecret ? "\(key): (a secret: not shown)" : "\(key): \(d.target)"
     }
 
     private func routing(_ d: DesiredChannel) -> [String] {
@@ -346,21 +356,23 @@ struct ConfigPlanner {
                 _ = try c.changeDomain(id: id, draft)
                 remeasure.append(id)
             case .addChannel(let d):
-                // Slack channels get a signing secret too, as from the settings page; it is not used for Slack.
-                let secret = d.secret?.value ?? (d.kind == .email ? nil : WebhookSecret.generate().text)
-                let routed = try d.hosts.compactMap { try domainID($0.key) }
-                let created = try c.createChannel(NewChannel(kind: d.kind, name: d.entry.name, target: d.target.value, secret: secret,
-                                                             minSeverity: d.entry.minSeverity, domainIDs: routed))
+                var new = d.new
+                // A signed webhook without a secret in the file is refused by the planner.
+                if new.secret == nil && d.kind.inputs.generatesSigningSecret { new.secret = WebhookSecret.generate().text }
+                new.domainIDs = try d.hosts.compactMap { try domainID($0.key) }
+                let created = try c.createChannel(new)
                 if !d.entry.enabled {
-                    try c.updateChannel(id: created.id, ChannelChanges(name: d.entry.name, target: d.target.value, enabled: false,
+                    try c.updateChannel(id: created.id, ChannelChanges(name: d.entry.name, target: new.target, recipient: new.recipient,
+                                                                       bodyTemplate: new.bodyTemplate, enabled: false,
                                                                        minSeverity: d.entry.minSeverity, domainIDs: created.domainIDs))
                 }
-                try c.setChannelConfig(id: created.id, secret: nil, targetTemplate: d.target.template, secretTemplate: d.secret?.template)
+                try c.setChannelConfig(id: created.id, secret: nil, targetTemplate: d.targetText?.template, secretTemplate: d.secret?.template)
             case .changeChannel(let existing, let d):
                 let routed = try d.hosts.compactMap { try domainID($0.key) }
-                try c.updateChannel(id: existing.id, ChannelChanges(name: d.entry.name, target: d.target.value, enabled: d.entry.enabled,
+                try c.updateChannel(id: existing.id, ChannelChanges(name: d.entry.name, target: d.target, recipient: d.new.recipient,
+                                                                    bodyTemplate: d.new.bodyTemplate, enabled: d.entry.enabled,
                                                                     minSeverity: d.entry.minSeverity, domainIDs: routed))
-                try c.setChannelConfig(id: existing.id, secret: d.secret?.value, targetTemplate: d.target.template,
+                try c.setChannelConfig(id: existing.id, secret: d.secret?.value, targetTemplate: d.targetText?.template,
                                        secretTemplate: d.secret?.template ?? existing.secretTemplate)
             }
         }

@@ -70,20 +70,29 @@ extension DomainRegistry {
                     androidHosts: androidHosts, watchedURLs: state.appWatched[app.id, default: []].map(\.url)))
             }
             for channel in state.channels {
-                guard let fields = ChannelFields.of(channel.kind) else { continue }
+                let fields = ChannelFields.of(channel.kind)
                 let name = channel.name.isEmpty ? "\(channel.kind.rawValue)-\(channel.id)" : channel.name
                 var settings: [(key: String, text: ConfigText)] = []
                 if let template = channel.targetTemplate {
                     settings.append((fields.targetKey, ConfigText(template: template)))
+                } else if channel.target == fields.defaultTarget {
+                    // The provider's own API: left out, as a file that never named it.
                 } else if fields.targetIsSecret {
                     settings.append((fields.targetKey, ConfigText(template: ChannelFields.placeholder(channel: name, key: fields.targetKey))))
                 } else {
                     settings.append((fields.targetKey, ConfigText(literal: channel.target)))
                 }
-                // A secret with no reference stays out of the file: omitted, apply keeps the stored one.
-                if fields.takesSigningSecret, let template = channel.secretTemplate {
-                    settings.append(("secret", ConfigText(template: template)))
+                // A secret with no reference: a placeholder where the kind cannot do without it,
+                // else left out (apply then keeps the stored one).
+                if let key = fields.secretKey, channel.secret != nil {
+                    if let template = channel.secretTemplate {
+                        settings.append((key, ConfigText(template: template)))
+                    } else if fields.secretRequired && !channel.kind.inputs.generatesSigningSecret {
+                        settings.append((key, ConfigText(template: ChannelFields.placeholder(channel: name, key: key))))
+                    }
                 }
+                if let key = fields.recipientKey, let recipient = channel.recipient { settings.append((key, ConfigText(literal: recipient))) }
+                if let key = fields.templateKey, let body = channel.bodyTemplate { settings.append((key, ConfigText(literal: body))) }
                 document.channels.append(ChannelEntry(
                     name: name, kind: channel.kind.rawValue, minSeverity: channel.minSeverity,
                     domains: channel.domainIDs.compactMap { id in state.domains.first { $0.id == id }.map(ConfigState.name(of:)) },
@@ -172,66 +181,74 @@ extension DomainRegistry {
         }
     }
 
+    /// Each channel by the rules every form uses (`ChannelSetup.validated`, no I/O), plus the
+    /// file's own: secrets only as `${NAME}`, a webhook's signing secret a whsec_ secret.
     private func checkChannels(_ entries: [ChannelEntry], problems: inout [ConfigProblem]) -> [DesiredChannel] {
-        let declarable = ChannelKind.allCases.filter { ChannelFields.of($0) != nil }.map(\.rawValue)
         var desired: [DesiredChannel] = []
         for entry in entries {
             let count = problems.count
             guard let kind = ChannelKind(rawValue: entry.kind) else {
-                problems.append(ConfigProblem(line: entry.lines.kind,
-                                              "unknown channel kind \"\(entry.kind)\"; expected \(declarable.joined(separator: ", "))"))
+                problems.append(ConfigProblem(line: entry.lines.kind, "unknown channel kind \"\(entry.kind)\"; expected "
+                                              + ChannelKind.allCases.map(\.rawValue).joined(separator: ", ")))
                 continue
             }
-            guard let fields = ChannelFields.of(kind) else {
-                problems.append(ConfigProblem(line: entry.lines.kind, "\(kind.rawValue) channels cannot be declared in a config file yet"))
-                continue
-            }
+            let fields = ChannelFields.of(kind)
+            func line(_ key: String?) -> Int { key.flatMap { entry.lines.settings[$0] } ?? entry.lines.entry }
             for (key, _) in entry.settings where !fields.keys.contains(key) {
                 let expected = ["name", "kind"] + fields.keys + ["min_severity", "domains", "enabled"]
-                problems.append(ConfigProblem(line: entry.lines.settings[key] ?? entry.lines.entry,
+                problems.append(ConfigProblem(line: line(key),
                                               "unknown key \"\(key)\" for a \(kind.rawValue) channel; expected \(expected.joined(separator: ", "))"))
             }
-            var target = entry.setting(fields.targetKey)
-            if let given = target {
-                let line = entry.lines.settings[fields.targetKey] ?? entry.lines.entry
-                do {
-                    target?.value = try ChannelSetup.checkedTarget(kind: kind, given.value)
-                } catch let invalid as ChannelSetup.InvalidInput {
-                    // The reason quotes the value; a secret or an environment value is not repeated.
-                    let shown = fields.targetIsSecret || given.isReference
-                        ? "\(fields.targetKey) is not a URL the monitor can send to (the value is a secret and is not shown)"
-                        : invalid.message
-                    problems.append(ConfigProblem(line: line, "\(entry.name): \(shown)"))
-                } catch {
-                    problems.append(ConfigProblem(line: line, "\(entry.name): \(error)"))
-                }
-            } else {
+            let target = entry.setting(fields.targetKey)
+            if target == nil && fields.targetRequired {
                 problems.append(ConfigProblem(line: entry.lines.entry, "a \(kind.rawValue) channel needs \(fields.targetKey):"))
             }
-            let secret = entry.setting("secret")
-            if fields.takesSigningSecret, let secret {
-                let line = entry.lines.settings["secret"] ?? entry.lines.entry
+            let secret = fields.secretKey.flatMap { entry.setting($0) }
+            if let secret, let key = fields.secretKey {
                 if !secret.isReference {
-                    problems.append(ConfigProblem(line: line, "\(entry.name): write the secret as ${NAME} and set NAME in the environment, "
+                    problems.append(ConfigProblem(line: line(key), "\(entry.name): write the \(key) as ${NAME} and set NAME in the environment, "
                                                   + "so it stays out of the file (and out of git)"))
-                } else if WebhookSecret(secret.value) == nil {
-                    problems.append(ConfigProblem(line: line, "\(entry.name): the secret from \(secret.template) is not a whsec_ secret "
+                } else if kind.inputs.generatesSigningSecret, WebhookSecret(secret.value) == nil {
+                    problems.append(ConfigProblem(line: line(key), "\(entry.name): the secret from \(secret.template) is not a whsec_ secret "
                                                   + "(whsec_ followed by the base64 of 24 to 64 random bytes)"))
                 }
             }
+            // An omitted credential keeps an existing channel's (the planner refuses a new channel
+            // without one): a stand-in lets every other field be checked now.
+            let credential = kind.inputs.credential == nil ? nil : secret?.value ?? (fields.secretRequired ? "stand-in" : nil)
+            let recipient = fields.recipientKey.flatMap { entry.setting($0) }
+            let template = fields.templateKey.flatMap { entry.setting($0) }
+            var new: NewChannel?
+            do {
+                new = try ChannelSetup.validated(ChannelSpec(kind: kind, name: entry.name, target: target?.value ?? "", credential: credential,
+                                                             recipient: recipient?.value, template: template?.value,
+                                                             minSeverity: entry.minSeverity))
+            } catch {
+                let key: String? = switch error.field {
+                case "credential": fields.secretKey
+                case "recipient": fields.recipientKey
+                case "template": fields.templateKey
+                default: fields.targetKey
+                }
+                // A reason may quote the value: a secret, or a value from the environment, is not repeated.
+                let isSecret = key == fields.secretKey || (key == fields.targetKey && (fields.targetIsSecret || target?.isReference == true))
+                let shown = isSecret ? "\(key ?? "a setting") is not accepted (the value is a secret and is not shown)" : error.message
+                problems.append(ConfigProblem(line: line(key), "\(entry.name): \(shown)"))
+            }
             var hosts: [(key: DomainKey, line: Int)] = []
             for (i, host) in entry.domains.enumerated() {
-                let line = entry.lines.domains.indices.contains(i) ? entry.lines.domains[i] : entry.lines.entry
+                let at = entry.lines.domains.indices.contains(i) ? entry.lines.domains[i] : entry.lines.entry
                 do {
                     let name = try HostName(host)
-                    hosts.append((DomainKey(host: name.ascii, wildcard: name.isWildcard), line))
+                    hosts.append((DomainKey(host: name.ascii, wildcard: name.isWildcard), at))
                 } catch {
-                    problems.append(ConfigProblem(line: line, "\(entry.name): \(error.message)"))
+                    problems.append(ConfigProblem(line: at, "\(entry.name): \(error.message)"))
                 }
             }
-            if problems.count == count, let target {
-                desired.append(DesiredChannel(entry: entry, kind: kind, fields: fields, target: target,
-                                              secret: fields.takesSigningSecret ? secret : nil, hosts: hosts))
+            if problems.count == count, var new {
+                // The file's secret, or none yet (a signing secret is generated only for a new channel).
+                new.secret = secret?.value
+                desired.append(DesiredChannel(entry: entry, kind: kind, fields: fields, new: new, targetText: target, secret: secret, hosts: hosts))
             }
         }
         return desired
@@ -260,9 +277,14 @@ struct DesiredChannel {
     var entry: ChannelEntry
     var kind: ChannelKind
     var fields: ChannelFields
-    /// The value checked and trimmed for the kind.
-    var target: ConfigText
+    /// What to store, checked: the target trimmed (or the provider's API), recipient, template; its
+    /// secret is the file's, nil when the file leaves it out.
+    var new: NewChannel
+    /// The target as the file wrote it; nil when left out (a provider's API by default).
+    var targetText: ConfigText?
     var secret: ConfigText?
     var hosts: [(key: DomainKey, line: Int)]
+
+    var target: String { new.target }
 }
 
