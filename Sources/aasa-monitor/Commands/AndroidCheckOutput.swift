@@ -27,17 +27,7 @@ enum AndroidCheckOutput {
         } else {
             out += " — no statement list is served\n"
         }
-        if report.findings.isEmpty {
-            out += "\nNo findings.\n"
-        } else {
-            out += "\nFindings:\n"
-            for finding in report.findings {
-                out += "  \(finding.severity.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)) \(finding.code)"
-                if let location = finding.location, !location.pointer.isEmpty { out += " at \(location)" }
-                out += "\n      \(finding.message)\n"
-                if let hint = finding.hint { out += "      → \(hint)\n" }
-            }
-        }
+        out += CheckOutput.findingsSection(report.findings)
         out += "\nFacts:\n"
         out += CheckOutput.describe(check.origin, repeatOfWellKnown: false, label: "assetlinks (\(check.origin.userAgent ?? "?"))")
         for other in check.otherUserAgents {

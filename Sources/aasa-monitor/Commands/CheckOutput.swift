@@ -34,20 +34,27 @@ enum CheckOutput {
         case .root?: out += " — devices read /apple-app-site-association (legacy root location)\n"
         default: out += " — no location serves the file\n"
         }
-        if report.findings.isEmpty {
+        out += CheckOutput.findingsSection(report.findings)
+        out += "\nFacts:\n"
+        for facts in [check.wellKnown, check.root, check.cdn, check.plainUserAgent].compactMap({ $0 }) {
+            out += describe(facts, repeatOfWellKnown: facts.location == .wellKnown && facts.userAgent != check.wellKnown.userAgent)
+        }
+        return out
+    }
+
+    /// The findings as `check` prints them for either platform: severity, code, location, message, hint.
+    static func findingsSection(_ findings: [Finding]) -> TerminalText {
+        var out: TerminalText = ""
+        if findings.isEmpty {
             out += "\nNo findings.\n"
         } else {
             out += "\nFindings:\n"
-            for finding in report.findings {
+            for finding in findings {
                 out += "  \(finding.severity.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)) \(finding.code)"
                 if let location = finding.location, !location.pointer.isEmpty { out += " at \(location)" }
                 out += "\n      \(finding.message)\n"
                 if let hint = finding.hint { out += "      → \(hint)\n" }
             }
-        }
-        out += "\nFacts:\n"
-        for facts in [check.wellKnown, check.root, check.cdn, check.plainUserAgent].compactMap({ $0 }) {
-            out += describe(facts, repeatOfWellKnown: facts.location == .wellKnown && facts.userAgent != check.wellKnown.userAgent)
         }
         return out
     }
