@@ -125,6 +125,28 @@ enum OpenAPIDocument {
                   "responses": {"200": {"description": "The app", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/App"}}}}, "404": {"$ref": "#/components/responses/Error"}}},
           "delete": {"summary": "Delete an app and the app IDs it required of its domains (the domains stay)",
                      "responses": {"204": {"description": "Deleted"}, "404": {"$ref": "#/components/responses/Error"}}}
+        },
+        "/channels": {
+          "get": {"summary": "List notification channels with their latest delivery (never a credential)", "responses": {"200": {"description": "The channels"}, "401": {"$ref": "#/components/responses/Error"}}},
+          "post": {"summary": "Add a channel: email, webhook, slack, pagerduty, opsgenie, teams, discord, google-chat, mattermost, telegram, ntfy or custom-webhook",
+            "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["kind"], "properties": {
+              "kind": {"type": "string", "enum": ["email", "webhook", "slack", "pagerduty", "opsgenie", "teams", "discord", "google-chat", "mattermost", "telegram", "ntfy", "custom-webhook"]},
+              "name": {"type": "string"}, "target": {"type": "string", "description": "The address or URL; empty for pagerduty, opsgenie and telegram means the provider's API"},
+              "credential": {"type": "string", "description": "Routing key, API key, bot token or access token; stored, never returned"},
+              "chat_id": {"type": "string", "description": "Telegram"}, "template": {"type": "string", "description": "custom-webhook: a Mustache template of the JSON body"},
+              "min_severity": {"type": "string", "enum": ["critical", "warning", "info"]}, "domain_ids": {"type": "array", "items": {"type": "integer"}}}}}}},
+            "responses": {"201": {"description": "Added; signing_secret is returned this once for signed webhooks"}, "400": {"$ref": "#/components/responses/Error"},
+                          "401": {"$ref": "#/components/responses/Error"}, "403": {"$ref": "#/components/responses/Error"}}}
+        },
+        "/channels/{id}": {
+          "parameters": [{"$ref": "#/components/parameters/id"}],
+          "get": {"summary": "A channel and its latest delivery", "responses": {"200": {"description": "The channel"}, "404": {"$ref": "#/components/responses/Error"}}},
+          "delete": {"summary": "Remove a channel and its delivery log", "responses": {"204": {"description": "Removed"}, "404": {"$ref": "#/components/responses/Error"}}}
+        },
+        "/channels/{id}/test": {
+          "parameters": [{"$ref": "#/components/parameters/id"}],
+          "post": {"summary": "Send a test notification now; the answer is the provider's (status, body, or why it was refused)",
+                   "responses": {"200": {"description": "What the provider answered"}, "404": {"$ref": "#/components/responses/Error"}}}
         }
       }
     }
