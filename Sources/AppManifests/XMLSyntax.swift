@@ -29,9 +29,15 @@ enum XMLSyntax {
         }
     }
 
-    /// Bytes that are not UTF-8, refused before `XMLParser` sees them: swift-corelibs-foundation's
-    /// parser traps on an attribute value libxml2 passes through undecoded (found by the
-    /// android-manifest fuzz target), and Xcode and Android Studio write UTF-8 anyway.
+    /// What must be refused before `XMLParser` sees the bytes, because swift-corelibs-foundation's
+    /// parser crashes on it rather than reporting an error.
+    static func problemBeforeParsing(_ bytes: some Collection<UInt8>) -> ManifestProblem? {
+        encodingProblem(bytes) ?? emptyInstructionProblem(bytes)
+    }
+
+    /// Bytes that are not UTF-8: swift-corelibs-foundation's parser traps on an attribute value
+    /// libxml2 passes through undecoded (found by the android-manifest fuzz target), and Xcode and
+    /// Android Studio write UTF-8 anyway.
     static func encodingProblem(_ bytes: some Collection<UInt8>) -> ManifestProblem? {
         var iterator = bytes.makeIterator()
         var parser = Unicode.UTF8.ForwardParser()
@@ -48,6 +54,35 @@ enum XMLSyntax {
                 return nil
             }
         }
+    }
+
+    /// A processing instruction with nothing after its target (`<?name?>`): libxml2 hands the
+    /// parser a NULL data pointer for it, which swift-corelibs-foundation passes to `strlen` — a
+    /// segfault, found by the entitlements fuzz target. Neither Xcode nor Android Studio writes one.
+    /// The scan ignores comments and CDATA, so the refusal may also hit text that only looks like
+    /// one there; a false refusal says what to change, a crash loses the request.
+    static func emptyInstructionProblem(_ bytes: some Collection<UInt8>) -> ManifestProblem? {
+        let bytes = Array(bytes)
+        var line = 1, index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x0A { line += 1 }
+            if byte == UInt8(ascii: "<"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "?") {
+                // libxml2 reads the target up to white space or "?>"; "?>" first means no data.
+                var end = index + 2
+                while end < bytes.count, !isXMLSpace(bytes[end]), bytes[end] != UInt8(ascii: "?") { end += 1 }
+                if end + 1 < bytes.count, bytes[end] == UInt8(ascii: "?"), bytes[end + 1] == UInt8(ascii: ">") {
+                    return ManifestProblem(line: line,
+                        reason: "A processing instruction has nothing after its name (<?name?>); remove it, or write <?xml version=\"1.0\" encoding=\"UTF-8\"?> for the XML declaration.")
+                }
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    private static func isXMLSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     /// A parser that never fetches anything: no external entities, no DTD (an entitlements file's

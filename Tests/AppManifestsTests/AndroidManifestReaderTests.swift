@@ -179,6 +179,11 @@ import Testing
         #expect(notUTF8?.problems.first?.line == 2)
         #expect(notUTF8?.problems.first?.reason.hasPrefix("The file is not UTF-8 (byte 99 ") == true)
 
+        // Found by the entitlements fuzz target; the same libxml2 callback crashes this reader.
+        let emptyInstruction = try #require(Self.refusal("<manifest xmlns:android=\"http://schemas.android.com/apk/res/android\">\n<?x?>\n</manifest>\n"))
+        #expect(emptyInstruction.problems.first?.line == 2)
+        #expect(emptyInstruction.problems.first?.reason.hasPrefix("A processing instruction has nothing after its name") == true)
+
         let undeclared = try #require(Self.refusal("<manifest>\n<application android:label=\"x\"/>\n</manifest>"))
         #expect(undeclared.problems.first?.line == 2)
         #expect(undeclared.problems.first?.reason.contains("namespace prefix") == true)

@@ -194,6 +194,18 @@ import Vocabulary
         #expect(refusal.problems.first?.reason.hasPrefix("The file is not UTF-8") == true)
     }
 
+    /// Found by the entitlements fuzz target: libxml2 reports `<?name?>` with a NULL data pointer
+    /// and Foundation's XMLParser passes it to strlen (a segfault, not an error).
+    @Test func processingInstructionWithoutDataIsRefusedBeforeXMLParserSeesIt() throws {
+        let refusal = try #require(Self.refusal("<?xml?>\n" + Self.xcodeFile(["applinks:example.com"])))
+        #expect(refusal.problems.first?.line == 1)
+        #expect(refusal.problems.first?.reason.hasPrefix("A processing instruction has nothing after its name") == true)
+        let inside = try #require(Self.refusal(Self.xcodeFile(["applinks:example.com"]).replacingOccurrences(of: "<dict>", with: "<dict>\n<?pi?>")))
+        #expect(inside.problems.first?.line == 5)
+        // With data (even only white space before "?>") libxml2 passes a string: read as before.
+        #expect(Self.refusal(Self.xcodeFile(["applinks:example.com"]).replacingOccurrences(of: "<dict>", with: "<dict><?pi x?>")) == nil)
+    }
+
     @Test func wellFormedXMLThatIsNotAPropertyList() throws {
         let refusal = try #require(Self.refusal("<plist version=\"1.0\">\n<dict>\n<key>a</key>\n<integer>x</integer>\n</dict>\n</plist>\n"))
         #expect(refusal.problems.first?.reason.hasPrefix("The file is not a property list") == true)

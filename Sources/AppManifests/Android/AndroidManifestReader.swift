@@ -20,7 +20,7 @@ public enum AndroidManifestReader {
             throw ManifestRefusal(line: nil,
                 "This is a compiled (binary XML) manifest from an APK; pass the text AndroidManifest.xml, or print it with aapt2 dump xmltree.")
         }
-        if let problem = XMLSyntax.encodingProblem(bytes) { throw ManifestRefusal([problem]) }
+        if let problem = XMLSyntax.problemBeforeParsing(bytes) { throw ManifestRefusal([problem]) }
         let collector = ManifestCollector()
         let parser = XMLSyntax.parser(Data(bytes))
         parser.delegate = collector

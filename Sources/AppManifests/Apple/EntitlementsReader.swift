@@ -29,7 +29,7 @@ public enum EntitlementsReader {
         } else if first == UInt8(ascii: "[") {
             value = try JSONArrayLines.read(data, lines: &lines)
         } else if first == UInt8(ascii: "<") {
-            if let problem = XMLSyntax.encodingProblem(body) { throw ManifestRefusal([problem]) }
+            if let problem = XMLSyntax.problemBeforeParsing(body) { throw ManifestRefusal([problem]) }
             let scan = PlistXMLLines.scan(data, arrayKey: associatedDomainsKey)
             if let error = scan.syntaxError { throw ManifestRefusal([error]) }
             lines.entries = scan.entryLines
