@@ -22,6 +22,7 @@ public struct NotificationText: Sendable, Equatable {
         if let rule = event.rule { lines.append("Rule: \(rule)") }
         lines.append("Severity: \(event.severity.rawValue)")
         lines.append("Domain: \(domain)" + (event.domainDisplayName != nil ? " (\(event.domainHost))" : ""))
+        if let apps = event.apps, !apps.isEmpty { lines.append("Apps affected: \(apps.joined(separator: ", "))") }
         if let opened = event.openedAt { lines.append("Opened: \(Self.utc(opened))") }
         if let resolved = event.resolvedAt { lines.append("Resolved: \(Self.utc(resolved))") }
         if event.openedAt == nil && event.resolvedAt == nil { lines.append("Time: \(Self.utc(event.occurredAt))") }
@@ -46,6 +47,9 @@ public struct NotificationText: Sendable, Equatable {
         if let rule = event.rule { h += "<tr><th align=\"left\">Rule</th><td>\(MarkupEscaping.html(rule))</td></tr>\n" }
         h += "<tr><th align=\"left\">Severity</th><td>\(MarkupEscaping.html(event.severity.rawValue))</td></tr>\n"
         h += "<tr><th align=\"left\">Domain</th><td>\(MarkupEscaping.html(domain))</td></tr>\n"
+        if let apps = event.apps, !apps.isEmpty {
+            h += "<tr><th align=\"left\">Apps affected</th><td>\(MarkupEscaping.html(apps.joined(separator: ", ")))</td></tr>\n"
+        }
         if let opened = event.openedAt { h += "<tr><th align=\"left\">Opened</th><td>\(Self.utc(opened))</td></tr>\n" }
         if let resolved = event.resolvedAt { h += "<tr><th align=\"left\">Resolved</th><td>\(Self.utc(resolved))</td></tr>\n" }
         h += "</table>\n"
@@ -71,7 +75,7 @@ public struct NotificationText: Sendable, Equatable {
     /// "[aasa-monitor] FAILING example.com: the file is unreachable"
     static func subject(_ event: NotificationEvent) -> String {
         let domain = event.domainName
-        let text: String
+        var text: String
         switch event.kind {
         case .alertOpened:
             let tier = event.severity == .critical ? "FAILING" : event.severity.rawValue.uppercased()
@@ -83,6 +87,7 @@ public struct NotificationText: Sendable, Equatable {
         case .versionPublished: text = "New version on \(domain): \(event.title)"
         case .test: text = "Test notification: \(event.title)"
         }
+        if let apps = event.apps, !apps.isEmpty, event.kind != .test { text += " (apps: \(apps.joined(separator: ", ")))" }
         // Header fields must stay on one line: a newline in a title would start a new header.
         return "[aasa-monitor] " + text.map { $0.isNewline ? " " : String($0) }.joined()
     }

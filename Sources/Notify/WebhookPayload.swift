@@ -32,6 +32,8 @@ public enum WebhookPayload {
         var detail: String?
         var findings: [FindingData]
         var diffSummary: [String]
+        /// The apps that claim the domain (their names); empty when none does.
+        var apps: [String]
         var links: [String: String]
         var occurredAt: String
     }
@@ -73,6 +75,7 @@ public enum WebhookPayload {
                             location: $0.location?.pointer, hint: $0.hint)
             },
             diffSummary: event.diffSummary,
+            apps: event.apps ?? [],
             links: ["domain": links.domainPage(event), "alerts": links.alertsPage()],
             occurredAt: iso(event.occurredAt))
         return encode(Envelope(type: event.kind.rawValue, timestamp: iso(event.occurredAt), data: data))

@@ -1,5 +1,6 @@
 import AASA
 import Foundation
+import Notify
 import Store
 import Testing
 import TestSupport
@@ -32,7 +33,8 @@ import Vocabulary
     }
 
     /// Stores a changed check of `domainID` as a worker would, with these findings and expectation results.
-    func recordCheck(_ db: Database, domainID: Int64, at: Date, findings: [Finding], missing: [Service: [String]]) throws {
+    func recordCheck(_ db: Database, domainID: Int64, at: Date, findings: [Finding], missing: [Service: [String]],
+                     alerts: [AlertChange] = []) throws {
         // Only this domain is due, so the lease takes it and leaves the others alone.
         try db.execute("""
             UPDATE domains SET check_requested_at = NULL,
@@ -45,7 +47,7 @@ import Vocabulary
             domainID: domainID, attemptKey: lease.attemptKey, startedAt: at, finishedAt: at, verdict: Verdict(findings: findings),
             version: StoredBody(.apple, sha256: ContentDigest.sha256Hex(file + Array("\(at.timeIntervalSince1970)".utf8)), bytes: file), changed: true,
             latencyMilliseconds: 20, findings: findings, transport: CheckTransport(), expectations: results, summaryJSON: "{}",
-            eventsJSON: "[]", consecutiveFailures: 0, nextCheckAt: at.addingTimeInterval(3600), streaks: nil, alertChanges: [])
+            eventsJSON: "[]", consecutiveFailures: 0, nextCheckAt: at.addingTimeInterval(3600), streaks: nil, alertChanges: alerts)
         record.domainVerdict = missing.isEmpty ? Verdict(findings: findings) : .fail
         record.domainExpectations = results
         guard case .recorded = try db.record(record) else { throw CheckError.notRecorded }
@@ -143,6 +145,41 @@ import Vocabulary
             #expect(call("GET", "/api/v1/apps/\(id)").status == 200)
             #expect(call("DELETE", "/api/v1/apps/\(id)").status == 204)
             #expect(call("GET", "/api/v1/apps/\(id)").status == 404)
+        }
+    }
+
+    /// A channel routed to an app gets the alerts of the app's domains and no others; every
+    /// notification of such a domain names the apps that claim it.
+    @Test func channelsRoutedPerAppAndAlertsNameTheirApps() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let client = adminClient(db)
+            client.get("/apps/new")
+            #expect(client.post("/apps", [("name", "Shop"), ("apple_app_ids", Self.app), ("apple_domains", "applinks:shop.example")]).status == 303)
+            #expect(client.post("/domains", [("host", "other.example"), ("interval", "60")]).status == 303)
+            let shop = try #require(try db.domainID(host: "shop.example", wildcard: false))
+            let other = try #require(try db.domainID(host: "other.example", wildcard: false))
+            let app = try #require(try db.app(name: "Shop"))
+            let routed = try db.createChannel(NewChannel(kind: .email, name: "shop team", target: "shop@example.test"))
+            try db.setChannelApps(channelID: routed.id, appIDs: [app.id])
+            #expect(try db.channelApps(channelID: routed.id) == [app.id])
+            let everyone = try db.createChannel(NewChannel(kind: .email, name: "ops", target: "ops@example.test"))
+
+            let at = Date(timeIntervalSince1970: 1_800_000_000)
+            func opened(_ host: String) -> AlertChange {
+                AlertChange(kind: .opened, rule: "app-id-missing", subject: "applinks:\(Self.app)", severity: .critical,
+                            summary: "\(Self.app) is missing from applinks.", at: at, domainHost: host)
+            }
+            try recordCheck(db, domainID: shop, at: at, findings: [], missing: [.applinks: [Self.app]], alerts: [opened("shop.example")])
+            try recordCheck(db, domainID: other, at: at, findings: [], missing: [:], alerts: [opened("other.example")])
+            let toShopTeam = try db.deliveries(channelID: routed.id)
+            #expect(toShopTeam.map(\.event.domainHost) == ["shop.example"], "only the app's domain reaches the app's channel")
+            #expect(toShopTeam.first?.event.apps == ["Shop"])
+            #expect(Set(try db.deliveries(channelID: everyone.id).map(\.event.domainHost)) == ["shop.example", "other.example"])
+            #expect(try db.deliveries(channelID: everyone.id).first { $0.event.domainHost == "other.example" }?.event.apps == nil)
+            let words = NotificationText(event: try #require(toShopTeam.first?.event), links: NotificationLinks(baseURL: "https://m.example"))
+            #expect(words.subject.hasSuffix("(apps: Shop)"))
+            #expect(words.plain.contains("Apps affected: Shop"))
+            #expect(client.get("/alerts").bodyText.contains("<span class=\"reason\">Apps: Shop</span>"))
         }
     }
 }

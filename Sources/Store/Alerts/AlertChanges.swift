@@ -78,7 +78,8 @@ extension AlertStore {
             domainDisplayName: change.domainDisplayName == change.domainHost ? nil : change.domainDisplayName,
             alertID: alert?.id, rule: change.rule, severity: change.severity,
             title: change.summary, detail: change.subject.isEmpty ? nil : change.subject, findings: change.findings,
-            diffSummary: change.diffSummary, openedAt: alert?.openedAt, resolvedAt: alert?.resolvedAt)
+            diffSummary: change.diffSummary, openedAt: alert?.openedAt, resolvedAt: alert?.resolvedAt,
+            apps: try appsClaiming(domainID: domainID))
         return try enqueueNotification(event)
     }
 

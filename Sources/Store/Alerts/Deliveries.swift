@@ -184,8 +184,13 @@ extension AlertStore {
             WHERE c.enabled
               AND array_position(ARRAY['critical', 'warning', 'info'], $5::text)
                   <= array_position(ARRAY['critical', 'warning', 'info'], c.min_severity)
-              AND (NOT EXISTS (SELECT 1 FROM channel_domains cd WHERE cd.channel_id = c.id)
-                   OR EXISTS (SELECT 1 FROM channel_domains cd WHERE cd.channel_id = c.id AND cd.domain_id = $6::bigint))
+              -- A channel without a domain or app filter takes every domain; one with filters takes its
+              -- domains and the domains its apps claim.
+              AND ((NOT EXISTS (SELECT 1 FROM channel_domains cd WHERE cd.channel_id = c.id)
+                    AND NOT EXISTS (SELECT 1 FROM channel_apps ca WHERE ca.channel_id = c.id))
+                   OR EXISTS (SELECT 1 FROM channel_domains cd WHERE cd.channel_id = c.id AND cd.domain_id = $6::bigint)
+                   OR EXISTS (SELECT 1 FROM channel_apps ca JOIN app_links l ON l.app_id = ca.app_id
+                              WHERE ca.channel_id = c.id AND l.domain_id = $6::bigint))
             RETURNING 1
         )
         SELECT count(*)::int FROM inserted

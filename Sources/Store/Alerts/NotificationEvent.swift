@@ -38,11 +38,14 @@ public struct NotificationEvent: Codable, Sendable, Equatable {
     public var diffSummary: [String]
     public var openedAt: Date?
     public var resolvedAt: Date?
+    /// The apps that claim the domain (their names), so a person sees whose links broke; nil in
+    /// events stored before apps existed, and when no app claims the domain.
+    public var apps: [String]?
 
     public init(kind: Kind, occurredAt: Date, domainID: Int64? = nil, domainHost: String,
                 domainDisplayName: String? = nil, alertID: Int64? = nil, rule: String? = nil,
                 severity: AlertSeverity, title: String, detail: String? = nil, findings: [Finding] = [],
-                diffSummary: [String] = [], openedAt: Date? = nil, resolvedAt: Date? = nil) {
+                diffSummary: [String] = [], openedAt: Date? = nil, resolvedAt: Date? = nil, apps: [String]? = nil) {
         self.kind = kind
         self.occurredAt = occurredAt
         self.domainID = domainID
@@ -57,6 +60,7 @@ public struct NotificationEvent: Codable, Sendable, Equatable {
         self.diffSummary = diffSummary
         self.openedAt = openedAt
         self.resolvedAt = resolvedAt
+        self.apps = apps
     }
 
     /// The name people read: the Unicode form when there is one.

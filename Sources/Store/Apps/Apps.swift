@@ -167,8 +167,19 @@ extension AppStore {
 
     /// The names of the apps that claim the domain, for an alert that names the apps it affects.
     public func appNames(domainID: Int64) throws -> [String] {
-        try rows("SELECT DISTINCT a.name FROM apps a JOIN app_links l ON l.app_id = a.id WHERE l.domain_id = $1 ORDER BY a.name",
-                 domainID).map { try $0.decode("name") }
+        try rows(appNamesOfDomain, domainID).map { try $0.decode("name") }
+    }
+
+    /// Routes a channel to these apps' domains (besides its domain filter); empty: no app filter.
+    public func setChannelApps(channelID: Int64, appIDs: [Int64]) throws {
+        try execute("DELETE FROM channel_apps WHERE channel_id = $1 AND NOT (app_id = ANY ($2::bigint[]))", channelID, SQLArray(appIDs.map(Int.init)))
+        try execute("INSERT INTO channel_apps (channel_id, app_id) SELECT $1, unnest($2::bigint[]) ON CONFLICT DO NOTHING",
+                    channelID, SQLArray(appIDs.map(Int.init)))
+    }
+
+    /// The apps a channel is routed to.
+    public func channelApps(channelID: Int64) throws -> [Int64] {
+        try rows("SELECT app_id FROM channel_apps WHERE channel_id = $1 ORDER BY app_id", channelID).map { try $0.decode("app_id") }
     }
 
     /// The by-app overview: each app with its domains counted by state and its open alerts.
@@ -220,3 +231,16 @@ extension AppRecord {
         }
     }
 }
+
+/// The apps that claim a domain, by name: read by the app pages and by the alert transaction, which
+/// names them in the notification.
+let appNamesOfDomain: SQL = "SELECT DISTINCT a.name FROM apps a JOIN app_links l ON l.app_id = a.id WHERE l.domain_id = $1 ORDER BY a.name"
+
+extension AlertStore {
+    /// The names of the apps that claim the domain; nil when none does.
+    func appsClaiming(domainID: Int64) throws -> [String]? {
+        let names: [String] = try rows(appNamesOfDomain, domainID).map { try $0.decode("name") }
+        return names.isEmpty ? nil : names
+    }
+}
+

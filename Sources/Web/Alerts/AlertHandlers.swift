@@ -10,8 +10,10 @@ struct AlertHandlers<Repository: AlertStore & SettingsStore & Sendable>: Sendabl
         let viewer = try c.signedIn
         var m = AlertsModel(now: c.nowEpoch)
         func incident(_ a: AlertListItem) -> AlertsModel.Incident {
-            .init(id: a.id, domainID: a.domainID, host: a.displayName, rule: a.rule, message: a.summary,
-                  opened: DomainHandlers.epoch(a.openedAt), resolved: a.resolvedAt.map(DomainHandlers.epoch))
+            var i = AlertsModel.Incident(id: a.id, domainID: a.domainID, host: a.displayName, rule: a.rule, message: a.summary,
+                                         opened: DomainHandlers.epoch(a.openedAt), resolved: a.resolvedAt.map(DomainHandlers.epoch))
+            i.apps = a.apps
+            return i
         }
         m.open = try store.alertList(open: true, limit: 200).map(incident)
         m.resolved = try store.alertList(open: false, limit: 50).map(incident)

@@ -8,6 +8,8 @@ public struct AlertsModel: Sendable {
         public var message: String
         public var opened: Int64
         public var resolved: Int64?
+        /// The apps that claim the domain.
+        public var apps: [String] = []
         public init(id: Int64, domainID: Int64, host: String, rule: String, message: String, opened: Int64, resolved: Int64?) {
             self.id = id
             self.domainID = domainID
@@ -61,7 +63,7 @@ public enum AlertsPage {
             var body: HTML = .empty
             for r in rows {
                 let when: HTML = resolved ? "<td>\(r.resolved.map { DisplayTime.dateTime($0) } ?? "")</td>" : .empty
-                body.append("<tr><td class=\"host\"><a href=\"/domains/\(r.domainID)\">\(r.host)</a></td><td><code>\(r.rule)</code></td><td>\(r.message)</td><td>\(DisplayTime.ago(r.opened, now: m.now))</td>\(when)</tr>")
+                body.append("<tr><td class=\"host\"><a href=\"/domains/\(r.domainID)\">\(r.host)</a>\(r.apps.isEmpty ? HTML.empty : "<span class=\"reason\">Apps: \(r.apps.joined(separator: ", "))</span>" as HTML)</td><td><code>\(r.rule)</code></td><td>\(r.message)</td><td>\(DisplayTime.ago(r.opened, now: m.now))</td>\(when)</tr>")
             }
             let extra: HTML = resolved ? "<th>Resolved</th>" : .empty
             return "<div class=\"table-wrap\"><table><thead><tr><th>Domain</th><th>Rule</th><th>What</th><th>Opened</th>\(extra)</tr></thead><tbody>\(body)</tbody></table></div>"

@@ -47,6 +47,8 @@ extension AASAMonitor.Channel {
         var minSeverity: AlertSeverity = .info
         @Option(name: .customLong("domain"), help: "Only this registered domain's events (repeatable). Default: every domain.")
         var domains: [String] = []
+        @Option(name: .customLong("app"), help: "Also the events of this app's domains, by app name (repeatable).")
+        var apps: [String] = []
         @OptionGroup var database: DatabaseOptions
 
         func validate() throws {
@@ -94,6 +96,14 @@ extension AASAMonitor.Channel {
                 }
                 spec.domainIDs.append(domain.id)
             }
+            var appIDs: [Int64] = []
+            for name in apps {
+                guard let app = try opened.database.app(name: name) else {
+                    StandardError.log("error: no app is named \(name) (aasa-monitor app list)")
+                    throw ExitCode(64)
+                }
+                appIDs.append(app.id)
+            }
             let created: ChannelSetup.Created
             do {
                 created = try ChannelSetup.add(spec, in: opened.database)
@@ -101,6 +111,7 @@ extension AASAMonitor.Channel {
                 StandardError.log("error: \(invalid.message)")
                 throw ExitCode(64)
             }
+            if !appIDs.isEmpty { try opened.database.setChannelApps(channelID: created.channel.id, appIDs: appIDs) }
             Terminal.print("added channel \(created.channel.id): \(created.channel.kind.rawValue) \(created.channel.target)")
             if let secret = created.secret {
                 Terminal.print("signing secret (shown only once; keep it in the receiver to verify webhook-signature):")
