@@ -88,7 +88,7 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport", "TextEncoding", "Vocabulary"], swiftSettings: strict),
         .testTarget(name: "OutboundTests", dependencies: ["Outbound", "TestSupport", "CCurl"], swiftSettings: strict),
         .testTarget(name: "FetchTests", dependencies: ["Vocabulary", "AASA", "AssetLinks", "Outbound", "Fetch", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "MonitorTests", dependencies: ["Vocabulary", "AASA", "Outbound", "Fetch", "Store", "Monitor", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "MonitorTests", dependencies: ["Vocabulary", "AASA", "AssetLinks", "Outbound", "Fetch", "Store", "Monitor", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "NotifyTests", dependencies: ["Vocabulary", "AASA", "Outbound", "Fetch", "Store", "Monitor", "Notify", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RegistryTests", dependencies: ["Vocabulary", "Store", "Monitor", "Registry", "AppManifests", "ConfigFile", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "WebTests", dependencies: ["Vocabulary", "AASA", "Store", "Web", "Monitor", "Notify", "Outbound", "Fetch", "TestSupport", "TextEncoding"], swiftSettings: strict),

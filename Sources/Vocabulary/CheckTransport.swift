@@ -16,6 +16,11 @@ public struct CheckTransport: Hashable, Sendable, Codable {
     public var plainUserAgent: TransportFacts?
     /// The Apple location a device reads the file from; nil when none served it.
     public var deviceLocation: TransportFacts.Location?
+    /// Android: `/.well-known/assetlinks.json` as Google's fetcher asks it; nil when Android was not checked.
+    public var assetLinks: TransportFacts?
+    /// Android: the same URL with a browser's and Android's user agents, and each include fetched.
+    public var assetLinksOtherUserAgents: [TransportFacts]?
+    public var assetLinksIncludes: [TransportFacts]?
 
     public init(wellKnown: TransportFacts? = nil, root: TransportFacts? = nil, cdn: TransportFacts? = nil,
                 plainUserAgent: TransportFacts? = nil, deviceLocation: TransportFacts.Location? = nil) {
@@ -24,6 +29,13 @@ public struct CheckTransport: Hashable, Sendable, Codable {
         self.cdn = cdn.map(Self.withoutBody)
         self.plainUserAgent = plainUserAgent.map(Self.withoutBody)
         self.deviceLocation = deviceLocation
+    }
+
+    /// Android's exchanges, bodies stripped like Apple's.
+    public mutating func setAndroid(origin: TransportFacts, otherUserAgents: [TransportFacts], includes: [TransportFacts]) {
+        assetLinks = Self.withoutBody(origin)
+        assetLinksOtherUserAgents = otherUserAgents.isEmpty ? nil : otherUserAgents.map(Self.withoutBody)
+        assetLinksIncludes = includes.isEmpty ? nil : includes.map(Self.withoutBody)
     }
 
     /// The locations a page lists, in the order a device tries them (`.well-known`, root, CDN); the

@@ -1,3 +1,4 @@
+import AssetLinks
 import Outbound
 import Vocabulary
 import Fetch
@@ -40,10 +41,15 @@ func checkDueDomains(_ pipeline: CheckPipeline, worker: String = "test") async t
     let leased = try database.leaseDueDomains(limit: 100, lease: .seconds(60), worker: worker)
     let ids = leased.map(\.id)
     let expectations = Dictionary(grouping: try database.expectations(domainIDs: ids), by: \.domainID)
+    let android = Dictionary(grouping: try database.androidExpectations(domainIDs: ids), by: \.domainID)
     let histories = try database.domainHistories(domainIDs: ids)
     var results: [(LeasedDomain, CheckPipeline.Result)] = []
     for domain in leased {
         let result = try await pipeline.run(domain, expectations: Expectations(rows: expectations[domain.id] ?? []),
+                                            android: (android[domain.id] ?? []).map {
+                                                AndroidAppExpectation(packageName: $0.packageName, fingerprints: $0.fingerprints,
+                                                                      uploadKeys: $0.uploadKeys)
+                                            },
                                             history: histories[domain.id])
         results.append((domain, result))
     }

@@ -10,12 +10,19 @@ public enum AlertRule: String, Hashable, Sendable, Codable, CaseIterable, Compar
     case certificateUntrusted = "certificate-untrusted"
     case cdnFailure = "cdn-failure"
     case cdnStale = "cdn-stale"
+    /// Android's assetlinks.json (`AndroidAlertRules`).
+    case androidFileInvalid = "android-file-invalid"
+    case androidIdentityMissing = "android-identity-missing"
+    case androidHandleAllURLsDropped = "android-handle-all-urls-dropped"
+    case androidDynamicRulesInvalid = "android-dynamic-rules-invalid"
+    /// Google's Digital Asset Links API disagrees with the origin or reports an error: Android's CDN tier.
+    case googleVerdict = "google-verdict"
     /// Informational: not a condition that opens and resolves, a notice sent once per new file.
     case newVersion = "new-version"
 
     public var severity: AlertSeverity {
         switch self {
-        case .cdnFailure, .cdnStale: .warning
+        case .cdnFailure, .cdnStale, .googleVerdict: .warning
         case .newVersion: .info
         default: .critical
         }

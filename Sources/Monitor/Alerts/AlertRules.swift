@@ -17,7 +17,7 @@ public enum AlertRules {
             certificateUntrusted(check),
             cdnFailure(check),
             cdnStale(check, policy: policy, now: now),
-        ]
+        ] + AndroidAlertRules.evaluate(check.android)
     }
 
     /// The origin gave no HTTP response at all (DNS, refused, TLS failure, timeout…).

@@ -55,6 +55,8 @@ public struct CheckSummary: Hashable, Sendable, Codable {
     public var expectations: ExpectationResults
     public var certificate: CertificateSummary?
     public var cdn: CDNSummary?
+    /// Android's side of the same check; nil when Android was not checked.
+    public var android: AndroidResult?
 
     public init(checkedAt: Date, verdict: Verdict, originReachable: Bool, versionSHA256: String? = nil,
                 versionSince: Date? = nil, documentParsed: Bool = false, findings: [Finding] = [], applinksDetailCount: Int? = nil,
@@ -84,6 +86,7 @@ public struct CheckSummary: Hashable, Sendable, Codable {
         if copy.certificate == nil, originReachable, let previous, previous.originReachable {
             copy.certificate = previous.certificate
         }
+        copy.android = android?.continuing(from: previous?.android, at: checkedAt)
         guard let sha = versionSHA256 else { copy.versionSince = nil; return copy }
         if let previous, previous.versionSHA256 == sha, let since = previous.versionSince {
             copy.versionSince = since

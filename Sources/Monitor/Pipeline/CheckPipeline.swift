@@ -1,5 +1,6 @@
 import Vocabulary
 import AASA
+import AssetLinks
 import Fetch
 import Foundation
 import Store
@@ -12,12 +13,20 @@ public struct CheckPipeline: Sendable {
     public let fetcher: Fetcher
     public let schedule: SchedulePolicy
     public let alertDefaults: AlertPolicy
+    /// Also check Android's assetlinks.json (one DNS answer and connection with the AASA).
+    public let checksAndroid: Bool
+    /// How often a domain that serves no assetlinks.json and expects no Android app is probed for one.
+    /// Every check of it would cost three more requests (Google's, a browser's and Android's user
+    /// agent) to learn, almost always, that there is still no file.
+    public let androidProbeInterval: TimeInterval
     /// Unchanged checks (most of them, in steady state) are written in batches, one statement each.
     let repeatWriter: RepeatWriter
 
     public init(database: Database, fetcher: Fetcher, schedule: SchedulePolicy = SchedulePolicy(),
-                alertDefaults: AlertPolicy = AlertPolicy()) {
+                alertDefaults: AlertPolicy = AlertPolicy(), checksAndroid: Bool = true, androidProbeInterval: TimeInterval = 86_400) {
         self.database = database
+        self.checksAndroid = checksAndroid
+        self.androidProbeInterval = androidProbeInterval
         self.fetcher = fetcher
         self.schedule = schedule
         self.alertDefaults = alertDefaults
@@ -32,25 +41,51 @@ public struct CheckPipeline: Sendable {
 
     /// Checks `domain` and records the result. Database errors while recording are retried until
     /// the database answers (or `giveUpAfter` passes), so an outage loses no check that was fetched.
-    public func run(_ domain: LeasedDomain, expectations: Expectations, history: DomainHistory?,
-                    giveUpAfter: Duration = .seconds(600)) async throws -> Result {
+    ///
+    /// Each platform's file is a step of its own: fetched (together, on one DNS answer), judged by its
+    /// pure core, summarised (`CheckSummary`, `AndroidResult`), filed as a version of its platform,
+    /// compared and alerted on by its platform's rules — all in the one transaction of the check.
+    public func run(_ domain: LeasedDomain, expectations: Expectations, android: [AndroidAppExpectation] = [],
+                    history: DomainHistory?, giveUpAfter: Duration = .seconds(600)) async throws -> Result {
         let started = Date()
+        let previous = try MonitorState(history: history, consecutiveFailures: domain.consecutiveFailures)
         // Hosts are validated at registration; one that no longer parses keeps its lease until it
         // expires and is reported by the scheduler.
-        let check = await fetcher.check(try HostName(domain.host))
+        let host = try HostName(domain.host)
+        let check: DomainCheck
+        var androidCheck: AndroidCheck?
+        let lastAndroid = previous.last?.android
+        if shouldCheckAndroid(expecting: android, last: lastAndroid, now: started) {
+            // Google's copy may lag the origin by its maxAge (plus a grace): the evaluation needs to know since when.
+            let since = previous.last?.android?.versionSince.map { started.timeIntervalSince($0) }
+            let both = await fetcher.checkPlatforms(host, android: android, originChangedSecondsAgo: since)
+            check = both.apple
+            androidCheck = both.android
+        } else {
+            check = await fetcher.check(host)
+        }
         let now = check.finishedAt
-        let previous = try MonitorState(history: history, consecutiveFailures: domain.consecutiveFailures)
-        let summary = CheckSummary(check: check, expectations: expectations)
+        var summary = CheckSummary(check: check, expectations: expectations)
+        summary.android = androidCheck.map { AndroidResult(check: $0, expectations: android, sha256: ContentDigest.sha256Hex) }
+            ?? (checksAndroid ? lastAndroid : nil)
         let diffLines = await behaviourDiff(previous: previous.last, current: summary, document: check.report.document,
                                             urls: expectations.watchedURLs.map(\.url))
         let step = previous.advanced(by: summary, policy: alertPolicy(for: domain), now: now,
                                      diffSummary: diffLines.isEmpty ? nil : diffLines.joined(separator: "; "))
-        var record = try makeRecord(domain: domain, check: check, startedAt: started, previous: previous, step: step)
+        var record = try makeRecord(domain: domain, check: check, android: androidCheck, startedAt: started, previous: previous, step: step)
         for index in record.alertChanges.indices where record.alertChanges[index].kind == .notice {
             record.alertChanges[index].diffSummary = diffLines
         }
         let outcome = try await recordRetrying(record, giveUpAfter: giveUpAfter)
         return Result(outcome: outcome, step: step)
+    }
+
+    /// Android is fetched when an Android app is expected, when the site served a file last time, and
+    /// otherwise once per `androidProbeInterval` (the default "watch both where the file exists").
+    func shouldCheckAndroid(expecting android: [AndroidAppExpectation], last: AndroidResult?, now: Date) -> Bool {
+        guard checksAndroid else { return false }
+        guard android.isEmpty, let last, !last.serves else { return true }
+        return last.probedAt.map { now.timeIntervalSince($0) >= androidProbeInterval } ?? true
     }
 
     /// The behavioural difference to the previous file, in lines, when the origin's file changed.
@@ -75,10 +110,14 @@ public struct CheckPipeline: Sendable {
         return policy
     }
 
-    func makeRecord(domain: LeasedDomain, check: DomainCheck, startedAt: Date, previous: MonitorState,
+    func makeRecord(domain: LeasedDomain, check: DomainCheck, android: AndroidCheck? = nil, startedAt: Date, previous: MonitorState,
                     step: MonitorState.Step) throws -> CheckRecord {
         let body = step.check.versionSHA256.flatMap { sha in deviceFacts(check).map { StoredBody(.apple, sha256: sha, bytes: $0.body) } }
         let cdnBody = step.check.cdn?.versionSHA256.flatMap { sha in check.cdn.map { StoredBody(.apple, sha256: sha, bytes: $0.body) } }
+        let androidBody = step.check.android?.versionSHA256.flatMap { sha in android.map { StoredBody(.android, sha256: sha, bytes: $0.origin.body) } }
+        var transport = CheckTransport(wellKnown: check.wellKnown, root: check.root, cdn: check.cdn,
+                                       plainUserAgent: check.plainUserAgent, deviceLocation: check.report.deviceLocation)
+        if let android { transport.setAndroid(origin: android.origin, otherUserAgents: android.otherUserAgents, includes: android.includes) }
         // Open/closed alerts and announced thresholds are "alert state"; streak counts alone are not,
         // or every check of a failing domain would be a change.
         func alertState(_ tracks: [AlertTrack]) -> [AlertKey: Int?] {
@@ -97,8 +136,7 @@ public struct CheckPipeline: Sendable {
             verdict: step.check.verdict, version: body, cdnVersion: cdnBody, changed: changed,
             latencyMilliseconds: Int((latency * 1000).rounded()),
             findings: step.check.findings,
-            transport: CheckTransport(wellKnown: check.wellKnown, root: check.root, cdn: check.cdn,
-                                      plainUserAgent: check.plainUserAgent, deviceLocation: check.report.deviceLocation),
+            transport: transport,
             expectations: step.check.expectations,
             summaryJSON: try json(step.check),
             eventsJSON: try json(step.changes),
@@ -111,6 +149,8 @@ public struct CheckPipeline: Sendable {
         record.domainVerdict = domainVerdict.verdict
         record.reason = domainVerdict.reason
         record.domainExpectations = step.check.documentParsed ? step.check.expectations : nil
+        record.androidVersion = androidBody
+        record.android = step.check.android
         return record
     }
 
@@ -181,6 +221,8 @@ extension CheckSummary {
         guard var previous else { return false }
         previous.checkedAt = checkedAt
         previous.versionSince = versionSince
+        // A probe that found what the last one found changes nothing but its time.
+        if previous.android != nil, let probedAt = android?.probedAt { previous.android?.probedAt = probedAt }
         return previous == self
     }
 }

@@ -1,6 +1,7 @@
 import Vocabulary
 import Foundation
 import Store
+import AssetLinks
 
 /// The crawler loop of one process: leases due domains in batches, runs many checks at once through
 /// the pipeline (the fetcher multiplexes them on one curl multi handle), and sleeps until a check
@@ -87,7 +88,7 @@ public final class DomainScheduler: Sendable {
                     group.addTask {
                         let result: Result<CheckPipeline.Result, any Error>
                         do {
-                            result = .success(try await self.pipeline.run(domain, expectations: claimed.expectations,
+                            result = .success(try await self.pipeline.run(domain, expectations: claimed.expectations, android: claimed.android,
                                                                          history: claimed.history))
                         } catch {
                             Self.log("checking \(domain.host) failed: \(error)")
@@ -110,6 +111,7 @@ public final class DomainScheduler: Sendable {
     struct ClaimedDomain: Sendable {
         var domain: LeasedDomain
         var expectations: Expectations
+        var android: [AndroidAppExpectation]
         var history: DomainHistory?
     }
 
@@ -125,9 +127,13 @@ public final class DomainScheduler: Sendable {
                 guard !leased.isEmpty else { return [] }
                 let ids = leased.map(\.id)
                 let expectations = Dictionary(grouping: try connection.expectations(domainIDs: ids), by: \.domainID)
+                let android = Dictionary(grouping: try connection.androidExpectations(domainIDs: ids), by: \.domainID)
                 let histories = try connection.domainHistories(domainIDs: ids)
                 return leased.map { domain in
                     ClaimedDomain(domain: domain, expectations: Expectations(rows: expectations[domain.id] ?? []),
+                                  android: (android[domain.id] ?? []).map {
+                                      AndroidAppExpectation(packageName: $0.packageName, fingerprints: $0.fingerprints, uploadKeys: $0.uploadKeys)
+                                  },
                                   history: histories[domain.id])
                 }
             }

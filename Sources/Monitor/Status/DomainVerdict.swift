@@ -34,8 +34,14 @@ public struct DomainVerdict: Hashable, Sendable {
         }
     }
 
+    /// Apple's side, made worse by Android's when the domain is watched for Android (it serves
+    /// assetlinks.json or an Android app is expected of it); the reason then names the platform.
     public init(_ check: CheckSummary) {
         self.init(fileVerdict: check.verdict, findings: check.findings, expectations: check.expectations)
+        if let android = check.android, android.isWatched, android.verdict > verdict {
+            verdict = android.verdict
+            reason = android.findings.min { $0.severity.rank < $1.severity.rank }.map { "Android: " + $0.message }
+        }
     }
 }
 

@@ -25,6 +25,8 @@ public struct CheckRecord: Sendable {
     public var cdnVersion: StoredBody?
     /// The Android file (assetlinks.json) the origin served; nil when Android was not checked or none was served.
     public var androidVersion: StoredBody?
+    /// Android's side of the check (`checks.android`); nil when Android was not checked.
+    public var android: AndroidResult?
     /// Whether anything changed (version, verdict, findings, expectations, certificate, alert
     /// state): a changed check keeps a full row in `checks`, an unchanged one a small repeat row.
     public var changed: Bool
@@ -111,7 +113,7 @@ extension Database {
                 guard let id: Int64 = try connection.firstRow(
                     Self.insertCheck, record.domainID, record.attemptKey, record.startedAt, record.finishedAt,
                     record.verdict, versionID, record.transport, try StoredJSON.encode(record.findings), record.expectations,
-                    record.latencyMilliseconds, record.summaryJSON, record.eventsJSON, cdnVersionID, androidVersionID)?.decode("id")
+                    record.latencyMilliseconds, record.summaryJSON, record.eventsJSON, cdnVersionID, androidVersionID, record.android)?.decode("id")
                 else { return .superseded }
                 checkID = id
             } else {
@@ -138,8 +140,9 @@ extension Database {
     static var insertCheck: SQL {
         """
         INSERT INTO checks (domain_id, attempt_key, started_at, finished_at, verdict, origin_version_id,
-                            transport, findings, expectations, changed, latency_ms, summary, events, cdn_version_id, android_version_id)
-        VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9::jsonb, true, $10, $11::jsonb, $12::jsonb, $13, $14)
+                            transport, findings, expectations, changed, latency_ms, summary, events, cdn_version_id, android_version_id,
+                            android)
+        VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9::jsonb, true, $10, $11::jsonb, $12::jsonb, $13, $14, $15::jsonb)
         ON CONFLICT (domain_id, attempt_key) DO NOTHING
         RETURNING id
         """

@@ -18,6 +18,8 @@ public struct CheckRow: Sendable {
     /// Errors first is the reader's choice; stored in the order the check produced them.
     public var findings: [Finding]
     public var expectations: ExpectationResults
+    /// Android's side of the check; nil when Android was not checked.
+    public var android: AndroidResult?
 
     init(row: Row) throws {
         id = try row.decode("id")
@@ -32,11 +34,12 @@ public struct CheckRow: Sendable {
         transport = try row.decode("transport")
         findings = try row.decodeJSON("findings")
         expectations = try row.decode("expectations")
+        android = try row.decode("android")
     }
 
     static let select: SQL = """
         SELECT c.id, c.started_at, c.finished_at, c.verdict, ov.sha256 AS origin_sha, cv.sha256 AS cdn_sha, av.sha256 AS android_sha,
-          c.changed, c.latency_ms, c.transport, c.findings, c.expectations
+          c.changed, c.latency_ms, c.transport, c.findings, c.expectations, c.android
         FROM checks c LEFT JOIN association_versions ov ON ov.id = c.origin_version_id
           LEFT JOIN association_versions cv ON cv.id = c.cdn_version_id LEFT JOIN association_versions av ON av.id = c.android_version_id
         """

@@ -33,6 +33,8 @@ extension ExpectationResults: SQLJSONCodable {}
 /// A check's per-location transport facts (`checks.transport`), one type for the pipeline that writes
 /// them and the pages, API and charts that read them.
 extension CheckTransport: SQLJSONCodable {}
+/// A check's Android side (`checks.android`): assetlinks.json's verdict, findings, identities, Google's verdict.
+extension AndroidResult: SQLJSONCodable {}
 
 /// A value stored as JSON in a `jsonb` column, coded the way postgres-nio codes `Codable` values:
 /// conform once, and rows decode the column into the type (and parameters encode it, cast with

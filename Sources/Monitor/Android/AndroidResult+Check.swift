@@ -1,0 +1,53 @@
+import AssetLinks
+import Fetch
+import Foundation
+import Vocabulary
+
+extension AndroidResult {
+    /// The stored result of one Android check (`Fetcher.checkAndroid`) measured against the apps the
+    /// domain expects. `sha256` is the hex digest (libsodium in production), injected to keep this pure.
+    public init(check: AndroidCheck, expectations: [AndroidAppExpectation], sha256: ([UInt8]) -> String) {
+        let report = check.report
+        let file = report.file ?? AssetLinksFile()
+        let identities = expectations.map { app in
+            let granted = Set(file.statements(granting: Relation.handleAllURLs, to: app.packageName).flatMap(\.fingerprints))
+            return AndroidIdentityResult(packageName: app.packageName, expectedFingerprints: app.fingerprints, uploadKeys: app.uploadKeys,
+                                         named: file.packageNames.contains(app.packageName),
+                                         grantedFingerprints: app.fingerprints.filter(granted.contains))
+        }
+        let origin = check.origin
+        let served = report.serves && !origin.bodyTruncated
+        self.init(verdict: report.verdict, serves: report.serves, versionSHA256: served ? sha256(origin.body) : nil,
+                  findings: report.findings, identities: identities,
+                  google: check.google.map { GoogleVerdict(answer: $0, findings: report.findings) }, probedAt: check.finishedAt)
+    }
+
+    /// Carries `versionSince` over from the previous check when the origin still serves the same file.
+    public func continuing(from previous: AndroidResult?, at checkedAt: Date) -> AndroidResult {
+        var copy = self
+        guard let sha = versionSHA256 else { copy.versionSince = nil; return copy }
+        if let previous, previous.versionSHA256 == sha, let since = previous.versionSince {
+            copy.versionSince = since
+        } else {
+            copy.versionSince = checkedAt
+        }
+        return copy
+    }
+}
+
+extension GoogleVerdict {
+    init(answer: GoogleAnswer, findings: [Finding]) {
+        switch answer {
+        case .unavailable(let reason):
+            self.init(unavailable: reason)
+        case .answered(let list, let checks):
+            var codes: [String] = []
+            for code in list.errorCodes + checks.flatMap(\.errorCodes) where !codes.contains(code) { codes.append(code) }
+            self.init(errorCodes: codes, maxAgeSeconds: list.maxAgeSeconds, debugString: list.debugString,
+                      statementCount: list.statements.count,
+                      notLinked: checks.filter { !$0.linked }.map { "\($0.packageName) \($0.fingerprint)" },
+                      // The evaluation already waited out maxAge plus the grace before reporting it.
+                      staleBeyondGrace: findings.contains { $0.code == AndroidCheckFinding.googleStale.code })
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// An Android app a domain must verify: the package of an app linked to the domain for Android
+/// (`app_links`, written only through the Registry's `AppRegistry`) and its signing-key fingerprints.
+public struct AndroidExpectationRow: Sendable, Hashable {
+    public var domainID: Int64
+    public var packageName: String
+    /// Upper-case, colon-separated, as `app_fingerprints` stores them.
+    public var fingerprints: [String]
+    /// The subset marked as upload keys (listing only these is the Play App Signing mistake).
+    public var uploadKeys: [String]
+}
+
+extension DomainStore {
+    /// The Android apps several domains must verify (a scheduler batch), in app order.
+    public func androidExpectations(domainIDs: [Int64]) throws -> [AndroidExpectationRow] {
+        try rows(Self.androidAppsOf, SQLArray(domainIDs.map(Int.init))).map { row in
+            AndroidExpectationRow(domainID: try row.decode("domain_id"), packageName: try row.decode("android_package"),
+                                  fingerprints: try row.decodeJSON("fingerprints"), uploadKeys: try row.decodeJSON("upload_keys"))
+        }
+    }
+
+    static var androidAppsOf: SQL {
+        """
+        SELECT l.domain_id, a.android_package,
+          coalesce(jsonb_agg(f.fingerprint ORDER BY f.fingerprint) FILTER (WHERE f.fingerprint IS NOT NULL), '[]')::text AS fingerprints,
+          coalesce(jsonb_agg(f.fingerprint ORDER BY f.fingerprint) FILTER (WHERE f.key_role = 'upload'), '[]')::text AS upload_keys
+        FROM app_links l JOIN apps a ON a.id = l.app_id LEFT JOIN app_fingerprints f ON f.app_id = a.id
+        WHERE l.domain_id = ANY($1::bigint[]) AND l.platform = 'android' AND a.android_package IS NOT NULL
+        GROUP BY l.domain_id, a.id, a.android_package ORDER BY l.domain_id, a.id
+        """
+    }
+}

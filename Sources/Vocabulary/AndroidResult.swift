@@ -1,0 +1,92 @@
+import Foundation
+
+/// One check's Android side as stored (`checks.android`) and remembered as the previous check: the
+/// assetlinks.json verdict and findings, each expected app's identity as the file grants it, and
+/// Google's Digital Asset Links verdict. Written by the pipeline from the AssetLinks core's report;
+/// read by the alert rules, the pages and the API as this one type.
+public struct AndroidResult: Hashable, Sendable, Codable {
+    /// The file's verdict (its own findings, transport and expectations; Google's at their tier).
+    public var verdict: Verdict
+    /// The origin serves a statement list (200, trusted TLS, readable).
+    public var serves: Bool
+    /// sha256 (hex) of the file the origin served with 200; nil when it served none.
+    public var versionSHA256: String?
+    /// Since when the origin has served this version without interruption (Google's copy may lag).
+    public var versionSince: Date?
+    public var findings: [Finding]
+    /// One per expected app, in the registration's order.
+    public var identities: [AndroidIdentityResult]
+    /// Google's answer; nil when the API was not asked.
+    public var google: GoogleVerdict?
+    /// When Android was last fetched. A site that serves no file and expects no app is probed only
+    /// now and then; its checks in between carry this result over.
+    public var probedAt: Date?
+
+    public init(verdict: Verdict, serves: Bool, versionSHA256: String? = nil, versionSince: Date? = nil, findings: [Finding] = [],
+                identities: [AndroidIdentityResult] = [], google: GoogleVerdict? = nil, probedAt: Date? = nil) {
+        self.verdict = verdict
+        self.serves = serves
+        self.versionSHA256 = versionSHA256
+        self.versionSince = versionSince
+        self.findings = findings
+        self.identities = identities
+        self.google = google
+        self.probedAt = probedAt
+    }
+
+    /// Android counts for the domain when the site serves a file or an Android app is expected of it:
+    /// a site with neither is not failing for Android (issue #13).
+    public var isWatched: Bool { serves || !identities.isEmpty }
+}
+
+/// An expected Android app measured against one file: what the file grants its package.
+public struct AndroidIdentityResult: Hashable, Sendable, Codable {
+    public var packageName: String
+    /// The fingerprints the operator expects (upper-case, colon-separated), and which of them are upload keys.
+    public var expectedFingerprints: [String]
+    public var uploadKeys: [String]
+    /// The package appears in a valid android_app statement at all.
+    public var named: Bool
+    /// The expected fingerprints some statement grants `handle_all_urls` to.
+    public var grantedFingerprints: [String]
+
+    public init(packageName: String, expectedFingerprints: [String], uploadKeys: [String] = [], named: Bool,
+                grantedFingerprints: [String]) {
+        self.packageName = packageName
+        self.expectedFingerprints = expectedFingerprints
+        self.uploadKeys = uploadKeys
+        self.named = named
+        self.grantedFingerprints = grantedFingerprints
+    }
+
+    /// No statement grants the package `handle_all_urls` (it may still be named for another relation).
+    public var handleAllURLs: Bool { !grantedFingerprints.isEmpty }
+    public var missingFingerprints: [String] { expectedFingerprints.filter { !grantedFingerprints.contains($0) } }
+}
+
+/// Google's Digital Asset Links API on the site, as one check saw it.
+public struct GoogleVerdict: Hashable, Sendable, Codable {
+    /// `errorCode[]` of statements:list and of every assetlinks:check, once each.
+    public var errorCodes: [String]
+    public var maxAgeSeconds: Double?
+    public var debugString: String?
+    public var statementCount: Int
+    /// "package fingerprint" of every expected identity assetlinks:check says is not linked.
+    public var notLinked: [String]
+    /// Google's statements behave differently from the origin's beyond its maxAge plus the grace
+    /// period (the `google-stale` finding); false within it.
+    public var staleBeyondGrace: Bool
+    /// The API could not be asked or gave no readable answer.
+    public var unavailable: String?
+
+    public init(errorCodes: [String] = [], maxAgeSeconds: Double? = nil, debugString: String? = nil, statementCount: Int = 0,
+                notLinked: [String] = [], staleBeyondGrace: Bool = false, unavailable: String? = nil) {
+        self.errorCodes = errorCodes
+        self.maxAgeSeconds = maxAgeSeconds
+        self.debugString = debugString
+        self.statementCount = statementCount
+        self.notLinked = notLinked
+        self.staleBeyondGrace = staleBeyondGrace
+        self.unavailable = unavailable
+    }
+}

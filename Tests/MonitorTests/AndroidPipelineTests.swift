@@ -1,0 +1,117 @@
+import AssetLinks
+import Fetch
+import Foundation
+import Store
+import Testing
+import TestSupport
+import Vocabulary
+@testable import Monitor
+
+/// Android's file through the real pipeline: real PostgreSQL, the HTTPS test fleet serving
+/// assetlinks.json, an app whose package and fingerprints the domain must verify (as the Registry
+/// stores it), the alert thresholds, channels and outbox of the AASA.
+@Suite(.serialized) struct AndroidPipelineTests {
+    static let package = "com.example.shop"
+    static let signing = "AA:" + Array(repeating: "11", count: 31).joined(separator: ":")
+    static let rotated = "CC:" + Array(repeating: "33", count: 31).joined(separator: ":")
+
+    static func assetLinks(_ fingerprints: [String]) -> String {
+        #"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "\#(package)", "sha256_cert_fingerprints": [\#(fingerprints.map { "\"\($0)\"" }.joined(separator: ", "))]}}]"#
+    }
+
+    func writeAssetLinks(_ fleet: TestTLSFleet, _ text: String) throws {
+        let url = fleet.directory.appendingPathComponent("www/_default/.well-known/assetlinks.json")
+        try Data(text.utf8).write(to: url)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
+    }
+
+    @Test func aRemovedFingerprintAlertsOncePerChannelThenRecoversOnce() async throws {
+        try await withFleetPipeline(serving: shopFile()) { fleet, database, pipeline in
+            try writeAssetLinks(fleet, Self.assetLinks([Self.signing, Self.rotated]))
+            let host = AppDomainKey(host: "android.fleet.test", displayName: "android.fleet.test", wildcard: false)
+            guard case .created = try database.createApp(AppDraft(
+                name: "Shop", androidPackage: Self.package,
+                fingerprints: [AppFingerprint(fingerprint: Self.signing, role: .appSigning),
+                               AppFingerprint(fingerprint: Self.rotated, role: .appSigning)],
+                links: [AppLinkDraft(domain: host, platform: .android, service: .applinks)]), intervalSeconds: 3600) else {
+                Issue.record("app not created")
+                return
+            }
+            try database.execute("INSERT INTO channels (kind, target, min_severity) VALUES ('webhook', 'https://hooks.example/a', 'critical')")
+            try database.execute("INSERT INTO channels (kind, target) VALUES ('email', 'ops@example.com')")
+
+            func round(_ file: String) async throws -> [AlertEvent] {
+                try writeAssetLinks(fleet, file)
+                try makeAllDue(database)
+                return try await checkDueDomains(pipeline).flatMap(\.1.step.alerts).filter { $0.kind != .notice }
+            }
+            #expect(try await round(Self.assetLinks([Self.signing, Self.rotated])).isEmpty)
+            let domainID = try #require(try database.domain(host: "android.fleet.test")?.id)
+            let first = try #require(try database.checks(domainID: domainID, onlyChanges: false, limit: 1).first)
+            // Stored typed: Android's side, its version filed under android, its transport beside Apple's.
+            let android = try #require(first.android)
+            #expect(android.serves && android.verdict == .pass, "\(android.findings.map(\.code))")
+            #expect(android.identities.map(\.missingFingerprints) == [[]])
+            #expect(first.androidVersionSHA256 == ContentDigest.sha256Hex(Array(Self.assetLinks([Self.signing, Self.rotated]).utf8)))
+            #expect(first.transport.assetLinks?.status == 200 && first.transport.assetLinks?.body == [])
+            #expect(try count(database, "SELECT count(*)::int FROM association_versions WHERE platform = 'android'") == 1)
+
+            // The rotated key disappears: one failing check pages nobody; the second opens ONE alert.
+            #expect(try await round(Self.assetLinks([Self.rotated])).isEmpty)
+            let opened = try await round(Self.assetLinks([Self.rotated]))
+            #expect(opened.map(\.kind) == [.opened])
+            #expect(opened.first?.key == AlertKey(rule: .androidIdentityMissing, subject: Self.package))
+            #expect(opened.first?.summary.hasPrefix("Android: key rotation incomplete") == true, "\(opened.first?.summary ?? "")")
+            #expect(try count(database, "SELECT count(*)::int FROM alerts WHERE state = 'open'") == 1)
+            #expect(try count(database, "SELECT count(*)::int FROM deliveries WHERE event = 'opened'") == 2, "one per channel")
+            #expect(try database.domain(host: "android.fleet.test")?.lastVerdict == .fail)
+            #expect(try database.domain(host: "android.fleet.test")?.lastReason?.hasPrefix("Android: ") == true)
+
+            #expect(try await round(Self.assetLinks([Self.rotated])).isEmpty, "still failing: nothing new")
+            let recovered = try await round(Self.assetLinks([Self.signing, Self.rotated]))
+            #expect(recovered.map(\.kind) == [.resolved])
+            #expect(try count(database, "SELECT count(*)::int FROM deliveries WHERE event = 'opened'") == 2)
+            #expect(try count(database, "SELECT count(*)::int FROM deliveries WHERE event = 'resolved'") == 2, "one recovery notice per channel")
+            #expect(try count(database, "SELECT count(*)::int FROM alerts WHERE state = 'resolved'") == 1)
+            // Two distinct Android files, each stored once; Apple's file is a version of its own platform.
+            #expect(try count(database, "SELECT count(*)::int FROM association_versions WHERE platform = 'android'") == 2)
+            #expect(try count(database, "SELECT count(*)::int FROM association_versions WHERE platform = 'apple'") == 1)
+        }
+    }
+
+    @Test func aSiteServingNoAssetLinksAndExpectingNoAndroidAppIsNotFailingForIt() async throws {
+        try await withFleetPipeline(serving: shopFile()) { _, database, pipeline in
+            _ = try database.importDomain(host: "apple-only.fleet.test", displayName: "apple-only.fleet.test", wildcard: false,
+                                          appIDs: [(.applinks, "ABCDE12345.shop")])
+            for _ in 0..<3 {
+                try makeAllDue(database)
+                let steps = try await checkDueDomains(pipeline).map(\.1.step)
+                #expect(steps.flatMap(\.alerts).filter { $0.kind != .notice }.isEmpty)
+                #expect(steps.first?.check.android?.isWatched == false)
+            }
+            #expect(try database.domain(host: "apple-only.fleet.test")?.lastVerdict == .pass)
+        }
+    }
+}
+
+/// Android is fetched when an app is expected or the site served a file; otherwise probed once per interval.
+@Suite struct AndroidProbeTests {
+    @Test func aSiteWithoutAFileIsProbedOncePerIntervalOthersEveryCheck() async throws {
+        try await TestPostgres.withDatabase { database in
+            let fetcher = try Fetcher(FetchConfiguration())
+            defer { fetcher.shutdown() }
+            let pipeline = CheckPipeline(database: database, fetcher: fetcher, androidProbeInterval: 3600)
+            let now = Date()
+            let none = AndroidResult(verdict: .pass, serves: false, probedAt: now.addingTimeInterval(-600))
+            #expect(!pipeline.shouldCheckAndroid(expecting: [], last: none, now: now))
+            #expect(pipeline.shouldCheckAndroid(expecting: [], last: none, now: now.addingTimeInterval(3000)))
+            #expect(pipeline.shouldCheckAndroid(expecting: [], last: nil, now: now), "never probed")
+            #expect(pipeline.shouldCheckAndroid(expecting: [AndroidAppExpectation(packageName: "a.b", fingerprints: [])], last: none, now: now))
+            var serving = none
+            serving.serves = true
+            #expect(pipeline.shouldCheckAndroid(expecting: [], last: serving, now: now))
+            #expect(!CheckPipeline(database: database, fetcher: fetcher, checksAndroid: false)
+                .shouldCheckAndroid(expecting: [], last: nil, now: now))
+        }
+    }
+}
