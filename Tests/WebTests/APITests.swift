@@ -162,8 +162,8 @@ import TestSupport
             let metrics = api.app.respond(WebRequest(method: "GET", target: "/metrics")).bodyText
             #expect(metrics.contains("aasa_checks_total{verdict=\"fail\"} 1"))
             #expect(metrics.contains("aasa_failing_domains{code=\"http-status\"} 1"))
-            #expect(metrics.contains("aasa_check_latency_milliseconds_bucket{le=\"250\"} 1"))
-            #expect(metrics.contains("aasa_check_latency_milliseconds_bucket{le=\"100\"} 0"))
+            #expect(metrics.contains("aasa_check_latency_seconds_bucket{le=\"0.25\"} 1"))
+            #expect(metrics.contains("aasa_check_latency_seconds_bucket{le=\"0.1\"} 0"))
             #expect(metrics.contains("aasa_check_queue_depth 2"))   // both are due: registered domains are due at once
             #expect(metrics.contains("aasa_deliveries{state=\"pending\"} 0"))
             let badge = api.app.respond(WebRequest(method: "GET", target: "/badge/badge.example.svg"))

@@ -181,13 +181,13 @@ import TestSupport
             // A Prometheus histogram counts every check ever made, at the time it was made (rolling up
             // changes nothing): 9 at <= 50 ms (the first check, 3 rolled-up and 5 recent repeats), the
             // failing check at 300 ms, its 2 repeats at 2000 ms.
-            let cumulative: [(String, Int)] = [("50", 9), ("100", 9), ("250", 9), ("500", 10), ("1000", 10), ("2500", 12), ("10000", 12), ("+Inf", 12)]
+            let cumulative: [(String, Int)] = [("0.05", 9), ("0.1", 9), ("0.25", 9), ("0.5", 10), ("1", 10), ("2.5", 12), ("10", 12), ("+Inf", 12)]
             for (le, n) in cumulative {
-                #expect(metrics.contains("aasa_check_latency_milliseconds_bucket{le=\"\(le)\"} \(n)\n"), "le=\(le): \(metrics)")
+                #expect(metrics.contains("aasa_check_latency_seconds_bucket{le=\"\(le)\"} \(n)\n"), "le=\(le): \(metrics)")
             }
-            #expect(metrics.contains("aasa_check_latency_milliseconds_count 12\n"))
-            let sum = 4 * 40 + 5 * 30 + 300 + 2 * 2000
-            #expect(metrics.contains("aasa_check_latency_milliseconds_sum \(sum)\n"))
+            #expect(metrics.contains("aasa_check_latency_seconds_count 12\n"))
+            let sum = 4 * 40 + 5 * 30 + 300 + 2 * 2000   // 4610 ms
+            #expect(metrics.contains("aasa_check_latency_seconds_sum 4.61\n"))
 
             // A counter never goes down: deleting the domain keeps its checks in the total, and the
             // next domain's checks add to it.
@@ -198,9 +198,9 @@ import TestSupport
                 .respond(WebRequest(method: "GET", target: "/metrics")).bodyText
             #expect(after.contains("aasa_checks_total{verdict=\"pass\"} 10"), "\(after)")
             #expect(after.contains("aasa_checks_total{verdict=\"fail\"} 3"), "\(after)")
-            #expect(after.contains("aasa_check_latency_milliseconds_bucket{le=\"50\"} 10\n"), "\(after)")
-            #expect(after.contains("aasa_check_latency_milliseconds_count 13\n"), "\(after)")
-            #expect(after.contains("aasa_check_latency_milliseconds_sum \(sum + 40)\n"), "\(after)")
+            #expect(after.contains("aasa_check_latency_seconds_bucket{le=\"0.05\"} 10\n"), "\(after)")
+            #expect(after.contains("aasa_check_latency_seconds_count 13\n"), "\(after)")
+            #expect(after.contains("aasa_check_latency_seconds_sum 4.65\n") && sum + 40 == 4650, "\(after)")
         }
     }
 }

@@ -25,10 +25,12 @@ struct MetricsHandler<Repository: CheckStore & AppStore & Sendable>: Sendable {
         for (k, v) in m.checksByVerdict.sorted(by: { $0.key < $1.key }) { out += "aasa_checks_total{verdict=\"\(label(k))\"} \(v)\n" }
         metric("aasa_failing_domains", "gauge", "Domains whose latest check has an error finding, by finding code.")
         for (k, v) in m.failingByCode.sorted(by: { $0.key < $1.key }) { out += "aasa_failing_domains{code=\"\(label(k))\"} \(v)\n" }
-        metric("aasa_check_latency_milliseconds", "histogram", "Origin fetch time of every check made (a deleted domain's checks included).")
-        for b in m.latencyBuckets { out += "aasa_check_latency_milliseconds_bucket{le=\"\(b.le)\"} \(b.count)\n" }
-        out += "aasa_check_latency_milliseconds_bucket{le=\"+Inf\"} \(m.latencyCount)\n"
-        out += "aasa_check_latency_milliseconds_sum \(m.latencySum)\naasa_check_latency_milliseconds_count \(m.latencyCount)\n"
+        // Seconds, Prometheus's base unit (promtool's lint refuses a _milliseconds histogram); the store
+        // keeps whole milliseconds, written here as exact decimals.
+        metric("aasa_check_latency_seconds", "histogram", "Origin fetch time of every check made (a deleted domain's checks included).")
+        for b in m.latencyBuckets { out += "aasa_check_latency_seconds_bucket{le=\"\(Self.seconds(b.le))\"} \(b.count)\n" }
+        out += "aasa_check_latency_seconds_bucket{le=\"+Inf\"} \(m.latencyCount)\n"
+        out += "aasa_check_latency_seconds_sum \(Self.seconds(m.latencySum))\naasa_check_latency_seconds_count \(m.latencyCount)\n"
         metric("aasa_check_queue_depth", "gauge", "Domains due or requested and not yet taken by a worker.")
         out += "aasa_check_queue_depth \(m.queueDepth)\n"
         metric("aasa_deliveries", "gauge", "Notification deliveries by state.")
@@ -41,6 +43,16 @@ struct MetricsHandler<Repository: CheckStore & AppStore & Sendable>: Sendable {
         metric("aasa_app_open_alerts", "gauge", "Open alerts on the domains each app claims.")
         for app in apps { out += "aasa_app_open_alerts{app=\"\(label(app.name))\"} \(app.openAlerts)\n" }
         return .text(out, contentType: "text/plain; version=0.0.4; charset=utf-8")
+    }
+
+    /// Whole milliseconds as exact decimal seconds: 2500 → "2.5", 50 → "0.05", 1000 → "1".
+    static func seconds(_ milliseconds: Int) -> String {
+        let whole = milliseconds / 1000, fraction = abs(milliseconds % 1000)
+        guard fraction != 0 else { return String(whole) }
+        var digits = String(fraction)
+        digits = String(repeating: "0", count: 3 - digits.count) + digits
+        while digits.hasSuffix("0") { digits.removeLast() }
+        return "\(milliseconds < 0 && whole == 0 ? "-" : "")\(whole).\(digits)"
     }
 
     /// Prometheus sends `authorization: { credentials: … }` (or `bearer_token`) as this header.

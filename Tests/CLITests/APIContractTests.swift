@@ -1,0 +1,141 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// The served contract, judged by the tools operators and API clients use: the real `serve` process
+/// on a real PostgreSQL with a real token, its OpenAPI document read by openapi-spec-validator and
+/// exercised by Schemathesis, its /metrics read by promtool. The Python tools come from the venv
+/// `scripts/bootstrap --test` makes under .build/pyenv; promtool from Debian's `prometheus` package.
+@Suite(.serialized) struct APIContractTests {
+    @Test func metricsPassPromtool() throws {
+        let server = try ContractServer()
+        // A domain with a check, so the labelled series and the histogram have samples to lint.
+        let created = try server.api("POST", "/api/v1/domains", json: #"{"host": "metrics.example"}"#)
+        #expect(created.status == 201, "\(created.body)")
+        let metrics = try PlainHTTPResponse.get(port: server.port, path: "/metrics")
+        #expect(metrics.status == 200)
+        #expect(metrics.body.contains("aasa_check_latency_seconds_bucket{le=\"+Inf\"}"))
+        let promtool = try ExternalTool.run(ExternalTool.path("promtool", hint: "Debian's prometheus package"),
+                                            ["check", "metrics"], stdin: Array(metrics.body.utf8))
+        #expect(promtool.status == 0, "promtool check metrics:\n\(promtool.output)\n\(metrics.body)")
+    }
+
+    @Test func theServedDocumentIsValidOpenAPI() throws {
+        let server = try ContractServer()
+        let scratch = try ScratchDirectory()
+        let document = try PlainHTTPResponse.get(port: server.port, path: "/api/v1/openapi.json")
+        #expect(document.status == 200)
+        let file = try scratch.write("openapi.json", document.body)
+        let validator = try ExternalTool.run(ExternalTool.python("openapi-spec-validator"), [file])
+        #expect(validator.status == 0, "openapi-spec-validator:\n\(validator.output)")
+        #expect(validator.output.contains("OK"), "\(validator.output)")
+    }
+}
+
+/// `serve` on its own fresh database, with crawling and delivery off so nothing but the test's own
+/// requests changes what the API answers, and an admin API token. Registration does not resolve
+/// hosts (AASA_MONITOR_ALLOW_PRIVATE, as for the TLS fleet): the machine may have no DNS, and a
+/// generated host name resolving or not is not part of the contract.
+final class ContractServer {
+    let database: TestDatabase
+    let serve: ServeProcess
+    let port: Int
+    let token: String
+
+    init(arguments: [String] = []) throws {
+        database = try TestPostgres.createDatabase()
+        let created = try BuiltCommand.run(["token", "create", "contract", "--database-url", database.url])
+        guard created.status == 0 else { throw ServeProcess.Failure(description: "token create: \(created.stderr)") }
+        token = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        serve = try ServeProcess(arguments: ["--no-crawl", "--no-notify"] + arguments, environment: ["DATABASE_URL": database.url, "AASA_MONITOR_ALLOW_PRIVATE": "1"])
+        port = try serve.waitForPort()
+    }
+
+    deinit {
+        _ = try? serve.terminate()
+        database.drop()
+    }
+
+    var origin: String { "http://127.0.0.1:\(port)" }
+
+    /// One API request with the token, through curl (a real client on a real socket).
+    func api(_ method: String, _ path: String, json: String? = nil) throws -> (status: Int, body: String) {
+        var arguments = ["-sS", "-X", method, "-H", "Authorization: Bearer \(token)", "-o", "-", "-w", "\n%{http_code}"]
+        if let json { arguments += ["-H", "Content-Type: application/json", "--data-binary", json] }
+        let curl = try ExternalTool.run(ExternalTool.path("curl", hint: "Debian's curl package"), arguments + [origin + path])
+        let lines = curl.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let status = lines.last.flatMap({ Int($0) }) else { throw ServeProcess.Failure(description: "curl: \(curl.output)") }
+        return (status, lines.dropLast().joined(separator: "\n"))
+    }
+}
+
+/// A program other than ours, run to completion with its output in files (nothing blocks on a pipe).
+enum ExternalTool {
+    struct Outcome {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var output: String { stdout + stderr }
+    }
+
+    static var root: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// A console script of the test venv (`scripts/bootstrap --test` installs it).
+    static func python(_ name: String) throws -> String {
+        let path = root.appendingPathComponent(".build/pyenv/bin/\(name)").path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw ServeProcess.Failure(description: "\(path) is missing: run scripts/bootstrap --test")
+        }
+        return path
+    }
+
+    static func path(_ name: String, hint: String) throws -> String {
+        for directory in ["/usr/local/bin", "/usr/bin", "/bin"] where FileManager.default.isExecutableFile(atPath: "\(directory)/\(name)") {
+            return "\(directory)/\(name)"
+        }
+        throw ServeProcess.Failure(description: "\(name) is missing (\(hint)): run scripts/bootstrap --test")
+    }
+
+    static func run(_ executable: String, _ arguments: [String], stdin: [UInt8] = [], environment: [String: String] = [:],
+                    directory: URL? = nil, timeout: Duration = .seconds(600)) throws -> Outcome {
+        let scratch = try ScratchDirectory()
+        let inURL = scratch.url.appendingPathComponent("stdin")
+        let outURL = scratch.url.appendingPathComponent("stdout")
+        let errURL = scratch.url.appendingPathComponent("stderr")
+        try Data(stdin).write(to: inURL)
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let inHandle = try FileHandle(forReadingFrom: inURL)
+        let outHandle = try FileHandle(forWritingTo: outURL)
+        let errHandle = try FileHandle(forWritingTo: errURL)
+        defer {
+            try? inHandle.close()
+            try? outHandle.close()
+            try? errHandle.close()
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        if let directory { process.currentDirectoryURL = directory }
+        process.standardInput = inHandle
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+        try process.run()
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            if ContinuousClock.now > deadline {
+                process.terminate()
+                process.waitUntilExit()
+                throw ServeProcess.Failure(description: "\(executable) \(arguments) did not finish within \(timeout)")
+            }
+            usleep(10_000)
+        }
+        return Outcome(status: process.terminationStatus,
+                       stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+                       stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+}
