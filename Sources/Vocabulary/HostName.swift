@@ -73,8 +73,10 @@ public struct HostName: Hashable, Sendable, Codable, CustomStringConvertible {
             guard label.utf8.count <= 63 else {
                 throw HostNameError(input: input, reason: "the label \"\(label)\" is longer than 63 bytes")
             }
+            // Letters, digits and hyphens only: an underscore is in some DNS names (_dmarc) but in no
+            // host name a certificate may cover, and the domains table refuses it (a 500 before).
             let allowed = label.utf8.allSatisfy { c in
-                (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39) || c == 0x2D || c == 0x5F
+                (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39) || c == 0x2D
             }
             guard allowed else { throw HostNameError(input: input, reason: "the label \"\(label)\" has characters a host name cannot have") }
             guard label.first != "-", label.last != "-" else {

@@ -21,6 +21,49 @@ import Testing
         #expect(promtool.status == 0, "promtool check metrics:\n\(promtool.output)\n\(metrics.body)")
     }
 
+    /// The Grafana dashboard in docs/ asks only for metrics /metrics exports, in PromQL promtool
+    /// accepts (each query checked as a recording rule, Grafana's $__rate_interval as 5m).
+    @Test func theGrafanaDashboardQueriesWhatMetricsExports() throws {
+        let server = try ContractServer()
+        let metrics = try PlainHTTPResponse.get(port: server.port, path: "/metrics").body
+        let file = ExternalTool.root.appendingPathComponent("docs/grafana/aasa-monitor.json")
+        let dashboard = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        var expressions: [String] = []
+        func collect(_ value: Any) {
+            if let object = value as? [String: Any] {
+                if let expr = object["expr"] as? String { expressions.append(expr) }
+                object.values.forEach(collect)
+            } else if let array = value as? [Any] {
+                array.forEach(collect)
+            }
+        }
+        collect(dashboard)
+        #expect(expressions.count >= 10)
+        var names = Set<String>()
+        for expr in expressions {
+            for match in expr.matches(of: /aasa_[a-z_]+/) {
+                var name = String(match.output)
+                for suffix in ["_bucket", "_sum", "_count"] where name.hasSuffix(suffix) && !metrics.contains("# TYPE \(name) ") {
+                    name.removeLast(suffix.count)
+                }
+                names.insert(name)
+            }
+        }
+        for metric in ["aasa_domains", "aasa_failing_domains", "aasa_check_latency_seconds", "aasa_deliveries", "aasa_check_queue_depth"] {
+            #expect(names.contains(metric), "the dashboard has no panel on \(metric)")
+        }
+        for name in names.sorted() {
+            #expect(metrics.contains("# TYPE \(name) "), "the dashboard queries \(name), which /metrics does not export")
+        }
+        let scratch = try ScratchDirectory()
+        let rules = expressions.enumerated().map { i, expr in
+            "      - record: dashboard:query\(i)\n        expr: \(JSONStringLiteralForYAML.quoted(expr.replacingOccurrences(of: "$__rate_interval", with: "5m")))"
+        }.joined(separator: "\n")
+        let rulesFile = try scratch.write("rules.yml", "groups:\n  - name: dashboard\n    rules:\n\(rules)\n")
+        let check = try ExternalTool.run(ExternalTool.path("promtool", hint: "Debian's prometheus package"), ["check", "rules", rulesFile])
+        #expect(check.status == 0, "promtool check rules:\n\(check.output)")
+    }
+
     @Test func theServedDocumentIsValidOpenAPI() throws {
         let server = try ContractServer()
         let scratch = try ScratchDirectory()
@@ -30,6 +73,31 @@ import Testing
         let validator = try ExternalTool.run(ExternalTool.python("openapi-spec-validator"), [file])
         #expect(validator.status == 0, "openapi-spec-validator:\n\(validator.output)")
         #expect(validator.output.contains("OK"), "\(validator.output)")
+    }
+
+    /// Schemathesis with every check and every phase, the stateful one following the document's
+    /// links, finds nothing: every status each operation answers is documented, every schema-valid
+    /// request is accepted (or refused with a documented 409/422), every schema-invalid one refused.
+    @Test func schemathesisFindsNoFailure() throws {
+        let server = try ContractServer()
+        let scratch = try ScratchDirectory()
+        let junit = scratch.url.appendingPathComponent("junit.xml").path
+        let config = ExternalTool.root.appendingPathComponent("Tests/Contract/schemathesis.toml").path
+        let run = try ExternalTool.run(try ExternalTool.python("schemathesis"), [
+            "--config-file", config, "run", server.origin + "/api/v1/openapi.json",
+            "--header", "Authorization: Bearer \(server.token)", "--checks", "all",
+            "--report", "junit", "--report-junit-path", junit, "--no-color",
+        ], directory: scratch.url, timeout: .seconds(1200))
+        // The whole report when it fails: which operation, which check, and the curl line to reproduce it.
+        #expect(run.status == 0, "schemathesis exited \(run.status):\n\(run.output.suffix(30_000))")
+        // It really ran: every phase, and a case count worth the name.
+        let summary = run.stdout
+        for phase in ["Examples", "Coverage", "Fuzzing", "Stateful"] {
+            #expect(summary.contains("✅ \(phase)"), "phase \(phase) did not pass or did not run:\n\(summary.suffix(4000))")
+        }
+        let generated = summary.firstMatch(of: /(\d+) generated/).flatMap { Int($0.1) } ?? 0
+        #expect(generated >= 500, "only \(generated) cases:\n\(summary.suffix(4000))")
+        print("schemathesis: \(generated) generated cases, every check, all phases")
     }
 }
 
@@ -67,6 +135,14 @@ final class ContractServer {
         let lines = curl.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         guard let status = lines.last.flatMap({ Int($0) }) else { throw ServeProcess.Failure(description: "curl: \(curl.output)") }
         return (status, lines.dropLast().joined(separator: "\n"))
+    }
+}
+
+/// A YAML double-quoted scalar is a JSON string literal (YAML 1.2 is a superset of JSON).
+enum JSONStringLiteralForYAML {
+    static func quoted(_ text: String) -> String {
+        let data = (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8)
+        return String(decoding: data, as: UTF8.self)
     }
 }
 

@@ -27,7 +27,7 @@ import Vocabulary
     }
 
     @Test(arguments: ["", "https://example.com", "example.com/path", "example.com:443", "a..b", "192.0.2.1",
-                      "[::1]", "-bad.example", "user@example.com", String(repeating: "a", count: 64) + ".com"])
+                      "[::1]", "-bad.example", "user@example.com", "a_b.example", "_dmarc.example.com", String(repeating: "a", count: 64) + ".com"])
     func rejects(_ input: String) {
         #expect(throws: HostNameError.self) { try HostName(input) }
     }

@@ -128,7 +128,7 @@ import TestSupport
             try db.insertCheck(NewCheckRow(domainID: id, startedAt: Date(), finishedAt: Date(), verdict: .pass, originBody: body2,
                                            latencyMilliseconds: 5, changed: true))
             let sha = ContentDigest.sha256Hex(body2)
-            let bodies = ["POST /domains": #"{"host": "new.example"}"#, "PATCH /domains/{id}": #"{"interval_minutes": 60}"#,
+            let bodies = ["POST /domains": #"{"host": "new.example"}"#, "PATCH /domains/{domain}": #"{"interval_minutes": 60}"#,
                           "POST /test-url": #"{"url": "https://api.example/x", "domain_id": \#(id)}"#]
             var operations = 0
             // Deletion last, so the other operations find the domain.
@@ -136,7 +136,7 @@ import TestSupport
                 for method in ["get", "post", "patch", "delete"] {
                     guard let op = paths[path]?[method] as? [String: Any], let responses = op["responses"] as? [String: Any] else { continue }
                     if method == "delete" { continue }
-                    let target = "/api/v1" + path.replacingOccurrences(of: "{id}", with: String(id)).replacingOccurrences(of: "{hash}", with: sha)
+                    let target = "/api/v1" + path.replacingOccurrences(of: "{domain}", with: String(id)).replacingOccurrences(of: "{hash}", with: sha)
                     let r = api.call(method.uppercased(), target, json: bodies["\(method.uppercased()) \(path)"])
                     #expect(responses[String(r.status)] != nil, "\(method) \(path) answered \(r.status): \(r.raw.bodyText)")
                     #expect(r.raw.header("Content-Type")?.hasPrefix(r.status == 200 && path.hasPrefix("/versions") ? "text/plain" : "application/json") == true,
@@ -145,8 +145,97 @@ import TestSupport
                 }
             }
             let del = api.call("DELETE", "/api/v1/domains/\(id)")
-            #expect((paths["/domains/{id}"]?["delete"] as? [String: Any]).flatMap { $0["responses"] as? [String: Any] }?[String(del.status)] != nil)
+            #expect((paths["/domains/{domain}"]?["delete"] as? [String: Any]).flatMap { $0["responses"] as? [String: Any] }?[String(del.status)] != nil)
             #expect(operations >= 10)
+        }
+    }
+
+    /// A domain is addressed by id or by host, in the API and in page URLs: ASCII, Unicode and
+    /// Punycode spellings, any case and a trailing dot all name the same domain.
+    @Test func domainsAreAddressedByIdOrHost() throws {
+        try withAPI { api, db in
+            let created = api.call("POST", "/api/v1/domains", json: #"{"host": "bücher.example"}"#)
+            let id = try #require(created.body["id"] as? Int)
+            for spelling in ["\(id)", "xn--bcher-kva.example", "b%C3%BCcher.example", "XN--BCHER-KVA.EXAMPLE", "xn--bcher-kva.example."] {
+                let read = api.call("GET", "/api/v1/domains/\(spelling)")
+                #expect(read.status == 200 && read.body["id"] as? Int == id, "\(spelling): \(read.raw.bodyText)")
+            }
+            #expect(api.call("GET", "/api/v1/domains/\(id)/findings").status == 200)
+            #expect(api.call("GET", "/api/v1/domains/xn--bcher-kva.example/checks").status == 200)
+            let patched = api.call("PATCH", "/api/v1/domains/xn--bcher-kva.example", json: #"{"interval_minutes": 15}"#)
+            #expect(patched.status == 200 && patched.body["interval_minutes"] as? Int == 15)
+            let unknown = api.call("GET", "/api/v1/domains/other.example")
+            #expect(unknown.status == 404 && errorOf(unknown.body).message == "No domain with this id or host.")
+            #expect(api.call("GET", "/api/v1/domains/not%20a%20host").status == 404)
+            #expect(api.call("GET", "/api/v1/domains/0").status == 404)
+
+            // The pages too.
+            let browser = WebClient(app: api.app)
+            _ = browser.logIn(email: "admin@example.com", password: "correct horse battery")
+            let page = browser.get("/domains/xn--bcher-kva.example")
+            #expect(page.status == 200 && page.bodyText.contains("bücher.example"), "\(page.status)")
+            #expect(browser.get("/domains/b%C3%BCcher.example").status == 200)
+            #expect(browser.get("/domains/\(id)").status == 200)
+            #expect(browser.get("/domains/other.example").status == 404)
+
+            #expect(api.call("DELETE", "/api/v1/domains/b%C3%BCcher.example").status == 204)
+            #expect(try db.domain(id: Int64(id)) == nil)
+            #expect(api.call("GET", "/api/v1/domains/\(id)").status == 404)
+        }
+    }
+
+    /// The server refuses exactly what the document refuses, with the documented status: 400 for a
+    /// request that does not fit (a duplicated query parameter, a wrong type, a member the schema
+    /// does not list, an interval not offered), 415 for a body that is not JSON, 413 past 256 KB, and
+    /// 422 for a request that fits and that a rule no schema states refuses.
+    @Test func requestsAreHeldToTheDocument() throws {
+        try withAPI { api, _ in
+            let twice = api.call("GET", "/api/v1/domains?page=1&page=2")
+            #expect(twice.status == 400 && errorOf(twice.body).field == "page")
+            #expect(errorOf(twice.body).message?.contains("more than once") == true)
+            #expect(api.call("GET", "/api/v1/domains?per_page=0").status == 400)
+            #expect(api.call("GET", "/api/v1/domains?per_page=1001").status == 400)
+            #expect(api.call("GET", "/api/v1/domains?page=abc").status == 400)
+            #expect(api.call("GET", "/api/v1/domains?page=%2B1").status == 400)   // +1: no JSON integer has a plus sign
+            #expect(api.call("GET", "/api/v1/domains?state=gone").status == 400)
+            #expect(api.call("GET", "/api/v1/domains?state=failing&per_page=5").status == 200)
+            #expect(api.call("GET", "/api/v1/domains?unrelated=1&unrelated=2").status == 400)
+
+            for interval in [5, 15, 60, 360, 1440] {
+                let created = api.call("POST", "/api/v1/domains", json: #"{"host": "i\#(interval).example", "interval_minutes": \#(interval)}"#)
+                #expect(created.status == 201, "\(interval): \(created.raw.bodyText)")
+            }
+            let seven = api.call("POST", "/api/v1/domains", json: #"{"host": "seven.example", "interval_minutes": 7}"#)
+            #expect(seven.status == 400 && errorOf(seven.body).field == "interval_minutes")
+            #expect(api.call("POST", "/api/v1/domains", json: #"{"host": "t.example", "interval_minutes": "60"}"#).status == 400)
+            #expect(api.call("POST", "/api/v1/domains", json: #"{"host": "t.example", "badge": 1}"#).status == 400)
+            #expect(api.call("POST", "/api/v1/domains", json: #"{"host": "t.example", "badge": null}"#).status == 400)
+            let typo = api.call("POST", "/api/v1/domains", json: #"{"host": "t.example", "inteval_minutes": 60}"#)
+            #expect(typo.status == 400 && errorOf(typo.body).field == "inteval_minutes")
+            let empty = api.call("POST", "/api/v1/domains", json: #"{"host": "t.example", "watched_urls": [{"url": "", "expect": "browser"}]}"#)
+            #expect(empty.status == 400 && errorOf(empty.body).field == "watched_urls[0].url")
+            #expect(api.call("POST", "/api/v1/domains", json: #"{"host": ""}"#).status == 400)
+            #expect(api.call("POST", "/api/v1/domains", json: #"{}"#).status == 400)
+            #expect(api.call("POST", "/api/v1/domains", json: #"[]"#).status == 400)
+
+            // Fits the document, refused by a rule no schema states.
+            let offHost = api.call("POST", "/api/v1/domains", json: #"{"host": "u.example", "watched_urls": [{"url": "https://other.example/", "expect": "browser"}]}"#)
+            #expect(offHost.status == 422 && errorOf(offHost.body).field == "watched_urls[0].url")
+            let idna = api.call("POST", "/api/v1/domains", json: #"{"host": "-leading.example"}"#)
+            #expect(idna.status == 422 && errorOf(idna.body).field == "host")
+
+            var notJSON = api.app.respond(WebRequest(method: "POST", target: "/api/v1/domains",
+                headers: [("Authorization", "Bearer " + api.token), ("Content-Type", "text/plain")], body: Array(#"{"host": "v.example"}"#.utf8)))
+            #expect(notJSON.status == 415)
+            notJSON = api.app.respond(WebRequest(method: "POST", target: "/api/v1/domains",
+                headers: [("Authorization", "Bearer " + api.token)], body: Array(#"{"host": "v.example"}"#.utf8)))
+            #expect(notJSON.status == 415)
+            let large = api.call("POST", "/api/v1/domains", json: #"{"host": "w.example", "pad": ""# + String(repeating: "x", count: 300 << 10) + #""}"#)
+            #expect(large.status == 413)
+            let withCharset = api.app.respond(WebRequest(method: "POST", target: "/api/v1/domains",
+                headers: [("Authorization", "Bearer " + api.token), ("Content-Type", "application/json; charset=utf-8")],
+                body: Array(#"{"host": "x.example"}"#.utf8)))
+            #expect(withCharset.status == 201)
         }
     }
 

@@ -65,28 +65,54 @@ enum AppAPI {
         }))
     }
 
+    /// The body the document publishes and the server enforces (`APIRequest`): types, app IDs' form,
+    /// sizes. What the app registry then refuses (a package name, a fingerprint, a host, a domain
+    /// entry, files that cannot be read, nothing to register) is a 422.
+    static let inputSchema = APISchema.object([
+        ("name", .string(pattern: nil, maxLength: 200, example: "Example")),
+        ("apple_app_ids", .array(.string(pattern: APIPatterns.appID, maxLength: 255, example: "ABCDE12345.com.example.app"), maxItems: 100)),
+        ("android_package", .string(pattern: nil, maxLength: 255, example: "com.example.app")),
+        ("fingerprints", .array(.object([("fingerprint", .string(pattern: nil, maxLength: 200)),
+                                         ("role", .stringEnum(SigningKeyRole.allCases.map(\.rawValue)))], required: ["fingerprint"]),
+                                maxItems: 50)),
+        ("apple_domains", .array(.string(pattern: nil, maxLength: 300, example: "applinks:example.com"), maxItems: 200)),
+        ("android_hosts", .array(.string(pattern: nil, maxLength: 253), maxItems: 200)),
+        ("watched_urls", .array(.string(pattern: nil, maxLength: 2048), maxItems: 200)),
+        ("entitlements", .string(pattern: nil, maxLength: 800 << 10, description: "An .entitlements property list (XML), or base64: and a binary one")),
+        ("manifest", .string(pattern: nil, maxLength: 800 << 10, description: "An AndroidManifest.xml")),
+        ("preview", .boolean),
+    ], required: [])
+
     static func create(_ c: RequestContext) throws -> WebResponse {
-        guard c.request.body.count <= 800 << 10 else { throw WebError.badRequest("The body is larger than 800 KB.") }
+        _ = try APIRequest.body(c, inputSchema, maxBytes: 800 << 10)
         let input: Input
         do {
             input = try JSONDecoder().decode(Input.self, from: Data(c.request.body))
         } catch {
             throw WebError.badRequest("The body must be a JSON object such as {\"apple_app_ids\": [\"ABCDE12345.com.example.app\"], \"apple_domains\": [\"applinks:example.com\"]}.")
         }
+        func file(_ text: String?, _ field: String) throws -> [UInt8]? {
+            do {
+                return try text.flatMap(AppFormFields.fileBytes)
+            } catch let error as WebError {
+                throw WebError.unprocessable(error.message, field: field)
+            }
+        }
         let registration = AppRegistration(
             name: input.name ?? "", appleAppIDs: input.appleAppIDs ?? [], androidPackage: input.androidPackage ?? "",
             fingerprints: (input.fingerprints ?? []).map { .init(fingerprint: $0.fingerprint, role: $0.role ?? SigningKeyRole.appSigning.rawValue) },
             appleDomains: input.appleDomains ?? [], androidHosts: input.androidHosts ?? [], watchedURLs: input.watchedURLs ?? [])
         do {
-            let plan = try c.appRegistry.plan(registration, entitlements: try input.entitlements.flatMap(AppFormFields.fileBytes),
-                                              manifest: try input.manifest.flatMap(AppFormFields.fileBytes))
+            let plan = try c.appRegistry.plan(registration, entitlements: try file(input.entitlements, "entitlements"),
+                                              manifest: try file(input.manifest, "manifest"))
             if input.preview == true { return APIResponses.json(json(plan)) }
             let id = try c.appRegistry.register(plan)
             return try read(c, id: id, status: 201).with(header: "Location", "/api/v1/apps/\(id)")
         } catch let refusal as AppRegistrationError {
             let first = refusal.problems.first
             if case .nameTaken = refusal { throw WebError.conflict(first?.description ?? "", field: "name") }
-            throw WebError.badRequest(refusal.problems.map(\.description).joined(separator: " "), field: first?.field.jsonName)
+            // The body fitted the document: what the registry refuses is a rule no schema states.
+            throw WebError.unprocessable(refusal.problems.map(\.description).joined(separator: " "), field: first?.field.jsonName)
         }
     }
 

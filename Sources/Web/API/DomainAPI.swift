@@ -1,5 +1,6 @@
 import Vocabulary
 import Foundation
+import Fetch
 import Registry
 import Store
 
@@ -33,13 +34,85 @@ enum DomainAPI {
         let expect: String
     }
 
-    struct DomainInput: Decodable {
-        let host: String?
-        let interval_minutes: Int?
-        let badge: Bool?
-        let app_ids: [AppIDJSON]?
-        let watched_urls: [WatchedJSON]?
+    /// A registration or a change as the API takes it, after the body fitted `registrationSchema`
+    /// or `changeSchema` (so every present member has its documented type and form).
+    struct DomainInput {
+        var host: String?
+        var interval_minutes: Int?
+        var badge: Bool?
+        var app_ids: [AppIDJSON]?
+        var watched_urls: [WatchedJSON]?
+
+        init(host: String?, interval_minutes: Int?, badge: Bool?, app_ids: [AppIDJSON]?, watched_urls: [WatchedJSON]?) {
+            (self.host, self.interval_minutes, self.badge, self.app_ids, self.watched_urls) = (host, interval_minutes, badge, app_ids, watched_urls)
+        }
+
+        init(_ members: [String: APIJSON]) {
+            func string(_ v: APIJSON?) -> String? { if case .string(let s)? = v { s } else { nil } }
+            func objects(_ v: APIJSON?) -> [[String: APIJSON]]? {
+                guard case .array(let items)? = v else { return nil }
+                return items.compactMap { if case .object(let o) = $0 { o } else { nil } }
+            }
+            host = string(members["host"])
+            if case .integer(let n)? = members["interval_minutes"] { interval_minutes = n }
+            if case .bool(let b)? = members["badge"] { badge = b }
+            app_ids = objects(members["app_ids"])?.map { AppIDJSON(service: string($0["service"]) ?? "", app_id: string($0["app_id"]) ?? "") }
+            watched_urls = objects(members["watched_urls"])?.map { WatchedJSON(url: string($0["url"]) ?? "", expect: string($0["expect"]) ?? "") }
+        }
     }
+
+    /// The members a registration may carry, each with the form the server enforces (published in
+    /// the OpenAPI document from these same values).
+    static let inputMembers: [(name: String, schema: APISchema)] = [
+        ("host", .string(pattern: APIPatterns.host, maxLength: 253,
+                         description: "Unicode or Punycode, any case, an optional *. wildcard prefix; converted with IDNA2008 (422 when it refuses the name)",
+                         example: "example.com")),
+        ("interval_minutes", .integerEnum(Registration.offeredIntervals.map(\.minutes))),
+        ("badge", .boolean),
+        ("app_ids", .array(.object([("service", .stringEnum(Service.allCases.map(\.rawValue))),
+                                    ("app_id", .string(pattern: APIPatterns.appID, maxLength: 255, example: "ABCDE12345.com.example.app"))],
+                                   required: ["service", "app_id"]),
+                           maxItems: 100)),
+        ("watched_urls", .array(.object([("url", .string(pattern: APIPatterns.watchedURL, maxLength: 2048,
+                                                         description: "A whole URL on the domain (422 when it is on another host)",
+                                                         example: "https://example.com/app/1")),
+                                         ("expect", .string(pattern: APIPatterns.expectation, maxLength: 255,
+                                                            description: "An app ID, or browser", example: "browser"))],
+                                        required: ["url", "expect"]),
+                                maxItems: 100)),
+    ]
+    static let registrationSchema = APISchema.object(inputMembers, required: ["host"])
+
+    /// Why a host does not fit its pattern, in `HostName`'s words (a scheme, a path, a port …).
+    static let hostProblem: @Sendable (String) -> String? = { text in
+        do {
+            _ = try HostName(text)
+            return nil
+        } catch let refusal as HostNameError {
+            return refusal.message
+        } catch {
+            return nil
+        }
+    }
+    /// A change: every member but the host, which cannot change.
+    static let changeSchema = APISchema.object(inputMembers.filter { $0.name != "host" }, required: [])
+
+    static let listParameters: [(name: String, schema: APISchema)] = [
+        ("state", .stringEnum(DomainState.allCases.map(\.rawValue))),
+        ("q", .string(pattern: APIPatterns.searchText, maxLength: 200, description: "Part of a host or display name")),
+        ("sort", .stringEnum(OverviewSort.allCases.map(\.rawValue))),
+        ("dir", .stringEnum(["asc", "desc"])),
+        ("page", .integer(minimum: 1, maximum: 100_000)),
+        ("per_page", .integer(minimum: 1, maximum: 1000)),
+    ]
+    static let checksParameters: [(name: String, schema: APISchema)] = [
+        ("limit", .integer(minimum: 1, maximum: 500)),
+        ("changes", .boolean),
+    ]
+    static let diffParameters: [(name: String, schema: APISchema)] = [
+        ("from", .string(pattern: APIPatterns.sha256, maxLength: 64, description: "A version's SHA-256")),
+        ("to", .string(pattern: APIPatterns.sha256, maxLength: 64, description: "A version's SHA-256")),
+    ]
 
     static func json(_ d: DomainRecord, now: Date, detail: (apps: [AppIDExpectation], watched: [WatchedURLExpectation])? = nil) -> DomainJSON {
         var j = DomainJSON(id: d.id, host: d.host, display_name: d.displayName, wildcard: d.wildcard,
@@ -54,8 +127,9 @@ enum DomainAPI {
     }
 
     static func list(_ c: RequestContext) throws -> WebResponse {
-        var q = OverviewQuery(c.query)
-        q.pageSize = min(max(Int(c.query["per_page"] ?? "") ?? 100, 1), 1000)
+        let query = try APIRequest.query(c, listParameters)
+        var q = OverviewQuery(query)
+        q.pageSize = query["per_page"].flatMap(APISchema.decimalInteger) ?? 100
         let result = try c.database.overview(DomainHandlers.filter(q))
         struct Item: Encodable {
             let id: Int64, host: String, display_name: String, state: DomainState, reason: String?
@@ -66,15 +140,6 @@ enum DomainAPI {
             Item(id: $0.id, host: $0.host, display_name: $0.displayName, state: $0.state, reason: $0.reason,
                  last_checked_at: $0.lastCheckedAt, last_changed_at: $0.lastChangedAt, open_alerts: $0.openAlerts)
         }, total: result.matching, page: q.page, per_page: q.pageSize))
-    }
-
-    static func body(_ c: RequestContext) throws -> DomainInput {
-        guard c.request.body.count <= 256 << 10 else { throw WebError.badRequest("The body is larger than 256 KB.") }
-        do {
-            return try JSONDecoder().decode(DomainInput.self, from: Data(c.request.body))
-        } catch {
-            throw WebError.badRequest("The body must be a JSON object such as {\"host\": \"example.com\"}.")
-        }
     }
 
     static func registration(_ input: DomainInput) -> Registration {
@@ -88,8 +153,10 @@ enum DomainAPI {
         let (field, message) = refusal.first
         switch refusal {
         case .alreadyRegistered: return WebError.conflict(message, field: "host")
-        case .noSuchDomain: return WebError.notFound("No domain with this id.")
-        case .invalid: return WebError.badRequest(message, field: field.map(apiField) ?? "body")
+        case .noSuchDomain: return WebError.notFound("No such domain.")
+        // The body had the documented form (APIRequest checked it): what the registry still refuses
+        // is a rule no schema states (IDNA, a watched URL on another host), so 422, not 400.
+        case .invalid: return WebError.unprocessable(message, field: field.map(apiField) ?? "body")
         }
     }
 
@@ -107,32 +174,33 @@ enum DomainAPI {
     static func create(_ c: RequestContext) throws -> WebResponse {
         let id: Int64
         do {
-            id = try c.registry.register(registration(try body(c)))
+            id = try c.registry.register(registration(DomainInput(try APIRequest.body(c, registrationSchema, explain: ["host": hostProblem]))))
         } catch let refusal as RegistrationError {
             throw error(refusal)
         }
         return try read(c, id: id, status: 201).with(header: "Location", "/api/v1/domains/\(id)")
     }
 
+    /// The domain the path names, by id or by host (`DomainAddress`).
     static func record(_ c: RequestContext) throws -> DomainRecord {
-        guard let id = c.parameters.id("id"), let d = try c.database.domain(id: id) else { throw WebError.notFound("No domain with this id.") }
+        guard let d = try DomainAddress.record(c.parameters["domain"], in: c.database) else {
+            throw WebError.notFound("No domain with this id or host.")
+        }
         return d
     }
 
     static func read(_ c: RequestContext) throws -> WebResponse { try read(c, id: try record(c).id, status: 200) }
 
     static func read(_ c: RequestContext, id: Int64, status: Int) throws -> WebResponse {
-        guard let d = try c.database.domain(id: id) else { throw WebError.notFound("No domain with this id.") }
+        guard let d = try c.database.domain(id: id) else { throw WebError.notFound("No such domain.") }
         return APIResponses.json(json(d, now: c.now, detail: (try c.database.appIDExpectations(domainID: id),
                                                              try c.database.watchedURLs(domainID: id))), status: status)
     }
 
     static func update(_ c: RequestContext) throws -> WebResponse {
         let d = try record(c)
-        var input = try body(c)
-        if input.host != nil && input.host != d.host && input.host != d.displayName {
-            throw WebError.badRequest("The host of a domain cannot change; register the new host instead.", field: "host")
-        }
+        let members = try APIRequest.body(c, changeSchema, refusing: ["host": "The host of a domain cannot change; register the new host instead."])
+        var input = DomainInput(members)
         // Fields left out keep their value.
         let current = (try c.database.appIDExpectations(domainID: d.id), try c.database.watchedURLs(domainID: d.id))
         input = DomainInput(host: nil, interval_minutes: input.interval_minutes ?? d.intervalSeconds / 60, badge: input.badge ?? d.badgeEnabled,
@@ -189,9 +257,10 @@ enum DomainAPI {
     }
 
     static func checks(_ c: RequestContext) throws -> WebResponse {
+        let query = try APIRequest.query(c, checksParameters)
         let d = try record(c)
-        let limit = min(max(Int(c.query["limit"] ?? "") ?? 50, 1), 500)
-        let rows = try c.database.checks(domainID: d.id, onlyChanges: c.query["changes"] == "true", limit: limit)
+        let limit = query["limit"].flatMap(APISchema.decimalInteger) ?? 50
+        let rows = try c.database.checks(domainID: d.id, onlyChanges: query["changes"] == "true", limit: limit)
         let runs = try c.database.unchangedRuns(domainID: d.id, limit: limit)
         return APIResponses.json(["checks": rows.map {
             CheckJSON(id: $0.id, started_at: $0.startedAt, finished_at: $0.finishedAt, verdict: $0.verdict,
@@ -202,6 +271,7 @@ enum DomainAPI {
     }
 
     static func findings(_ c: RequestContext) throws -> WebResponse {
+        _ = try APIRequest.query(c, [])
         let d = try record(c)
         let latest = try d.lastCheckID.flatMap { try c.database.check(id: $0) }
         struct Body: Encodable { let check_id: Int64?; let findings: [FindingJSON] }
@@ -209,18 +279,19 @@ enum DomainAPI {
     }
 
     static func diff(_ c: RequestContext) throws -> WebResponse {
+        let query = try APIRequest.query(c, diffParameters)
         let d = try record(c)
         let versions = try c.database.versions(domainID: d.id, platform: .apple)
         let watched = try c.database.watchedURLs(domainID: d.id).map(\.url)
-        guard versions.count >= 2 || (c.query["from"] != nil && c.query["to"] != nil) else {
+        guard versions.count >= 2 || (query["from"] != nil && query["to"] != nil) else {
             throw WebError.notFound("This domain has served only one version so far.")
         }
         for key in ["from", "to"] {
-            if let v = c.query[key], !versions.contains(where: { $0.sha256 == v }) {
-                throw WebError.badRequest("\(key) is not a version of this domain.", field: key)
+            if let v = query[key], !versions.contains(where: { $0.sha256 == v }) {
+                throw WebError.notFound("\(key) is not a version of this domain.")
             }
         }
-        guard let view = try DomainPageBuilder.diffView(versions: versions, watched: watched, query: c.query, db: c.database) else {
+        guard let view = try DomainPageBuilder.diffView(versions: versions, watched: watched, query: query, db: c.database) else {
             throw WebError.notFound("No diff available.")
         }
         struct URLChange: Encodable { let url: String; let before: String; let after: String }
@@ -240,14 +311,24 @@ enum DomainAPI {
                                       text: text))
     }
 
+    static let testURLSchema = APISchema.object([
+        ("url", .string(pattern: APIPatterns.watchedURL, maxLength: 2048, example: "https://example.com/app/1")),
+        ("aasa", .string(pattern: nil, maxLength: 128 << 10, description: "A pasted apple-app-site-association file",
+                         example: #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/app/*"}]}]}}"#)),
+        ("domain_id", .integer(minimum: 1, maximum: Int(Int64.max))),
+    ], required: ["url"])
+
     static func testURL(_ c: RequestContext) throws -> WebResponse {
-        struct Input: Decodable { let url: String; let aasa: String?; let domain_id: Int64? }
-        guard let input = try? JSONDecoder().decode(Input.self, from: Data(c.request.body)) else {
-            throw WebError.badRequest("The body must be {\"url\": \"https://…\", \"aasa\": \"…\" or \"domain_id\": 1}.", field: "url")
-        }
+        let members = try APIRequest.body(c, testURLSchema)
+        struct Input { var url: String; var aasa: String?; var domain_id: Int64? }
+        var input = Input(url: "")
+        if case .string(let url)? = members["url"] { input.url = url }
+        if case .string(let aasa)? = members["aasa"] { input.aasa = aasa }
+        if case .integer(let id)? = members["domain_id"] { input.domain_id = Int64(id) }
         switch try TesterHandlers(store: c.database).evaluate(url: input.url, pasted: input.aasa ?? "", domainID: input.domain_id) {
         case .failure(let p):
-            throw WebError.badRequest(p.message, field: p.field == "aasa" ? "aasa" : (p.field == "domain" ? "domain_id" : "url"))
+            // The body fitted the schema: no stored file, no such domain or an unreadable file is 422.
+            throw WebError.unprocessable(p.message, field: p.field == "aasa" ? "aasa" : (p.field == "domain" ? "domain_id" : "url"))
         case .success(let r):
             struct App: Encodable { let app_id: String; let opens: Bool; let reason: String; let deciding_rule: String? }
             struct Body: Encodable { let url: String; let opens: String?; let source: String; let apps: [App] }

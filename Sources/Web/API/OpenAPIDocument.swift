@@ -1,154 +1,238 @@
-/// The API's description, served at /api/v1/openapi.json. A test walks every operation declared
-/// here against the running app and checks it answers with a declared status.
+import Registry
+import Vocabulary
+
+/// The API's description, served at /api/v1/openapi.json. Request schemas and query parameters are
+/// rendered from the same `APISchema` values the server enforces (`DomainAPI`), so the document and
+/// the server cannot drift apart; APIContractTests runs Schemathesis (every check, the stateful phase
+/// through the links below) against the running server, and openapi-spec-validator over the text.
+///
+/// Status codes, the same on every operation: 401 without a valid token; 403 for a read-only token
+/// on an operation that changes something; 400 when a request does not fit this document (a query
+/// parameter given twice included); 413/415 for a body too large / not JSON; 404 for a domain that
+/// no id or host names; 409 for a host already registered; 422 when a request fits the document and
+/// a rule no schema can state refuses it (IDNA rejects the host, a watched URL on another host).
 enum OpenAPIDocument {
-    static let json = #"""
-    {
-      "openapi": "3.0.3",
-      "info": {"title": "aasa-monitor API", "version": "1.0.0",
-               "description": "Watch apple-app-site-association files. Authenticate with Authorization: Bearer TOKEN (aasa-monitor token create NAME). Errors are {\"error\": {\"message\": string, \"field\": string|null}}."},
-      "servers": [{"url": "/api/v1"}],
-      "security": [{"bearer": []}],
-      "components": {
-        "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
-        "schemas": {
-          "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "object", "required": ["message", "field"],
-            "properties": {"message": {"type": "string"}, "field": {"type": "string", "nullable": true}}}}},
-          "DomainInput": {"type": "object", "properties": {
-            "host": {"type": "string", "example": "example.com"},
-            "interval_minutes": {"type": "integer", "enum": [5, 15, 60, 360, 1440]},
-            "badge": {"type": "boolean"},
-            "app_ids": {"type": "array", "items": {"type": "object", "required": ["service", "app_id"], "properties": {
-              "service": {"type": "string", "enum": ["applinks", "webcredentials", "appclips", "activitycontinuation"]},
-              "app_id": {"type": "string", "example": "ABCDE12345.com.example.app"}}}},
-            "watched_urls": {"type": "array", "items": {"type": "object", "required": ["url", "expect"], "properties": {
-              "url": {"type": "string"}, "expect": {"type": "string", "description": "An app ID, or browser"}}}}}},
-          "Domain": {"type": "object", "required": ["id", "host", "display_name", "state"], "properties": {
-            "id": {"type": "integer"}, "host": {"type": "string"}, "display_name": {"type": "string"}, "wildcard": {"type": "boolean"},
-            "state": {"type": "string", "enum": ["passing", "warning", "failing", "checking", "never"],
-              "description": "The latest check's file verdict made worse by unmet expectations: a missing app ID or a watched URL doing something else is failing"},
-            "reason": {"type": "string", "nullable": true, "description": "Why, in one line: an unmet expectation, else the worst finding"},
-            "interval_minutes": {"type": "integer"}, "badge": {"type": "boolean"},
-            "last_checked_at": {"type": "string", "format": "date-time", "nullable": true},
-            "last_changed_at": {"type": "string", "format": "date-time", "nullable": true},
-            "next_check_at": {"type": "string", "format": "date-time"}}},
-          "AppInput": {"type": "object", "description": "Typed fields and/or the app's own files; the files' app IDs and package fill in what is not typed", "properties": {
-            "name": {"type": "string"},
-            "apple_app_ids": {"type": "array", "items": {"type": "string", "example": "ABCDE12345.com.example.app"}},
-            "android_package": {"type": "string", "example": "com.example.app"},
-            "fingerprints": {"type": "array", "items": {"type": "object", "required": ["fingerprint"], "properties": {
-              "fingerprint": {"type": "string"}, "role": {"type": "string", "enum": ["app-signing", "upload", "other"]}}}},
-            "apple_domains": {"type": "array", "items": {"type": "string", "example": "applinks:example.com"}},
-            "android_hosts": {"type": "array", "items": {"type": "string"}},
-            "watched_urls": {"type": "array", "items": {"type": "string"}},
-            "entitlements": {"type": "string", "description": "An .entitlements property list (XML), or base64: and a binary one"},
-            "manifest": {"type": "string", "description": "An AndroidManifest.xml"},
-            "preview": {"type": "boolean", "description": "Only answer what would be registered; write nothing"}}},
-          "App": {"type": "object", "required": ["id", "name", "domains"], "properties": {
-            "id": {"type": "integer"}, "name": {"type": "string"},
-            "apple_app_ids": {"type": "array", "items": {"type": "string"}}, "android_package": {"type": "string", "nullable": true},
-            "domains": {"type": "array", "items": {"type": "object", "properties": {"domain_id": {"type": "integer"}, "host": {"type": "string"},
-              "cells": {"type": "array", "items": {"type": "object", "properties": {
-                "platform": {"type": "string", "enum": ["apple", "android"]}, "service": {"type": "string"},
-                "state": {"type": "string", "enum": ["passing", "warning", "failing", "checking", "never"]},
-                "reason": {"type": "string", "nullable": true}, "since": {"type": "string", "format": "date-time", "nullable": true}}}}}}},
-            "watched_urls": {"type": "array", "items": {"type": "object"}}}}
-        },
-        "responses": {
-          "Error": {"description": "Refused", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
-        },
-        "parameters": {
-          "id": {"name": "id", "in": "path", "required": true, "schema": {"type": "integer"}}
-        }
-      },
-      "paths": {
-        "/domains": {
-          "get": {"summary": "List domains", "parameters": [
-              {"name": "state", "in": "query", "schema": {"type": "string"}}, {"name": "q", "in": "query", "schema": {"type": "string"}},
-              {"name": "page", "in": "query", "schema": {"type": "integer"}}, {"name": "per_page", "in": "query", "schema": {"type": "integer"}}],
-            "responses": {"200": {"description": "A page of domains"}, "401": {"$ref": "#/components/responses/Error"}}},
-          "post": {"summary": "Register a domain; its first check starts at once",
-            "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DomainInput"}}}},
-            "responses": {"201": {"description": "Registered", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Domain"}}}},
-                          "400": {"$ref": "#/components/responses/Error"}, "401": {"$ref": "#/components/responses/Error"},
-                          "403": {"$ref": "#/components/responses/Error"}, "409": {"$ref": "#/components/responses/Error"}}}
-        },
-        "/domains/{id}": {
-          "parameters": [{"$ref": "#/components/parameters/id"}],
-          "get": {"summary": "Read a domain", "responses": {"200": {"description": "The domain"}, "404": {"$ref": "#/components/responses/Error"}}},
-          "patch": {"summary": "Change interval, badge, app IDs or watched URLs",
-            "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DomainInput"}}}},
-            "responses": {"200": {"description": "The domain"}, "400": {"$ref": "#/components/responses/Error"}, "404": {"$ref": "#/components/responses/Error"}}},
-          "delete": {"summary": "Delete a domain and its history", "responses": {"204": {"description": "Deleted"}, "404": {"$ref": "#/components/responses/Error"}}}
-        },
-        "/domains/{id}/check": {
-          "parameters": [{"$ref": "#/components/parameters/id"}],
-          "post": {"summary": "Check now", "responses": {"202": {"description": "Requested"}, "404": {"$ref": "#/components/responses/Error"}}}
-        },
-        "/domains/{id}/checks": {
-          "parameters": [{"$ref": "#/components/parameters/id"}],
-          "get": {"summary": "Recent checks, newest first; each changed check carries unchanged_after (count, first_at, last_at) for the unchanged checks that followed it", "parameters": [{"name": "limit", "in": "query", "schema": {"type": "integer"}},
-              {"name": "changes", "in": "query", "schema": {"type": "boolean"}}],
-            "responses": {"200": {"description": "Checks"}, "404": {"$ref": "#/components/responses/Error"}}}
-        },
-        "/domains/{id}/findings": {
-          "parameters": [{"$ref": "#/components/parameters/id"}],
-          "get": {"summary": "Findings of the latest check", "responses": {"200": {"description": "Findings"}, "404": {"$ref": "#/components/responses/Error"}}}
-        },
-        "/domains/{id}/diff": {
-          "parameters": [{"$ref": "#/components/parameters/id"}],
-          "get": {"summary": "Behavioural and text diff between two versions (default: the latest two)",
-            "parameters": [{"name": "from", "in": "query", "schema": {"type": "string"}}, {"name": "to", "in": "query", "schema": {"type": "string"}}],
-            "responses": {"200": {"description": "The diff"}, "400": {"$ref": "#/components/responses/Error"}, "404": {"$ref": "#/components/responses/Error"}}}
-        },
-        "/versions/{hash}": {
-          "parameters": [{"name": "hash", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[0-9a-f]{64}$"}}],
-          "get": {"summary": "A stored file, byte for byte", "responses": {"200": {"description": "The file", "content": {"text/plain": {}}},
-                  "404": {"$ref": "#/components/responses/Error"}}}
-        },
-        "/test-url": {
-          "post": {"summary": "Which app a URL opens, with the deciding rule",
-            "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["url"], "properties": {
-              "url": {"type": "string"}, "aasa": {"type": "string"}, "domain_id": {"type": "integer"}}}}}},
-            "responses": {"200": {"description": "The outcome"}, "400": {"$ref": "#/components/responses/Error"}}}
-        },
-        "/apps": {
-          "get": {"summary": "List apps with their domains counted by state", "responses": {"200": {"description": "The apps"}, "401": {"$ref": "#/components/responses/Error"}}},
-          "post": {"summary": "Register an app and the domains it claims in one transaction (or, with preview, only say what would be registered)",
-            "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/AppInput"}}}},
-            "responses": {"200": {"description": "The preview"}, "201": {"description": "Registered", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/App"}}}},
-                          "400": {"$ref": "#/components/responses/Error"}, "401": {"$ref": "#/components/responses/Error"},
-                          "403": {"$ref": "#/components/responses/Error"}, "409": {"$ref": "#/components/responses/Error"}}}
-        },
-        "/apps/{id}": {
-          "parameters": [{"$ref": "#/components/parameters/id"}],
-          "get": {"summary": "An app's matrix: domains x services x platforms with state, since when and the reason, and its watched URLs",
-                  "responses": {"200": {"description": "The app", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/App"}}}}, "404": {"$ref": "#/components/responses/Error"}}},
-          "delete": {"summary": "Delete an app and the app IDs it required of its domains (the domains stay)",
-                     "responses": {"204": {"description": "Deleted"}, "404": {"$ref": "#/components/responses/Error"}}}
-        },
-        "/channels": {
-          "get": {"summary": "List notification channels with their latest delivery (never a credential)", "responses": {"200": {"description": "The channels"}, "401": {"$ref": "#/components/responses/Error"}}},
-          "post": {"summary": "Add a channel: email, webhook, slack, pagerduty, opsgenie, teams, discord, google-chat, mattermost, telegram, ntfy or custom-webhook",
-            "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["kind"], "properties": {
-              "kind": {"type": "string", "enum": ["email", "webhook", "slack", "pagerduty", "opsgenie", "teams", "discord", "google-chat", "mattermost", "telegram", "ntfy", "custom-webhook"]},
-              "name": {"type": "string"}, "target": {"type": "string", "description": "The address or URL; empty for pagerduty, opsgenie and telegram means the provider's API"},
-              "credential": {"type": "string", "description": "Routing key, API key, bot token or access token; stored, never returned"},
-              "chat_id": {"type": "string", "description": "Telegram"}, "template": {"type": "string", "description": "custom-webhook: a Mustache template of the JSON body"},
-              "min_severity": {"type": "string", "enum": ["critical", "warning", "info"]}, "domain_ids": {"type": "array", "items": {"type": "integer"}}}}}}},
-            "responses": {"201": {"description": "Added; signing_secret is returned this once for signed webhooks"}, "400": {"$ref": "#/components/responses/Error"},
-                          "401": {"$ref": "#/components/responses/Error"}, "403": {"$ref": "#/components/responses/Error"}}}
-        },
-        "/channels/{id}": {
-          "parameters": [{"$ref": "#/components/parameters/id"}],
-          "get": {"summary": "A channel and its latest delivery", "responses": {"200": {"description": "The channel"}, "404": {"$ref": "#/components/responses/Error"}}},
-          "delete": {"summary": "Remove a channel and its delivery log", "responses": {"204": {"description": "Removed"}, "404": {"$ref": "#/components/responses/Error"}}}
-        },
-        "/channels/{id}/test": {
-          "parameters": [{"$ref": "#/components/parameters/id"}],
-          "post": {"summary": "Send a test notification now; the answer is the provider's (status, body, or why it was refused)",
-                   "responses": {"200": {"description": "What the provider answered"}, "404": {"$ref": "#/components/responses/Error"}}}
-        }
-      }
+    static let json: String = render()
+
+    static func queryParameters(_ list: [(name: String, schema: APISchema)]) -> String {
+        list.map { "{\"name\": \(APISchema.quoted($0.name)), \"in\": \"query\", \"required\": false, \"schema\": \($0.schema.json)}" }
+            .joined(separator: ", ")
     }
-    """#
+
+    /// Responses every operation with a token can give, plus the operation's own.
+    static func responses(_ own: String, refs: [Int]) -> String {
+        let names = [400: "BadRequest", 401: "Unauthorized", 403: "Forbidden", 404: "NotFound", 409: "Conflict",
+                     413: "PayloadTooLarge", 415: "UnsupportedMediaType", 422: "Unprocessable"]
+        let shared = ([401] + refs).sorted().compactMap { code in names[code].map { "\"\(code)\": {\"$ref\": \"#/components/responses/\($0)\"}" } }
+        return "{" + ([own] + shared).joined(separator: ", ") + "}"
+    }
+
+    static func jsonBody(_ schema: String) -> String {
+        "{\"required\": true, \"content\": {\"application/json\": {\"schema\": \(schema)}}}"
+    }
+
+    static func jsonResponse(_ status: Int, _ description: String, _ schema: String, links: String? = nil) -> String {
+        "\"\(status)\": {\"description\": \(APISchema.quoted(description)), \"content\": {\"application/json\": {\"schema\": \(schema)}}"
+            + (links.map { ", \"links\": \($0)" } ?? "") + "}"
+    }
+
+    /// Links for the stateful phase: a registered domain's id (and its host, since either addresses it)
+    /// feeds every operation on a domain.
+    static let domainLinks: String = {
+        let byID = ["getDomain", "changeDomain", "requestCheck", "listChecks", "latestFindings", "diffVersions", "deleteDomain"]
+        var links = byID.map { "\"\($0)\": {\"operationId\": \"\($0)\", \"parameters\": {\"domain\": \"$response.body#/id\"}}" }
+        links.append("\"getDomainByHost\": {\"operationId\": \"getDomain\", \"parameters\": {\"domain\": \"$response.body#/host\"}}")
+        return "{" + links.joined(separator: ", ") + "}"
+    }()
+
+    static func render() -> String {
+        let domainParameter = """
+            {"name": "domain", "in": "path", "required": true, "description": "The domain's id, or its host (Unicode or Punycode)",
+             "schema": {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "string", "maxLength": 253, "pattern": \(APISchema.quoted(APIPatterns.host))}]}}
+            """
+        let errorRef = ##"{"$ref": "#/components/schemas/Error"}"##
+        func errorResponse(_ description: String) -> String {
+            "{\"description\": \(APISchema.quoted(description)), \"content\": {\"application/json\": {\"schema\": \(errorRef)}}}"
+        }
+        let state = APISchema.stringEnum(DomainState.allCases.map(\.rawValue)).json
+        let verdict = APISchema.stringEnum(["pass", "warn", "fail"]).json
+        let dateTime = #"{"type": "string", "format": "date-time"}"#
+        let domain = #"""
+            {"type": "object", "required": ["id", "host", "display_name", "wildcard", "state", "interval_minutes", "badge", "next_check_at"], "properties": {
+              "id": {"type": "integer"}, "host": {"type": "string"}, "display_name": {"type": "string"}, "wildcard": {"type": "boolean"},
+              "state": \#(state), "reason": {"type": "string", "description": "Why, in one line: an unmet expectation, else the worst finding; absent when all is well"},
+              "interval_minutes": {"type": "integer"}, "badge": {"type": "boolean"},
+              "last_checked_at": \#(dateTime), "last_changed_at": \#(dateTime), "next_check_at": \#(dateTime),
+              "app_ids": {"type": "array", "items": {"type": "object", "required": ["service", "app_id"], "properties": {"service": {"type": "string"}, "app_id": {"type": "string"}}}},
+              "watched_urls": {"type": "array", "items": {"type": "object", "required": ["url", "expect"], "properties": {"url": {"type": "string"}, "expect": {"type": "string"}}}}}}
+            """#
+        let domainList = #"""
+            {"type": "object", "required": ["domains", "total", "page", "per_page"], "properties": {
+              "total": {"type": "integer"}, "page": {"type": "integer"}, "per_page": {"type": "integer"},
+              "domains": {"type": "array", "items": {"type": "object", "required": ["id", "host", "display_name", "state", "open_alerts"], "properties": {
+                "id": {"type": "integer"}, "host": {"type": "string"}, "display_name": {"type": "string"}, "state": \#(state),
+                "reason": {"type": "string"}, "last_checked_at": \#(dateTime), "last_changed_at": \#(dateTime), "open_alerts": {"type": "integer"}}}}}}
+            """#
+        let finding = #"""
+            {"type": "object", "required": ["code", "severity", "message"], "properties": {"code": {"type": "string"}, "severity": {"type": "string"},
+              "location": {"type": "string"}, "message": {"type": "string"}, "hint": {"type": "string"}, "affects": {"type": "string"}}}
+            """#
+        let checks = #"""
+            {"type": "object", "required": ["checks"], "properties": {"checks": {"type": "array", "items": {"type": "object",
+              "required": ["id", "started_at", "changed", "findings"], "properties": {
+              "id": {"type": "integer"}, "started_at": \#(dateTime), "finished_at": \#(dateTime), "verdict": \#(verdict),
+              "origin_version": {"type": "string"}, "cdn_version": {"type": "string"}, "latency_ms": {"type": "integer"}, "changed": {"type": "boolean"},
+              "findings": {"type": "array", "items": \#(finding)},
+              "unchanged_after": {"type": "object", "required": ["count", "first_at", "last_at"], "properties": {
+                "count": {"type": "integer"}, "first_at": \#(dateTime), "last_at": \#(dateTime)}}}}}}}
+            """#
+        let findings = #"{"type": "object", "required": ["findings"], "properties": {"check_id": {"type": "integer"}, "findings": {"type": "array", "items": \#(finding)}}}"#
+        let diff = #"""
+            {"type": "object", "required": ["from", "to", "behaviourally_equal", "changes", "watched_urls", "text"], "properties": {
+              "from": {"type": "string"}, "to": {"type": "string"}, "behaviourally_equal": {"type": "boolean"},
+              "changes": {"type": "array", "items": {"type": "string"}}, "text": {"type": "array", "items": {"type": "string"}},
+              "watched_urls": {"type": "array", "items": {"type": "object", "required": ["url", "before", "after"], "properties": {
+                "url": {"type": "string"}, "before": {"type": "string"}, "after": {"type": "string"}}}}}}
+            """#
+        let tested = #"""
+            {"type": "object", "required": ["url", "source", "apps"], "properties": {"url": {"type": "string"}, "opens": {"type": "string"}, "source": {"type": "string"},
+              "apps": {"type": "array", "items": {"type": "object", "required": ["app_id", "opens", "reason"], "properties": {
+                "app_id": {"type": "string"}, "opens": {"type": "boolean"}, "reason": {"type": "string"}, "deciding_rule": {"type": "string"}}}}}}
+            """#
+        let accepted = #"""
+            {"type": "object", "required": ["id", "check_requested", "status_url"], "properties": {
+              "id": {"type": "integer"}, "check_requested": {"type": "boolean"}, "status_url": {"type": "string"}}}
+            """#
+        let domainRef = ##"{"$ref": "#/components/schemas/Domain"}"##
+        let appRef = ##"{"$ref": "#/components/schemas/App"}"##
+        let app = #"""
+            {"type": "object", "required": ["id", "name", "domains"], "properties": {
+              "id": {"type": "integer"}, "name": {"type": "string"},
+              "apple_app_ids": {"type": "array", "items": {"type": "string"}}, "android_package": {"type": "string"},
+              "domains": {"type": "array", "items": {"type": "object", "properties": {"domain_id": {"type": "integer"}, "host": {"type": "string"},
+                "cells": {"type": "array", "items": {"type": "object", "properties": {
+                  "platform": {"type": "string", "enum": ["apple", "android"]}, "service": {"type": "string"}, "state": \#(state),
+                  "reason": {"type": "string"}, "since": \#(dateTime)}}}}}},
+              "watched_urls": {"type": "array", "items": {"type": "object"}}}}
+            """#
+        let appParameter = #"{"name": "id", "in": "path", "required": true, "schema": {"type": "integer", "minimum": 1}}"#
+        return #"""
+        {
+          "openapi": "3.0.3",
+          "info": {"title": "aasa-monitor API", "version": "1.1.0",
+                   "description": "Watch apple-app-site-association files. Authenticate with Authorization: Bearer TOKEN (aasa-monitor token create NAME). Errors are {\"error\": {\"message\": string, \"field\": string|null}}. A domain is addressed by its id or its host. 400: the request does not fit this document (a query parameter given twice included); 422: it fits, and a rule no schema can state refuses it."},
+          "servers": [{"url": "/api/v1"}],
+          "security": [{"bearer": []}],
+          "components": {
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+            "schemas": {
+              "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "object", "required": ["message", "field"],
+                "properties": {"message": {"type": "string"}, "field": {"type": "string", "nullable": true}}}}},
+              "DomainRegistration": \#(DomainAPI.registrationSchema.json),
+              "DomainChange": \#(DomainAPI.changeSchema.json),
+              "Domain": \#(domain),
+              "AppInput": \#(AppAPI.inputSchema.json),
+              "App": \#(app)
+            },
+            "responses": {
+              "BadRequest": \#(errorResponse("The request does not fit this document")),
+              "Unauthorized": \#(errorResponse("No valid API token")),
+              "Forbidden": \#(errorResponse("The token is read-only")),
+              "NotFound": \#(errorResponse("No such domain, version or diff")),
+              "Conflict": \#(errorResponse("The host is already registered")),
+              "PayloadTooLarge": \#(errorResponse("The body is larger than 256 KB")),
+              "UnsupportedMediaType": \#(errorResponse("The body is not sent as application/json")),
+              "Unprocessable": \#(errorResponse("The request fits this document and is refused by a rule no schema states"))
+            }
+          },
+          "paths": {
+            "/domains": {
+              "get": {"operationId": "listDomains", "summary": "List domains, worst state first", "parameters": [\#(queryParameters(DomainAPI.listParameters))],
+                "responses": \#(responses(jsonResponse(200, "A page of domains", domainList), refs: [400]))},
+              "post": {"operationId": "registerDomain", "summary": "Register a domain; its first check starts at once",
+                "requestBody": \#(jsonBody(##"{"$ref": "#/components/schemas/DomainRegistration"}"##)),
+                "responses": \#(responses(jsonResponse(201, "Registered", domainRef, links: domainLinks), refs: [400, 403, 409, 413, 415, 422]))}
+            },
+            "/domains/{domain}": {
+              "parameters": [\#(domainParameter)],
+              "get": {"operationId": "getDomain", "summary": "Read a domain",
+                "responses": \#(responses(jsonResponse(200, "The domain", domainRef), refs: [404]))},
+              "patch": {"operationId": "changeDomain", "summary": "Change interval, badge, app IDs or watched URLs; members left out keep their value",
+                "requestBody": \#(jsonBody(##"{"$ref": "#/components/schemas/DomainChange"}"##)),
+                "responses": \#(responses(jsonResponse(200, "The domain", domainRef), refs: [400, 403, 404, 413, 415, 422]))},
+              "delete": {"operationId": "deleteDomain", "summary": "Delete a domain and its history",
+                "responses": \#(responses(#""204": {"description": "Deleted"}"#, refs: [403, 404]))}
+            },
+            "/domains/{domain}/check": {
+              "parameters": [\#(domainParameter)],
+              "post": {"operationId": "requestCheck", "summary": "Check now",
+                "responses": \#(responses(jsonResponse(202, "Requested", accepted), refs: [403, 404]))}
+            },
+            "/domains/{domain}/checks": {
+              "parameters": [\#(domainParameter)],
+              "get": {"operationId": "listChecks", "summary": "Recent checks, newest first; each changed check carries unchanged_after (count, first_at, last_at) for the unchanged checks that followed it",
+                "parameters": [\#(queryParameters(DomainAPI.checksParameters))],
+                "responses": \#(responses(jsonResponse(200, "Checks", checks), refs: [400, 404]))}
+            },
+            "/domains/{domain}/findings": {
+              "parameters": [\#(domainParameter)],
+              "get": {"operationId": "latestFindings", "summary": "Findings of the latest check",
+                "responses": \#(responses(jsonResponse(200, "Findings", findings), refs: [404]))}
+            },
+            "/domains/{domain}/diff": {
+              "parameters": [\#(domainParameter)],
+              "get": {"operationId": "diffVersions", "summary": "Behavioural and text diff between two versions (default: the latest two)",
+                "parameters": [\#(queryParameters(DomainAPI.diffParameters))],
+                "responses": \#(responses(jsonResponse(200, "The diff", diff), refs: [400, 404]))}
+            },
+            "/versions/{hash}": {
+              "parameters": [{"name": "hash", "in": "path", "required": true, "schema": {"type": "string", "pattern": \#(APISchema.quoted(APIPatterns.sha256))}}],
+              "get": {"operationId": "getVersion", "summary": "A stored file, byte for byte",
+                "responses": \#(responses(#""200": {"description": "The file", "content": {"text/plain": {"schema": {"type": "string"}}}}"#, refs: [404]))}
+            },
+            "/test-url": {
+              "post": {"operationId": "testURL", "summary": "Which app a URL opens, with the deciding rule; give the file as aasa or a registered domain's id as domain_id",
+                "requestBody": \#(jsonBody(DomainAPI.testURLSchema.json)),
+                "responses": \#(responses(jsonResponse(200, "The outcome", tested), refs: [400, 413, 415, 422]))}
+            },
+            "/apps": {
+              "get": {"operationId": "listApps", "summary": "List apps with their domains counted by state",
+                "responses": \#(responses(#""200": {"description": "The apps", "content": {"application/json": {"schema": {"type": "object", "required": ["apps"], "properties": {"apps": {"type": "array", "items": {"type": "object"}}}}}}}"#, refs: []))},
+              "post": {"operationId": "registerApp", "summary": "Register an app and the domains it claims in one transaction (or, with preview, only say what would be registered)",
+                "requestBody": \#(jsonBody(##"{"$ref": "#/components/schemas/AppInput"}"##)),
+                "responses": \#(responses(#""200": {"description": "The preview", "content": {"application/json": {"schema": {"type": "object"}}}}, "# + jsonResponse(201, "Registered", appRef, links: #"{"getApp": {"operationId": "getApp", "parameters": {"id": "$response.body#/id"}}, "deleteApp": {"operationId": "deleteApp", "parameters": {"id": "$response.body#/id"}}}"#), refs: [400, 403, 409, 413, 415, 422]))}
+            },
+            "/apps/{id}": {
+              "parameters": [\#(appParameter)],
+              "get": {"operationId": "getApp", "summary": "An app's matrix: domains x services x platforms with state, since when and the reason, and its watched URLs",
+                "responses": \#(responses(jsonResponse(200, "The app", appRef), refs: [404]))},
+              "delete": {"operationId": "deleteApp", "summary": "Delete an app and the app IDs it required of its domains (the domains stay)",
+                "responses": \#(responses(#""204": {"description": "Deleted"}"#, refs: [403, 404]))}
+            },
+            "/channels": {
+              "get": {"operationId": "listChannels", "summary": "List notification channels with their latest delivery (never a credential)",
+                "responses": \#(responses(#""200": {"description": "The channels"}"#, refs: []))},
+              "post": {"operationId": "addChannel", "summary": "Add a channel: email, webhook, slack, pagerduty, opsgenie, teams, discord, google-chat, mattermost, telegram, ntfy or custom-webhook",
+                "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["kind"], "properties": {
+                  "kind": {"type": "string", "enum": ["email", "webhook", "slack", "pagerduty", "opsgenie", "teams", "discord", "google-chat", "mattermost", "telegram", "ntfy", "custom-webhook"]},
+                  "name": {"type": "string"}, "target": {"type": "string", "description": "The address or URL; empty for pagerduty, opsgenie and telegram means the provider's API"},
+                  "credential": {"type": "string", "description": "Routing key, API key, bot token or access token; stored, never returned"},
+                  "chat_id": {"type": "string", "description": "Telegram"}, "template": {"type": "string", "description": "custom-webhook: a Mustache template of the JSON body"},
+                  "min_severity": {"type": "string", "enum": ["critical", "warning", "info"]}, "domain_ids": {"type": "array", "items": {"type": "integer"}}}}}}},
+                "responses": \#(responses(#""201": {"description": "Added; signing_secret is returned this once for signed webhooks"}"#, refs: [400, 403]))}
+            },
+            "/channels/{id}": {
+              "parameters": [\#(appParameter)],
+              "get": {"operationId": "getChannel", "summary": "A channel and its latest delivery", "responses": \#(responses(#""200": {"description": "The channel"}"#, refs: [404]))},
+              "delete": {"operationId": "deleteChannel", "summary": "Remove a channel and its delivery log", "responses": \#(responses(#""204": {"description": "Removed"}"#, refs: [403, 404]))}
+            },
+            "/channels/{id}/test": {
+              "parameters": [\#(appParameter)],
+              "post": {"operationId": "testChannel", "summary": "Send a test notification now; the answer is the provider's (status, body, or why it was refused)",
+                "responses": \#(responses(#""200": {"description": "What the provider answered"}"#, refs: [403, 404]))}
+            }
+          }
+        }
+        """#
+    }
 }

@@ -61,9 +61,10 @@ enum DomainHandlers {
         }
     }
 
+    /// The domain the path names, by id or by host (`/domains/42`, `/domains/example.com`).
     static func domainRecord(_ c: RequestContext) throws -> DomainRecord {
-        guard let id = c.parameters.id("id"), let d = try c.database.domain(id: id) else {
-            throw WebError.notFound("No domain with this id; it may have been deleted.")
+        guard let d = try DomainAddress.record(c.parameters["id"], in: c.database) else {
+            throw WebError.notFound("No domain with this id or host; it may have been deleted.")
         }
         return d
     }
