@@ -13,12 +13,13 @@ public final class CrawlerService: Sendable {
         self.scheduler = scheduler
     }
 
-    public func start() {
+    /// `observe` sees every finished check (the JSON log's check events).
+    public func start(observe: (@Sendable (LeasedDomain, Result<CheckPipeline.Result, any Error>) -> Void)? = nil) {
         let scheduler = self.scheduler
         let stopSignal = self.stopSignal
         let finished = self.finished
         Task.detached {
-            await scheduler.run(until: stopSignal)
+            await scheduler.run(until: stopSignal, observe: observe)
             finished.signal()
         }
     }

@@ -43,6 +43,7 @@ extension AASAMonitor {
 
         @OptionGroup(title: "Crawler") var crawler: CrawlerOptions
         @OptionGroup(title: "Outbound") var fetch: FetchOptions
+        @OptionGroup(title: "Logging") var log: LogOptions
 
         func validate() throws {
             _ = try listenPort()
@@ -50,6 +51,8 @@ extension AASAMonitor {
         }
 
         func run() throws {
+            // First: every later line on standard error (the database's start included) is then JSON.
+            let events = EventLog.start(try log.resolved)
             let environment = ProcessInfo.processInfo.environment
             let host = host ?? environment["AASA_MONITOR_HOST"].flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1"
             let port = try listenPort()
@@ -94,7 +97,7 @@ extension AASAMonitor {
             }
             watchdog?.start()
             let notifier = noNotify ? nil : NotifierStarter.start(opened.database)
-            let crawlerService = noCrawl ? nil : startCrawler(opened.database)
+            let crawlerService = noCrawl ? nil : startCrawler(opened.database, events: events)
             server.wait()
             crawlerService?.stop()
             notifier?.stop()
@@ -102,6 +105,7 @@ extension AASAMonitor {
             web.stopChangeFeed()
             watchdog?.stop()
             StandardError.log("stopped serving; closing the database")
+            defer { events.finish() }
             do {
                 try opened.close()
             } catch {
@@ -111,10 +115,10 @@ extension AASAMonitor {
         }
 
         /// The scheduler and crawler (module Monitor); a setup error is logged, so the dashboard still starts.
-        private func startCrawler(_ database: Database) -> CrawlerService? {
+        private func startCrawler(_ database: Database, events: EventLog) -> CrawlerService? {
             do {
                 let service = try crawler.makeCrawler(database: database, fetch: fetch)
-                service.start()
+                service.start { events.checkFinished($0, $1) }
                 return service
             } catch {
                 StandardError.log("error: domains are not checked: \(error)")

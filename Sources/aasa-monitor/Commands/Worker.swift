@@ -25,7 +25,10 @@ extension AASAMonitor {
         @Flag(name: .customLong("no-notify"), help: "Do not deliver notifications from this process (another process does).")
         var noNotify = false
 
+        @OptionGroup(title: "Logging") var log: LogOptions
+
         func run() throws {
+            let events = EventLog.start(try log.resolved)
             let opened = try database.open(migrate: true)
             let crawlerService = try crawler.makeCrawler(database: opened.database, fetch: fetch)
             let notifier = noNotify ? nil : NotifierStarter.start(opened.database)
@@ -37,7 +40,7 @@ extension AASAMonitor {
                 source.resume()
                 return source
             }
-            crawlerService.start()
+            crawlerService.start { events.checkFinished($0, $1) }
             StandardError.log("worker crawling (\(crawler.workerID ?? DomainScheduler.defaultWorkerID()))")
             stopped.wait()
             StandardError.log("stopping: finishing the checks in flight")
@@ -45,6 +48,7 @@ extension AASAMonitor {
             notifier?.stop()
             signals.forEach { $0.cancel() }
             try opened.close()
+            events.finish()
         }
     }
 }
