@@ -47,7 +47,7 @@ import Testing
                                           "--fingerprint", String(repeating: "AB:", count: 31) + "AB=upload", "--database-url", database.url])
         #expect(added.status == 0, "\(added.stderr)")
         let list = try BuiltCommand.run(["app", "list", "--database-url", database.url])
-        #expect(list.stdout.contains("1\tShop\tABCDE12345.com.example.shop\t2 domains: 2 checking"), "\(list.stdout)")
-        #expect(list.stdout.contains("2\tcom.example.shop\tcom.example.shop\t1 domains: 1 checking"))
+        #expect(list.stdout.contains("1\tShop\tABCDE12345.com.example.shop\t2 domains, 2 links: 2 checking"), "\(list.stdout)")
+        #expect(list.stdout.contains("2\tcom.example.shop\tcom.example.shop\t1 domains, 1 links: 1 checking"))
     }
 }

@@ -1,5 +1,8 @@
 import AASA
+import AssetLinks
+import Foundation
 import Monitor
+import Store
 import Testing
 import Vocabulary
 
@@ -26,11 +29,51 @@ import Vocabulary
                 == (.pass, nil))
     }
 
-    @Test func sinceIsTheStartOfTheCurrentRun() {
-        let history: [(time: Double, verdict: Verdict)] = [(50, .fail), (40, .fail), (30, .pass), (20, .fail)]
-        #expect(AppLinkStanding.since(.fail, history: history).map { [$0.time] } == [40])
-        #expect(AppLinkStanding.since(.fail, history: history).map(\.atLeast) == false)
-        #expect(AppLinkStanding.since(.fail, history: [(50, .fail), (40, .fail)]).map(\.atLeast) == true)
-        #expect(AppLinkStanding.since(.pass, history: []) == nil)
+    @Test func aRunStartsWhereTheVerdictLastChangedAndRefoldingChangesNothing() {
+        func t(_ s: Double) -> Date { Date(timeIntervalSince1970: s) }
+        let checks: [(checkID: Int64, time: Date, verdict: Verdict?)] = [(1, t(10), nil), (2, t(20), .fail), (3, t(30), .pass), (4, t(40), .fail), (5, t(50), .fail)]
+        let run = AppLinkStanding.fold(nil, domainID: 7, platform: .apple, service: .applinks, checks: checks)
+        #expect(run == AppLinkRun(domainID: 7, platform: .apple, service: .applinks, throughCheckID: 5, verdict: .fail, since: t(40)))
+        // The reader folds from the oldest end any link reached, so a run sees checks it already has.
+        #expect(AppLinkStanding.fold(run, domainID: 7, platform: .apple, service: .applinks, checks: Array(checks[2...])) == run)
+        // Newer checks move it: an equal verdict extends the run, another starts a new one.
+        let extended = AppLinkStanding.fold(run, domainID: 7, platform: .apple, service: .applinks, checks: [(5, t(50), .fail), (6, t(60), .fail)])
+        #expect(extended?.since == t(40) && extended?.throughCheckID == 6)
+        let broken = AppLinkStanding.fold(extended, domainID: 7, platform: .apple, service: .applinks, checks: [(7, t(70), .pass)])
+        #expect(broken?.since == t(70) && broken?.verdict == .pass)
+        // However long the run, its start is exact: 1,000 equal checks after the change.
+        let long = [(checkID: Int64(1), time: t(1), verdict: Optional(Verdict.pass))]
+            + (2...1001).map { (checkID: Int64($0), time: t(Double($0)), verdict: Optional(Verdict.fail)) }
+        #expect(AppLinkStanding.fold(nil, domainID: 7, platform: .apple, service: .applinks, checks: long)?.since == t(2))
+    }
+
+    static let package = "com.example.app"
+    static let signing = String(repeating: "AB:", count: 31) + "AB"
+    static let upload = String(repeating: "CD:", count: 31) + "CD"
+
+    @Test func androidLinksAreJudgedByWhatTheFileGrantsTheirPackage() {
+        func result(granted: [String], named: Bool = true, findings: [Finding] = [], serves: Bool = true, notLinked: [String] = []) -> AndroidResult {
+            AndroidResult(verdict: .pass, serves: serves, findings: findings, identities: [
+                AndroidIdentityResult(packageName: Self.package, expectedFingerprints: [Self.signing, Self.upload], uploadKeys: [Self.upload],
+                                      named: named, grantedFingerprints: granted),
+                AndroidIdentityResult(packageName: "com.other.app", expectedFingerprints: [Self.signing], named: false, grantedFingerprints: []),
+            ], google: GoogleVerdict(notLinked: notLinked))
+        }
+        /// The verdict and reason as one line, "nil" when not measured.
+        func judged(_ r: AndroidResult?) -> String {
+            AppLinkStanding.evaluateAndroid(r, packageName: Self.package).map { "\($0.verdict) \($0.reason ?? "-")" } ?? "nil"
+        }
+        let otherMissing = AndroidCheckFinding.expectedPackageMissing.finding(at: nil, "com.other.app is not in the file.")
+        #expect(judged(nil) == "nil", "not fetched yet: no verdict")
+        #expect(judged(result(granted: [Self.signing, Self.upload], findings: [otherMissing])) == "pass -",
+                "another app's missing package is not this link's problem")
+        #expect(judged(result(granted: [], named: false)) == "fail com.example.app is not in assetlinks.json.")
+        #expect(judged(result(granted: [], named: true)) == "fail assetlinks.json names com.example.app but grants it no handle_all_urls; its App Links do not verify.")
+        #expect(judged(result(granted: [Self.upload])) == "fail assetlinks.json lists only com.example.app's upload key; apps installed from Google Play do not verify.")
+        #expect(judged(result(granted: [Self.signing])) == "fail assetlinks.json does not list com.example.app's key \(Self.upload).")
+        #expect(judged(result(granted: [Self.signing, Self.upload], notLinked: ["\(Self.package) \(Self.signing)"])) == "warn Google's Digital Asset Links API says com.example.app is not linked with \(Self.signing).")
+        // The file's own problem explains the rest, so it is the reason.
+        let notFound = AndroidCheckFinding.httpStatus.finding(at: nil, "assetlinks.json answered 404.")
+        #expect(judged(result(granted: [], named: false, findings: [notFound], serves: false)) == "fail assetlinks.json answered 404.")
     }
 }

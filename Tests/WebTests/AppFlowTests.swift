@@ -34,7 +34,7 @@ import Vocabulary
 
     /// Stores a changed check of `domainID` as a worker would, with these findings and expectation results.
     func recordCheck(_ db: Database, domainID: Int64, at: Date, findings: [Finding], missing: [Service: [String]],
-                     alerts: [AlertChange] = []) throws {
+                     alerts: [AlertChange] = [], android: AndroidResult? = nil, androidFile: [UInt8]? = nil) throws {
         // Only this domain is due, so the lease takes it and leaves the others alone.
         try db.execute("""
             UPDATE domains SET check_requested_at = NULL,
@@ -48,6 +48,8 @@ import Vocabulary
             version: StoredBody(.apple, sha256: ContentDigest.sha256Hex(file + Array("\(at.timeIntervalSince1970)".utf8)), bytes: file), changed: true,
             latencyMilliseconds: 20, findings: findings, transport: CheckTransport(), expectations: results, summaryJSON: "{}",
             eventsJSON: "[]", consecutiveFailures: 0, nextCheckAt: at.addingTimeInterval(3600), streaks: nil, alertChanges: alerts)
+        record.android = android
+        record.androidVersion = androidFile.map { StoredBody(.android, sha256: ContentDigest.sha256Hex($0), bytes: $0) }
         record.domainVerdict = missing.isEmpty ? Verdict(findings: findings) : .fail
         record.domainExpectations = results
         guard case .recorded = try db.record(record) else { throw CheckError.notRecorded }
@@ -98,14 +100,30 @@ import Vocabulary
             #expect(show.contains("\(Self.app) is not in the file&#39;s applinks."))
             #expect(show.contains("data-service=\"applinks\" data-state=\"failing\""))
             #expect(show.contains("data-service=\"webcredentials\" data-state=\"passing\""))
+            // Since when: the failing cell since the check that broke it, the others since the first.
+            let broke = DisplayTime.dateTime(t0.addingTimeInterval(600)), first = DisplayTime.dateTime(t0)
+            #expect(show.contains("Universal links (applinks) broken on shop.example since \(broke)."), "\(show)")
+            #expect(show.contains("data-platform=\"apple\" data-service=\"applinks\" data-state=\"failing\" data-since=\"\(broke)\""))
+            #expect(show.contains("data-platform=\"apple\" data-service=\"webcredentials\" data-state=\"passing\" data-since=\"\(first)\""))
 
-            // The list and /metrics count the domains by their own state: dev.shop.example fails for
-            // devices that read the CDN, even though this app's developer-mode link does not.
+            // A long failure keeps its start: 35 more changed checks (past any fixed window of
+            // history), read once through the stored runs and once from the whole history.
+            for i in 1...35 {
+                try recordCheck(db, domainID: shop, at: t0.addingTimeInterval(600 + Double(i) * 60), findings: [], missing: [.applinks: [Self.app]])
+            }
+            #expect(client.get("/apps/\(app.id)").bodyText.contains("data-state=\"failing\" data-since=\"\(broke)\""))
+            #expect(try db.value("SELECT count(*) FROM app_link_runs WHERE app_id = $1", app.id) as Int64 == 3)
+            try db.execute("DELETE FROM app_link_runs")
+            #expect(client.get("/apps/\(app.id)").bodyText.contains("data-state=\"failing\" data-since=\"\(broke)\""))
+
+            // The list and /metrics count each link as the page judges it: dev.shop.example's domain
+            // fails (its CDN copy), but this app's developer-mode link never reads the CDN.
             let list = client.get("/apps").bodyText
-            #expect(list.contains("href=\"/apps/\(app.id)\"") && list.contains("0 of 2 passing"))
+            #expect(list.contains("href=\"/apps/\(app.id)\"") && list.contains("2 of 3 links passing"), "\(list)")
             let metrics = client.get("/metrics").bodyText
-            #expect(metrics.contains("aasa_app_domains{app=\"Shop\",state=\"failing\"} 2"))
-            #expect(metrics.contains("aasa_app_domains{app=\"Shop\",state=\"passing\"} 0"))
+            #expect(metrics.contains("aasa_app_domains{app=\"Shop\",platform=\"apple\",service=\"applinks\",state=\"failing\"} 1"), "\(metrics)")
+            #expect(metrics.contains("aasa_app_domains{app=\"Shop\",platform=\"apple\",service=\"applinks\",state=\"passing\"} 1"))
+            #expect(metrics.contains("aasa_app_domains{app=\"Shop\",platform=\"apple\",service=\"webcredentials\",state=\"passing\"} 1"))
 
             #expect(client.post("/apps/\(app.id)/delete").status == 303)
             #expect(try db.apps().isEmpty)
@@ -145,6 +163,73 @@ import Vocabulary
             #expect(call("GET", "/api/v1/apps/\(id)").status == 200)
             #expect(call("DELETE", "/api/v1/apps/\(id)").status == 204)
             #expect(call("GET", "/api/v1/apps/\(id)").status == 404)
+        }
+    }
+
+    static let package = "com.example.shop"
+    static let signing = String(repeating: "AB:", count: 31) + "AB"
+
+    static func assetLinks(_ fingerprints: [String]) -> [UInt8] {
+        Array("""
+            [{"relation": ["delegate_permission/common.handle_all_urls"],
+              "target": {"namespace": "android_app", "package_name": "\(package)", "sha256_cert_fingerprints": [\(fingerprints.map { "\"\($0)\"" }.joined(separator: ","))]},
+              "relation_extensions": {"delegate_permission/common.handle_all_urls": {"dynamic_app_link_components": [{"/": "/admin/*", "exclude": true}, {"/": "*"}]}}}]
+            """.utf8)
+    }
+
+    /// Android's cells come from the checks' stored Android results, judged for the app's package and
+    /// keys; its watched URLs from the AssetLinks matcher on the stored file.
+    @Test func androidCellsAndWatchedURLsFollowTheStoredAndroidChecks() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let client = adminClient(db)
+            client.get("/apps/new")
+            let created = client.post("/apps", [("name", "Shop"), ("android_package", Self.package), ("fingerprints", Self.signing),
+                                                ("android_hosts", "shop.example"),
+                                                ("watched_urls", "https://shop.example/products/1\nhttps://shop.example/admin/users")])
+            #expect(created.status == 303, "\(created.bodyText)")
+            let app = try #require(try db.app(name: "Shop"))
+            let shop = try #require(try db.domainID(host: "shop.example", wildcard: false))
+            var show = client.get("/apps/\(app.id)").bodyText
+            #expect(show.contains("data-platform=\"android\" data-service=\"applinks\" data-state=\"checking\""), "\(show)")
+
+            func android(granted: [String]) -> AndroidResult {
+                AndroidResult(verdict: granted.isEmpty ? .fail : .pass, serves: true, identities: [
+                    AndroidIdentityResult(packageName: Self.package, expectedFingerprints: [Self.signing], named: !granted.isEmpty, grantedFingerprints: granted),
+                ])
+            }
+            let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+            try recordCheck(db, domainID: shop, at: t0, findings: [], missing: [:], android: android(granted: [Self.signing]),
+                            androidFile: Self.assetLinks([Self.signing]))
+            show = client.get("/apps/\(app.id)").bodyText
+            #expect(show.contains("1 of 1 links healthy"), "\(show)")
+            #expect(show.contains("data-platform=\"android\" data-service=\"applinks\" data-state=\"passing\" data-since=\"\(DisplayTime.dateTime(t0))\""))
+            #expect(!show.contains("not monitored yet"))
+            // The matcher on the stored file: the products page opens the app, /admin is excluded.
+            #expect(show.contains("<td class=\"mono\">https://shop.example/products/1</td><td>—</td><td><span class=\"ok\">✓ opens com.example.shop</span>"), "\(show)")
+            #expect(show.contains("<td class=\"mono\">https://shop.example/admin/users</td><td>—</td><td><span class=\"bad\">✗ stays in the browser</span>"))
+
+            // The key leaves the file: the cell fails with the reason, since that check.
+            let t1 = t0.addingTimeInterval(600)
+            try recordCheck(db, domainID: shop, at: t1, findings: [], missing: [:], android: android(granted: []),
+                            androidFile: Self.assetLinks([String(repeating: "CD:", count: 31) + "CD"]))
+            show = client.get("/apps/\(app.id)").bodyText
+            #expect(show.contains("data-platform=\"android\" data-service=\"applinks\" data-state=\"failing\" data-since=\"\(DisplayTime.dateTime(t1))\""))
+            #expect(show.contains("com.example.shop is not in assetlinks.json."))
+            #expect(show.contains("Android App Links broken on shop.example since \(DisplayTime.dateTime(t1))."))
+            #expect(show.contains("<td class=\"mono\">https://shop.example/products/1</td><td>—</td><td><span class=\"bad\">✗ stays in the browser</span>"))
+            let metrics = client.get("/metrics").bodyText
+            #expect(metrics.contains("aasa_app_domains{app=\"Shop\",platform=\"android\",service=\"applinks\",state=\"failing\"} 1"), "\(metrics)")
+
+            // The API says the same.
+            let token = SecretToken.generate(prefix: "aasa_")
+            _ = try db.createAPIToken(name: "test", tokenHash: token.digest, userID: nil, role: .admin)
+            let r = WebApp(database: db, configuration: TestApp.configuration)
+                .respond(WebRequest(method: "GET", target: "/api/v1/apps/\(app.id)", headers: [("Authorization", "Bearer " + token.value)], body: []))
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(r.body)) as? [String: Any])
+            let watched = try #require(json["watched_urls"] as? [[String: Any]])
+            #expect(watched.first?["android"] as? String == "stays in the browser" && watched.first?["android_meets_expectation"] as? Bool == false)
+            let cell = (json["domains"] as? [[String: Any]])?.first.flatMap { ($0["cells"] as? [[String: Any]])?.first }
+            #expect(cell?["state"] as? String == "failing" && cell?["reason"] as? String == "com.example.shop is not in assetlinks.json.")
         }
     }
 

@@ -1,3 +1,4 @@
+import AssetLinks
 import Foundation
 import Store
 import Vocabulary
@@ -14,8 +15,6 @@ public struct AppMatrix: Sendable {
         public var reason: String?
         /// When the cell's verdict began (the oldest check of its run); nil before the first check.
         public var since: Date?
-        /// The run reaches past the history read: the verdict has held at least since `since`.
-        public var sinceAtLeast: Bool
         public var developerMode: Bool
         public var managedMode: Bool
         public var declaredAs: String
@@ -33,8 +32,12 @@ public struct AppMatrix: Sendable {
         /// What the domain's latest file does with the URL on Apple devices; nil when not measured
         /// (no usable file yet, or the app has no Apple link on the domain).
         public var apple: WatchedURLResult?
-        /// Android's outcome, once the monitor checks assetlinks.json; nil until then.
-        public var android: URLOutcome?
+        /// What the domain's latest assetlinks.json does with the URL for the app's package (Android
+        /// 15+, where dynamic rules decide); nil when not measured (no package, no Android link on
+        /// the domain, or Android not fetched yet).
+        public var android: WatchedURLResult?
+        /// The matcher's one-line explanation, or why nothing opens.
+        public var androidReason: String?
     }
 
     public var app: AppRecord
@@ -51,62 +54,110 @@ public struct AppMatrix: Sendable {
         Platform.allCases.filter { p in rows.contains { $0.cells.contains { $0.platform == p } } }
     }
 
-    /// How many changed checks per domain are read to find when a cell's verdict began.
-    public static let historyDepth = 30
-
-    /// Reads the app's links, their domains' latest checks and recent history.
+    /// Reads the app's links and judges each against its domain's latest changed check. "Since when"
+    /// is the start of the link's run of equal verdicts (`app_link_runs`): the changed checks after the
+    /// run's end are folded in and the runs saved, so a view reads only what changed since the last
+    /// one, and the first view of a link reads its domain's whole changed history once.
     public static func load(appID: Int64, from database: Database, now: Date = Date()) throws -> AppMatrix? {
         guard let app = try database.app(id: appID) else { return nil }
         let links = try database.appLinks(appID: appID)
+        let runs = Dictionary(try database.appLinkRuns(appID: appID).map { (RunKey($0.domainID, $0.platform, $0.service), $0) },
+                              uniquingKeysWith: { a, _ in a })
         var rows: [Row] = []
-        var histories: [Int64: [CheckRow]] = [:]
-        for link in links {
-            if histories[link.domainID] == nil {
-                histories[link.domainID] = try database.checks(domainID: link.domainID, onlyChanges: true, limit: historyDepth)
+        var latestByDomain: [Int64: LinkEvidence] = [:]
+        var moved: [AppLinkRun] = []
+        for domainID in links.map(\.domainID).uniqued() {
+            let mine = links.filter { $0.domainID == domainID }
+            let folded = mine.map { runs[RunKey($0.domainID, $0.platform, $0.service)] }
+            // A link never folded needs the whole history; otherwise the oldest end any link reached.
+            let from: Int64? = folded.contains { $0 == nil } ? nil : folded.compactMap { $0?.throughCheckID }.min()
+            let evidence = try database.linkEvidence(domainID: domainID, fromCheckID: from)
+            latestByDomain[domainID] = evidence.last
+            var cells: [Cell] = []
+            for (link, run) in zip(mine, folded) {
+                let history = evidence.map { check in
+                    (checkID: check.checkID, time: check.startedAt, verdict: AppLinkStanding.evaluate(link, app: app, against: check)?.verdict)
+                }
+                let next = AppLinkStanding.fold(run, domainID: domainID, platform: link.platform, service: link.service, checks: history)
+                if let next, next != run { moved.append(next) }
+                cells.append(cell(link, app: app, latest: evidence.last, run: next))
             }
-            let cell = cell(link, app: app, history: histories[link.domainID] ?? [])
-            if let i = rows.firstIndex(where: { $0.domainID == link.domainID }) {
-                rows[i].cells.append(cell)
-            } else {
-                rows.append(Row(domainID: link.domainID, displayHost: link.displayHost, cells: [cell]))
-            }
+            rows.append(Row(domainID: domainID, displayHost: mine[0].displayHost, cells: cells))
         }
-        let expectations = Dictionary(links.map { ($0.domainID, $0.lastExpectations) }, uniquingKeysWith: { a, _ in a })
+        if !moved.isEmpty { try database.saveAppLinkRuns(appID: appID, moved) }
         let watched = try database.appWatchedURLs(appID: appID).map { url in
-            let appleLink = links.contains { $0.domainID == url.domainID && $0.platform == .apple && $0.service == .applinks }
-            let measured = appleLink ? (expectations[url.domainID] ?? nil)?.watchedURLs.first { $0.url == url.url } : nil
-            return WatchedRow(url: url.url, domainID: url.domainID, apple: measured, android: nil)
+            try watchedRow(url, app: app, links: links, latest: latestByDomain[url.domainID], database: database)
         }
         return AppMatrix(app: app, rows: rows, watched: watched)
     }
 
-    static func cell(_ link: AppLinkRecord, app: AppRecord, history: [CheckRow]) -> Cell {
-        var cell = Cell(platform: link.platform, service: link.service, state: .never, reason: nil, since: nil, sinceAtLeast: false,
+    struct RunKey: Hashable {
+        let domainID: Int64, platform: Platform, service: Service
+        init(_ domainID: Int64, _ platform: Platform, _ service: Service) {
+            self.domainID = domainID
+            self.platform = platform
+            self.service = service
+        }
+    }
+
+    /// A cell from the link's latest check and its run. The current state uses the domain's current
+    /// expectation results (re-measured when an app or the form changed them since the check), the
+    /// run each check's own; when the two disagree the new state began with that latest check.
+    static func cell(_ link: AppLinkRecord, app: AppRecord, latest: LinkEvidence?, run: AppLinkRun?) -> Cell {
+        var cell = Cell(platform: link.platform, service: link.service, state: .never, reason: nil, since: nil,
                         developerMode: link.developerMode, managedMode: link.managedMode, declaredAs: link.declaredAs)
-        guard link.platform == .apple else {
-            // The crawler does not fetch assetlinks.json into the store yet: say so rather than guess.
-            cell.reason = "Android links are not monitored yet; the Android check fills this cell."
-            return cell
-        }
-        guard let latest = history.first, link.lastVerdict != nil else {
+        guard let latest, link.lastVerdict != nil,
+              let current = AppLinkStanding.evaluate(link, app: app, against: latest, expectations: link.platform == .apple ? link.lastExpectations : nil) else {
             cell.state = link.checking ? .checking : .never
+            if link.platform == .android, latest != nil, !link.checking {
+                cell.reason = "Android's file has not been fetched for this domain yet; its next check fetches it."
+            }
             return cell
         }
-        // The domain's stored expectation results are the current ones (re-measured when an app adds
-        // its IDs); older checks carry the results measured at their time.
-        let current = AppLinkStanding.evaluate(findings: latest.findings, expectations: link.lastExpectations ?? latest.expectations,
-                                               service: link.service, appIDs: app.appleAppIDs, developerMode: link.developerMode)
         cell.state = DomainState(verdict: current.verdict, checking: false)
         cell.reason = current.reason
-        let past = history.map { check in
-            (time: check.startedAt.timeIntervalSince1970,
-             verdict: AppLinkStanding.evaluate(findings: check.findings, expectations: check.id == latest.id ? (link.lastExpectations ?? check.expectations) : check.expectations,
-                                               service: link.service, appIDs: app.appleAppIDs, developerMode: link.developerMode).verdict)
-        }
-        if let since = AppLinkStanding.since(current.verdict, history: past) {
-            cell.since = Date(timeIntervalSince1970: since.time)
-            cell.sinceAtLeast = since.atLeast && history.count >= historyDepth
-        }
+        cell.since = run.flatMap { $0.verdict == current.verdict ? $0.since : nil } ?? latest.startedAt
         return cell
+    }
+
+    /// A watched URL's outcome per platform: Apple's as the domain's expectation results measured it
+    /// (when the app claims the domain for applinks), Android's by the AssetLinks matcher on the file
+    /// the domain's latest check stored (when the app has a package and claims the domain on Android).
+    static func watchedRow(_ url: AppWatchedURLRecord, app: AppRecord, links: [AppLinkRecord], latest: LinkEvidence?,
+                           database: Database) throws -> WatchedRow {
+        let mine = links.filter { $0.domainID == url.domainID }
+        var row = WatchedRow(url: url.url, domainID: url.domainID, apple: nil, android: nil, androidReason: nil)
+        if let link = mine.first(where: { $0.platform == .apple && $0.service == .applinks }) {
+            row.apple = link.lastExpectations?.watchedURLs.first { $0.url == url.url }
+        }
+        guard let package = app.androidPackage, mine.contains(where: { $0.platform == .android }), let android = latest?.android else {
+            return row
+        }
+        let expected = URLOutcome.opensApp(package)
+        guard let sha = latest?.androidVersionSHA256, let bytes = try database.versionBody(VersionKey(.android, sha256: sha)),
+              let file = AssetLinksReader.read(bytes).file else {
+            row.android = WatchedURLResult(url: url.url, expected: expected, actual: .staysInBrowser)
+            row.androidReason = android.serves ? "assetlinks.json could not be read." : "The site serves no assetlinks.json."
+            return row
+        }
+        // A statement counts only for the keys it lists: the URL opens the app when it does for one
+        // of the app's keys, the Play App Signing key tried first (it signs what Play installs).
+        let matcher = AppLinkMatcher(file), link = AndroidURL(url.url)
+        let keys = app.fingerprints.filter { $0.role == .appSigning }.map(\.fingerprint) + app.fingerprints.filter { $0.role != .appSigning }.map(\.fingerprint)
+        let explanations = (keys.isEmpty ? [nil] : keys.map { Optional($0) }).map {
+            matcher.explain(link, packageName: package, fingerprint: $0)
+        }
+        let explanation = explanations.first { $0.decision.opensApp } ?? explanations[0]
+        row.android = WatchedURLResult(url: url.url, expected: expected, actual: explanation.decision.opensApp ? expected : .staysInBrowser)
+        row.androidReason = explanation.summary
+        return row
+    }
+}
+
+extension Sequence where Element: Hashable {
+    /// The elements in their first order, each once.
+    func uniqued() -> [Element] {
+        var seen = Set<Element>()
+        return filter { seen.insert($0).inserted }
     }
 }

@@ -157,19 +157,12 @@ public struct AppWatchedURLRecord: Sendable, Equatable {
     public var domainID: Int64
 }
 
-/// A line of the by-app overview: the app and how many of its links stand in each domain state.
-public struct AppSummary: Sendable, Equatable {
+/// A line of the by-app overview as stored: the app, how many domains it claims, its open alerts.
+public struct AppListing: Sendable, Equatable {
     public var id: Int64
     public var name: String
     public var appleAppIDs: [String]
     public var androidPackage: String?
     public var domainCount: Int
-    /// Domains per state (of the domains the app links, each counted once).
-    public var states: [DomainState: Int]
     public var openAlerts: Int
-
-    /// The app's worst domain state, for sorting and the row's badge.
-    public var worstState: DomainState? {
-        states.filter { $0.value > 0 }.keys.min { $0.worstFirstRank < $1.worstFirstRank }
-    }
 }

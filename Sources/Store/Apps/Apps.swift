@@ -150,13 +150,19 @@ extension AppStore {
 
     /// The app's links with their domains' state, by domain name, then platform and service.
     public func appLinks(appID: Int64) throws -> [AppLinkRecord] {
-        try rows("""
-            SELECT l.domain_id, d.host, d.display_name, d.wildcard, l.platform, l.service, l.developer_mode, l.managed_mode,
-                   l.declared_as, d.last_check_id, d.last_verdict, d.last_reason, d.last_changed_at, d.last_expectations,
-                   (d.check_requested_at IS NOT NULL OR coalesce(d.lease_until > now(), false)) AS checking
-            FROM app_links l JOIN domains d ON d.id = l.domain_id
+        try rows(Self.selectLinks + """
+             FROM app_links l JOIN domains d ON d.id = l.domain_id
             WHERE l.app_id = $1 ORDER BY d.display_name, d.wildcard, l.platform, l.service
             """, appID).map(AppLinkRecord.init(row:))
+    }
+
+    /// The columns `AppLinkRecord` reads, of `app_links l JOIN domains d`.
+    static var selectLinks: SQL {
+        """
+        SELECT l.domain_id, d.host, d.display_name, d.wildcard, l.platform, l.service, l.developer_mode, l.managed_mode,
+               l.declared_as, d.last_check_id, d.last_verdict, d.last_reason, d.last_changed_at, d.last_expectations,
+               (d.check_requested_at IS NOT NULL OR coalesce(d.lease_until > now(), false)) AS checking
+        """
     }
 
     public func appWatchedURLs(appID: Int64) throws -> [AppWatchedURLRecord] {
@@ -182,14 +188,11 @@ extension AppStore {
         try rows("SELECT app_id FROM channel_apps WHERE channel_id = $1 ORDER BY app_id", channelID).map { try $0.decode("app_id") }
     }
 
-    /// The by-app overview: each app with its domains counted by state and its open alerts.
-    public func appSummaries() throws -> [AppSummary] {
-        let states = try rows("SELECT l.app_id, " + DomainState.sqlOfDomainRow + """
-             AS state, count(DISTINCT d.id)::int AS n FROM app_links l JOIN domains d ON d.id = l.domain_id GROUP BY 1, 2
-            """)
-        var byApp: [Int64: [DomainState: Int]] = [:]
-        for row in states { byApp[try row.decode("app_id"), default: [:]][try row.decode("state")] = try row.decode("n") }
-        return try rows("""
+    /// The by-app overview's rows: each app with how many domains it claims and their open alerts.
+    /// How its links stand is judged by Monitor's `AppSummary` (each link for this app, not the
+    /// domain's own state).
+    public func appListings() throws -> [AppListing] {
+        try rows("""
             SELECT a.id, a.name, a.android_package,
                    coalesce((SELECT string_agg(apple_app_id, ' ' ORDER BY position) FROM app_apple_ids WHERE app_id = a.id), '') AS apple_ids,
                    (SELECT count(DISTINCT domain_id) FROM app_links WHERE app_id = a.id)::int AS domains,
@@ -197,11 +200,10 @@ extension AppStore {
                       AND al.domain_id IN (SELECT domain_id FROM app_links WHERE app_id = a.id))::int AS open_alerts
             FROM apps a ORDER BY a.name
             """).map { row in
-            let id: Int64 = try row.decode("id")
             let ids: String = try row.decode("apple_ids")
-            return AppSummary(id: id, name: try row.decode("name"), appleAppIDs: ids.split(separator: " ").map(String.init),
+            return AppListing(id: try row.decode("id"), name: try row.decode("name"), appleAppIDs: ids.split(separator: " ").map(String.init),
                               androidPackage: try row.decode("android_package"), domainCount: try row.decode("domains"),
-                              states: byApp[id] ?? [:], openAlerts: try row.decode("open_alerts"))
+                              openAlerts: try row.decode("open_alerts"))
         }
     }
 

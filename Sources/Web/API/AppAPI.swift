@@ -35,15 +35,19 @@ enum AppAPI {
 
     struct Summary: Encodable {
         let id: Int64, name: String, appleAppIds: [String], androidPackage: String?
-        let domainCount: Int, domainsByState: [String: Int], worstState: DomainState?, openAlerts: Int
+        /// Links (domain × platform × service) by state, each judged for this app.
+        let domainCount: Int, linkCount: Int, linksByState: [String: Int], worstState: DomainState?, openAlerts: Int
     }
 
     struct CellJSON: Encodable {
-        let platform: Platform, service: Service, state: DomainState, reason: String?, since: Date?, sinceAtLeast: Bool
+        let platform: Platform, service: Service, state: DomainState, reason: String?, since: Date?
         let developerMode: Bool, managedMode: Bool, declaredAs: String
     }
     struct RowJSON: Encodable { let domainId: Int64; let host: String; let cells: [CellJSON] }
-    struct WatchedJSON: Encodable { let url: String; let domainId: Int64; let apple: String?; let appleMeetsExpectation: Bool?; let android: String? }
+    struct WatchedJSON: Encodable {
+        let url: String, domainId: Int64, apple: String?, appleMeetsExpectation: Bool?
+        let android: String?, androidMeetsExpectation: Bool?, androidReason: String?
+    }
     struct KeyJSON: Encodable { let fingerprint: String; let role: SigningKeyRole }
     struct Detail: Encodable {
         let id: Int64, name: String, appleAppIds: [String], androidPackage: String?, fingerprints: [KeyJSON]
@@ -58,9 +62,9 @@ enum AppAPI {
 
     static func list(_ c: RequestContext) throws -> WebResponse {
         struct Page: Encodable { let apps: [Summary] }
-        return APIResponses.json(Page(apps: try c.database.appSummaries().map {
+        return APIResponses.json(Page(apps: try AppSummary.load(from: c.database).map {
             Summary(id: $0.id, name: $0.name, appleAppIds: $0.appleAppIDs, androidPackage: $0.androidPackage, domainCount: $0.domainCount,
-                    domainsByState: Dictionary(uniqueKeysWithValues: $0.states.map { ($0.key.rawValue, $0.value) }),
+                    linkCount: $0.linkCount, linksByState: Dictionary(uniqueKeysWithValues: $0.states.map { ($0.key.rawValue, $0.value) }),
                     worstState: $0.worstState, openAlerts: $0.openAlerts)
         }))
     }
@@ -141,12 +145,13 @@ enum AppAPI {
             domains: m.rows.map { row in
                 RowJSON(domainId: row.domainID, host: row.displayHost, cells: row.cells.map {
                     CellJSON(platform: $0.platform, service: $0.service, state: $0.state, reason: $0.reason, since: $0.since,
-                             sinceAtLeast: $0.sinceAtLeast, developerMode: $0.developerMode, managedMode: $0.managedMode, declaredAs: $0.declaredAs)
+                             developerMode: $0.developerMode, managedMode: $0.managedMode, declaredAs: $0.declaredAs)
                 })
             },
             watchedUrls: m.watched.map {
                 WatchedJSON(url: $0.url, domainId: $0.domainID, apple: $0.apple?.actual.description, appleMeetsExpectation: $0.apple?.meetsExpectation,
-                            android: $0.android?.description)
+                            android: $0.android?.actual.description, androidMeetsExpectation: $0.android?.meetsExpectation,
+                            androidReason: $0.androidReason)
             }), status: status)
     }
 

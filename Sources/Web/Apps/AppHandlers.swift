@@ -9,7 +9,7 @@ enum AppHandlers {
     static func list(_ c: RequestContext) throws -> WebResponse {
         let viewer = try c.signedIn
         let flash = c.flash
-        return c.showing(flash, .html(AppPages.list(try c.database.appSummaries(), canChange: viewer.canChange, viewer: viewer, flash: flash)))
+        return c.showing(flash, .html(AppPages.list(try AppSummary.load(from: c.database), canChange: viewer.canChange, viewer: viewer, flash: flash)))
     }
 
     static func newForm(_ c: RequestContext) throws -> WebResponse {

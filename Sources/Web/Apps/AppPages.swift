@@ -26,15 +26,16 @@ enum AppPages {
                 states.append("<span class=\"state-count\">\(app.states[s] ?? 0) \(s.pill)</span>")
             }
             let healthy = app.states[.passing] ?? 0
+            let domains: HTML = "<span class=\"muted\">(\(app.domainCount) domain\(app.domainCount == 1 ? "" : "s"))</span>"
             let alerts: HTML = app.openAlerts > 0 ? "<a class=\"alert-count\" href=\"/apps/\(app.id)#alerts\">\(app.openAlerts)</a>" : "<span class=\"muted\">0</span>"
             rows.append("""
                 <tr><td class="host"><a href="/apps/\(app.id)">\(app.name)</a><span class="reason mono">\(ids)</span></td>\
                 <td>\((app.worstState ?? .never).pill)</td>\
-                <td>\(healthy) of \(app.domainCount) passing \(states.joined(separator: " "))</td><td>\(alerts)</td></tr>
+                <td>\(healthy) of \(app.linkCount) links passing \(domains) \(states.joined(separator: " "))</td><td>\(alerts)</td></tr>
                 """)
         }
         let table: HTML = """
-            <div class="table-wrap"><table><thead><tr><th>App</th><th>Worst domain</th><th>Domains by state</th><th>Open alerts</th></tr></thead>\
+            <div class="table-wrap"><table><thead><tr><th>App</th><th>Worst link</th><th>Links by state</th><th>Open alerts</th></tr></thead>\
             <tbody>\(rows)</tbody></table></div>
             """
         return Layout.page(title: "Apps", viewer: viewer, active: .apps, flash: flash, body: head + table)
@@ -158,7 +159,7 @@ enum AppPages {
         var sentence: HTML = "\(healthy) of \(cells.count) links healthy."
         if let first = worst.first, let row = m.rows.first(where: { $0.cells.contains { $0.declaredAs == first.declaredAs && $0.platform == first.platform && $0.service == first.service } }) {
             let since: HTML = first.since.map { " since \(DisplayTime.dateTime($0))" as HTML } ?? .empty
-            sentence.append(" \(first.service.label) broken on \(row.displayHost)\(since).")
+            sentence.append(" \(first.platform == .android ? "Android App Links" : first.service.label) broken on \(row.displayHost)\(since).")
         }
         var head: HTML = "<tr><th scope=\"col\">Domain</th>"
         let platforms = m.platforms
@@ -175,11 +176,12 @@ enum AppPages {
                     if cell.developerMode { modes.append("<span class=\"tag\" title=\"Devices in developer mode fetch from the origin, skipping Apple's CDN\">developer</span>") }
                     if cell.managedMode { modes.append("<span class=\"tag\" title=\"Only on supervised devices whose MDM approves the domain\">managed</span>") }
                     let since: HTML = cell.since.map {
-                        "<span class=\"muted\">\(cell.sinceAtLeast ? "for at least" : "since") \(DisplayTime.ago(Int64($0.timeIntervalSince1970), now: nowEpoch))</span>"
+                        "<span class=\"muted\" title=\"\(DisplayTime.dateTime($0))\">since \(DisplayTime.ago(Int64($0.timeIntervalSince1970), now: nowEpoch))</span>"
                     } ?? .empty
                     let reason: HTML = cell.reason.map { "<span class=\"reason\">\($0)</span>" } ?? .empty
                     return """
-                        <li class="cell" data-service="\(cell.service.rawValue)" data-state="\(cell.state.rawValue)">\
+                        <li class="cell" data-platform="\(p.rawValue)" data-service="\(cell.service.rawValue)" data-state="\(cell.state.rawValue)"\
+                        \(cell.since.map { " data-since=\"\(DisplayTime.dateTime($0))\"" as HTML } ?? .empty)>\
                         <span class="service">\(p == .android ? "App Links" : cell.service.rawValue)</span> \(cell.state.pill) \(modes) \(since)\(reason)</li>
                         """
                 }
@@ -203,7 +205,13 @@ enum AppPages {
             } else {
                 apple = m.app.appleAppIDs.isEmpty ? "—" : "<span class=\"muted\">not measured yet</span>"
             }
-            let android: HTML = m.app.androidPackage == nil ? "—" : (w.android.map { "\($0.description)" as HTML } ?? "<span class=\"muted\">not monitored yet</span>")
+            let android: HTML
+            if let r = w.android {
+                let reason: HTML = w.androidReason.map { "<span class=\"reason\">\($0)</span>" } ?? .empty
+                android = (r.meetsExpectation ? "<span class=\"ok\">✓ \(r.actual.description)</span>" : "<span class=\"bad\">✗ \(r.actual.description)</span>") + reason
+            } else {
+                android = m.app.androidPackage == nil ? "—" : "<span class=\"muted\">not measured yet</span>"
+            }
             watched.append("<tr><td class=\"mono\">\(w.url)</td><td>\(apple)</td><td>\(android)</td></tr>")
         }
         let watchedHTML: HTML = m.watched.isEmpty ? "<p class=\"muted\">No watched URLs.</p>" : """

@@ -1,4 +1,5 @@
 import Foundation
+import Monitor
 import Store
 import Vocabulary
 
@@ -35,10 +36,14 @@ struct MetricsHandler<Repository: CheckStore & AppStore & Sendable>: Sendable {
         out += "aasa_check_queue_depth \(m.queueDepth)\n"
         metric("aasa_deliveries", "gauge", "Notification deliveries by state.")
         for s in ["pending", "sent", "failed"] { out += "aasa_deliveries{state=\"\(s)\"} \(m.deliveriesByState[s] ?? 0)\n" }
-        let apps = try store.appSummaries()
-        metric("aasa_app_domains", "gauge", "Domains each app claims, by the domain's state.")
+        let apps = try AppSummary.load(from: store)
+        metric("aasa_app_domains", "gauge",
+               "Domains each app claims per platform and service, by the state of the app's link: the domain's file judged for this app (its IDs, package and keys; developer mode ignores the CDN).")
         for app in apps {
-            for s in DomainState.allCases { out += "aasa_app_domains{app=\"\(label(app.name))\",state=\"\(s.rawValue)\"} \(app.states[s] ?? 0)\n" }
+            for (kind, states) in app.links.sorted(by: { $0.key < $1.key }) {
+                let labels = "app=\"\(label(app.name))\",platform=\"\(kind.platform.rawValue)\",service=\"\(kind.service.rawValue)\""
+                for s in DomainState.allCases { out += "aasa_app_domains{\(labels),state=\"\(s.rawValue)\"} \(states[s] ?? 0)\n" }
+            }
         }
         metric("aasa_app_open_alerts", "gauge", "Open alerts on the domains each app claims.")
         for app in apps { out += "aasa_app_open_alerts{app=\"\(label(app.name))\"} \(app.openAlerts)\n" }

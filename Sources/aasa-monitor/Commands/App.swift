@@ -108,16 +108,16 @@ extension AASAMonitor.App {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List apps with their domains by state.")
+        static let configuration = CommandConfiguration(abstract: "List apps with their links by state (each judged for the app).")
         @OptionGroup var database: DatabaseOptions
 
         func run() throws {
             let opened = try database.open(migrate: true)
             defer { try? opened.close() }
-            for app in try opened.database.appSummaries() {
+            for app in try AppSummary.load(from: opened.database) {
                 let ids = (app.appleAppIDs + (app.androidPackage.map { [$0] } ?? [])).joined(separator: " ")
                 let states = DomainState.allCases.compactMap { s in app.states[s].map { "\($0) \(s.rawValue)" } }.joined(separator: ", ")
-                Terminal.print("\(app.id)\t\(app.name)\t\(ids)\t\(app.domainCount) domains: \(states.isEmpty ? "none" : states)\t\(app.openAlerts) open alerts")
+                Terminal.print("\(app.id)\t\(app.name)\t\(ids)\t\(app.domainCount) domains, \(app.linkCount) links: \(states.isEmpty ? "none" : states)\t\(app.openAlerts) open alerts")
             }
         }
     }

@@ -1,0 +1,61 @@
+import Foundation
+import Store
+import Vocabulary
+
+/// A line of the by-app overview (the page, the API's list, /metrics, `app list`): the app and its
+/// links counted by state, each link judged for this app against its domain's latest changed check
+/// (`AppLinkStanding`), so a developer-mode link ignores a failing CDN and an Android link counts
+/// what assetlinks.json grants the app, whatever the domain's overall state says.
+public struct AppSummary: Sendable, Equatable {
+    /// A column of the app's matrix: a platform and a service.
+    public struct LinkKind: Hashable, Sendable, Comparable {
+        public var platform: Platform
+        public var service: Service
+
+        public static func < (a: LinkKind, b: LinkKind) -> Bool {
+            (a.platform.rawValue, a.service.rawValue) < (b.platform.rawValue, b.service.rawValue)
+        }
+    }
+
+    public var id: Int64
+    public var name: String
+    public var appleAppIDs: [String]
+    public var androidPackage: String?
+    public var domainCount: Int
+    public var openAlerts: Int
+    /// Links per platform and service, by state.
+    public var links: [LinkKind: [DomainState: Int]]
+
+    /// Links by state, over every platform and service.
+    public var states: [DomainState: Int] {
+        links.values.reduce(into: [:]) { total, byState in total.merge(byState, uniquingKeysWith: +) }
+    }
+
+    public var linkCount: Int { links.values.reduce(0) { $0 + $1.values.reduce(0, +) } }
+
+    /// The app's worst link state, for sorting and the row's badge.
+    public var worstState: DomainState? {
+        states.filter { $0.value > 0 }.keys.min { $0.worstFirstRank < $1.worstFirstRank }
+    }
+
+    /// Every app, its links judged one by one: one query for the apps, one for every link with its
+    /// domain's latest changed check.
+    public static func load(from store: some AppStore) throws -> [AppSummary] {
+        let apps = Dictionary(try store.apps().map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var links: [Int64: [LinkKind: [DomainState: Int]]] = [:]
+        for row in try store.appLinksWithLatestCheck() {
+            guard let app = apps[row.appID] else { continue }
+            let state = state(of: row.link, app: app, latest: row.latest)
+            links[row.appID, default: [:]][LinkKind(platform: row.link.platform, service: row.link.service), default: [:]][state, default: 0] += 1
+        }
+        return try store.appListings().map {
+            AppSummary(id: $0.id, name: $0.name, appleAppIDs: $0.appleAppIDs, androidPackage: $0.androidPackage,
+                       domainCount: $0.domainCount, openAlerts: $0.openAlerts, links: links[$0.id] ?? [:])
+        }
+    }
+
+    /// The same judgement as the app page's cell (`AppMatrix.cell`), without its run.
+    static func state(of link: AppLinkRecord, app: AppRecord, latest: LinkEvidence?) -> DomainState {
+        AppMatrix.cell(link, app: app, latest: latest, run: nil).state
+    }
+}
