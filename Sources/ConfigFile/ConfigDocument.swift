@@ -94,7 +94,7 @@ public struct DomainEntry: Sendable, Equatable {
 
     /// Where each value was written, so a refusal names its line.
     public struct Lines: Sendable, Equatable {
-        public var entry = 0, host = 0, interval = 0, badge = 0
+        public var entry = 0, host = 0, interval = 0, badge = 0, platforms = 0
         /// Per app ID (flattened in file order): the line of its service key and of the ID itself.
         public var services: [Int] = [], appIDs: [Int] = []
         public var watchedURLs: [Int] = [], expectations: [Int] = []
@@ -107,13 +107,17 @@ public struct DomainEntry: Sendable, Equatable {
     public var intervalMinutes: Int?
     /// nil: not managed by the file (new domains: off).
     public var badge: Bool?
+    /// both, apple or android as written (checked by the registry); nil: not managed by the file
+    /// (new domains: both).
+    public var platforms: String?
     public var appIDs: [AppID]
     public var watchedURLs: [WatchedURL]
     public var lines: Lines
 
-    public init(host: String, intervalMinutes: Int? = nil, badge: Bool? = nil, appIDs: [AppID] = [],
+    public init(host: String, intervalMinutes: Int? = nil, badge: Bool? = nil, platforms: String? = nil, appIDs: [AppID] = [],
                 watchedURLs: [WatchedURL] = [], lines: Lines = Lines()) {
         self.host = host
+        self.platforms = platforms
         self.intervalMinutes = intervalMinutes
         self.badge = badge
         self.appIDs = appIDs

@@ -241,7 +241,7 @@ private struct Walker {
         }
     }
 
-    static let domainKeys = ["host", "interval_minutes", "badge", "app_ids", "watched_urls"]
+    static let domainKeys = ["host", "interval_minutes", "badge", "platforms", "app_ids", "watched_urls"]
 
     mutating func domain(_ node: Node) -> DomainEntry? {
         guard let pairs = mapping(node, what: "a domain", keys: Self.domainKeys) else { return nil }
@@ -260,6 +260,9 @@ private struct Walker {
             case "badge":
                 entry.lines.badge = Self.line(value)
                 if let b = boolean(value, what: "badge") { entry.badge = b } else { complete = false }
+            case "platforms":
+                entry.lines.platforms = Self.line(value)
+                if let word = string(value, what: "platforms") { entry.platforms = word } else { complete = false }
             case "app_ids":
                 // service: [TEAMID.bundle.id, …] — the service names are checked with the app IDs.
                 for (service, serviceNode, ids) in mapping(value, what: "app_ids", keys: nil) ?? [] {

@@ -25,6 +25,7 @@ public enum ConfigWriter {
         var pairs: [(Node, Node)] = [("host", text(d.host))]
         if let minutes = d.intervalMinutes { pairs.append(("interval_minutes", Node(String(minutes)))) }
         if let badge = d.badge { pairs.append(("badge", badge ? "true" : "false")) }
+        if let platforms = d.platforms { pairs.append(("platforms", text(platforms))) }
         if !d.appIDs.isEmpty {
             // Grouped by service, in the order the file format documents them.
             var services: [String] = []

@@ -52,7 +52,7 @@ public struct DomainRegistry: Sendable {
         }
     }
 
-    /// Changes a domain's interval, badge and expectations, then re-measures its state against the
+    /// Changes a domain's interval, badge, platforms and expectations, then re-measures its state against the
     /// new expectations and its current file, so an app ID added that the file lacks shows as
     /// failing at once instead of after the next check.
     public func edit(domainID: Int64, _ registration: Registration) throws {
@@ -95,8 +95,10 @@ public struct DomainRegistry: Sendable {
     /// Registers every domain of an import file (see `DomainListParser`) that is not registered yet,
     /// each by the same rules as the form, at the instance's default interval. Imported domains are
     /// due at once but not "requested": a list of thousands must not push ahead of every check that
-    /// a person asked for. `progress` is called after each entry.
-    public func importList(_ text: String, progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }) throws -> ImportReport {
+    /// a person asked for. `platforms`: what every imported domain is watched for. `progress` is
+    /// called after each entry.
+    public func importList(_ text: String, platforms: WatchedPlatforms = .both,
+                           progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }) throws -> ImportReport {
         let parsed = DomainListParser.parse(text)
         var report = ImportReport(refused: parsed.refusals)
         let interval = try defaultIntervalMinutes()
@@ -111,7 +113,8 @@ public struct DomainRegistry: Sendable {
                 ids.map { AppIDExpectation(service: service, appID: $0.text) }
             }
             let draft = DomainDraft(host: host.ascii, displayName: host.unicode, wildcard: host.isWildcard,
-                                    intervalSeconds: interval * 60, badgeEnabled: false, appIDs: apps, watchedURLs: [])
+                                    intervalSeconds: interval * 60, badgeEnabled: false, appIDs: apps, watchedURLs: [],
+                                    platforms: platforms)
             switch try database.createDomain(draft, requestFirstCheck: false) {
             case .created: report.added.append(host.unicode)
             case .alreadyRegistered: report.skipped.append(host.unicode)
@@ -172,9 +175,14 @@ public struct DomainRegistry: Sendable {
         if !Registration.offeredIntervals.contains(where: { $0.minutes == minutes }), problems[.interval] == nil {
             problems[.interval] = "Choose one of the offered intervals."
         }
+        // Left out: a new domain is watched for both, an edited one keeps its setting.
+        var platforms = editing?.platforms ?? .both
+        if let typed = r.platforms {
+            do { platforms = try WatchedPlatforms(typed: typed) } catch { problems[.platforms] = error.message }
+        }
         guard problems.isEmpty else { throw .invalid(problems) }
         return DomainDraft(host: ascii, displayName: display, wildcard: wildcard, intervalSeconds: minutes * 60,
-                           badgeEnabled: r.badge, appIDs: appIDs, watchedURLs: watched)
+                           badgeEnabled: r.badge, appIDs: appIDs, watchedURLs: watched, platforms: platforms)
     }
 
     /// A watched URL must be a whole http(s) URL on the domain (or under it, for a wildcard).

@@ -30,10 +30,13 @@ public struct Registration: Sendable, Equatable {
     /// nil: the instance's default (the `default_interval_minutes` setting).
     public var intervalMinutes: Int?
     public var badge: Bool
+    /// "both", "apple" or "android" as typed (`WatchedPlatforms`); nil: both for a new domain, unchanged in an edit.
+    public var platforms: String?
 
     public init(host: String, appIDs: [AppIDEntry] = [], watchedURLs: [WatchedURLEntry] = [], intervalMinutes: Int? = nil,
-                badge: Bool = false) {
+                badge: Bool = false, platforms: String? = nil) {
         self.host = host
+        self.platforms = platforms
         self.appIDs = appIDs
         self.watchedURLs = watchedURLs
         self.intervalMinutes = intervalMinutes
@@ -51,6 +54,8 @@ public struct Registration: Sendable, Equatable {
 public enum RegistrationField: Hashable, Sendable, Comparable {
     case host
     case interval
+    /// Which platforms the domain is watched for.
+    case platforms
     /// The service of the i-th app ID row.
     case service(Int)
     case appID(Int)

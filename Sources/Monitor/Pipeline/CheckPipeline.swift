@@ -55,7 +55,8 @@ public struct CheckPipeline: Sendable {
         let check: DomainCheck
         var androidCheck: AndroidCheck?
         let lastAndroid = previous.last?.android
-        if shouldCheckAndroid(expecting: android, last: lastAndroid, now: started) {
+        let watchesAndroid = checksAndroid && domain.platforms.watches(.android)
+        if watchesAndroid, shouldCheckAndroid(expecting: android, last: lastAndroid, now: started) {
             // Google's copy may lag the origin by its maxAge (plus a grace): the evaluation needs to know since when.
             let since = previous.last?.android?.versionSince.map { started.timeIntervalSince($0) }
             let both = await fetcher.checkPlatforms(host, android: android, originChangedSecondsAgo: since)
@@ -67,7 +68,7 @@ public struct CheckPipeline: Sendable {
         let now = check.finishedAt
         var summary = CheckSummary(check: check, expectations: expectations)
         summary.android = androidCheck.map { AndroidResult(check: $0, expectations: android, sha256: ContentDigest.sha256Hex) }
-            ?? (checksAndroid ? lastAndroid : nil)
+            ?? (watchesAndroid ? lastAndroid : nil)
         let diffLines = await behaviourDiff(previous: previous.last, current: summary, document: check.report.document,
                                             urls: expectations.watchedURLs.map(\.url))
         let step = previous.advanced(by: summary, policy: alertPolicy(for: domain), now: now,

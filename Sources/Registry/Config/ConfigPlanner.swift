@@ -149,6 +149,7 @@ struct ConfigPlanner {
             guard let existing = state.byKey[d.key] else {
                 var details = ["interval_minutes: \(d.draft.intervalSeconds / 60)"]
                 if d.draft.badgeEnabled { details.append("badge: true") }
+                if d.draft.platforms != .both { details.append("platforms: \(d.draft.platforms.rawValue)") }
                 details += d.draft.appIDs.map { "app_ids.\($0.service.rawValue): \($0.appID)" }
                 details += d.draft.watchedURLs.map { "watched_urls: \($0.url) (expect \($0.expectedAppID ?? "browser"))" }
                 plan.steps.append(.init(action: .add, subject: .domain(name), details: details))
@@ -160,11 +161,15 @@ struct ConfigPlanner {
             // What the file leaves out stays as it is.
             if d.entry.intervalMinutes == nil { draft.intervalSeconds = existing.intervalSeconds }
             if d.entry.badge == nil { draft.badgeEnabled = existing.badgeEnabled }
+            if d.entry.platforms == nil { draft.platforms = existing.platforms }
             var details: [String] = []
             if draft.intervalSeconds != existing.intervalSeconds {
                 details.append("interval_minutes: \(existing.intervalSeconds / 60) → \(draft.intervalSeconds / 60)")
             }
             if draft.badgeEnabled != existing.badgeEnabled { details.append("badge: \(existing.badgeEnabled) → \(draft.badgeEnabled)") }
+            if draft.platforms != existing.platforms {
+                details.append("platforms: \(existing.platforms.rawValue) → \(draft.platforms.rawValue)")
+            }
             // Added: what the file wants and the domain lacks (an app may have put it there already).
             // Removed: the domain's own that the file leaves out (what apps put stays theirs).
             let stored = state.appIDs[existing.id, default: []], own = state.ownAppIDs(existing.id), wanted = Set(draft.appIDs)

@@ -48,6 +48,8 @@ extension DomainRegistry {
                 let watched = state.ownWatchedURLs(domain.id).sorted { $0.url < $1.url }
                 document.domains.append(DomainEntry(
                     host: ConfigState.name(of: domain), intervalMinutes: domain.intervalSeconds / 60, badge: domain.badgeEnabled,
+                    // Left out when it is the default, so an export of a setup that never chose stays as it was.
+                    platforms: domain.platforms == .both ? nil : domain.platforms.rawValue,
                     appIDs: apps.map { .init(service: $0.service.rawValue, appID: $0.appID) },
                     watchedURLs: watched.map { .init(url: $0.url, expect: $0.expectedAppID ?? "browser") }))
             }
@@ -113,7 +115,7 @@ extension DomainRegistry {
             let registration = Registration(
                 host: entry.host, appIDs: entry.appIDs.map { .init(service: $0.service, appID: $0.appID) },
                 watchedURLs: entry.watchedURLs.map { .init(url: $0.url, expect: $0.expect) },
-                intervalMinutes: entry.intervalMinutes ?? defaultMinutes, badge: entry.badge ?? false)
+                intervalMinutes: entry.intervalMinutes ?? defaultMinutes, badge: entry.badge ?? false, platforms: entry.platforms)
             do {
                 let draft = try validate(registration, editing: nil)
                 let key = DomainKey(host: draft.host, wildcard: draft.wildcard)
@@ -174,6 +176,7 @@ extension DomainRegistry {
         switch field {
         case .host: return lines.host
         case .interval: return lines.interval == 0 ? lines.entry : lines.interval
+        case .platforms: return lines.platforms == 0 ? lines.entry : lines.platforms
         case .service(let i): return at(lines.services, i)
         case .appID(let i): return at(lines.appIDs, i)
         case .watchedURL(let i): return at(lines.watchedURLs, i)

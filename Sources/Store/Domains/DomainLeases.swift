@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// A domain leased to one worker for one check.
 public struct LeasedDomain: Sendable, Hashable {
     public var id: Int64
@@ -12,6 +14,8 @@ public struct LeasedDomain: Sendable, Hashable {
     public var consecutiveFailures: Int
     public var alertOpenAfter: Int?
     public var alertResolveAfter: Int?
+    /// Which platforms' files this check fetches (`domains.platforms`).
+    public var platforms: WatchedPlatforms = .both
 }
 
 extension DomainStore {
@@ -24,7 +28,7 @@ extension DomainStore {
                          intervalSeconds: try row.decode("interval_seconds"), attemptKey: try row.decode("lease_attempt_key"),
                          round: try row.decode("check_round"), consecutiveFailures: try row.decode("consecutive_failures"),
                          alertOpenAfter: try row.decode("alert_open_after"),
-                         alertResolveAfter: try row.decode("alert_resolve_after"))
+                         alertResolveAfter: try row.decode("alert_resolve_after"), platforms: try row.decode("platforms"))
         }
     }
 
@@ -56,7 +60,7 @@ extension DomainStore {
             next_check_at = LEAST(d.next_check_at, now()), check_requested_at = NULL
         FROM picked WHERE d.id = picked.id
         RETURNING d.id, d.host, d.display_name, d.interval_seconds, d.lease_attempt_key, d.check_round,
-                  d.consecutive_failures, d.alert_open_after, d.alert_resolve_after
+                  d.consecutive_failures, d.alert_open_after, d.alert_resolve_after, d.platforms
         """
     }
 

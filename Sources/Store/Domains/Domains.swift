@@ -8,13 +8,15 @@ public struct DomainDraft: Sendable, Equatable {
     public var wildcard: Bool
     public var intervalSeconds: Int
     public var badgeEnabled: Bool
+    public var platforms: WatchedPlatforms
     /// (service, TEAMID.bundle.id)
     public var appIDs: [AppIDExpectation]
     public var watchedURLs: [WatchedURLExpectation]
 
     public init(host: String, displayName: String, wildcard: Bool, intervalSeconds: Int, badgeEnabled: Bool,
-                appIDs: [AppIDExpectation], watchedURLs: [WatchedURLExpectation]) {
+                appIDs: [AppIDExpectation], watchedURLs: [WatchedURLExpectation], platforms: WatchedPlatforms = .both) {
         self.host = host
+        self.platforms = platforms
         self.displayName = displayName
         self.wildcard = wildcard
         self.intervalSeconds = intervalSeconds
@@ -51,6 +53,7 @@ public struct DomainRecord: Sendable {
     public var wildcard: Bool
     public var intervalSeconds: Int
     public var badgeEnabled: Bool
+    public var platforms: WatchedPlatforms
     public var nextCheckAt: Date
     public var checkRequestedAt: Date?
     public var leaseUntil: Date?
@@ -79,6 +82,7 @@ public struct DomainRecord: Sendable {
         wildcard = try row.decode("wildcard")
         intervalSeconds = try row.decode("interval_seconds")
         badgeEnabled = try row.decode("badge_enabled")
+        platforms = try row.decode("platforms")
         nextCheckAt = try row.decode("next_check_at")
         checkRequestedAt = try row.decode("check_requested_at")
         leaseUntil = try row.decode("lease_until")
@@ -92,7 +96,7 @@ public struct DomainRecord: Sendable {
     }
 
     static let columns: SQL = """
-        id, host, display_name, wildcard, interval_seconds, badge_enabled, next_check_at, check_requested_at, lease_until,
+        id, host, display_name, wildcard, interval_seconds, badge_enabled, platforms, next_check_at, check_requested_at, lease_until,
         last_check_id, last_checked_at, last_verdict, last_reason, last_expectations, last_changed_at, created_at
         """
 }
@@ -110,7 +114,7 @@ extension Database {
         try withTransaction { c in try c.insertDomain(draft, requestFirstCheck: requestFirstCheck) }
     }
 
-    /// Changes a domain's interval, badge and expectations (the host never changes: that is another domain).
+    /// Changes a domain's interval, badge, platforms and expectations (the host never changes: that is another domain).
     @discardableResult
     public func updateDomain(id: Int64, _ draft: DomainDraft) throws -> Bool {
         try withTransaction { c in try c.changeDomain(id: id, draft) }
@@ -121,10 +125,10 @@ extension Connection {
     /// `createDomain` inside a transaction the caller holds (a config apply makes many changes in one).
     public func insertDomain(_ draft: DomainDraft, requestFirstCheck: Bool) throws -> DomainCreation {
         guard let id: Int64 = try firstRow("""
-            INSERT INTO domains (host, display_name, wildcard, interval_seconds, badge_enabled, next_check_at, check_requested_at)
-            VALUES ($1, $2, $3, $4, $5, now(), CASE WHEN $6 THEN now() END) ON CONFLICT (host, wildcard) DO NOTHING RETURNING id
+            INSERT INTO domains (host, display_name, wildcard, interval_seconds, badge_enabled, next_check_at, check_requested_at, platforms)
+            VALUES ($1, $2, $3, $4, $5, now(), CASE WHEN $6 THEN now() END, $7) ON CONFLICT (host, wildcard) DO NOTHING RETURNING id
             """, draft.host, draft.displayName, draft.wildcard, draft.intervalSeconds, draft.badgeEnabled,
-            requestFirstCheck)?.decode("id") else {
+            requestFirstCheck, draft.platforms)?.decode("id") else {
             let existing: Int64 = try value("SELECT id FROM domains WHERE host = $1 AND wildcard = $2", draft.host, draft.wildcard)
             return .alreadyRegistered(id: existing)
         }
@@ -135,9 +139,9 @@ extension Connection {
     /// `updateDomain` inside a transaction the caller holds.
     public func changeDomain(id: Int64, _ draft: DomainDraft) throws -> Bool {
         guard try execute("""
-            UPDATE domains SET interval_seconds = $2::integer, badge_enabled = $3, updated_at = now(),
+            UPDATE domains SET interval_seconds = $2::integer, badge_enabled = $3, platforms = $4, updated_at = now(),
               next_check_at = LEAST(next_check_at, now() + make_interval(secs => $2::integer)) WHERE id = $1
-            """, id, draft.intervalSeconds, draft.badgeEnabled) == 1 else { return false }
+            """, id, draft.intervalSeconds, draft.badgeEnabled, draft.platforms) == 1 else { return false }
         try replaceExpectations(domainID: id, appIDs: draft.appIDs, watchedURLs: draft.watchedURLs)
         return true
     }

@@ -16,6 +16,8 @@ enum DomainAPI {
         let reason: String?
         let interval_minutes: Int
         let badge: Bool
+        /// both, apple or android.
+        let platforms: WatchedPlatforms
         let last_checked_at: Date?
         let last_changed_at: Date?
         let next_check_at: Date
@@ -40,11 +42,13 @@ enum DomainAPI {
         var host: String?
         var interval_minutes: Int?
         var badge: Bool?
+        var platforms: String?
         var app_ids: [AppIDJSON]?
         var watched_urls: [WatchedJSON]?
 
-        init(host: String?, interval_minutes: Int?, badge: Bool?, app_ids: [AppIDJSON]?, watched_urls: [WatchedJSON]?) {
+        init(host: String?, interval_minutes: Int?, badge: Bool?, platforms: String?, app_ids: [AppIDJSON]?, watched_urls: [WatchedJSON]?) {
             (self.host, self.interval_minutes, self.badge, self.app_ids, self.watched_urls) = (host, interval_minutes, badge, app_ids, watched_urls)
+            self.platforms = platforms
         }
 
         init(_ members: [String: APIJSON]) {
@@ -56,6 +60,7 @@ enum DomainAPI {
             host = string(members["host"])
             if case .integer(let n)? = members["interval_minutes"] { interval_minutes = n }
             if case .bool(let b)? = members["badge"] { badge = b }
+            platforms = string(members["platforms"])
             app_ids = objects(members["app_ids"])?.map { AppIDJSON(service: string($0["service"]) ?? "", app_id: string($0["app_id"]) ?? "") }
             watched_urls = objects(members["watched_urls"])?.map { WatchedJSON(url: string($0["url"]) ?? "", expect: string($0["expect"]) ?? "") }
         }
@@ -69,6 +74,7 @@ enum DomainAPI {
                          example: "example.com")),
         ("interval_minutes", .integerEnum(Registration.offeredIntervals.map(\.minutes))),
         ("badge", .boolean),
+        ("platforms", .stringEnum(WatchedPlatforms.allCases.map(\.rawValue))),
         ("app_ids", .array(.object([("service", .stringEnum(Service.allCases.map(\.rawValue))),
                                     ("app_id", .string(pattern: APIPatterns.appID, maxLength: 255, example: "ABCDE12345.com.example.app"))],
                                    required: ["service", "app_id"]),
@@ -117,7 +123,7 @@ enum DomainAPI {
     static func json(_ d: DomainRecord, now: Date, detail: (apps: [AppIDExpectation], watched: [WatchedURLExpectation])? = nil) -> DomainJSON {
         var j = DomainJSON(id: d.id, host: d.host, display_name: d.displayName, wildcard: d.wildcard,
                            state: DomainState(verdict: d.lastVerdict, checking: d.isChecking(now: now)).rawValue, reason: d.lastReason,
-                           interval_minutes: d.intervalSeconds / 60, badge: d.badgeEnabled, last_checked_at: d.lastCheckedAt,
+                           interval_minutes: d.intervalSeconds / 60, badge: d.badgeEnabled, platforms: d.platforms, last_checked_at: d.lastCheckedAt,
                            last_changed_at: d.lastChangedAt, next_check_at: d.nextCheckAt)
         if let detail {
             j.app_ids = detail.apps.map { AppIDJSON(service: $0.service.rawValue, app_id: $0.appID) }
@@ -145,7 +151,7 @@ enum DomainAPI {
     static func registration(_ input: DomainInput) -> Registration {
         Registration(host: input.host ?? "", appIDs: (input.app_ids ?? []).map { .init(service: $0.service, appID: $0.app_id) },
                      watchedURLs: (input.watched_urls ?? []).map { .init(url: $0.url, expect: $0.expect) },
-                     intervalMinutes: input.interval_minutes, badge: input.badge ?? false)
+                     intervalMinutes: input.interval_minutes, badge: input.badge ?? false, platforms: input.platforms)
     }
 
     /// The registry's refusal as the API's error: the first refused field, named as in the JSON body.
@@ -164,6 +170,7 @@ enum DomainAPI {
         switch field {
         case .host: "host"
         case .interval: "interval_minutes"
+        case .platforms: "platforms"
         case .service(let i): "app_ids[\(i)].service"
         case .appID(let i): "app_ids[\(i)].app_id"
         case .watchedURL(let i): "watched_urls[\(i)].url"
@@ -204,6 +211,7 @@ enum DomainAPI {
         // Fields left out keep their value.
         let current = (try c.database.appIDExpectations(domainID: d.id), try c.database.watchedURLs(domainID: d.id))
         input = DomainInput(host: nil, interval_minutes: input.interval_minutes ?? d.intervalSeconds / 60, badge: input.badge ?? d.badgeEnabled,
+                            platforms: input.platforms ?? d.platforms.rawValue,
                             app_ids: input.app_ids ?? current.0.map { AppIDJSON(service: $0.service.rawValue, app_id: $0.appID) },
                             watched_urls: input.watched_urls ?? current.1.map { WatchedJSON(url: $0.url, expect: $0.expectedAppID ?? "browser") })
         do {

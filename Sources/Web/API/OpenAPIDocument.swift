@@ -57,11 +57,13 @@ enum OpenAPIDocument {
         let state = APISchema.stringEnum(DomainState.allCases.map(\.rawValue)).json
         let verdict = APISchema.stringEnum(["pass", "warn", "fail"]).json
         let dateTime = #"{"type": "string", "format": "date-time"}"#
+        let platforms = APISchema.stringEnum(WatchedPlatforms.allCases.map(\.rawValue)).json
         let domain = #"""
-            {"type": "object", "required": ["id", "host", "display_name", "wildcard", "state", "interval_minutes", "badge", "next_check_at"], "properties": {
+            {"type": "object", "required": ["id", "host", "display_name", "wildcard", "state", "interval_minutes", "badge", "platforms", "next_check_at"], "properties": {
               "id": {"type": "integer"}, "host": {"type": "string"}, "display_name": {"type": "string"}, "wildcard": {"type": "boolean"},
               "state": \#(state), "reason": {"type": "string", "description": "Why, in one line: an unmet expectation, else the worst finding; absent when all is well"},
               "interval_minutes": {"type": "integer"}, "badge": {"type": "boolean"},
+              "platforms": \#(platforms),
               "last_checked_at": \#(dateTime), "last_changed_at": \#(dateTime), "next_check_at": \#(dateTime),
               "app_ids": {"type": "array", "items": {"type": "object", "required": ["service", "app_id"], "properties": {"service": {"type": "string"}, "app_id": {"type": "string"}}}},
               "watched_urls": {"type": "array", "items": {"type": "object", "required": ["url", "expect"], "properties": {"url": {"type": "string"}, "expect": {"type": "string"}}}}}}
@@ -157,7 +159,7 @@ enum OpenAPIDocument {
               "parameters": [\#(domainParameter)],
               "get": {"operationId": "getDomain", "summary": "Read a domain",
                 "responses": \#(responses(jsonResponse(200, "The domain", domainRef), refs: [404]))},
-              "patch": {"operationId": "changeDomain", "summary": "Change interval, badge, app IDs or watched URLs; members left out keep their value",
+              "patch": {"operationId": "changeDomain", "summary": "Change interval, badge, platforms, app IDs or watched URLs; members left out keep their value",
                 "requestBody": \#(jsonBody(##"{"$ref": "#/components/schemas/DomainChange"}"##)),
                 "responses": \#(responses(jsonResponse(200, "The domain", domainRef), refs: [400, 403, 404, 413, 415, 422]))},
               "delete": {"operationId": "deleteDomain", "summary": "Delete a domain and its history",

@@ -101,6 +101,7 @@ enum DomainHandlers {
         m.host = d.displayName
         m.intervalMinutes = d.intervalSeconds / 60
         m.badge = d.badgeEnabled
+        m.platforms = d.platforms
         m.appIDs = try c.database.appIDExpectations(domainID: d.id).map { ($0.service, $0.appID) }
         m.watched = try c.database.watchedURLs(domainID: d.id).map { ($0.url, $0.expectedAppID ?? "browser") }
         return .html(RegisterPage.render(m, viewer: try c.signedIn))

@@ -23,6 +23,7 @@ public struct RegisterFormModel: Sendable {
     public var watched: [(url: String, expect: String)] = []
     public var intervalMinutes: Int = 60
     public var badge: Bool = false
+    public var platforms: WatchedPlatforms = .both
     /// Field name → message. Field names: `host`, `appid.N`, `url.N`, `expect.N`, `interval`, `form`.
     public var errors: [String: String] = [:]
     /// nil when registering; the domain id when editing.
@@ -78,6 +79,11 @@ public enum RegisterPage {
             let sel: HTML = minutes == m.intervalMinutes ? " selected" : ""
             intervals.append("<option value=\"\(minutes)\"\(sel)>\(label)</option>")
         }
+        var platformOptions: HTML = .empty
+        for choice in WatchedPlatforms.allCases {
+            let sel: HTML = choice == m.platforms ? " selected" : ""
+            platformOptions.append("<option value=\"\(choice.rawValue)\"\(sel)>\(choice.label)</option>")
+        }
         let badgeChecked: HTML = m.badge ? " checked" : ""
         let title = m.editing == nil ? "Register a domain" : "Edit " + m.host
         let action: HTML = m.editing.map { "/domains/\($0)/edit" } ?? "/domains"
@@ -103,6 +109,10 @@ public enum RegisterPage {
             <button type="button" class="link" data-add-row="url-rows" hidden>+ Add another URL</button></fieldset>
             <div\(cls("interval"))><label for="interval">Check frequency</label>\
             <select id="interval" name="interval">\(intervals)</select>\(error("interval"))</div>
+            <div\(cls("platforms"))><label for="platforms">Platforms <span class="hint">— Apple's \
+            apple-app-site-association, Android's assetlinks.json, or both (Android counts only where the site \
+            serves the file or an Android app is expected)</span></label>\
+            <select id="platforms" name="platforms"\(described("platforms"))>\(platformOptions)</select>\(error("platforms"))</div>
             <label class="hint"><input type="checkbox" name="badge" value="on"\(badgeChecked)> \
             Publish a status badge at <code>/badge/HOST.svg</code></label>
             <p><button type="submit" class="primary">\(m.editing == nil ? "Register and check now" : "Save changes")</button> \

@@ -12,6 +12,8 @@ enum RegistrationInput {
         var watched: [(url: String, expect: String)]
         var intervalMinutes: String
         var badge: Bool
+        /// As sent; nil when the form had no platforms field (the registry then keeps "both").
+        var platforms: String?
     }
 
     static func fields(from form: FormData) -> Fields {
@@ -26,7 +28,7 @@ enum RegistrationInput {
             watched.append((url, i < expects.count ? expects[i] : ""))
         }
         return Fields(host: form["host"] ?? "", appIDs: apps, watched: watched, intervalMinutes: form["interval"] ?? "",
-                      badge: form["badge"] == "on")
+                      badge: form["badge"] == "on", platforms: form["platforms"])
     }
 
     static func registration(_ f: Fields) -> Registration {
@@ -34,7 +36,7 @@ enum RegistrationInput {
         // value is refused like any other that is not.
         Registration(host: f.host, appIDs: f.appIDs.map { .init(service: $0.service, appID: $0.appID) },
                      watchedURLs: f.watched.map { .init(url: $0.url, expect: $0.expect) },
-                     intervalMinutes: Int(f.intervalMinutes) ?? 0, badge: f.badge)
+                     intervalMinutes: Int(f.intervalMinutes) ?? 0, badge: f.badge, platforms: f.platforms)
     }
 
     /// The form again, as typed, with the registry's messages beside their fields.
@@ -43,6 +45,8 @@ enum RegistrationInput {
         model.editing = editing?.id
         model.host = editing?.displayName ?? f.host
         model.badge = f.badge
+        // A word the form does not offer is refused beside the field; the list shows its default under the message.
+        model.platforms = f.platforms.flatMap(WatchedPlatforms.init(rawValue:)) ?? .both
         model.intervalMinutes = Int(f.intervalMinutes) ?? 60
         model.appIDs = f.appIDs.map { (selectedOption(forService: $0.service), $0.appID) }
         model.watched = f.watched.map { ($0.url, $0.expect) }
@@ -62,6 +66,7 @@ enum RegistrationInput {
         switch field {
         case .host: "host"
         case .interval: "interval"
+        case .platforms: "platforms"
         case .service(let i), .appID(let i): "appid.\(i)"
         case .watchedURL(let i): "url.\(i)"
         case .expectation(let i): "expect.\(i)"

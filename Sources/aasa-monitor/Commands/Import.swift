@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Glibc
 import Registry
+import Vocabulary
 
 extension AASAMonitor {
     /// `aasa-monitor import FILE`: bulk registration from a list or CSV.
@@ -14,6 +15,13 @@ extension AASAMonitor {
 
         @Argument(help: "The file, or - for standard input.")
         var file: String
+
+        @Option(help: "Which platforms the imported domains are watched for: both, apple or android.")
+        var platforms: String = WatchedPlatforms.both.rawValue
+
+        func validate() throws {
+            do { _ = try WatchedPlatforms(typed: platforms) } catch { throw ValidationError(error.message) }
+        }
 
         func run() throws {
             let data: Data
@@ -30,7 +38,9 @@ extension AASAMonitor {
             defer { try? opened.close() }
             let terminal = isatty(STDERR_FILENO) == 1
             var bar: ProgressBar?
-            let report = try DomainRegistry(database: opened.database).importList(String(decoding: data, as: UTF8.self)) { done, total in
+            let chosen = (try? WatchedPlatforms(typed: platforms)) ?? .both  // validate() refused any other word
+            let report = try DomainRegistry(database: opened.database).importList(String(decoding: data, as: UTF8.self),
+                                                                                platforms: chosen) { done, total in
                 guard terminal else { return }
                 if bar == nil { bar = ProgressBar(total: total) }
                 if let bar, done % 20 == 0 || done == total {
