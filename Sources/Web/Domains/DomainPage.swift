@@ -30,6 +30,7 @@ public enum DomainPage {
             <span class="sentence">\(m.verdictSentence)</span>\(progress)</section>
             """
         var body = head + verdict
+        body.append(platforms(m))
         body.append(findings(m))
         body.append(locations(m))
         body.append(file(m))
@@ -39,6 +40,7 @@ public enum DomainPage {
             <div class="card">\(LineChart(title: "Days until the certificate expires", unit: "days", points: m.certificateDays, threshold: 30).svg())</div></section>
             """)
         body.append(diff(m))
+        body.append(androidDetails(m))
         body.append(timeline(m))
         body.append(expectations(m))
         return Layout.page(title: title, viewer: viewer, active: .overview, flash: flash, body: body)
@@ -49,12 +51,20 @@ public enum DomainPage {
     }
 
     static func findings(_ m: DomainPageModel) -> HTML {
-        guard !m.findings.isEmpty else {
-            return m.lastCheck == nil ? .empty : "<section class=\"card\"><h2>Findings</h2><p class=\"muted\">No findings: the file and its transport look right.</p></section>"
+        guard !m.findings.isEmpty || m.lastCheck != nil else { return .empty }
+        // With both platforms on the page, each list says whose it is.
+        return findingList(m.findings, id: "findings", title: m.android == nil ? "Findings" : "Apple findings",
+                           empty: "No findings: the file and its transport look right.")
+    }
+
+    /// Findings grouped by severity, each with its code, JSON location and the OS versions it affects.
+    static func findingList(_ findings: [Finding], id: String, title: String, empty: String) -> HTML {
+        guard !findings.isEmpty else {
+            return "<section class=\"card\" id=\"\(id)\"><h2>\(title)</h2><p class=\"muted\">\(empty)</p></section>"
         }
-        var out: HTML = "<section class=\"card\" id=\"findings\"><h2>Findings</h2>"
+        var out: HTML = "<section class=\"card\" id=\"\(id)\"><h2>\(title)</h2>"
         for severity in Severity.allCases {
-            let group = m.findings.filter { $0.severity == severity }
+            let group = findings.filter { $0.severity == severity }
             guard !group.isEmpty else { continue }
             out.append("<div class=\"findings-group\"><h3>\(groupTitle(severity, group.count))</h3>")
             for f in group {
@@ -88,7 +98,17 @@ public enum DomainPage {
     static func locations(_ m: DomainPageModel) -> HTML {
         guard !m.locations.isEmpty else { return .empty }
         var cols: HTML = .empty
-        for l in m.locations {
+        for l in m.locations { cols.append(locationCard(l, now: m.now)) }
+        // Origin locations by bytes; the CDN may re-encode the file, so it is judged by behaviour (cdn-stale).
+        let hashes = Set(m.locations.filter { !$0.isCDN }.compactMap(\.versionHash))
+        let note: HTML = hashes.count > 1
+            ? "<p class=\"error-text\">The locations serve different files: devices may see another version than you expect.</p>"
+            : .empty
+        return "<section id=\"locations\"><h2>Origin and Apple CDN</h2>\(note)<div class=\"grid-2\">\(cols)</div></section>"
+    }
+
+    /// One fetched location's transport facts as a card.
+    static func locationCard(_ l: DomainPageModel.LocationView, now: Int64) -> HTML {
             var facts: HTML = "<dt>URL</dt><dd class=\"mono\">\(l.url)</dd>"
             if let f = l.failure { facts.append("<dt>Failure</dt><dd class=\"error-text\">\(f)</dd>") }
             if let s = l.status { facts.append("<dt>Status</dt><dd>\(s)</dd>") }
@@ -102,23 +122,21 @@ public enum DomainPage {
             }
             if let i = l.tlsIssuer { facts.append("<dt>Certificate</dt><dd>\(i)</dd>") }
             if let n = l.certificateNotAfter {
-                facts.append("<dt>Expires</dt><dd>\(DisplayTime.date(n)) (\((n - m.now) / 86_400) days)</dd>")
+                facts.append("<dt>Expires</dt><dd>\(DisplayTime.date(n)) (\((n - now) / 86_400) days)</dd>")
             }
-            cols.append("<div class=\"card\"><h3>\(l.title)</h3><dl class=\"facts\">\(facts)</dl></div>")
-        }
-        // Origin locations by bytes; the CDN may re-encode the file, so it is judged by behaviour (cdn-stale).
-        let hashes = Set(m.locations.filter { !$0.isCDN }.compactMap(\.versionHash))
-        let note: HTML = hashes.count > 1
-            ? "<p class=\"error-text\">The locations serve different files: devices may see another version than you expect.</p>"
-            : .empty
-        return "<section id=\"locations\"><h2>Origin and Apple CDN</h2>\(note)<div class=\"grid-2\">\(cols)</div></section>"
+            return "<div class=\"card\"><h3>\(l.title)</h3><dl class=\"facts\">\(facts)</dl></div>"
     }
 
     static func file(_ m: DomainPageModel) -> HTML {
         guard let file = m.file else { return .empty }
+        return fileCard(file, findings: m.findings, id: "file", title: m.android == nil ? "Current file" : "Current apple-app-site-association")
+    }
+
+    /// A stored file pretty-printed, the line of each finding's location marked.
+    static func fileCard(_ file: DomainPageModel.FileView, findings: [Finding], id: String, title: String) -> HTML {
         // Mark the line of each finding's location; a finding about a parent marks its first line.
         var notes: [String: String] = [:]
-        for f in m.findings {
+        for f in findings {
             guard let p = f.location?.pointer, !p.isEmpty else { continue }
             notes[p] = notes[p].map { $0 + "; " + f.code } ?? f.code
         }
@@ -139,7 +157,7 @@ public enum DomainPage {
             }
         }
         return """
-            <section class="card" id="file"><div class="page-head"><h2>Current file</h2>\
+            <section class="card" id="\(id)"><div class="page-head"><h2>\(title)</h2>\
             <a class="button" href="/versions/\(file.hash)">Raw</a></div>\
             <p class="muted">Version <code>\(String(file.hash.prefix(12)))</code>, \(file.bytes.count) bytes, first seen \
             \(DisplayTime.dateTime(file.firstSeen)).</p><pre class="file">\(lines)</pre></section>
@@ -147,26 +165,34 @@ public enum DomainPage {
     }
 
     static func diff(_ m: DomainPageModel) -> HTML {
-        guard m.versions.count >= 2 else { return .empty }
+        versionDiff(m.versions, diff: m.diff, id: "diff", domainID: m.id, keys: ("from", "to"),
+                    title: m.android == nil ? "Changes between versions" : "Changes between versions of apple-app-site-association",
+                    noChange: "No behavioural change: every app gets the same URLs as before.")
+    }
+
+    /// Two versions of a file compared; `keys` name the query parameters that pick them.
+    static func versionDiff(_ versions: [DomainPageModel.VersionEntry], diff: DomainPageModel.DiffView?, id: String, domainID: Int64,
+                            keys: (from: String, to: String), title: String, noChange: String) -> HTML {
+        guard versions.count >= 2 else { return .empty }
         func options(_ selected: String?) -> HTML {
             var out: HTML = .empty
-            for v in m.versions {
+            for v in versions {
                 let sel: HTML = v.hash == selected ? " selected" : ""
                 out.append("<option value=\"\(v.hash)\"\(sel)>\(String(v.hash.prefix(12))) · \(DisplayTime.dateTime(v.firstSeen))</option>")
             }
             return out
         }
         var out: HTML = """
-            <section class="card" id="diff"><h2>Changes between versions</h2>\
-            <form method="get" action="/domains/\(m.id)#diff" class="filters">\
-            <label class="inline">From <select name="from">\(options(m.diff?.fromHash))</select></label>\
-            <label class="inline">to <select name="to">\(options(m.diff?.toHash))</select></label>\
+            <section class="card" id="\(id)"><h2>\(title)</h2>\
+            <form method="get" action="/domains/\(domainID)#\(id)" class="filters">\
+            <label class="inline">From <select name="\(keys.from)">\(options(diff?.fromHash))</select></label>\
+            <label class="inline">to <select name="\(keys.to)">\(options(diff?.toHash))</select></label>\
             <button type="submit">Compare</button></form>
             """
-        if let d = m.diff {
+        if let d = diff {
             out.append("<h3>What changes for devices</h3>")
             if d.behavioural.isEmpty && d.watched.isEmpty {
-                out.append("<p class=\"muted\">No behavioural change: every app gets the same URLs as before.</p>")
+                out.append("<p class=\"muted\">\(noChange)</p>")
             } else {
                 var items: HTML = .empty
                 for w in d.watched {

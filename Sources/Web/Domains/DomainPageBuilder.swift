@@ -69,6 +69,7 @@ enum DomainPageBuilder {
             ExpectationStatus(results: $0, appIDs: appIDs.map { ($0.service, $0.appID) })
         }
         let diff = try diffView(versions: versions, watched: watched.map(\.url), query: c.query, db: db)
+        let android = try AndroidPanel.build(d, latest: latest, query: c.query, db: db)
 
         let points = try db.chartPoints(domainID: d.id, since: now.addingTimeInterval(-365 * 86_400), limit: 400)
         let latency = points.map {
@@ -80,7 +81,7 @@ enum DomainPageBuilder {
             guard let date = p.certificateNotAfter else { return nil }
             return LineChart.Point(time: DomainHandlers.epoch(p.time), value: (date.timeIntervalSince(p.time) / 86_400).rounded(.down))
         }
-        return DomainPageModel(
+        var model = DomainPageModel(
             id: d.id, host: d.host, displayHost: d.displayName, isWildcard: d.wildcard, intervalMinutes: d.intervalSeconds / 60,
             badge: d.badgeEnabled, state: state,
             verdictSentence: VerdictSentence.make(state: checking && latest == nil ? .never : state, findings: currentFindings,
@@ -93,6 +94,9 @@ enum DomainPageBuilder {
             appIDs: appIDs.map { ($0.service, $0.appID) },
             watched: watched.map { ($0.url, $0.expectedAppID ?? "browser") }, expectationStatus: expectationStatus,
             now: Int64(now.timeIntervalSince1970))
+        model.appleState = d.platforms.watches(.apple) ? latest?.verdict.map { DomainState(verdict: $0) } : nil
+        model.android = android
+        return model
     }
 
     static func diffView(versions: [VersionSummary], watched: [String], query: FormData, db: Database) throws -> DomainPageModel.DiffView? {

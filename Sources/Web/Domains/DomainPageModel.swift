@@ -149,6 +149,10 @@ public struct DomainPageModel: Sendable {
     /// The expectations measured against the current file; nil before a usable file was seen.
     public var expectationStatus: ExpectationStatus?
     public var now: Int64
+    /// Apple's file verdict alone (the check's), for the Apple column beside Android's; nil before a check.
+    public var appleState: DomainState?
+    /// The Android column and details; nil on pages built without it (tests of Apple's sections alone).
+    var android: AndroidPanel?
 
     public init(id: Int64, host: String, displayHost: String, isWildcard: Bool = false, intervalMinutes: Int = 60,
                 badge: Bool = false, state: DomainState, verdictSentence: String, checking: Bool = false,

@@ -1,0 +1,121 @@
+import Outbound
+import Vocabulary
+import Fetch
+import Foundation
+import Monitor
+import Store
+import Testing
+import TestSupport
+@testable import Web
+
+/// The domain page with both platforms side by side, from checks of the real pipeline: real
+/// PostgreSQL, the HTTPS test fleet serving both files and the fake Digital Asset Links API.
+@Suite(.serialized) struct PlatformPageTests {
+    static let host = "two.fleet.test"
+    static let package = "com.example.shop"
+    static let fingerprint = "AA:" + Array(repeating: "11", count: 31).joined(separator: ":")
+
+    static func assetLinks(_ fingerprint: String) -> String {
+        #"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "\#(package)", "sha256_cert_fingerprints": ["\#(fingerprint)"]}}]"#
+    }
+
+    /// nginx serves the host from the default site; the fake Google API reads the host's own directory.
+    static func write(_ fleet: TestTLSFleet, _ name: String, _ text: String) throws {
+        for site in ["_default", host] {
+            let directory = fleet.directory.appendingPathComponent("www/\(site)/.well-known")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o755])
+            let url = directory.appendingPathComponent(name)
+            try Data(text.utf8).write(to: url)
+            // nginx's workers run as nobody when the tests run as root.
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
+        }
+    }
+
+    /// One scheduler round through the real check pipeline.
+    static func checkDue(_ pipeline: CheckPipeline) async throws {
+        let db = pipeline.database
+        try db.execute("UPDATE domains SET next_check_at = now() - interval '1 second'")
+        let leased = try db.leaseDueDomains(limit: 10, lease: .seconds(60), worker: "platforms")
+        let expectations = Dictionary(grouping: try db.expectations(domainIDs: leased.map(\.id)), by: \.domainID)
+        let histories = try db.domainHistories(domainIDs: leased.map(\.id))
+        for domain in leased {
+            _ = try await pipeline.run(domain, expectations: Expectations(rows: expectations[domain.id] ?? []), history: histories[domain.id])
+        }
+    }
+
+    /// A fleet, a fetcher that asks the fleet's fake Google API, a database and a signed-in admin.
+    static func withSetup(_ body: (TestTLSFleet, WebClient, Database, CheckPipeline) async throws -> Void) async throws {
+        try await TestTLSFleet.with { fleet in
+            try write(fleet, "apple-app-site-association", #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.shop"], "components": [{"/": "/*"}]}]}}"#)
+            try write(fleet, "assetlinks.json", assetLinks(fingerprint))
+            let fetcher = try Fetcher(FetchConfiguration(
+                policy: OutboundPolicy(allowPrivateAddresses: true), cdnBase: fleet.cdnBase, checkCDN: false,
+                rootLocation: .whenWellKnownFails, compareUserAgents: false,
+                googleDAL: GoogleDALSettings(base: fleet.googleDALBase), extraCAFile: fleet.caFile,
+                connectTo: try fleet.connectTo.map { try ConnectToRule(parsing: $0) },
+                connectTimeout: .seconds(30), totalTimeout: .seconds(60)))
+            defer { fetcher.shutdown() }
+            try await TestPostgres.withDatabase { (db: Database) async throws in
+                let client = WebClient(app: WebApp(database: db, configuration: TestApp.configuration))
+                client.setUpAdmin()
+                try await body(fleet, client, db, CheckPipeline(database: db, fetcher: fetcher))
+            }
+        }
+    }
+
+    /// The HTML of the element with this id, up to the end of the page (enough to ask what is in it).
+    static func from(_ id: String, in page: String) -> String {
+        page.range(of: "id=\"\(id)\"").map { String(page[$0.upperBound...]) } ?? ""
+    }
+
+    @Test func bothColumnsShowAndAnAndroidBreakShowsWhyWithGooglesVerdictAndTheDiff() async throws {
+        try await Self.withSetup { fleet, client, db, pipeline in
+            client.get("/domains/new")
+            #expect(client.post("/domains", [("host", Self.host), ("interval", "60"), ("platforms", "both")]).status == 303)
+            let id = try #require(try db.domain(host: Self.host)?.id)
+            try await Self.checkDue(pipeline)
+            var page = client.get("/domains/\(id)").bodyText
+            let apple = Self.from("platform-apple", in: page), android = Self.from("platform-android", in: page)
+            #expect(apple.hasPrefix("><h3>Apple") && apple.contains("state-passing"), "\(apple.prefix(400))")
+            #expect(android.hasPrefix("><h3>Android") && android.contains("state-passing"), "\(android.prefix(400))")
+            #expect(page.contains("id=\"google-verdict\""))
+            let google = Self.from("google-verdict", in: page)
+            #expect(google.contains("<dt>maxAge</dt><dd>600 s</dd>") && google.contains("<dt>errorCode</dt><dd>none</dd>"),
+                    "Google's answer beside the origin: \(google.prefix(600))")
+            #expect(page.contains("id=\"android-file\"") && page.contains(Self.package))
+            #expect(page.contains("Origin: /.well-known/assetlinks.json"))
+
+            // Android breaks (a lower-case fingerprint: Google drops the statement), Apple stays fine.
+            try Self.write(fleet, "assetlinks.json", Self.assetLinks(Self.fingerprint.lowercased()))
+            try await Self.checkDue(pipeline)
+            page = client.get("/domains/\(id)").bodyText
+            #expect(Self.from("platform-apple", in: page).prefix(300).contains("state-passing"))
+            let column = Self.from("platform-android", in: page)
+            #expect(column.prefix(400).contains("state-failing"), "\(column.prefix(400))")
+            let findings = Self.from("android-findings", in: page)
+            #expect(findings.contains("<code>fingerprint-lowercase</code>"), "\(findings.prefix(1500))")
+            #expect(findings.contains("<span class=\"sev\">error</span>") && findings.contains("at <code>/0/target/sha256_cert_fingerprints/0 (line 1:"),
+                    "severity and JSON location: \(findings.prefix(1500))")
+            #expect(Self.from("google-verdict", in: page).contains("ERROR_CODE_MALFORMED_CONTENT"), "Google's error code shown")
+            // Both versions kept; their diff says what changed for apps.
+            let diff = Self.from("android-diff", in: page)
+            #expect(diff.contains("name=\"afrom\"") && diff.contains("name=\"ato\""))
+            #expect(diff.contains("was removed"), "\(diff.prefix(1500))")
+            // The domain's state names Android as the reason.
+            #expect(try db.domain(id: id)?.lastReason?.hasPrefix("Android: ") == true)
+        }
+    }
+
+    @Test func anAppleOnlyDomainSaysAndroidIsNotWatched() async throws {
+        try await Self.withSetup { _, client, db, pipeline in
+            client.get("/domains/new")
+            #expect(client.post("/domains", [("host", Self.host), ("interval", "60"), ("platforms", "apple")]).status == 303)
+            let id = try #require(try db.domain(host: Self.host)?.id)
+            try await Self.checkDue(pipeline)
+            let page = client.get("/domains/\(id)").bodyText
+            #expect(Self.from("platform-android", in: page).contains("Not watched: this domain is watched for Apple only."))
+            #expect(!page.contains("id=\"android\""))
+        }
+    }
+}
