@@ -21,9 +21,12 @@ public struct AndroidResult: Hashable, Sendable, Codable {
     /// When Android was last fetched. A site that serves no file and expects no app is probed only
     /// now and then; its checks in between carry this result over.
     public var probedAt: Date?
+    /// The URLs watched on Android and what each did in this check, in the expectations' order.
+    public var watchedURLs: [AndroidWatchedURLResult]
 
     public init(verdict: Verdict, serves: Bool, versionSHA256: String? = nil, versionSince: Date? = nil, findings: [Finding] = [],
-                identities: [AndroidIdentityResult] = [], google: GoogleVerdict? = nil, probedAt: Date? = nil) {
+                identities: [AndroidIdentityResult] = [], google: GoogleVerdict? = nil, probedAt: Date? = nil,
+                watchedURLs: [AndroidWatchedURLResult] = []) {
         self.verdict = verdict
         self.serves = serves
         self.versionSHA256 = versionSHA256
@@ -32,11 +35,50 @@ public struct AndroidResult: Hashable, Sendable, Codable {
         self.identities = identities
         self.google = google
         self.probedAt = probedAt
+        self.watchedURLs = watchedURLs
+    }
+
+    /// Results stored before watched URLs were judged on Android have no `watchedURLs`: read as none.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(verdict: try c.decode(Verdict.self, forKey: .verdict), serves: try c.decode(Bool.self, forKey: .serves),
+                  versionSHA256: try c.decodeIfPresent(String.self, forKey: .versionSHA256),
+                  versionSince: try c.decodeIfPresent(Date.self, forKey: .versionSince),
+                  findings: try c.decode([Finding].self, forKey: .findings),
+                  identities: try c.decode([AndroidIdentityResult].self, forKey: .identities),
+                  google: try c.decodeIfPresent(GoogleVerdict.self, forKey: .google),
+                  probedAt: try c.decodeIfPresent(Date.self, forKey: .probedAt),
+                  watchedURLs: try c.decodeIfPresent([AndroidWatchedURLResult].self, forKey: .watchedURLs) ?? [])
     }
 
     /// Android counts for the domain when the site serves a file or an Android app is expected of it:
     /// a site with neither is not failing for Android (issue #13).
     public var isWatched: Bool { serves || !identities.isEmpty }
+}
+
+/// How a URL watched on Android behaved in one check (assetlinks-spec.md §5): on Android 15+ the app's
+/// dynamic rules decide; Android 14 and lower (or a device without Google services) ignore them and
+/// open every path of a verified host that the manifest claims.
+public struct AndroidWatchedURLResult: Hashable, Sendable, Codable {
+    public var url: String
+    /// What the URL must do on Android 15+ (`opensApp` names a package).
+    public var expected: URLOutcome
+    /// What it does on Android 15+.
+    public var actual: URLOutcome
+    /// What it does on Android 14 and lower.
+    public var beforeDynamicRules: URLOutcome
+    /// The matcher's explanation of `actual`: the deciding rule, or why no rule applies.
+    public var reason: String
+
+    public init(url: String, expected: URLOutcome, actual: URLOutcome, beforeDynamicRules: URLOutcome, reason: String) {
+        self.url = url
+        self.expected = expected
+        self.actual = actual
+        self.beforeDynamicRules = beforeDynamicRules
+        self.reason = reason
+    }
+
+    public var meetsExpectation: Bool { expected == actual }
 }
 
 /// An expected Android app measured against one file: what the file grants its package.

@@ -28,13 +28,17 @@ public struct Expectations: Hashable, Sendable, Codable {
     /// App IDs (`TEAMID.bundle.id`) that must be present, per service.
     public var appIDs: [Service: [String]]
     public var watchedURLs: [WatchedURL]
+    /// The URLs watched on Android, each with what it must do on Android 15+ (`opensApp` names a
+    /// package): Apple's outcome and Android's are measured apart, against each platform's file.
+    public var androidWatchedURLs: [WatchedURL]
 
-    public init(appIDs: [Service: [String]] = [:], watchedURLs: [WatchedURL] = []) {
+    public init(appIDs: [Service: [String]] = [:], watchedURLs: [WatchedURL] = [], androidWatchedURLs: [WatchedURL] = []) {
         self.appIDs = appIDs
         self.watchedURLs = watchedURLs
+        self.androidWatchedURLs = androidWatchedURLs
     }
 
-    public var isEmpty: Bool { appIDs.values.allSatisfy(\.isEmpty) && watchedURLs.isEmpty }
+    public var isEmpty: Bool { appIDs.values.allSatisfy(\.isEmpty) && watchedURLs.isEmpty && androidWatchedURLs.isEmpty }
 }
 
 /// How a watched URL behaved in one check.

@@ -1,3 +1,4 @@
+import AssetLinks
 import Foundation
 import Testing
 import Vocabulary
@@ -67,6 +68,29 @@ import Vocabulary
             .failures.isEmpty)
     }
 
+    @Test func aWatchedURLThatFlipsOnAndroidIsNamedAsSuch() {
+        func watched(_ actual: URLOutcome, expected: URLOutcome) -> AndroidWatchedURLResult {
+            AndroidWatchedURLResult(url: "https://shop.example/p/1", expected: expected, actual: actual, beforeDynamicRules: .opensApp(Self.package),
+                                    reason: "Rule 1 is the first that matches; it excludes the URL.")
+        }
+        var flipped = Self.result()
+        flipped.watchedURLs = [watched(.staysInBrowser, expected: .opensApp(Self.package))]
+        let rule = AndroidAlertRules.watchedURLFlipped(flipped)
+        #expect(rule.failures.map(\.subject) == ["https://shop.example/p/1"])
+        #expect(rule.failures.first?.summary == "Android: watched URL flipped — https://shop.example/p/1 stays in the browser on Android 15+, "
+                + "expected: opens com.example.shop. Rule 1 is the first that matches; it excludes the URL.")
+        #expect(AlertRule.androidWatchedURLFlipped.severity == .critical)
+        // Now opening a URL that must stay in the browser is a flip too.
+        flipped.watchedURLs = [watched(.opensApp(Self.package), expected: .staysInBrowser)]
+        #expect(AndroidAlertRules.watchedURLFlipped(flipped).failures.count == 1)
+        flipped.watchedURLs = [watched(.opensApp(Self.package), expected: .opensApp(Self.package))]
+        #expect(AndroidAlertRules.watchedURLFlipped(flipped).failures.isEmpty && AndroidAlertRules.watchedURLFlipped(flipped).evaluated)
+        // No file served: every URL stays in the browser, which the file rule already reports.
+        var gone = Self.result([], identities: [Self.identity(expected: [Self.signing], granted: [])], serves: false)
+        gone.watchedURLs = [watched(.staysInBrowser, expected: .opensApp(Self.package))]
+        #expect(!AndroidAlertRules.watchedURLFlipped(gone).evaluated)
+    }
+
     @Test func googleErrorsAndLagBeyondMaxAgeAndGraceAreTheLowerTier() {
         #expect(AlertRule.googleVerdict.severity == .warning)
         let error = Finding(code: "google-verdict-error", severity: .error, message: "Google's API reports ERROR_CODE_FETCH_ERROR")
@@ -82,9 +106,23 @@ import Vocabulary
         #expect(!AndroidAlertRules.googleVerdict(Self.result(google: GoogleVerdict(unavailable: "timeout"))).evaluated)
     }
 
+    /// Google's copy lagging within maxAge plus the grace is reported at info by the evaluation: that is
+    /// not "stale beyond the grace", so it must not reach the alert rule as such.
+    @Test func googleLagWithinTheGraceIsNotStaleBeyondIt() {
+        let answer = GoogleAnswer.answered(list: GoogleStatementList(maxAgeSeconds: 600), checks: [])
+        let within = Finding(code: "google-stale", severity: .info, message: "Google's copy behaves differently")
+        #expect(!GoogleVerdict(answer: answer, findings: [within]).staleBeyondGrace)
+        let beyond = Finding(code: "google-stale", severity: .warning, message: "Google's copy behaves differently")
+        #expect(GoogleVerdict(answer: answer, findings: [beyond]).staleBeyondGrace)
+        var lagging = Self.result(google: GoogleVerdict(answer: answer, findings: [within]))
+        #expect(AndroidAlertRules.googleVerdict(lagging).failures.isEmpty)
+        lagging.google = GoogleVerdict(answer: answer, findings: [beyond])
+        #expect(AndroidAlertRules.googleVerdict(lagging).failures.count == 1)
+    }
+
     @Test func aSiteWithoutAFileOrAnExpectedAppIsNotJudgedForAndroid() {
         let unwatched = AndroidAlertRules.evaluate(Self.result([Finding(code: "http-status", severity: .info, message: "404")], serves: false))
-        #expect(unwatched.allSatisfy { !$0.evaluated } && unwatched.count == 5)
+        #expect(unwatched.allSatisfy { !$0.evaluated } && unwatched.count == 6)
         #expect(AndroidAlertRules.evaluate(nil).allSatisfy { !$0.evaluated })
         #expect(AndroidAlertRules.evaluate(Self.result(identities: [], serves: false)).allSatisfy { !$0.evaluated })
     }

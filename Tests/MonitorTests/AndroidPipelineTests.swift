@@ -79,6 +79,99 @@ import Vocabulary
         }
     }
 
+    static func withRules(_ rules: String) -> String {
+        #"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "\#(package)", "sha256_cert_fingerprints": ["\#(signing)"]}, "relation_extensions": {"delegate_permission/common.handle_all_urls": {"dynamic_app_link_components": \#(rules)}}}]"#
+    }
+
+    @Test func aWatchedURLThatFlipsOnAndroidOnlyAlertsNamingThePlatform() async throws {
+        try await withFleetPipeline(serving: shopFile()) { fleet, database, pipeline in
+            let opens = Self.withRules(#"[{"/": "/account/*", "exclude": true}, {"/": "*"}]"#)
+            let excludes = Self.withRules(#"[{"/": "/p/*", "exclude": true}, {"/": "*"}]"#)
+            let host = AppDomainKey(host: "android.fleet.test", displayName: "android.fleet.test", wildcard: false)
+            let url = "https://android.fleet.test/p/12"
+            guard case .created = try database.createApp(AppDraft(
+                name: "Shop", androidPackage: Self.package, fingerprints: [AppFingerprint(fingerprint: Self.signing, role: .appSigning)],
+                links: [AppLinkDraft(domain: host, platform: .android, service: .applinks)],
+                watchedURLs: [AppWatchedURLDraft(url: url, domain: host)]), intervalSeconds: 3600) else {
+                Issue.record("app not created")
+                return
+            }
+            try database.execute("INSERT INTO channels (kind, target) VALUES ('email', 'ops@example.com')")
+            func round(_ file: String) async throws -> [AlertEvent] {
+                try writeAssetLinks(fleet, file)
+                try makeAllDue(database)
+                return try await checkDueDomains(pipeline).flatMap(\.1.step.alerts).filter { $0.kind != .notice }
+            }
+            #expect(try await round(opens).isEmpty)
+            let domainID = try #require(try database.domain(host: "android.fleet.test")?.id)
+            // Each platform's outcome is stored with the check: Android's beside its verdict.
+            let stored = try #require(try database.checks(domainID: domainID, onlyChanges: false, limit: 1).first?.android)
+            #expect(stored.watchedURLs.map(\.url) == [url])
+            #expect(stored.watchedURLs.first?.actual == .opensApp(Self.package) && stored.watchedURLs.first?.meetsExpectation == true)
+
+            // The rules change so /p/ no longer opens the app on Android 15+ (older versions still open it).
+            #expect(try await round(excludes).isEmpty, "one failing check pages nobody")
+            let opened = try await round(excludes)
+            #expect(opened.map(\.kind) == [.opened])
+            #expect(opened.first?.key == AlertKey(rule: .androidWatchedURLFlipped, subject: url))
+            #expect(opened.first?.summary.hasPrefix("Android: watched URL flipped — \(url) stays in the browser on Android 15+") == true,
+                    "\(opened.first?.summary ?? "")")
+            #expect(opened.first?.summary.contains("Rule 1") == true)
+            let flipped = try #require(try database.checks(domainID: domainID, onlyChanges: false, limit: 1).first?.android?.watchedURLs.first)
+            #expect(flipped.actual == .staysInBrowser && flipped.beforeDynamicRules == .opensApp(Self.package))
+            #expect(try count(database, "SELECT count(*)::int FROM alerts WHERE state = 'open'") == 1, "Apple's side alerts nothing")
+            #expect(try database.domain(host: "android.fleet.test")?.lastReason?.hasPrefix("Android: watched URL") == true)
+
+            let recovered = try await round(opens)
+            #expect(recovered.map(\.kind) == [.resolved])
+            #expect(try count(database, "SELECT count(*)::int FROM deliveries WHERE event = 'resolved'") == 1)
+        }
+    }
+
+    /// What `DomainRegistry.edit` (and an app's edit, and a config apply) does after saving: the
+    /// domain's state re-measured from the stored files, Android's too, with no new fetch.
+    @Test func editingExpectationsReMeasuresTheStoredAssetLinksAtOnce() async throws {
+        try await withFleetPipeline(serving: shopFile()) { fleet, database, pipeline in
+            try writeAssetLinks(fleet, Self.withRules(#"[{"/": "/account/*", "exclude": true}, {"/": "*"}]"#))
+            let host = AppDomainKey(host: "android.fleet.test", displayName: "android.fleet.test", wildcard: false)
+            guard case .created(let appID, _) = try database.createApp(AppDraft(
+                name: "Shop", androidPackage: Self.package, fingerprints: [AppFingerprint(fingerprint: Self.signing, role: .appSigning)],
+                links: [AppLinkDraft(domain: host, platform: .android, service: .applinks)]), intervalSeconds: 3600) else {
+                Issue.record("app not created")
+                return
+            }
+            _ = try await checkDueDomains(pipeline)
+            let id = try #require(try database.domain(host: "android.fleet.test")?.id)
+            #expect(try database.domain(id: id)?.lastVerdict == .pass)
+            // Served no more: a re-measure that fetched would see the 404.
+            try FileManager.default.removeItem(at: fleet.directory.appendingPathComponent("www/_default/.well-known/assetlinks.json"))
+            let checks = try count(database, "SELECT count(*)::int FROM checks")
+
+            // A URL that must stay in the browser: Apple's file excludes /help/*, Android's rules open it.
+            let url = "https://android.fleet.test/help/1"
+            try database.updateDomain(id: id, DomainDraft(host: "android.fleet.test", displayName: "android.fleet.test", wildcard: false,
+                                                          intervalSeconds: 3600, badgeEnabled: false, appIDs: [],
+                                                          watchedURLs: [WatchedURLExpectation(url: url, expectedAppID: nil)]))
+            let measured = try #require(try DomainVerdict.reevaluate(domainID: id, in: database))
+            #expect(measured == DomainVerdict(verdict: .fail, reason:
+                "Android: watched URL \(url) opens \(Self.package) on Android 15+, expected: stays in the browser."))
+            #expect(try database.domain(id: id)?.lastVerdict == .fail)
+
+            // The app gains a key the stored file does not list: Android's identity findings are measured again.
+            try database.execute("INSERT INTO app_fingerprints (app_id, fingerprint, key_role) VALUES ($1, $2, 'app-signing')", appID, Self.rotated)
+            let rotated = try #require(try DomainVerdict.reevaluate(domainID: id, in: database))
+            #expect(rotated.verdict == .fail && rotated.reason?.hasPrefix("Android: ") == true && rotated.reason?.contains(Self.rotated) == true,
+                    "\(rotated)")
+            #expect(try count(database, "SELECT count(*)::int FROM checks") == checks, "no new check, no fetch")
+
+            // Both expectations withdrawn: the stored file meets what is left.
+            try database.execute("DELETE FROM app_fingerprints WHERE fingerprint = $1", Self.rotated)
+            try database.updateDomain(id: id, DomainDraft(host: "android.fleet.test", displayName: "android.fleet.test", wildcard: false,
+                                                          intervalSeconds: 3600, badgeEnabled: false, appIDs: [], watchedURLs: []))
+            #expect(try DomainVerdict.reevaluate(domainID: id, in: database)?.verdict == .pass)
+        }
+    }
+
     @Test func aSiteServingNoAssetLinksAndExpectingNoAndroidAppIsNotFailingForIt() async throws {
         try await withFleetPipeline(serving: shopFile()) { _, database, pipeline in
             _ = try database.importDomain(host: "apple-only.fleet.test", displayName: "apple-only.fleet.test", wildcard: false,

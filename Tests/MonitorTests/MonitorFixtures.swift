@@ -45,11 +45,9 @@ func checkDueDomains(_ pipeline: CheckPipeline, worker: String = "test") async t
     let histories = try database.domainHistories(domainIDs: ids)
     var results: [(LeasedDomain, CheckPipeline.Result)] = []
     for domain in leased {
-        let result = try await pipeline.run(domain, expectations: Expectations(rows: expectations[domain.id] ?? []),
-                                            android: (android[domain.id] ?? []).map {
-                                                AndroidAppExpectation(packageName: $0.packageName, fingerprints: $0.fingerprints,
-                                                                      uploadKeys: $0.uploadKeys)
-                                            },
+        let result = try await pipeline.run(domain,
+                                            expectations: Expectations(rows: expectations[domain.id] ?? [], android: android[domain.id] ?? []),
+                                            android: (android[domain.id] ?? []).map(AndroidAppExpectation.init(row:)),
                                             history: histories[domain.id])
         results.append((domain, result))
     }

@@ -253,7 +253,17 @@ public enum AndroidCheckEvaluation {
 
     // MARK: - Expectations (§10.5)
 
-    static func expectationFindings(_ file: AssetLinksFile?, _ expectations: [AndroidAppExpectation], url: String) -> [Finding] {
+    /// The codes `expectationFindings` reports: they depend on the file and the expected apps alone, so
+    /// a stored file re-measured against new expectations replaces exactly these.
+    public static let expectationCodes: Set<String> = Set([
+        AndroidCheckFinding.handleAllURLsMissing, AndroidCheckFinding.expectedPackageMissing,
+        AndroidCheckFinding.expectedFingerprintMissing, AndroidCheckFinding.fingerprintUploadKeyOnly,
+        AndroidCheckFinding.loginCredsMissing,
+    ].map(\.code))
+
+    /// What `file` (served at `url`; nil when Google reads no statement there) grants each expected
+    /// app, as findings: a missing package or relation, missing fingerprints, the upload key only.
+    public static func expectationFindings(_ file: AssetLinksFile?, _ expectations: [AndroidAppExpectation], url: String) -> [Finding] {
         var findings: [Finding] = []
         let statements = file ?? AssetLinksFile()
         for app in expectations {

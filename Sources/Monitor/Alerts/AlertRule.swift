@@ -15,6 +15,8 @@ public enum AlertRule: String, Hashable, Sendable, Codable, CaseIterable, Compar
     case androidIdentityMissing = "android-identity-missing"
     case androidHandleAllURLsDropped = "android-handle-all-urls-dropped"
     case androidDynamicRulesInvalid = "android-dynamic-rules-invalid"
+    /// A URL watched on Android does not do what it must on Android 15+ (its dynamic rules changed).
+    case androidWatchedURLFlipped = "android-watched-url-flipped"
     /// Google's Digital Asset Links API disagrees with the origin or reports an error: Android's CDN tier.
     case googleVerdict = "google-verdict"
     /// Informational: not a condition that opens and resolves, a notice sent once per new file.

@@ -9,10 +9,10 @@ public enum AndroidAlertRules {
     public static func evaluate(_ android: AndroidResult?) -> [RuleCheck] {
         guard let android, android.isWatched else {
             return [AlertRule.androidFileInvalid, .androidIdentityMissing, .androidHandleAllURLsDropped, .androidDynamicRulesInvalid,
-                    .googleVerdict].map(RuleCheck.notEvaluated)
+                    .androidWatchedURLFlipped, .googleVerdict].map(RuleCheck.notEvaluated)
         }
         return [fileInvalid(android), identityMissing(android), handleAllURLsDropped(android), dynamicRulesInvalid(android),
-                googleVerdict(android)]
+                watchedURLFlipped(android), googleVerdict(android)]
     }
 
     /// Findings that are about the expected apps or Google's copy: they have rules of their own.
@@ -80,6 +80,19 @@ public enum AndroidAlertRules {
         }
         return RuleCheck(rule: .androidDynamicRulesInvalid, failures: [.init(
             summary: "Android: the dynamic rules in assetlinks.json are invalid; Android 15+ falls back to the app's manifest.")])
+    }
+
+    /// A URL watched on Android no longer does what it must on Android 15+: the dynamic rules changed so
+    /// that it stays in the browser instead of opening the app, or now opens an app when it must stay
+    /// in the browser. One alert per URL, naming the deciding rule. Judged only while the site serves a
+    /// file: without one every URL stays in the browser, which `android-file-invalid` already says.
+    public static func watchedURLFlipped(_ android: AndroidResult) -> RuleCheck {
+        guard android.serves else { return .notEvaluated(.androidWatchedURLFlipped) }
+        let failures = android.watchedURLs.filter { !$0.meetsExpectation }.map { result in
+            RuleCheck.Failure(subject: result.url, summary: "Android: watched URL flipped — \(result.url) \(result.actual) on Android 15+, "
+                              + "expected: \(result.expected). \(result.reason)")
+        }
+        return RuleCheck(rule: .androidWatchedURLFlipped, failures: failures)
     }
 
     /// Google's API reports an error code, says an expected identity is not linked, or still serves

@@ -5,21 +5,42 @@ import Vocabulary
 
 extension AndroidResult {
     /// The stored result of one Android check (`Fetcher.checkAndroid`) measured against the apps the
-    /// domain expects. `sha256` is the hex digest (libsodium in production), injected to keep this pure.
-    public init(check: AndroidCheck, expectations: [AndroidAppExpectation], sha256: ([UInt8]) -> String) {
+    /// domain expects and the URLs watched on Android. `sha256` is the hex digest (libsodium in
+    /// production), injected to keep this pure.
+    public init(check: AndroidCheck, expectations: [AndroidAppExpectation], watchedURLs: [WatchedURL] = [],
+                sha256: ([UInt8]) -> String) {
         let report = check.report
-        let file = report.file ?? AssetLinksFile()
-        let identities = expectations.map { app in
+        let identities = Self.identities(report.file ?? AssetLinksFile(), expectations: expectations)
+        let origin = check.origin
+        let served = report.serves && !origin.bodyTruncated
+        self.init(verdict: report.verdict, serves: report.serves, versionSHA256: served ? sha256(origin.body) : nil,
+                  findings: report.findings, identities: identities,
+                  google: check.google.map { GoogleVerdict(answer: $0, findings: report.findings) }, probedAt: check.finishedAt,
+                  watchedURLs: AndroidWatchedURLs.evaluate(watchedURLs, file: report.file))
+    }
+
+    /// What `file` grants each expected app's package (`handle_all_urls` per expected fingerprint).
+    static func identities(_ file: AssetLinksFile, expectations: [AndroidAppExpectation]) -> [AndroidIdentityResult] {
+        expectations.map { app in
             let granted = Set(file.statements(granting: Relation.handleAllURLs, to: app.packageName).flatMap(\.fingerprints))
             return AndroidIdentityResult(packageName: app.packageName, expectedFingerprints: app.fingerprints, uploadKeys: app.uploadKeys,
                                          named: file.packageNames.contains(app.packageName),
                                          grantedFingerprints: app.fingerprints.filter(granted.contains))
         }
-        let origin = check.origin
-        let served = report.serves && !origin.bodyTruncated
-        self.init(verdict: report.verdict, serves: report.serves, versionSHA256: served ? sha256(origin.body) : nil,
-                  findings: report.findings, identities: identities,
-                  google: check.google.map { GoogleVerdict(answer: $0, findings: report.findings) }, probedAt: check.finishedAt)
+    }
+
+    /// This result measured again against new expectations, on the file it was taken from (`file`: the
+    /// statement list the origin served, as stored; nil when it served none), without a new fetch: the
+    /// findings about the expected apps, the identities and the watched URLs are measured anew; the
+    /// transport, the document and Google's answer stay as the check saw them.
+    public func remeasured(file: AssetLinksFile?, url: String, expectations: [AndroidAppExpectation], watchedURLs: [WatchedURL]) -> AndroidResult {
+        var copy = self
+        copy.findings = findings.filter { !AndroidCheckEvaluation.expectationCodes.contains($0.code) }
+            + AndroidCheckEvaluation.expectationFindings(file, expectations, url: url)
+        copy.verdict = Verdict(findings: copy.findings)
+        copy.identities = Self.identities(file ?? AssetLinksFile(), expectations: expectations)
+        copy.watchedURLs = AndroidWatchedURLs.evaluate(watchedURLs, file: file)
+        return copy
     }
 
     /// Carries `versionSince` over from the previous check when the origin still serves the same file.
@@ -46,8 +67,8 @@ extension GoogleVerdict {
             self.init(errorCodes: codes, maxAgeSeconds: list.maxAgeSeconds, debugString: list.debugString,
                       statementCount: list.statements.count,
                       notLinked: checks.filter { !$0.linked }.map { "\($0.packageName) \($0.fingerprint)" },
-                      // The evaluation already waited out maxAge plus the grace before reporting it.
-                      staleBeyondGrace: findings.contains { $0.code == AndroidCheckFinding.googleStale.code })
+                      // Within maxAge plus the grace the evaluation reports the lag at info: expected, not stale.
+                      staleBeyondGrace: findings.contains { $0.code == AndroidCheckFinding.googleStale.code && $0.severity != .info })
         }
     }
 }

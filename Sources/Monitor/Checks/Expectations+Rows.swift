@@ -1,9 +1,11 @@
+import AssetLinks
 import Vocabulary
 import Store
 
 extension Expectations {
-    /// A domain's expectations from its stored rows.
-    public init(rows: [ExpectationRow]) {
+    /// A domain's expectations from its stored rows, with what its watched URLs must do on Android
+    /// (`android`: the apps linked to the domain for Android; see `AndroidWatchedURLs.expected`).
+    public init(rows: [ExpectationRow], android: [AndroidExpectationRow] = []) {
         var appIDs: [Service: [String]] = [:]
         var watched: [WatchedURL] = []
         for row in rows {
@@ -14,6 +16,15 @@ extension Expectations {
                 watched.append(WatchedURL(url: url, expected: expected.map(URLOutcome.opensApp) ?? .staysInBrowser))
             }
         }
-        self.init(appIDs: appIDs, watchedURLs: watched)
+        self.init(appIDs: appIDs, watchedURLs: watched,
+                  androidWatchedURLs: AndroidWatchedURLs.expected(domain: watched,
+                                                                  apps: android.map { ($0.packageName, $0.watchedURLs) }))
+    }
+}
+
+extension AndroidAppExpectation {
+    /// The app as the check and its evaluation expect it (watched URLs are `Expectations`' business).
+    public init(row: AndroidExpectationRow) {
+        self.init(packageName: row.packageName, fingerprints: row.fingerprints, uploadKeys: row.uploadKeys)
     }
 }

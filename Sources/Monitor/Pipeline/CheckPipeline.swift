@@ -67,7 +67,9 @@ public struct CheckPipeline: Sendable {
         }
         let now = check.finishedAt
         var summary = CheckSummary(check: check, expectations: expectations)
-        summary.android = androidCheck.map { AndroidResult(check: $0, expectations: android, sha256: ContentDigest.sha256Hex) }
+        summary.android = androidCheck.map {
+            AndroidResult(check: $0, expectations: android, watchedURLs: expectations.androidWatchedURLs, sha256: ContentDigest.sha256Hex)
+        }
             ?? (watchesAndroid ? lastAndroid : nil)
         let diffLines = await behaviourDiff(previous: previous.last, current: summary, document: check.report.document,
                                             urls: expectations.watchedURLs.map(\.url))

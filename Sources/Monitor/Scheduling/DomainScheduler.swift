@@ -130,10 +130,9 @@ public final class DomainScheduler: Sendable {
                 let android = Dictionary(grouping: try connection.androidExpectations(domainIDs: ids), by: \.domainID)
                 let histories = try connection.domainHistories(domainIDs: ids)
                 return leased.map { domain in
-                    ClaimedDomain(domain: domain, expectations: Expectations(rows: expectations[domain.id] ?? []),
-                                  android: (android[domain.id] ?? []).map {
-                                      AndroidAppExpectation(packageName: $0.packageName, fingerprints: $0.fingerprints, uploadKeys: $0.uploadKeys)
-                                  },
+                    ClaimedDomain(domain: domain,
+                                  expectations: Expectations(rows: expectations[domain.id] ?? [], android: android[domain.id] ?? []),
+                                  android: (android[domain.id] ?? []).map(AndroidAppExpectation.init(row:)),
                                   history: histories[domain.id])
                 }
             }

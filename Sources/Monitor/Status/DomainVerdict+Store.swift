@@ -1,11 +1,13 @@
 import Vocabulary
 import AASA
+import AssetLinks
 import Store
 
 extension DomainVerdict {
-    /// Re-measures a domain's verdict against its expectations as stored now and the file of its
-    /// latest check, and stores it: editing the expectations (adding an app ID the file lacks) shows
-    /// at once instead of after the next check. Returns nil, changing nothing, before the first check.
+    /// Re-measures a domain's verdict against its expectations as stored now and the files of its
+    /// latest check — Apple's and Android's, as stored, with no new fetch — and stores it: editing the
+    /// expectations (adding an app ID the file lacks, an Android app, a watched URL) shows at once
+    /// instead of after the next check. Returns nil, changing nothing, before the first check.
     ///
     /// The alert streaks are left to the next check, which judges the same file the same way.
     @discardableResult
@@ -20,10 +22,19 @@ extension DomainVerdict {
         // Locks the domain's row: a check recorded meanwhile either went first (and this measures
         // its file) or waits and then writes its own result.
         guard let latest = try connection.latestCheck(domainID: domainID) else { return nil }
-        let expectations = Expectations(rows: try connection.expectations(domainIDs: [domainID]))
+        let androidApps = try connection.androidExpectations(domainIDs: [domainID])
+        let expectations = Expectations(rows: try connection.expectations(domainIDs: [domainID]), android: androidApps)
         let document = latest.body.flatMap { AASAValidator.validate($0).document }
         let results = ExpectationEvaluation.evaluate(expectations, document: document)
-        let measured = DomainVerdict(fileVerdict: latest.fileVerdict, findings: latest.findings, expectations: results)
+        let android = latest.android.map { stored -> AndroidResult in
+            let file = latest.androidBody.flatMap { AssetLinksReader.read($0).file }
+            // The statements of included files are not stored: such a file is left to the next check.
+            if let file, !file.includes.isEmpty { return stored }
+            return stored.remeasured(file: file, url: "https://\(latest.host)/.well-known/assetlinks.json",
+                                     expectations: androidApps.map(AndroidAppExpectation.init(row:)),
+                                     watchedURLs: expectations.androidWatchedURLs)
+        }
+        let measured = DomainVerdict(fileVerdict: latest.fileVerdict, findings: latest.findings, expectations: results, android: android)
         try connection.setDomainState(domainID: domainID, verdict: measured.verdict, reason: measured.reason,
                                       expectations: document == nil ? nil : results, basedOnCheck: latest.checkID)
         return measured

@@ -37,10 +37,21 @@ public struct DomainVerdict: Hashable, Sendable {
     /// Apple's side, made worse by Android's when the domain is watched for Android (it serves
     /// assetlinks.json or an Android app is expected of it); the reason then names the platform.
     public init(_ check: CheckSummary) {
-        self.init(fileVerdict: check.verdict, findings: check.findings, expectations: check.expectations)
-        if let android = check.android, android.isWatched, android.verdict > verdict {
+        self.init(fileVerdict: check.verdict, findings: check.findings, expectations: check.expectations, android: check.android)
+    }
+
+    /// Apple's side (the file's verdict, findings and measured expectations), then Android's.
+    public init(fileVerdict: Verdict, findings: [Finding], expectations: ExpectationResults, android: AndroidResult?) {
+        self.init(fileVerdict: fileVerdict, findings: findings, expectations: expectations)
+        guard let android, android.isWatched else { return }
+        if android.verdict > verdict {
             verdict = android.verdict
             reason = android.findings.min { $0.severity.rank < $1.severity.rank }.map { "Android: " + $0.message }
+        }
+        // A watched URL that does not do what it must on Android fails the domain, as on Apple's side.
+        if verdict != .fail, android.serves, let unmet = android.watchedURLs.first(where: { !$0.meetsExpectation }) {
+            verdict = .fail
+            reason = "Android: watched URL \(unmet.url) \(unmet.actual) on Android 15+, expected: \(unmet.expected)."
         }
     }
 }

@@ -9,6 +9,8 @@ public struct AndroidExpectationRow: Sendable, Hashable {
     public var fingerprints: [String]
     /// The subset marked as upload keys (listing only these is the Play App Signing mistake).
     public var uploadKeys: [String]
+    /// The app's watched URLs on this domain (`app_watched_urls`): each must open the package.
+    public var watchedURLs: [String] = []
 }
 
 extension DomainStore {
@@ -16,7 +18,8 @@ extension DomainStore {
     public func androidExpectations(domainIDs: [Int64]) throws -> [AndroidExpectationRow] {
         try rows(Self.androidAppsOf, SQLArray(domainIDs.map(Int.init))).map { row in
             AndroidExpectationRow(domainID: try row.decode("domain_id"), packageName: try row.decode("android_package"),
-                                  fingerprints: try row.decodeJSON("fingerprints"), uploadKeys: try row.decodeJSON("upload_keys"))
+                                  fingerprints: try row.decodeJSON("fingerprints"), uploadKeys: try row.decodeJSON("upload_keys"),
+                                  watchedURLs: try row.decodeJSON("watched_urls"))
         }
     }
 
@@ -24,7 +27,9 @@ extension DomainStore {
         """
         SELECT l.domain_id, a.android_package,
           coalesce(jsonb_agg(f.fingerprint ORDER BY f.fingerprint) FILTER (WHERE f.fingerprint IS NOT NULL), '[]')::text AS fingerprints,
-          coalesce(jsonb_agg(f.fingerprint ORDER BY f.fingerprint) FILTER (WHERE f.key_role = 'upload'), '[]')::text AS upload_keys
+          coalesce(jsonb_agg(f.fingerprint ORDER BY f.fingerprint) FILTER (WHERE f.key_role = 'upload'), '[]')::text AS upload_keys,
+          (SELECT coalesce(jsonb_agg(u.url ORDER BY u.position), '[]') FROM app_watched_urls u
+            WHERE u.app_id = a.id AND u.domain_id = l.domain_id)::text AS watched_urls
         FROM app_links l JOIN apps a ON a.id = l.app_id LEFT JOIN app_fingerprints f ON f.app_id = a.id
         WHERE l.domain_id = ANY($1::bigint[]) AND l.platform = 'android' AND a.android_package IS NOT NULL
         GROUP BY l.domain_id, a.id, a.android_package ORDER BY l.domain_id, a.id

@@ -8,6 +8,11 @@ public struct LatestCheck: Sendable {
     public var findings: [Finding]
     /// The file the origin served (the one the expectations are measured against); nil when none.
     public var body: [UInt8]?
+    /// Android's side of the check and the assetlinks.json it measured (nil: not checked / none served).
+    public var android: AndroidResult?
+    public var androidBody: [UInt8]?
+    /// The domain's host (ASCII; a `*.` registration's is the bare domain, whose file Android reads).
+    public var host: String
 }
 
 extension DomainStore {
@@ -15,14 +20,17 @@ extension DomainStore {
     /// called in a transaction, so a check being recorded at the same time waits (or goes first).
     public func latestCheck(domainID: Int64) throws -> LatestCheck? {
         guard let row = try firstRow("""
-            SELECT c.id, c.verdict, c.findings, v.body FROM domains d
+            SELECT c.id, c.verdict, c.findings, v.body, c.android, a.body AS android_body, d.host FROM domains d
             JOIN checks c ON c.id = d.last_check_id
             LEFT JOIN association_versions v ON v.id = c.origin_version_id
+            LEFT JOIN association_versions a ON a.id = c.android_version_id
             WHERE d.id = $1 AND c.verdict IS NOT NULL
             FOR UPDATE OF d
             """, domainID) else { return nil }
         return LatestCheck(checkID: try row.decode("id"), fileVerdict: try row.decode("verdict"),
-                                findings: try row.decodeJSON("findings"), body: try row.decode("body"))
+                                findings: try row.decodeJSON("findings"), body: try row.decode("body"),
+                                android: try row.decode("android"), androidBody: try row.decode("android_body"),
+                                host: try row.decode("host"))
     }
 
     /// Sets the domain's overall state, reason and measured expectations (nil: no usable file), only

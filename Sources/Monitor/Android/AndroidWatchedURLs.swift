@@ -1,0 +1,74 @@
+import AssetLinks
+import Vocabulary
+
+/// What watched URLs must do on Android, and what they do under one assetlinks.json. Pure.
+///
+/// Android 15+ (with Google services) lets the app's dynamic rules decide (the AssetLinks core's
+/// `AppLinkMatcher`); Android 14 and lower ignore them and open every path of a verified host that the
+/// manifest claims. The monitor holds the Android 15+ outcome to the expectation, since that is the one
+/// the file's rules can change; the older outcome is stored beside it.
+public enum AndroidWatchedURLs {
+    /// The URLs watched on Android, each once, with what it must do on Android 15+:
+    /// - every URL an app linked to the domain for Android watches must open that app's package;
+    /// - each of the domain's own watched URLs keeps its meaning: one that must stay in the browser
+    ///   must stay there on Android too, and one that must open an (Apple) app must open the domain's
+    ///   first expected Android package. Without an expected package there is nothing to open, so such
+    ///   a URL is not judged on Android.
+    /// `apps`: the packages linked for Android with their watched URLs, in the registration's order.
+    public static func expected(domain: [WatchedURL], apps: [(package: String, urls: [String])]) -> [WatchedURL] {
+        var out: [WatchedURL] = []
+        var seen = Set<String>()
+        for app in apps {
+            for url in app.urls where seen.insert(url).inserted {
+                out.append(WatchedURL(url: url, expected: .opensApp(app.package)))
+            }
+        }
+        for watched in domain where !seen.contains(watched.url) {
+            switch watched.expected {
+            case .staysInBrowser:
+                out.append(WatchedURL(url: watched.url, expected: .staysInBrowser))
+            case .opensApp:
+                guard let first = apps.first else { continue }
+                out.append(WatchedURL(url: watched.url, expected: .opensApp(first.package)))
+            }
+            seen.insert(watched.url)
+        }
+        return out
+    }
+
+    /// Each watched URL's outcome under `file` (the host's statement list; nil when none is served).
+    /// The apps asked are the expected package first, then every package the file names, in its
+    /// order: a URL that must stay in the browser fails when any verified app opens it.
+    /// Fingerprints are not asked for: an app the file no longer verifies is the identity rules' alert.
+    public static func evaluate(_ watched: [WatchedURL], file: AssetLinksFile?) -> [AndroidWatchedURLResult] {
+        guard let file else {
+            return watched.map {
+                AndroidWatchedURLResult(url: $0.url, expected: $0.expected, actual: .staysInBrowser, beforeDynamicRules: .staysInBrowser,
+                                        reason: "The host serves no statement list Android reads, so no app is verified for it.")
+            }
+        }
+        let matcher = AppLinkMatcher(file)
+        let named = file.packageNames
+        return watched.map { watch in
+            let url = AndroidURL(watch.url)
+            var candidates = named
+            if case .opensApp(let package) = watch.expected {
+                candidates = [package] + named.filter { $0 != package }
+            }
+            func opening(androidVersion: Int) -> String? {
+                candidates.first { matcher.decide(url, packageName: $0, androidVersion: androidVersion).opensApp }
+            }
+            let now = opening(androidVersion: AppLinkMatcher.firstDynamicRulesVersion)
+            let before = opening(androidVersion: AppLinkMatcher.firstDynamicRulesVersion - 1)
+            // Explain the app the expectation is about, or the one that opens the URL against it.
+            let explained: String? = switch watch.expected {
+            case .opensApp(let package): package
+            case .staysInBrowser: now
+            }
+            let reason = explained.map { matcher.explain(url, packageName: $0).summary }
+                ?? "No app the file names is verified to open it."
+            return AndroidWatchedURLResult(url: watch.url, expected: watch.expected, actual: now.map(URLOutcome.opensApp) ?? .staysInBrowser,
+                                           beforeDynamicRules: before.map(URLOutcome.opensApp) ?? .staysInBrowser, reason: reason)
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import AssetLinks
+import Foundation
+import Testing
+import Vocabulary
+@testable import Monitor
+
+/// Watched URLs on Android: what each must do (per platform) and what it does under a file.
+@Suite struct AndroidWatchedURLsTests {
+    static let shop = "com.example.shop"
+    static let other = "com.example.other"
+    static let fingerprint = "AA:" + Array(repeating: "11", count: 31).joined(separator: ":")
+
+    /// One handle_all_urls statement per package; `rules` become the first package's dynamic rules.
+    static func file(_ rules: String?, packages: [String] = [shop]) throws -> AssetLinksFile {
+        let statements = packages.enumerated().map { index, package in
+            let extensions = index == 0 ? rules.map {
+                #", "relation_extensions": {"delegate_permission/common.handle_all_urls": {"dynamic_app_link_components": \#($0)}}"#
+            } ?? "" : ""
+            return #"{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "\#(package)", "sha256_cert_fingerprints": ["\#(fingerprint)"]}\#(extensions)}"#
+        }
+        return try #require(AssetLinksReader.read(Array("[\(statements.joined(separator: ", "))]".utf8)).file)
+    }
+
+    @Test func eachPlatformGetsItsOwnExpectedOutcome() {
+        let domain = [WatchedURL(url: "https://shop.example/p/1", expected: .opensApp("ABCDE12345.com.example.shop")),
+                      WatchedURL(url: "https://shop.example/about", expected: .staysInBrowser),
+                      WatchedURL(url: "https://shop.example/cart", expected: .opensApp("ABCDE12345.com.example.shop"))]
+        let apps = [(package: Self.shop, urls: ["https://shop.example/cart", "https://shop.example/orders"]),
+                    (package: Self.other, urls: ["https://shop.example/orders"])]
+        #expect(AndroidWatchedURLs.expected(domain: domain, apps: apps) == [
+            WatchedURL(url: "https://shop.example/cart", expected: .opensApp(Self.shop)),
+            WatchedURL(url: "https://shop.example/orders", expected: .opensApp(Self.shop)),
+            WatchedURL(url: "https://shop.example/p/1", expected: .opensApp(Self.shop)),
+            WatchedURL(url: "https://shop.example/about", expected: .staysInBrowser),
+        ])
+        // No Android app expected: a URL that must open an Apple app has nothing to open on Android.
+        #expect(AndroidWatchedURLs.expected(domain: domain, apps: []) == [WatchedURL(url: "https://shop.example/about", expected: .staysInBrowser)])
+    }
+
+    @Test func androidFifteenFollowsTheDynamicRulesOlderVersionsOpenEveryPath() throws {
+        let file = try Self.file(#"[{"/": "/account/*", "exclude": true}, {"/": "/p/*"}]"#)
+        let results = AndroidWatchedURLs.evaluate([
+            WatchedURL(url: "https://shop.example/p/12", expected: .opensApp(Self.shop)),
+            WatchedURL(url: "https://shop.example/account/settings", expected: .opensApp(Self.shop)),
+            WatchedURL(url: "https://shop.example/help", expected: .staysInBrowser),
+        ], file: file)
+        #expect(results.map(\.actual) == [.opensApp(Self.shop), .staysInBrowser, .staysInBrowser])
+        #expect(results.map(\.beforeDynamicRules) == [.opensApp(Self.shop), .opensApp(Self.shop), .opensApp(Self.shop)])
+        #expect(results.map(\.meetsExpectation) == [true, false, true])
+        #expect(results[1].reason.hasPrefix("Rule 1 is the first that matches; it excludes the URL"), "\(results[1].reason)")
+    }
+
+    @Test func aURLThatMustStayInTheBrowserFailsWhenAnyVerifiedAppOpensIt() throws {
+        let file = try Self.file(#"[{"/": "/p/*"}]"#, packages: [Self.shop, Self.other])
+        let result = try #require(AndroidWatchedURLs.evaluate([WatchedURL(url: "https://shop.example/help", expected: .staysInBrowser)],
+                                                              file: file).first)
+        // The shop's rules keep /help in the browser; the other app has no rules, so it opens every path.
+        #expect(result.actual == .opensApp(Self.other) && !result.meetsExpectation)
+        #expect(result.reason.contains("no dynamic rules"), "\(result.reason)")
+    }
+
+    @Test func noFileOpensNothing() {
+        let result = AndroidWatchedURLs.evaluate([WatchedURL(url: "https://shop.example/p/1", expected: .opensApp(Self.shop))], file: nil)
+        #expect(result.map(\.actual) == [.staysInBrowser] && result.map(\.beforeDynamicRules) == [.staysInBrowser])
+    }
+
+    @Test func resultsStoredBeforeWatchedURLsWereJudgedStillRead() throws {
+        let old = #"{"verdict":"pass","serves":true,"findings":[],"identities":[]}"#
+        let decoded = try JSONDecoder().decode(AndroidResult.self, from: Data(old.utf8))
+        #expect(decoded.watchedURLs.isEmpty && decoded.serves)
+    }
+}
