@@ -89,6 +89,61 @@ import Vocabulary
         #expect(entitlements.domains.allSatisfy { $0.line == nil }, "a binary plist has no lines")
     }
 
+    /// A binary plist written byte by byte: `{associated-domains: <container>("applinks:example.com")}`,
+    /// the container's marker given (0xA1 an array of one, 0xC1 a set of one), one-byte offsets and refs.
+    static func handmadeBinaryPlist(container: UInt8) -> [UInt8] {
+        func ascii(_ s: String) -> [UInt8] { [0x5F, 0x10, UInt8(s.utf8.count)] + Array(s.utf8) }
+        let objects: [[UInt8]] = [
+            [0xD1, 0x01, 0x02],                                   // 0: a dictionary of one pair, key 1, value 2
+            ascii("com.apple.developer.associated-domains"),      // 1
+            [container, 0x03],                                    // 2: one element, object 3
+            ascii("applinks:example.com"),                        // 3
+        ]
+        var file = Array("bplist00".utf8)
+        var offsets: [UInt8] = []
+        for object in objects {
+            offsets.append(UInt8(file.count))
+            file += object
+        }
+        let table = file.count
+        file += offsets
+        func be64(_ n: Int) -> [UInt8] { (0..<8).reversed().map { UInt8(truncatingIfNeeded: n >> ($0 * 8)) } }
+        file += [0, 0, 0, 0, 0, 0, 1, 1] + be64(objects.count) + be64(0) + be64(table)
+        return file
+    }
+
+    @Test func handmadeBinaryPlistWithAnArrayReads() throws {
+        let entitlements = try EntitlementsReader.read(Self.handmadeBinaryPlist(container: 0xA1))
+        #expect(entitlements.domains.map(\.entitlement) == ["applinks:example.com"])
+    }
+
+    /// Foundation crashes the process bridging a set from a binary plist (found by fuzzing): the
+    /// reader refuses it before Foundation sees the bytes.
+    @Test func binaryPlistHoldingASetIsRefusedBeforeFoundationReadsIt() throws {
+        let refusal = try #require(Self.refusal(Self.handmadeBinaryPlist(container: 0xC1)))
+        #expect(refusal.problems.count == 1)
+        #expect(refusal.problems[0].line == nil)
+        #expect(refusal.problems[0].reason.hasPrefix("The binary property list holds a set (object 2, at byte"))
+        // An ordered set (0xB_) is refused the same way.
+        let ordered = try #require(Self.refusal(Self.handmadeBinaryPlist(container: 0xB1)))
+        #expect(ordered.problems[0].reason.contains("holds a set (object 2"))
+    }
+
+    @Test func binaryPlistWithABrokenTrailerIsRefusedWithTheReason() throws {
+        var file = Self.handmadeBinaryPlist(container: 0xA1)
+        file[file.count - 1] = 0xF0                               // the offset table past the trailer
+        let beyond = try #require(Self.refusal(file))
+        #expect(beyond.problems.map(\.reason) == [
+            "The file starts like a binary property list, but its trailer does not point inside the file. Pass the .entitlements file Xcode writes, or the built app's entitlements (codesign -d --entitlements - App.app).",
+        ])
+        var outside = Self.handmadeBinaryPlist(container: 0xA1)
+        let table = outside.count - 32 - 4
+        outside[table + 3] = UInt8(table)                         // object 3 placed on the table itself
+        #expect(try #require(Self.refusal(outside)).problems[0].reason.contains("object 3 lies outside the object area"))
+        #expect(try #require(Self.refusal(Array("bplist00".utf8) + [0xC0])).problems[0].reason
+                .contains("shorter than a header and a trailer"))
+    }
+
     @Test func xmlWithAppIDKeysAndUnexpandedBuildVariables() throws {
         let file = Self.xcodeFile(["applinks:example.com"], extra: """
             \t<key>application-identifier</key>

@@ -25,6 +25,7 @@ public enum EntitlementsReader {
         let value: Any
         var lines = Lines()
         if body.starts(with: Array("bplist".utf8)) {
+            try refuseSets(body)
             value = try propertyList(data)
         } else if first == UInt8(ascii: "[") {
             value = try JSONArrayLines.read(data, lines: &lines)
@@ -80,6 +81,22 @@ public enum EntitlementsReader {
             let lines = data.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
             throw ManifestRefusal(line: detail.flatMap(lineNumber(in:)).flatMap { $0 <= lines ? $0 : nil },
                 "The file is not a property list\(detail.map { ": \($0)" } ?? ""). Expected an .entitlements file as Xcode writes it, a binary property list, or a JSON array of strings.")
+        }
+    }
+
+    /// Foundation must never see a binary plist holding a set: bridging it crashes the process.
+    private static func refuseSets(_ body: ArraySlice<UInt8>) throws(ManifestRefusal) {
+        do throws(BinaryPlistObjects.Problem) {
+            try BinaryPlistObjects.check(body)
+        } catch {
+            switch error {
+            case .set(let index, let offset):
+                throw ManifestRefusal(line: nil,
+                    "The binary property list holds a set (object \(index), at byte \(offset)); entitlements hold only dictionaries, arrays, strings and booleans. Export the entitlements again with codesign -d --entitlements, or pass the .entitlements file Xcode writes.")
+            case .malformed(let reason):
+                throw ManifestRefusal(line: nil,
+                    "The file starts like a binary property list, but \(reason). Pass the .entitlements file Xcode writes, or the built app's entitlements (codesign -d --entitlements - App.app).")
+            }
         }
     }
 
