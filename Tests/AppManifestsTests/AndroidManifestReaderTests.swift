@@ -133,6 +133,11 @@ import Testing
         ("", "is empty"),
         ("shop..example.com", "empty label"),
         ("www.*.example.com", "a * other than a leading"),
+        // Found by fuzzing: a character no host name has was taken as a verified host.
+        ("*.example.#om", "contains U+23, which a host name cannot have"),
+        ("shop^.example.com", "contains U+5E"),
+        ("shop example.com", "contains U+20"),
+        ("shop.example.com\u{202E}", "contains U+202E"),
     ])
     func brokenHostOfAVerifiedFilterIsRefused(host: String, words: String) throws {
         let text = Self.shop.replacingOccurrences(of: "android:host=\"www.shop.example.com\"", with: "android:host=\"\(host)\"")
@@ -211,7 +216,9 @@ import Testing
     }
 
     @Test(arguments: [PathPattern.pattern("products/.*"), .advancedPattern("/o/[0-9"), .advancedPattern("{2}/o"),
-                      .advancedPattern("/o/a{x}"), .pattern("/trailing\\")])
+                      .advancedPattern("/o/a{x}"), .pattern("/trailing\\"),
+                      // A negative count would trap, a huge one exhaust memory.
+                      .advancedPattern("/o/a{-1}"), .advancedPattern("/o/a{99999999999}"), .advancedPattern("/o/a{257}")])
     func noExampleWhereNoneCanBeWritten(pattern: PathPattern) {
         #expect(pattern.example == nil, "\(pattern)")
     }

@@ -100,14 +100,7 @@ public enum EntitlementValidator {
         }
         let wildcard = host.hasPrefix("*.")
         let body = wildcard ? String(host.dropFirst(2)) : host
-        // DNS names are letters, digits, hyphens (and underscores in practice) between dots; a
-        // non-ASCII letter is an IDN (a warning below), anything else cannot be a host.
-        if let bad = body.unicodeScalars.first(where: { scalar in
-            scalar == "*" ? false : scalar.isASCII
-                ? !(scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-._".unicodeScalars.contains(scalar))
-                : [.control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator, .unassigned, .privateUse, .surrogate]
-                    .contains(scalar.properties.generalCategory)
-        }) {
+        if let bad = body.unicodeScalars.first(where: { $0 != "*" && !isHostNameScalar($0) }) {
             malformed("The host \"\(host)\" contains U+\(String(bad.value, radix: 16, uppercase: true)), which a host name cannot have.",
                       "Use letters, digits, hyphens and dots only, e.g. \(service):example.com.")
         } else if !body.isEmpty, body.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
@@ -141,6 +134,17 @@ public enum EntitlementValidator {
         }
         let knownMode = mode.flatMap { modes.contains($0) ? $0 : nil }
         return (Parts(service: service, host: body.lowercased(), isWildcard: wildcard, mode: knownMode), findings)
+    }
+
+    /// Whether a host name written in an app's own declarations (an entitlement, an Android
+    /// manifest's `android:host`) may hold this character: DNS names are letters, digits, hyphens
+    /// (and underscores in practice) between dots, and a non-ASCII letter is an IDN; anything else
+    /// (`#`, `^`, a space, a control or format character) cannot be part of a host.
+    public static func isHostNameScalar(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII
+            ? scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-._".unicodeScalars.contains(scalar)
+            : ![.control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator, .unassigned, .privateUse, .surrogate]
+                .contains(scalar.properties.generalCategory)
     }
 
     /// Four dot-separated decimal numbers: what inet_aton would read as an address (the short forms

@@ -1,3 +1,4 @@
+import AASA
 import Foundation
 
 /// The rules for `android:host` in a filter Android verifies: a bare host name, optionally with a
@@ -34,6 +35,11 @@ enum ManifestHostRule {
         let body = wildcard ? String(lower.dropFirst(2)) : lower
         if body.isEmpty || body.contains("*") {
             return refuse("android:host=\"\(raw)\" has a * other than a leading \"*.\"; write *.example.com or the host itself.")
+        }
+        // A host with a character no host name has can never match a link's host, and Android
+        // cannot verify it (found by fuzzing: "*.example.#om" was taken as a verified host).
+        if let bad = body.unicodeScalars.first(where: { !EntitlementValidator.isHostNameScalar($0) }) {
+            return refuse("android:host=\"\(raw)\" contains U+\(String(bad.value, radix: 16, uppercase: true)), which a host name cannot have; use letters, digits, hyphens and dots, e.g. example.com.")
         }
         let labels = body.split(separator: ".", omittingEmptySubsequences: false)
         if labels.count == 4, labels.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) {

@@ -68,6 +68,9 @@ public enum PathPattern: Hashable, Sendable, CustomStringConvertible {
         return out
     }
 
+    /// `{m}` repetitions an example is written with at most; real manifests use a handful.
+    static let maxExampleRepetitions = 256
+
     /// The advanced glob: each atom (literal, `.`, `[class]`) with its quantifier (`*`, `+`,
     /// `{m}`, `{m,n}`) taken the fewest times allowed.
     static func example(advancedGlob pattern: String) -> String? {
@@ -104,7 +107,10 @@ public enum PathPattern: Hashable, Sendable, CustomStringConvertible {
                 guard let close = chars.firstIndex(of: "}") else { return nil }
                 let body = String(chars[chars.index(after: chars.startIndex)..<close])
                 chars = chars[chars.index(after: close)...]
-                guard let least = Int(body.split(separator: ",", omittingEmptySubsequences: false).first ?? "") else { return nil }
+                // A negative count would trap in String(repeating:count:), a huge one exhaust memory;
+                // neither makes an example URL anyone would watch.
+                guard let least = Int(body.split(separator: ",", omittingEmptySubsequences: false).first ?? ""),
+                      (0...Self.maxExampleRepetitions).contains(least) else { return nil }
                 count = least
             default:
                 break
