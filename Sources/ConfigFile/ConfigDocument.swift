@@ -132,7 +132,7 @@ public struct DomainEntry: Sendable, Equatable {
 public struct ChannelEntry: Sendable, Equatable {
     public struct Lines: Sendable, Equatable {
         public var entry = 0, name = 0, kind = 0, minSeverity = 0, enabled = 0
-        public var domains: [Int] = []
+        public var domains: [Int] = [], apps: [Int] = []
         public var settings: [String: Int] = [:]
         public init() {}
     }
@@ -141,19 +141,22 @@ public struct ChannelEntry: Sendable, Equatable {
     public var name: String
     public var kind: String
     public var minSeverity: AlertSeverity
-    /// Hosts whose events go to the channel; empty: every domain.
+    /// Hosts whose events go to the channel; with `apps` empty too: every domain.
     public var domains: [String]
+    /// Apps (by name) whose domains' events also go to the channel.
+    public var apps: [String]
     public var enabled: Bool
     /// Kind-specific settings in file order.
     public var settings: [(key: String, text: ConfigText)]
     public var lines: Lines
 
-    public init(name: String, kind: String, minSeverity: AlertSeverity = .info, domains: [String] = [], enabled: Bool = true,
-                settings: [(key: String, text: ConfigText)] = [], lines: Lines = Lines()) {
+    public init(name: String, kind: String, minSeverity: AlertSeverity = .info, domains: [String] = [], apps: [String] = [],
+                enabled: Bool = true, settings: [(key: String, text: ConfigText)] = [], lines: Lines = Lines()) {
         self.name = name
         self.kind = kind
         self.minSeverity = minSeverity
         self.domains = domains
+        self.apps = apps
         self.enabled = enabled
         self.settings = settings
         self.lines = lines
@@ -162,7 +165,7 @@ public struct ChannelEntry: Sendable, Equatable {
     public func setting(_ key: String) -> ConfigText? { settings.first { $0.key == key }?.text }
 
     public static func == (a: ChannelEntry, b: ChannelEntry) -> Bool {
-        a.name == b.name && a.kind == b.kind && a.minSeverity == b.minSeverity && a.domains == b.domains && a.enabled == b.enabled
+        a.name == b.name && a.kind == b.kind && a.minSeverity == b.minSeverity && a.domains == b.domains && a.apps == b.apps && a.enabled == b.enabled
             && a.settings.map(\.key) == b.settings.map(\.key) && a.settings.map(\.text) == b.settings.map(\.text) && a.lines == b.lines
     }
 }

@@ -383,6 +383,11 @@ private struct Walker {
                     entry.domains.append(host)
                     entry.lines.domains.append(line)
                 }
+            case "apps":
+                for (app, line) in strings(value, what: "apps") {
+                    entry.apps.append(app)
+                    entry.lines.apps.append(line)
+                }
             case "enabled":
                 entry.lines.enabled = Self.line(value)
                 if let b = boolean(value, what: "enabled") { entry.enabled = b } else { complete = false }

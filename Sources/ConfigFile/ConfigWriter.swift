@@ -69,6 +69,7 @@ public enum ConfigWriter {
         for (key, value) in c.settings { pairs.append((text(key), text(value.template))) }
         pairs.append(("min_severity", Node(c.minSeverity.rawValue)))
         if !c.domains.isEmpty { pairs.append(("domains", Node(c.domains.map(text), .implicit, .block))) }
+        if !c.apps.isEmpty { pairs.append(("apps", Node(c.apps.map(text), .implicit, .block))) }
         if !c.enabled { pairs.append(("enabled", "false")) }
         return Node(pairs)
     }

@@ -16,10 +16,13 @@ public struct ChannelSpec: Sendable, Equatable {
     /// The custom webhook's Mustache template of JSON.
     public var template: String?
     public var minSeverity: AlertSeverity
+    public var enabled: Bool
     public var domainIDs: [Int64]
+    public var appIDs: [Int64]
 
     public init(kind: ChannelKind, name: String = "", target: String = "", credential: String? = nil, recipient: String? = nil,
-                template: String? = nil, minSeverity: AlertSeverity = .info, domainIDs: [Int64] = []) {
+                template: String? = nil, minSeverity: AlertSeverity = .info, enabled: Bool = true, domainIDs: [Int64] = [],
+                appIDs: [Int64] = []) {
         self.kind = kind
         self.name = name
         self.target = target
@@ -27,7 +30,9 @@ public struct ChannelSpec: Sendable, Equatable {
         self.recipient = recipient
         self.template = template
         self.minSeverity = minSeverity
+        self.enabled = enabled
         self.domainIDs = domainIDs
+        self.appIDs = appIDs
     }
 }
 
@@ -59,30 +64,58 @@ public enum ChannelSetup {
         try add(ChannelSpec(kind: kind, name: name, target: target, minSeverity: minSeverity, domainIDs: domainIDs), in: database)
     }
 
-    /// Checks every field of `spec` (`validated`) and stores the channel.
+    /// Checks every field of `spec` (`validated`) and stores the channel. A signed webhook given no
+    /// signing secret gets a new one, returned in `Created.secret` to show once.
     public static func add(_ spec: ChannelSpec, in database: some SettingsStore) throws -> Created {
-        let new = try validated(spec)
+        var new = try validated(spec)
+        var generated: String?
+        if new.secret == nil && spec.kind.inputs.generatesSigningSecret {
+            generated = WebhookSecret.generate().text
+            new.secret = generated
+        }
         let channel = try database.createChannel(new)
-        return Created(channel: channel, secret: spec.kind.inputs.generatesSigningSecret ? new.secret : nil)
+        return Created(channel: channel, secret: generated)
+    }
+
+    /// Saves an edited channel, checked as a new one is, except that what is left empty is kept: a
+    /// credential (never shown, so never sent back by a form), and a target that is not shown (a
+    /// Slack URL, one read from the environment: `targetIsHidden`). The kind cannot change. Nil: no
+    /// such channel.
+    public static func edit(id: Int64, _ spec: ChannelSpec, in database: some SettingsStore) throws -> ChannelRecord? {
+        guard let existing = try database.channel(id: id) else { return nil }
+        guard existing.kind == spec.kind else {
+            throw InvalidInput(field: "kind", message: "a channel's kind cannot change: add a \(spec.kind.rawValue) channel instead")
+        }
+        var spec = spec
+        if existing.targetIsHidden && spec.target.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            spec.target = existing.target
+        }
+        let checked = try validated(spec, keepsStoredSecret: existing.secret != nil)
+        return try database.updateChannel(id: id, checked.settings, secret: checked.secret)
     }
 
     /// The channel to store for `spec`, or the first field that is wrong. No I/O (the URL's host is
     /// resolved and judged when a message is sent), so a config file can check all its channels
-    /// before it changes anything.
-    public static func validated(_ spec: ChannelSpec) throws(InvalidInput) -> NewChannel {
+    /// before it changes anything. The secret is the credential given, nil when none was: `add`
+    /// makes a signing secret then, and an edit (`keepsStoredSecret`) keeps the stored one, so a
+    /// required credential may be left out.
+    public static func validated(_ spec: ChannelSpec, keepsStoredSecret: Bool = false) throws(InvalidInput) -> NewChannel {
         let inputs = spec.kind.inputs
         let target = try checkedTarget(kind: spec.kind, spec.target)
         var secret = spec.credential?.trimmingCharacters(in: .whitespacesAndNewlines)
         if secret?.isEmpty == true { secret = nil }
         if let name = inputs.credential {
-            if inputs.credentialRequired && secret == nil {
+            if inputs.credentialRequired && secret == nil && !keepsStoredSecret {
                 throw InvalidInput(field: "credential", message: "\(spec.kind.displayName) needs its \(name)")
             }
             if let secret, let problem = credentialProblem(secret, kind: spec.kind) {
                 throw InvalidInput(field: "credential", message: problem)
             }
         } else if inputs.generatesSigningSecret {
-            secret = WebhookSecret.generate().text
+            if let given = secret, WebhookSecret(given) == nil {
+                throw InvalidInput(field: "credential", message: "a signing secret is whsec_ followed by the base64 of 24 to 64 random bytes; "
+                                   + "leave it empty to have one made")
+            }
         } else if secret != nil {
             throw InvalidInput(field: "credential", message: "\(spec.kind.displayName) takes no credential: its URL is the credential")
         }
@@ -106,9 +139,9 @@ public enum ChannelSetup {
         } else if template != nil {
             throw InvalidInput(field: "template", message: "only a custom webhook takes a template")
         }
-        return NewChannel(kind: spec.kind, name: spec.name.trimmingCharacters(in: .whitespacesAndNewlines), target: target,
-                          secret: secret, recipient: recipient, bodyTemplate: template, minSeverity: spec.minSeverity,
-                          domainIDs: spec.domainIDs)
+        return NewChannel(kind: spec.kind, secret: secret, settings: ChannelSettings(
+            name: spec.name.trimmingCharacters(in: .whitespacesAndNewlines), target: target, recipient: recipient, bodyTemplate: template,
+            enabled: spec.enabled, minSeverity: spec.minSeverity, domainIDs: spec.domainIDs, appIDs: spec.appIDs))
     }
 
     /// The target as stored (trimmed; the provider's API when left empty), once it is right for the
@@ -185,6 +218,38 @@ public enum ChannelSetup {
         } catch {
             return error.description
         }
+    }
+
+    /// What a test notification came to, for the settings page and the API to show in place.
+    public struct TestOutcome: Sendable {
+        public var deliveryID: Int64
+        /// pending (a running notifier took it first, or it will be retried), sent or failed.
+        public var state: DeliveryState
+        /// The attempt this request made, nil when a running notifier took the delivery first.
+        public var attempt: DeliveryAttemptRecord?
+
+        public var delivered: Bool { attempt?.succeeded == true }
+
+        /// One sentence with the provider's answer: "Delivered: answered 202: {…}", "Not delivered:
+        /// answered 400: Invalid Routing Key; PagerDuty refused the message".
+        public var summary: String {
+            guard let attempt else { return "Queued: the notifier is sending it; its answer shows under Last delivery." }
+            var answer = attempt.responseCode.map { "answered \($0)" } ?? "no answer"
+            if let response = attempt.response, !response.isEmpty { answer += ": \(response)" }
+            if attempt.succeeded { return "Delivered (\(answer))." }
+            let retry = state == .pending ? " It stays queued and will be retried." : ""
+            return "Not delivered (\(answer)): \(attempt.error ?? "no reason recorded").\(retry)"
+        }
+    }
+
+    /// Queues a test notification and delivers it now, on this thread (the send is bounded by the
+    /// webhook timeout), so the caller can show the provider's answer.
+    public static func testNow(channelID: Int64, in database: Database, environment: [String: String]) throws -> TestOutcome {
+        let deliveryID = try sendTest(channelID: channelID, in: database)
+        let configuration = try NotificationSettings.deliveryConfiguration(environment: environment, database: database)
+        try OutboxDeliverer(database: database, configuration: configuration).deliverDueBatch(onlyID: deliveryID)
+        return TestOutcome(deliveryID: deliveryID, state: try database.delivery(id: deliveryID)?.state ?? .pending,
+                           attempt: try database.deliveryAttempts(deliveryID: deliveryID).last)
     }
 
     /// Queues a test notification for the channel, whatever its filters. Returns the delivery id.

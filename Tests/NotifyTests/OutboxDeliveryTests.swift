@@ -147,7 +147,7 @@ import TestSupport
             #expect(receiver.requests().count == 1)
             // A disabled channel gets no new rows; enabling it again clears the reason.
             #expect(try db.enqueueNotification(Self.event()) == 0)
-            let enabled = try #require(try db.updateChannel(id: channel.id, ChannelChanges(name: "", target: channel.target, enabled: true,
+            let enabled = try #require(try db.updateChannel(id: channel.id, ChannelSettings(name: "", target: channel.target, enabled: true,
                                                                                          minSeverity: .info, domainIDs: [])))
             #expect(enabled.enabled && enabled.disabledReason == nil)
         }
@@ -296,7 +296,7 @@ import TestSupport
             #expect(try db.enqueueNotification(onShop) == 1)
             #expect(try db.enqueueNotification(onBlog) == 0)
             // Widening the filter to both domains (and back to all) takes effect for the next event.
-            var changes = ChannelChanges(shopOnly.channel)
+            var changes = ChannelSettings(shopOnly.channel)
             changes.domainIDs = [shop, blog]
             #expect(try db.updateChannel(id: shopOnly.channel.id, changes)?.domainIDs == [shop, blog])
             #expect(try db.enqueueNotification(onBlog) == 1)

@@ -47,13 +47,13 @@ import Testing
 
     @Test func eachKindAsksForWhatItNeeds() throws {
         let pd = try ChannelSetup.validated(ChannelSpec(kind: .pagerduty, credential: " R0123456789abcdef0123456789abcde "))
-        #expect(pd.target == "https://events.pagerduty.com")
+        #expect(pd.settings.target == "https://events.pagerduty.com")
         #expect(pd.secret == "R0123456789abcdef0123456789abcde")
         #expect(throws: ChannelSetup.InvalidInput.self) { try ChannelSetup.validated(ChannelSpec(kind: .pagerduty)) }
         let eu = try ChannelSetup.validated(ChannelSpec(kind: .opsgenie, target: "https://api.eu.opsgenie.com", credential: "key"))
-        #expect(eu.target == "https://api.eu.opsgenie.com")
+        #expect(eu.settings.target == "https://api.eu.opsgenie.com")
         let telegram = try ChannelSetup.validated(ChannelSpec(kind: .telegram, credential: "123456:ABC-def", recipient: "-100123"))
-        #expect(telegram.recipient == "-100123")
+        #expect(telegram.settings.recipient == "-100123")
         for bad in [ChannelSpec(kind: .telegram, credential: "not-a-token", recipient: "1"),
                     ChannelSpec(kind: .telegram, credential: "1:A", recipient: "me"),
                     ChannelSpec(kind: .telegram, credential: "1:A"),
@@ -67,7 +67,17 @@ import Testing
             #expect(throws: ChannelSetup.InvalidInput.self, "\(bad)") { try ChannelSetup.validated(bad) }
         }
         let custom = try ChannelSetup.validated(ChannelSpec(kind: .customWebhook, target: "https://h.example/", template: #"{"t":"{{title}}"}"#))
-        #expect(custom.secret?.hasPrefix("whsec_") == true)
+        // No signing secret given: `add` makes one. One given is kept (it was replaced by a new one,
+        // which broke a receiver that already verified with it), and must be a whsec_ secret.
+        #expect(custom.secret == nil)
+        let given = "whsec_" + Data(repeating: 7, count: 32).base64EncodedString()
+        let kept = try ChannelSetup.validated(ChannelSpec(kind: .webhook, target: "https://h.example/", credential: given))
+        #expect(kept.secret == given)
+        #expect(throws: ChannelSetup.InvalidInput.self) {
+            try ChannelSetup.validated(ChannelSpec(kind: .webhook, target: "https://h.example/", credential: "whsec_short"))
+        }
+        // An edit may leave a required credential out: the stored one is kept.
+        #expect(try ChannelSetup.validated(ChannelSpec(kind: .pagerduty), keepsStoredSecret: true).secret == nil)
         do {
             _ = try ChannelSetup.validated(ChannelSpec(kind: .telegram, credential: "1:A"))
         } catch {

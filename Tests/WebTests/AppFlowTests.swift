@@ -244,9 +244,10 @@ import Vocabulary
             let shop = try #require(try db.domainID(host: "shop.example", wildcard: false))
             let other = try #require(try db.domainID(host: "other.example", wildcard: false))
             let app = try #require(try db.app(name: "Shop"))
-            let routed = try db.createChannel(NewChannel(kind: .email, name: "shop team", target: "shop@example.test"))
-            try db.setChannelApps(channelID: routed.id, appIDs: [app.id])
-            #expect(try db.channelApps(channelID: routed.id) == [app.id])
+            let routed = try db.createChannel(NewChannel(kind: .email, settings: ChannelSettings(name: "shop team", target: "shop@example.test",
+                                                                                               appIDs: [app.id])))
+            #expect(routed.appIDs == [app.id])
+            #expect(try db.channel(id: routed.id)?.appIDs == [app.id])
             let everyone = try db.createChannel(NewChannel(kind: .email, name: "ops", target: "ops@example.test"))
 
             let at = Date(timeIntervalSince1970: 1_800_000_000)

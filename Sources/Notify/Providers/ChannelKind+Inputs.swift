@@ -27,6 +27,20 @@ public struct ChannelInputs: Sendable, Equatable {
     public var help: String
     /// Whether the provider has incidents that a resolved alert closes.
     public var closesIncidents: Bool
+
+    /// The URL itself is a credential: anyone who holds a Slack, Teams, Discord … incoming-webhook
+    /// URL (or an ntfy topic's) can post to it. Our signed webhook and the custom one go to the
+    /// team's own receivers, and a provider's API URL is public: those are not secret.
+    /// The target is a provider's API, which an empty field leaves at the provider's own.
+    public var hasProviderEndpoint: Bool {
+        if case .endpoint = target { return true }
+        return false
+    }
+
+    public var targetIsCredential: Bool {
+        guard case .url = target else { return false }
+        return !(generatesSigningSecret || needsTemplate)
+    }
 }
 
 extension ChannelKind {

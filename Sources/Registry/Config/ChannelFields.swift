@@ -33,9 +33,7 @@ struct ChannelFields: Sendable {
         case .emailAddress:
             fields.targetKey = "to"
         case .url:
-            // Our signed webhook and the custom one are the team's own receivers; every other URL
-            // kind is a provider's incoming webhook, where the URL is the credential.
-            fields.targetIsSecret = !(inputs.generatesSigningSecret || inputs.needsTemplate)
+            fields.targetIsSecret = inputs.targetIsCredential
         case .endpoint(let fallback, _):
             fields.targetRequired = false
             fields.defaultTarget = fallback

@@ -37,6 +37,8 @@ struct ConfigPlanner {
     private var claimedByApps: Set<DomainKey> = []
     /// Domains of apps the apply keeps without managing them: pruning them would break those apps.
     private var claimedByKeptApps: Set<DomainKey> = []
+    /// The names of the apps that exist after the apply: the file's, and those kept.
+    private var appsAfter: Set<String> = []
 
     init(state: ConfigState, document: ConfigDocument, prune: Bool, defaultIntervalSeconds: Int) {
         self.state = state
@@ -50,6 +52,7 @@ struct ConfigPlanner {
     /// `fileDomains`: the domains the file declares itself; an app does not "register" those.
     mutating func planApps(_ desired: [DesiredApp], fileDomains: Set<DomainKey>) {
         let declared = Set(desired.map(\.entry.name))
+        appsAfter = declared.union(state.apps.map(\.name).filter { !(document.sections.contains(.apps) && prune) || declared.contains($0) })
         func registers(_ d: DesiredApp) -> [String] {
             d.plan.domains.filter { $0.isNew && !fileDomains.contains(DomainKey(host: $0.key.host, wildcard: $0.key.wildcard)) }
                 .map { "registers \($0.displayHost)" }
@@ -216,6 +219,10 @@ struct ConfigPlanner {
                 problems.append(ConfigProblem(line: line, "\(d.entry.name): \(host) is neither declared in this file nor registered"
                                               + (state.byKey[key] != nil ? " (--prune removes it)" : "")))
             }
+            for (app, line) in d.apps where !appsAfter.contains(app) {
+                problems.append(ConfigProblem(line: line, "\(d.entry.name): no app is named \"\(app)\" in this file or the database"
+                                              + (state.apps.contains { $0.name == app } ? " (--prune removes it)" : "")))
+            }
             let named = state.channels.filter { $0.name == d.entry.name }
             if named.count > 1 {
                 problems.append(ConfigProblem(line: d.entry.lines.name, "\(named.count) channels are named \"\(d.entry.name)\" in the database; "
@@ -238,8 +245,8 @@ struct ConfigPlanner {
                 if let key = d.fields.secretKey, let secret = d.secret {
                     details.append("\(key): (from \(secret.references.map { "${\($0)}" }.joined(separator: ", ")))")
                 }
-                if let key = d.fields.recipientKey, let recipient = d.new.recipient { details.append("\(key): \(recipient)") }
-                if let key = d.fields.templateKey, let body = d.new.bodyTemplate { details.append("\(key): (\(body.count) characters)") }
+                if let key = d.fields.recipientKey, let recipient = d.new.settings.recipient { details.append("\(key): \(recipient)") }
+                if let key = d.fields.templateKey, let body = d.new.settings.bodyTemplate { details.append("\(key): (\(body.count) characters)") }
                 details += routing(d)
                 plan.steps.append(.init(action: .add, subject: .channel(d.entry.name), details: details))
                 work.append(.addChannel(d))
@@ -267,10 +274,10 @@ struct ConfigPlanner {
                     details.append(Self.source(secretKey, secret))
                 }
             }
-            if existing.recipient != d.new.recipient, let recipientKey = d.fields.recipientKey {
-                details.append("\(recipientKey): \(existing.recipient ?? "(none)") → \(d.new.recipient ?? "(none)")")
+            if existing.recipient != d.new.settings.recipient, let recipientKey = d.fields.recipientKey {
+                details.append("\(recipientKey): \(existing.recipient ?? "(none)") → \(d.new.settings.recipient ?? "(none)")")
             }
-            if existing.bodyTemplate != d.new.bodyTemplate, let templateKey = d.fields.templateKey { details.append("\(templateKey) changed") }
+            if existing.bodyTemplate != d.new.settings.bodyTemplate, let templateKey = d.fields.templateKey { details.append("\(templateKey) changed") }
             if existing.enabled != d.entry.enabled { details.append("enabled: \(existing.enabled) → \(d.entry.enabled)") }
             if existing.minSeverity != d.entry.minSeverity {
                 details.append("min_severity: \(existing.minSeverity.rawValue) → \(d.entry.minSeverity.rawValue)")
@@ -278,6 +285,10 @@ struct ConfigPlanner {
             let before = Set(existing.domainIDs.compactMap { id in state.domains.first { $0.id == id }.map { DomainKey(host: $0.host, wildcard: $0.wildcard) } })
             if before != Set(d.hosts.map(\.key)) {
                 details.append("domains: \(Self.hostList(before)) → \(Self.hostList(Set(d.hosts.map(\.key))))")
+            }
+            let appsBefore = Set(existing.appIDs.compactMap { id in state.apps.first { $0.id == id }?.name })
+            if appsBefore != Set(d.apps.map(\.name)) {
+                details.append("apps: \(Self.nameList(appsBefore)) → \(Self.nameList(Set(d.apps.map(\.name))))")
             }
             if !details.isEmpty {
                 plan.steps.append(.init(action: .change, subject: .channel(d.entry.name), details: details))
@@ -306,12 +317,17 @@ struct ConfigPlanner {
 
     private func routing(_ d: DesiredChannel) -> [String] {
         var lines = ["min_severity: \(d.entry.minSeverity.rawValue)", "domains: \(Self.hostList(Set(d.hosts.map(\.key))))"]
+        if !d.apps.isEmpty { lines.append("apps: \(Self.nameList(Set(d.apps.map(\.name))))") }
         if !d.entry.enabled { lines.append("enabled: false") }
         return lines
     }
 
     private static func source(_ key: String, _ text: ConfigText) -> String {
         text.isReference ? "\(key) is now read from \(text.references.map { "${\($0)}" }.joined(separator: ", "))" : "\(key) is now written in the file"
+    }
+
+    private static func nameList(_ names: Set<String>) -> String {
+        names.isEmpty ? "(none)" : names.sorted().joined(separator: ", ")
     }
 
     private static func hostList(_ keys: Set<DomainKey>) -> String {
@@ -331,6 +347,10 @@ struct ConfigPlanner {
             let id = try c.domainID(host: key.host, wildcard: key.wildcard)   // registered by an app just now
             ids[key] = id
             return id
+        }
+        // An app the file adds has its id once it is inserted, before the channels are made.
+        func appID(_ name: String) throws -> Int64? {
+            try state.apps.first { $0.name == name }?.id ?? c.app(name: name)?.id
         }
         // Removals first; then domains, apps (which may claim a domain added just now), channels
         // (which may route to either).
@@ -364,19 +384,15 @@ struct ConfigPlanner {
                 var new = d.new
                 // A signed webhook without a secret in the file is refused by the planner.
                 if new.secret == nil && d.kind.inputs.generatesSigningSecret { new.secret = WebhookSecret.generate().text }
-                new.domainIDs = try d.hosts.compactMap { try domainID($0.key) }
+                new.settings.domainIDs = try d.hosts.compactMap { try domainID($0.key) }
+                new.settings.appIDs = try d.apps.compactMap { try appID($0.name) }
                 let created = try c.createChannel(new)
-                if !d.entry.enabled {
-                    try c.updateChannel(id: created.id, ChannelChanges(name: d.entry.name, target: new.target, recipient: new.recipient,
-                                                                       bodyTemplate: new.bodyTemplate, enabled: false,
-                                                                       minSeverity: d.entry.minSeverity, domainIDs: created.domainIDs))
-                }
                 try c.setChannelConfig(id: created.id, secret: nil, targetTemplate: d.targetText?.template, secretTemplate: d.secret?.template)
             case .changeChannel(let existing, let d):
-                let routed = try d.hosts.compactMap { try domainID($0.key) }
-                try c.updateChannel(id: existing.id, ChannelChanges(name: d.entry.name, target: d.target, recipient: d.new.recipient,
-                                                                    bodyTemplate: d.new.bodyTemplate, enabled: d.entry.enabled,
-                                                                    minSeverity: d.entry.minSeverity, domainIDs: routed))
+                var settings = d.new.settings
+                settings.domainIDs = try d.hosts.compactMap { try domainID($0.key) }
+                settings.appIDs = try d.apps.compactMap { try appID($0.name) }
+                try c.updateChannel(id: existing.id, settings)
                 try c.setChannelConfig(id: existing.id, secret: d.secret?.value, targetTemplate: d.targetText?.template,
                                        secretTemplate: d.secret?.template ?? existing.secretTemplate)
             }

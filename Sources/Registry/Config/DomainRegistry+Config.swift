@@ -98,6 +98,7 @@ extension DomainRegistry {
                 document.channels.append(ChannelEntry(
                     name: name, kind: channel.kind.rawValue, minSeverity: channel.minSeverity,
                     domains: channel.domainIDs.compactMap { id in state.domains.first { $0.id == id }.map(ConfigState.name(of:)) },
+                    apps: channel.appIDs.compactMap { id in state.apps.first { $0.id == id }?.name },
                     enabled: channel.enabled, settings: settings))
             }
             return document
@@ -198,7 +199,7 @@ extension DomainRegistry {
             let fields = ChannelFields.of(kind)
             func line(_ key: String?) -> Int { key.flatMap { entry.lines.settings[$0] } ?? entry.lines.entry }
             for (key, _) in entry.settings where !fields.keys.contains(key) {
-                let expected = ["name", "kind"] + fields.keys + ["min_severity", "domains", "enabled"]
+                let expected = ["name", "kind"] + fields.keys + ["min_severity", "domains", "apps", "enabled"]
                 problems.append(ConfigProblem(line: line(key),
                                               "unknown key \"\(key)\" for a \(kind.rawValue) channel; expected \(expected.joined(separator: ", "))"))
             }
@@ -217,15 +218,16 @@ extension DomainRegistry {
                 }
             }
             // An omitted credential keeps an existing channel's (the planner refuses a new channel
-            // without one): a stand-in lets every other field be checked now.
-            let credential = kind.inputs.credential == nil ? nil : secret?.value ?? (fields.secretRequired ? "stand-in" : nil)
+            // without one). A secret already refused above is not checked twice.
+            let credential = problems.count == count ? secret?.value : nil
             let recipient = fields.recipientKey.flatMap { entry.setting($0) }
             let template = fields.templateKey.flatMap { entry.setting($0) }
             var new: NewChannel?
             do {
                 new = try ChannelSetup.validated(ChannelSpec(kind: kind, name: entry.name, target: target?.value ?? "", credential: credential,
                                                              recipient: recipient?.value, template: template?.value,
-                                                             minSeverity: entry.minSeverity))
+                                                             minSeverity: entry.minSeverity, enabled: entry.enabled),
+                                                 keepsStoredSecret: true)
             } catch {
                 let key: String? = switch error.field {
                 case "credential": fields.secretKey
@@ -248,10 +250,12 @@ extension DomainRegistry {
                     problems.append(ConfigProblem(line: at, "\(entry.name): \(error.message)"))
                 }
             }
-            if problems.count == count, var new {
-                // The file's secret, or none yet (a signing secret is generated only for a new channel).
-                new.secret = secret?.value
-                desired.append(DesiredChannel(entry: entry, kind: kind, fields: fields, new: new, targetText: target, secret: secret, hosts: hosts))
+            let apps = entry.apps.enumerated().map { i, name in
+                (name: name, line: entry.lines.apps.indices.contains(i) ? entry.lines.apps[i] : entry.lines.entry)
+            }
+            if problems.count == count, let new {
+                desired.append(DesiredChannel(entry: entry, kind: kind, fields: fields, new: new, targetText: target, secret: secret,
+                                              hosts: hosts, apps: apps))
             }
         }
         return desired
@@ -287,7 +291,9 @@ struct DesiredChannel {
     var targetText: ConfigText?
     var secret: ConfigText?
     var hosts: [(key: DomainKey, line: Int)]
+    /// The apps whose domains' events the channel also takes, by name, with their lines.
+    var apps: [(name: String, line: Int)]
 
-    var target: String { new.target }
+    var target: String { new.settings.target }
 }
 

@@ -176,18 +176,6 @@ extension AppStore {
         try rows(appNamesOfDomain, domainID).map { try $0.decode("name") }
     }
 
-    /// Routes a channel to these apps' domains (besides its domain filter); empty: no app filter.
-    public func setChannelApps(channelID: Int64, appIDs: [Int64]) throws {
-        try execute("DELETE FROM channel_apps WHERE channel_id = $1 AND NOT (app_id = ANY ($2::bigint[]))", channelID, SQLArray(appIDs.map(Int.init)))
-        try execute("INSERT INTO channel_apps (channel_id, app_id) SELECT $1, unnest($2::bigint[]) ON CONFLICT DO NOTHING",
-                    channelID, SQLArray(appIDs.map(Int.init)))
-    }
-
-    /// The apps a channel is routed to.
-    public func channelApps(channelID: Int64) throws -> [Int64] {
-        try rows("SELECT app_id FROM channel_apps WHERE channel_id = $1 ORDER BY app_id", channelID).map { try $0.decode("app_id") }
-    }
-
     /// The by-app overview's rows: each app with how many domains it claims and their open alerts.
     /// How its links stand is judged by Monitor's `AppSummary` (each link for this app, not the
     /// domain's own state).

@@ -41,8 +41,10 @@ public struct ChannelRecord: Sendable, Equatable {
     public var minSeverity: AlertSeverity
     /// Why the system switched the channel off (e.g. the receiver answered 410 Gone).
     public var disabledReason: String?
-    /// Only these domains' events; empty means every domain.
+    /// Only these domains' events (besides `appIDs`'); both empty means every domain.
     public var domainIDs: [Int64]
+    /// Also the events of the domains these apps claim.
+    public var appIDs: [Int64]
     /// The target and secret as a config file wrote them (`${NAME}` references unresolved), for
     /// `export --yaml`; nil when not set by a config file (or the target was changed by hand since).
     public var targetTemplate: String?
@@ -52,7 +54,7 @@ public struct ChannelRecord: Sendable, Equatable {
 
     public init(id: Int64, kind: ChannelKind, name: String, target: String, secret: String?, recipient: String? = nil,
                 bodyTemplate: String? = nil, enabled: Bool, minSeverity: AlertSeverity, disabledReason: String?,
-                domainIDs: [Int64], targetTemplate: String? = nil, secretTemplate: String? = nil, createdAt: Date, updatedAt: Date) {
+                domainIDs: [Int64], appIDs: [Int64] = [], targetTemplate: String? = nil, secretTemplate: String? = nil, createdAt: Date, updatedAt: Date) {
         self.id = id
         self.kind = kind
         self.name = name
@@ -64,6 +66,7 @@ public struct ChannelRecord: Sendable, Equatable {
         self.minSeverity = minSeverity
         self.disabledReason = disabledReason
         self.domainIDs = domainIDs
+        self.appIDs = appIDs
         self.targetTemplate = targetTemplate
         self.secretTemplate = secretTemplate
         self.createdAt = createdAt
@@ -71,42 +74,23 @@ public struct ChannelRecord: Sendable, Equatable {
     }
 }
 
-/// What a user configures when adding a channel.
-public struct NewChannel: Sendable, Equatable {
-    public var kind: ChannelKind
-    public var name: String
-    public var target: String
-    public var secret: String?
-    public var recipient: String?
-    public var bodyTemplate: String?
-    public var minSeverity: AlertSeverity
-    public var domainIDs: [Int64]
-
-    public init(kind: ChannelKind, name: String = "", target: String, secret: String? = nil, recipient: String? = nil,
-                bodyTemplate: String? = nil, minSeverity: AlertSeverity = .info, domainIDs: [Int64] = []) {
-        self.kind = kind
-        self.name = name
-        self.target = target
-        self.secret = secret
-        self.recipient = recipient
-        self.bodyTemplate = bodyTemplate
-        self.minSeverity = minSeverity
-        self.domainIDs = domainIDs
-    }
-}
-
-/// The editable part of a channel (the kind and the secret never change after creation).
-public struct ChannelChanges: Sendable, Equatable {
+/// What a person sets on a channel and may change later: everything but its kind and its secret,
+/// which are set once, when the channel is made. The form, the API, the CLI and config files add
+/// and edit channels through this one value.
+public struct ChannelSettings: Sendable, Equatable {
     public var name: String
     public var target: String
     public var recipient: String?
     public var bodyTemplate: String?
     public var enabled: Bool
     public var minSeverity: AlertSeverity
+    /// Only these domains' events (besides `appIDs`'); both empty: every domain.
     public var domainIDs: [Int64]
+    /// Also the events of these apps' domains.
+    public var appIDs: [Int64]
 
-    public init(name: String, target: String, recipient: String? = nil, bodyTemplate: String? = nil, enabled: Bool,
-                minSeverity: AlertSeverity, domainIDs: [Int64]) {
+    public init(name: String = "", target: String, recipient: String? = nil, bodyTemplate: String? = nil, enabled: Bool = true,
+                minSeverity: AlertSeverity = .info, domainIDs: [Int64] = [], appIDs: [Int64] = []) {
         self.name = name
         self.target = target
         self.recipient = recipient
@@ -114,20 +98,41 @@ public struct ChannelChanges: Sendable, Equatable {
         self.enabled = enabled
         self.minSeverity = minSeverity
         self.domainIDs = domainIDs
+        self.appIDs = appIDs
     }
 
     public init(_ channel: ChannelRecord) {
         self.init(name: channel.name, target: channel.target, recipient: channel.recipient, bodyTemplate: channel.bodyTemplate,
-                  enabled: channel.enabled, minSeverity: channel.minSeverity, domainIDs: channel.domainIDs)
+                  enabled: channel.enabled, minSeverity: channel.minSeverity, domainIDs: channel.domainIDs, appIDs: channel.appIDs)
+    }
+}
+
+/// A channel to add: its kind and secret, set once, and its settings.
+public struct NewChannel: Sendable, Equatable {
+    public var kind: ChannelKind
+    public var secret: String?
+    public var settings: ChannelSettings
+
+    public init(kind: ChannelKind, secret: String? = nil, settings: ChannelSettings) {
+        self.kind = kind
+        self.secret = secret
+        self.settings = settings
+    }
+
+    public init(kind: ChannelKind, name: String = "", target: String, secret: String? = nil, recipient: String? = nil,
+                bodyTemplate: String? = nil, minSeverity: AlertSeverity = .info, domainIDs: [Int64] = []) {
+        self.init(kind: kind, secret: secret, settings: ChannelSettings(name: name, target: target, recipient: recipient, bodyTemplate: bodyTemplate,
+                                                                        minSeverity: minSeverity, domainIDs: domainIDs))
     }
 }
 
 extension SettingsStore {
-    /// Adds a channel and its domain filter in one statement.
+    /// Adds a channel and its domain and app filters in one statement.
     public func createChannel(_ new: NewChannel) throws -> ChannelRecord {
-        guard let row = try firstRow(Self.insertChannel, new.kind.rawValue, new.name, new.target, new.secret,
-                                     new.minSeverity.rawValue, SQLArray(new.domainIDs.map { Int($0) }),
-                                     new.recipient, new.bodyTemplate)
+        let s = new.settings
+        guard let row = try firstRow(Self.insertChannel, new.kind.rawValue, s.name, s.target, new.secret,
+                                     s.minSeverity.rawValue, SQLArray(s.domainIDs.map { Int($0) }),
+                                     s.recipient, s.bodyTemplate, s.enabled, SQLArray(s.appIDs.map { Int($0) }))
         else { throw DatabaseError.decoding(column: "id", message: "INSERT INTO channels returned no row") }
         return try ChannelRecord(row: row)
     }
@@ -141,13 +146,14 @@ extension SettingsStore {
         try firstRow(Self.selectChannels + " WHERE c.id = $1", id).map(ChannelRecord.init(row:))
     }
 
-    /// Saves the editable fields; enabling a channel clears the reason it was disabled for.
-    /// Returns nil when there is no such channel.
+    /// Saves the editable fields and, when `secret` is given, a new secret (typed by a person: it no
+    /// longer comes from a config file's reference). Enabling a channel clears the reason it was
+    /// disabled for. Returns nil when there is no such channel.
     @discardableResult
-    public func updateChannel(id: Int64, _ changes: ChannelChanges) throws -> ChannelRecord? {
+    public func updateChannel(id: Int64, _ changes: ChannelSettings, secret: String? = nil) throws -> ChannelRecord? {
         guard try firstRow(Self.updateChannelRow, id, changes.name, changes.target, changes.enabled,
                            changes.minSeverity.rawValue, SQLArray(changes.domainIDs.map { Int($0) }),
-                           changes.recipient, changes.bodyTemplate) != nil
+                           changes.recipient, changes.bodyTemplate, SQLArray(changes.appIDs.map { Int($0) }), secret) != nil
         else { return nil }
         return try channel(id: id)
     }
@@ -173,7 +179,9 @@ extension SettingsStore {
         SELECT c.id, c.kind, c.name, c.target, c.secret, c.recipient, c.body_template, c.enabled, c.min_severity,
                c.disabled_reason, c.target_template, c.secret_template, c.created_at, c.updated_at,
                coalesce((SELECT string_agg(cd.domain_id::text, ',' ORDER BY cd.domain_id)
-                         FROM channel_domains cd WHERE cd.channel_id = c.id), '') AS domain_ids
+                         FROM channel_domains cd WHERE cd.channel_id = c.id), '') AS domain_ids,
+               coalesce((SELECT string_agg(ca.app_id::text, ',' ORDER BY ca.app_id)
+                         FROM channel_apps ca WHERE ca.channel_id = c.id), '') AS app_ids
         FROM channels c
         """
     }
@@ -181,17 +189,22 @@ extension SettingsStore {
     static var insertChannel: SQL {
         """
         WITH c AS (
-            INSERT INTO channels (kind, name, target, secret, min_severity, recipient, body_template)
-            VALUES ($1, $2, $3, $4, $5, $7, $8)
+            INSERT INTO channels (kind, name, target, secret, min_severity, recipient, body_template, enabled)
+            VALUES ($1, $2, $3, $4, $5, $7, $8, $9)
             RETURNING *
         ), d AS (
             INSERT INTO channel_domains (channel_id, domain_id)
             SELECT c.id, unnest($6::bigint[]) FROM c
             RETURNING domain_id
+        ), a AS (
+            INSERT INTO channel_apps (channel_id, app_id)
+            SELECT c.id, unnest($10::bigint[]) FROM c
+            RETURNING app_id
         )
         SELECT c.id, c.kind, c.name, c.target, c.secret, c.recipient, c.body_template, c.enabled, c.min_severity,
                c.disabled_reason, c.target_template, c.secret_template, c.created_at, c.updated_at,
-               coalesce((SELECT string_agg(domain_id::text, ',' ORDER BY domain_id) FROM d), '') AS domain_ids
+               coalesce((SELECT string_agg(domain_id::text, ',' ORDER BY domain_id) FROM d), '') AS domain_ids,
+               coalesce((SELECT string_agg(app_id::text, ',' ORDER BY app_id) FROM a), '') AS app_ids
         FROM c
         """
     }
@@ -202,7 +215,9 @@ extension SettingsStore {
             UPDATE channels SET name = $2, target = $3, enabled = $4, min_severity = $5, recipient = $7, body_template = $8,
                    disabled_reason = CASE WHEN $4 THEN NULL ELSE disabled_reason END, updated_at = now(),
                    -- A target changed by hand no longer comes from the config file's template.
-                   target_template = CASE WHEN target = $3 THEN target_template END
+                   target_template = CASE WHEN target = $3 THEN target_template END,
+                   secret = coalesce($10, secret),
+                   secret_template = CASE WHEN $10::text IS NULL THEN secret_template END
             WHERE id = $1
             RETURNING id
         ), gone AS (
@@ -211,6 +226,13 @@ extension SettingsStore {
         ), added AS (
             INSERT INTO channel_domains (channel_id, domain_id)
             SELECT c.id, unnest($6::bigint[]) FROM c
+            ON CONFLICT DO NOTHING
+        ), apps_gone AS (
+            DELETE FROM channel_apps WHERE channel_id IN (SELECT id FROM c)
+              AND NOT (app_id = ANY ($9::bigint[]))
+        ), apps_added AS (
+            INSERT INTO channel_apps (channel_id, app_id)
+            SELECT c.id, unnest($9::bigint[]) FROM c
             ON CONFLICT DO NOTHING
         )
         SELECT id FROM c
@@ -221,12 +243,12 @@ extension SettingsStore {
 extension ChannelRecord {
     init(row: Row) throws {
         let kind: ChannelKind = try row.decode("kind"), severity: AlertSeverity = try row.decode("min_severity")
-        let domains: String = try row.decode("domain_ids")
+        let domains: String = try row.decode("domain_ids"), apps: String = try row.decode("app_ids")
         self.init(id: try row.decode("id"), kind: kind, name: try row.decode("name"), target: try row.decode("target"),
                   secret: try row.decode("secret"), recipient: try row.decode("recipient"),
                   bodyTemplate: try row.decode("body_template"), enabled: try row.decode("enabled"), minSeverity: severity,
                   disabledReason: try row.decode("disabled_reason"),
-                  domainIDs: domains.split(separator: ",").compactMap { Int64($0) },
+                  domainIDs: domains.split(separator: ",").compactMap { Int64($0) }, appIDs: apps.split(separator: ",").compactMap { Int64($0) },
                   targetTemplate: try row.decode("target_template"), secretTemplate: try row.decode("secret_template"),
                   createdAt: try row.decode("created_at"), updatedAt: try row.decode("updated_at"))
     }

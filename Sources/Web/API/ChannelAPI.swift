@@ -40,7 +40,7 @@ enum ChannelAPI {
     static func json(_ channel: ChannelRecord, _ c: RequestContext) throws -> ChannelJSON {
         let latest = try c.database.deliveries(channelID: channel.id, limit: 1).first
         return ChannelJSON(id: channel.id, kind: channel.kind.rawValue, name: channel.name,
-                           target: ChannelTarget.shown(kind: channel.kind.rawValue, target: channel.target, to: try c.signedIn),
+                           target: ChannelTarget.shown(channel, to: try c.signedIn),
                            enabled: channel.enabled, min_severity: channel.minSeverity.rawValue, domain_ids: channel.domainIDs,
                            disabled_reason: channel.disabledReason,
                            last_delivery: latest.map { LastDelivery(state: $0.state.rawValue, error: $0.lastError, at: $0.createdAt) })
@@ -101,10 +101,7 @@ enum ChannelAPI {
     /// Sends a test notification now and answers with what the provider said.
     static func test(_ c: RequestContext) throws -> WebResponse {
         guard let id = c.parameters.id("id"), try c.database.channel(id: id) != nil else { throw WebError.notFound("No channel with this id.") }
-        let deliveryID = try ChannelSetup.sendTest(channelID: id, in: c.database)
-        let configuration = try NotificationSettings.deliveryConfiguration(environment: ProcessInfo.processInfo.environment, database: c.database)
-        // This request's own delivery, on this worker thread: the send is bounded by the webhook timeout.
-        try OutboxDeliverer(database: c.database, configuration: configuration).deliverDueBatch(onlyID: deliveryID)
+        let outcome = try ChannelSetup.testNow(channelID: id, in: c.database, environment: ProcessInfo.processInfo.environment)
         struct Outcome: Encodable {
             let delivery_id: Int64
             let delivered: Bool
@@ -114,9 +111,8 @@ enum ChannelAPI {
             let response: String?
             let error: String?
         }
-        let attempt = try c.database.deliveryAttempts(deliveryID: deliveryID).last
-        let state = try c.database.delivery(id: deliveryID)?.state ?? .pending
-        return APIResponses.json(Outcome(delivery_id: deliveryID, delivered: attempt?.succeeded == true, state: state.rawValue,
+        let attempt = outcome.attempt
+        return APIResponses.json(Outcome(delivery_id: outcome.deliveryID, delivered: outcome.delivered, state: outcome.state.rawValue,
                                          response_code: attempt?.responseCode, response: attempt?.response, error: attempt?.error))
     }
 }

@@ -22,7 +22,7 @@ struct AlertHandlers<Repository: AlertStore & SettingsStore & Sendable>: Sendabl
                 AlertsModel.Delivery(time: DomainHandlers.epoch(d.createdAt), event: d.event.title, attempts: d.attempts,
                                      delivered: d.state == .sent, lastError: d.state == .failed ? (d.lastError ?? "gave up") : d.lastError)
             }
-            let target = ChannelTarget.shown(kind: ch.kind.rawValue, target: ch.target, to: viewer)
+            let target = ChannelTarget.shown(ch, to: viewer)
             let name = ch.name.isEmpty ? "\(ch.kind.rawValue): \(target)" : ch.name
             return .init(channelID: ch.id, name: name, deliveries: deliveries)
         }

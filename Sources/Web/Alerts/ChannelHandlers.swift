@@ -1,15 +1,34 @@
 import Foundation
 import Notify
 import Store
+import Vocabulary
 
-/// Notification channels, on the settings page.
+/// Notification channels, on the settings page: add, edit, test and remove.
 enum ChannelHandlers {
-    static func channelRows(_ c: RequestContext) throws -> [SettingsModel.ChannelRow] {
+    static func channelRows(_ c: RequestContext, tested: (id: Int64, outcome: ChannelSetup.TestOutcome)? = nil) throws -> [SettingsModel.ChannelRow] {
         let viewer = try c.signedIn
-        return try c.database.channels().map {
-            .init(id: $0.id, kind: $0.kind.rawValue, target: ChannelTarget.shown(kind: $0.kind.rawValue, target: $0.target, to: viewer),
-                  enabled: $0.enabled, lastDelivery: try lastDelivery(channelID: $0.id, c))
+        let apps = try c.database.apps()
+        return try c.database.channels().map { channel in
+            var row = SettingsModel.ChannelRow(id: channel.id, kind: channel.kind.rawValue, target: ChannelTarget.shown(channel, to: viewer),
+                                               enabled: channel.enabled, lastDelivery: try lastDelivery(channelID: channel.id, c))
+            row.name = channel.name
+            row.routing = try routing(channel, apps: apps, c)
+            if let tested, tested.id == channel.id { row.test = .init(delivered: tested.outcome.delivered, summary: tested.outcome.summary) }
+            return row
         }
+    }
+
+    /// "warning and up · shop.example · app Shop", or "everything".
+    static func routing(_ channel: ChannelRecord, apps: [AppRecord], _ c: RequestContext) throws -> String {
+        var parts: [String] = []
+        switch channel.minSeverity {
+        case .info: parts.append("everything")
+        case .warning: parts.append("warning and critical")
+        case .critical: parts.append("critical only")
+        }
+        parts += try channel.domainIDs.compactMap { try c.database.domain(id: $0).map(\.displayName) }
+        parts += channel.appIDs.compactMap { id in apps.first { $0.id == id }.map { "app \($0.name)" } }
+        return parts.joined(separator: " · ")
     }
 
     /// The channel's latest delivery in words, with the receiver's own reason when it failed.
@@ -22,16 +41,58 @@ enum ChannelHandlers {
         }
     }
 
-    static func create(_ c: RequestContext) throws -> WebResponse {
+    /// The apps a channel can be routed to, for the forms.
+    static func appChoices(_ c: RequestContext) throws -> [ChannelForm.AppChoice] {
+        try c.database.apps().map { .init(id: $0.id, name: $0.name) }
+    }
+
+    /// What the form gives back on an error: everything typed but the credential.
+    static func kept(_ c: RequestContext) -> [String: String] {
+        var kept: [String: String] = [:]
+        for field in ["name", "kind", "target", "recipient", "template", "min_severity", "domains", "enabled"] { kept[field] = c.form[field] ?? "" }
+        kept["app"] = c.form.all("app").joined(separator: ",")
+        return kept
+    }
+
+    /// The form's fields as a spec; the routing's hosts must be registered domains. A refusal names its field.
+    static func spec(_ c: RequestContext, kind: ChannelKind) throws(ChannelSetup.InvalidInput) -> ChannelSpec {
         let f = { (name: String) in c.form[name] ?? "" }
-        // What the form gives back on an error; never the credential.
-        let kept = ["target": f("target"), "kind": f("kind"), "recipient": f("recipient"), "template": f("template")]
+        guard let severity = AlertSeverity(rawValue: f("min_severity").isEmpty ? "info" : f("min_severity")) else {
+            throw ChannelSetup.InvalidInput(field: "min_severity", message: "Choose critical, warning or info.")
+        }
+        var domainIDs: [Int64] = []
+        let hosts = f("domains").split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "," || $0 == " " }).map(String.init)
+        for host in hosts {
+            let name: HostName
+            do { name = try HostName(host) } catch {
+                throw ChannelSetup.InvalidInput(field: "domains", message: "\(host): \(error.message)")
+            }
+            let id: Int64?
+            do { id = try c.database.domainID(host: name.ascii, wildcard: name.isWildcard) } catch {
+                throw ChannelSetup.InvalidInput(field: "domains", message: "The domains could not be looked up; try again.")
+            }
+            guard let id else { throw ChannelSetup.InvalidInput(field: "domains", message: "\(host) is not a registered domain.") }
+            if !domainIDs.contains(id) { domainIDs.append(id) }
+        }
+        var appIDs: [Int64] = []
+        for text in c.form.all("app") {
+            guard let id = Int64(text) else { throw ChannelSetup.InvalidInput(field: "app", message: "Choose apps from the list.") }
+            if !appIDs.contains(id) { appIDs.append(id) }
+        }
+        return ChannelSpec(kind: kind, name: f("name"), target: f("target"), credential: f("credential"), recipient: f("recipient"),
+                           template: f("template"), minSeverity: severity, enabled: c.form["enabled"] == "1", domainIDs: domainIDs,
+                           appIDs: appIDs)
+    }
+
+    static func create(_ c: RequestContext) throws -> WebResponse {
+        let kept = kept(c)
         // Refuse a kind the form does not offer rather than take it for email.
-        guard let kind = ChannelKind(rawValue: f("kind")) else {
+        guard let kind = ChannelKind(rawValue: c.form["kind"] ?? "") else {
             return try SettingsHandlers.page(c, errors: ["kind": "Choose the channel's kind."], values: kept, status: 422)
         }
-        let spec = ChannelSpec(kind: kind, target: f("target"), credential: f("credential"), recipient: f("recipient"), template: f("template"))
         do {
+            var spec = try spec(c, kind: kind)
+            spec.enabled = true
             let created = try ChannelSetup.add(spec, in: c.database)
             if let secret = created.secret {
                 // The signing secret is shown once, like an API token.
@@ -41,7 +102,39 @@ enum ChannelHandlers {
             return c.redirect("/settings", flash: Flash(.success, "Channel added."))
         } catch let e as ChannelSetup.InvalidInput {
             return try SettingsHandlers.page(c, errors: [e.field: e.message], values: kept, status: 422)
+        } catch is DatabaseError where !c.form.all("app").isEmpty {
+            // An app deleted since the form was shown (the route's foreign key).
+            return try SettingsHandlers.page(c, errors: ["app": "An app chosen no longer exists."], values: kept, status: 422)
         }
+    }
+
+    static func editForm(_ c: RequestContext) throws -> WebResponse {
+        let channel = try channel(c)
+        var values = ["name": channel.name, "target": channel.targetIsHidden ? "" : channel.target,
+                      "recipient": channel.recipient ?? "", "template": channel.bodyTemplate ?? "",
+                      "min_severity": channel.minSeverity.rawValue, "enabled": channel.enabled ? "1" : ""]
+        values["domains"] = try channel.domainIDs.compactMap { try c.database.domain(id: $0).map(\.displayName) }.joined(separator: "\n")
+        let form = ChannelForm(values: values, apps: try appChoices(c), checkedApps: Set(channel.appIDs), editing: channel)
+        return .html(ChannelEditPage.render(form, channel: channel, viewer: try c.signedIn))
+    }
+
+    static func update(_ c: RequestContext) throws -> WebResponse {
+        let channel = try channel(c)
+        let refused = { (errors: [String: String]) throws -> WebResponse in
+            let form = ChannelForm(values: kept(c), errors: errors, apps: try appChoices(c),
+                                   checkedApps: Set(c.form.all("app").compactMap { Int64($0) }), editing: channel)
+            return .html(ChannelEditPage.render(form, channel: channel, viewer: try c.signedIn), status: 422)
+        }
+        do {
+            guard try ChannelSetup.edit(id: channel.id, try spec(c, kind: channel.kind), in: c.database) != nil else {
+                throw WebError.notFound("No such channel.")
+            }
+        } catch let e as ChannelSetup.InvalidInput {
+            return try refused([e.field: e.message])
+        } catch is DatabaseError where !c.form.all("app").isEmpty {
+            return try refused(["app": "An app chosen no longer exists."])
+        }
+        return c.redirect("/settings#channel-\(channel.id)", flash: Flash(.success, "Channel saved."))
     }
 
     static func delete(_ c: RequestContext) throws -> WebResponse {
@@ -50,9 +143,16 @@ enum ChannelHandlers {
         return c.redirect("/settings", flash: Flash(.success, "Channel removed."))
     }
 
+    /// Sends a test notification now and answers with the settings page, the provider's answer shown
+    /// in the channel's row: no JavaScript, no second request.
     static func sendTest(_ c: RequestContext) throws -> WebResponse {
-        guard let id = c.parameters.id("id"), try c.database.channel(id: id) != nil else { throw WebError.notFound("No such channel.") }
-        _ = try ChannelSetup.sendTest(channelID: id, in: c.database)
-        return c.redirect("/alerts", flash: Flash(.info, "Test notification queued; it shows below once sent."))
+        let channel = try channel(c)
+        let outcome = try ChannelSetup.testNow(channelID: channel.id, in: c.database, environment: ProcessInfo.processInfo.environment)
+        return try SettingsHandlers.page(c, errors: [:], values: [:], status: 200, tested: (channel.id, outcome))
+    }
+
+    private static func channel(_ c: RequestContext) throws -> ChannelRecord {
+        guard let id = c.parameters.id("id"), let channel = try c.database.channel(id: id) else { throw WebError.notFound("No such channel.") }
+        return channel
     }
 }

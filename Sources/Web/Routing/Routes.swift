@@ -35,6 +35,8 @@ extension WebApp {
         add("POST", "/channels", .admin, ChannelHandlers.create)
         add("POST", "/channels/:id/delete", .admin, ChannelHandlers.delete)
         add("POST", "/channels/:id/test", .admin, ChannelHandlers.sendTest)
+        add("GET", "/channels/:id/edit", .admin, ChannelHandlers.editForm)
+        add("POST", "/channels/:id/edit", .admin, ChannelHandlers.update)
 
         // JSON API
         add("GET", "/api/v1/openapi.json", .open) { _ in .json(Array(OpenAPIDocument.json.utf8)) }

@@ -9,7 +9,8 @@ enum SettingsHandlers {
     }
 
     static func page(_ c: RequestContext, errors: [String: String], values: [String: String], status: Int,
-                     newToken: String? = nil, flash: Flash? = nil, email: EmailSettingsInput? = nil) throws -> WebResponse {
+                     newToken: String? = nil, flash: Flash? = nil, email: EmailSettingsInput? = nil,
+                     tested: (id: Int64, outcome: ChannelSetup.TestOutcome)? = nil) throws -> WebResponse {
         var m = SettingsModel(now: c.nowEpoch)
         m.users = try c.database.users().map {
             .init(id: $0.id, email: $0.email, role: $0.role, created: Int64($0.createdAt.timeIntervalSince1970))
@@ -18,7 +19,8 @@ enum SettingsHandlers {
             .init(id: $0.id, name: $0.name, created: Int64($0.createdAt.timeIntervalSince1970),
                   lastUsed: $0.lastUsedAt.map { Int64($0.timeIntervalSince1970) })
         }
-        m.channels = try ChannelHandlers.channelRows(c)
+        m.channels = try ChannelHandlers.channelRows(c, tested: tested)
+        m.channelApps = try ChannelHandlers.appChoices(c)
         m.privateReceiversFromEnvironment = ProcessInfo.processInfo.environment[NotificationSettings.allowPrivateEnvironmentKey] == "1"
         m.allowPrivateReceivers = try NotificationSettings.allowsPrivateReceivers(environment: ProcessInfo.processInfo.environment,
                                                                                  database: c.database)

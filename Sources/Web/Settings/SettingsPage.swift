@@ -3,12 +3,22 @@ import Store
 /// Channels, users, API tokens and defaults.
 public struct SettingsModel: Sendable {
     public struct ChannelRow: Sendable {
+        /// A test notification sent by this request, with the provider's answer.
+        public struct TestResult: Sendable {
+            public var delivered: Bool
+            public var summary: String
+        }
+
         public var id: Int64
         public var kind: String
+        public var name = ""
         public var target: String
+        /// Which events: "warning and critical · shop.example · app Shop".
+        public var routing = ""
         public var enabled: Bool
         /// The latest delivery in words: "delivered", "retrying: …", "gave up: PagerDuty refused …".
         public var lastDelivery: String
+        public var test: TestResult?
         public init(id: Int64, kind: String, target: String, enabled: Bool, lastDelivery: String = "") {
             self.id = id
             self.kind = kind
@@ -71,6 +81,8 @@ public struct SettingsModel: Sendable {
     }
 
     public var channels: [ChannelRow] = []
+    /// The apps a new channel can be routed to.
+    var channelApps: [ChannelForm.AppChoice] = []
     public var email = EmailView()
     public var users: [UserRow] = []
     public var tokens: [TokenRow] = []
@@ -97,32 +109,26 @@ public enum SettingsPage {
                 ? "<form method=\"post\" action=\"/channels/\(c.id)/delete\" class=\"inline\" data-confirm=\"Remove this channel?\">\(csrf)<button type=\"submit\" class=\"link\">Remove</button></form>"
                 : .empty
             let test: HTML = change
-                ? "<form method=\"post\" action=\"/channels/\(c.id)/test\" class=\"inline\">\(csrf)<button type=\"submit\" class=\"link\">Send test</button></form>"
+                ? "<form method=\"post\" action=\"/channels/\(c.id)/test#channel-\(c.id)\" class=\"inline\">\(csrf)<button type=\"submit\" class=\"link\">Send test</button></form>"
                 : .empty
-            channels.append("<tr><td>\(c.kind)</td><td class=\"mono\">\(c.target)</td><td>\(c.enabled ? "enabled" : "disabled")</td><td>\(c.lastDelivery)</td><td class=\"actions\">\(test)\(remove)</td></tr>")
+            let edit: HTML = change ? "<a href=\"/channels/\(c.id)/edit\">Edit</a> " : .empty
+            let name: HTML = c.name.isEmpty ? .empty : "<strong>\(c.name)</strong><br>"
+            channels.append("<tr id=\"channel-\(c.id)\"><td>\(name)\(c.kind)</td><td class=\"mono\">\(c.target)</td><td>\(c.routing)</td><td>\(c.enabled ? "enabled" : "disabled")</td><td>\(c.lastDelivery)</td><td class=\"actions\">\(edit)\(test)\(remove)</td></tr>")
+            if let result = c.test {
+                // Right under the channel, where the button was pressed; role=status reads it out.
+                channels.append("<tr class=\"test-result\"><td colspan=\"6\"><p role=\"status\" class=\"flash \(result.delivered ? "flash-success" : "flash-error")\">Test notification: \(result.summary)</p></td></tr>")
+            }
         }
         let channelTable: HTML = m.channels.isEmpty ? "<p class=\"muted\">No channels yet: alerts are only shown here.</p>"
-            : "<div class=\"table-wrap\"><table><thead><tr><th>Kind</th><th>Target</th><th>State</th><th>Last delivery</th><th></th></tr></thead><tbody>\(channels)</tbody></table></div>"
-        var kinds: HTML = .empty
+            : "<div class=\"table-wrap\"><table><thead><tr><th>Channel</th><th>Target</th><th>Sends</th><th>State</th><th>Last delivery</th><th></th></tr></thead><tbody>\(channels)</tbody></table></div>"
         var kindHelp: HTML = .empty
-        let chosen = value("kind").isEmpty ? "email" : value("kind")
         for kind in ChannelKind.allCases {
-            kinds.append("<option value=\"\(kind.rawValue)\"\(chosen == kind.rawValue ? " selected" : "")>\(kind.displayName)</option>")
             kindHelp.append("<li><strong>\(kind.displayName)</strong>: \(kind.inputs.help)</li>")
         }
+        let addForm = ChannelForm(values: m.values, errors: m.errors, apps: m.channelApps,
+                                  checkedApps: Set((m.values["app"] ?? "").split(separator: ",").compactMap { Int64($0) }))
         let channelForm: HTML = change ? """
-            <form method="post" action="/channels" class="card">\(csrf)<h3>Add a channel</h3>\
-            <label for="kind">Kind</label><select id="kind" name="kind">\(kinds)</select>\(err("kind"))\
-            <label for="target">Email address or URL</label><input type="text" id="target" name="target" value="\(value("target"))">\(err("target"))\
-            <p class="hint">PagerDuty, Opsgenie and Telegram: leave it empty for the provider's own API, or give its EU region's.</p>\
-            <label for="credential">Routing key, API key, bot token or access token</label>\
-            <input type="password" id="credential" name="credential" autocomplete="off" value="">\(err("credential"))\
-            <p class="hint">Stored and used, never shown again.</p>\
-            <label for="recipient">Telegram chat id</label><input type="text" id="recipient" name="recipient" value="\(value("recipient"))">\(err("recipient"))\
-            <label for="template">Custom webhook: the JSON body as a Mustache template</label>\
-            <textarea id="template" name="template" rows="4">\(value("template"))</textarea>\(err("template"))\
-            <p class="hint">For example <code>{"text": "{{summary}}", "severity": "{{severity}}", "findings": {{findings_json}}}</code>: \
-            values are JSON-escaped, so keep them inside quotes; the README lists every placeholder.</p>\
+            <form method="post" action="/channels" class="card"><h3>Add a channel</h3>\(addForm.fields(csrf: csrf))\
             <details><summary>What each kind needs</summary><ul>\(kindHelp)</ul></details>\
             <p><button type="submit" class="primary">Add channel</button></p></form>
             """ : .empty

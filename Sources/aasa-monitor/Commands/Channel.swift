@@ -96,13 +96,12 @@ extension AASAMonitor.Channel {
                 }
                 spec.domainIDs.append(domain.id)
             }
-            var appIDs: [Int64] = []
             for name in apps {
                 guard let app = try opened.database.app(name: name) else {
                     StandardError.log("error: no app is named \(name) (aasa-monitor app list)")
                     throw ExitCode(64)
                 }
-                appIDs.append(app.id)
+                spec.appIDs.append(app.id)
             }
             let created: ChannelSetup.Created
             do {
@@ -111,8 +110,7 @@ extension AASAMonitor.Channel {
                 StandardError.log("error: \(invalid.message)")
                 throw ExitCode(64)
             }
-            if !appIDs.isEmpty { try opened.database.setChannelApps(channelID: created.channel.id, appIDs: appIDs) }
-            Terminal.print("added channel \(created.channel.id): \(created.channel.kind.rawValue) \(created.channel.target)")
+            Terminal.print("added channel \(created.channel.id): \(created.channel.kind.rawValue) \(created.channel.shownTarget(toAdmin: true))")
             if let secret = created.secret {
                 Terminal.print("signing secret (shown only once; keep it in the receiver to verify webhook-signature):")
                 Terminal.print("\(secret)")
@@ -131,7 +129,7 @@ extension AASAMonitor.Channel {
             let channels = try opened.database.channels()
             if json {
                 let items: [[String: Any]] = channels.map { c in
-                    var item: [String: Any] = ["id": c.id, "kind": c.kind.rawValue, "name": c.name, "target": c.target,
+                    var item: [String: Any] = ["id": c.id, "kind": c.kind.rawValue, "name": c.name, "target": c.shownTarget(toAdmin: true),
                                                "enabled": c.enabled, "min_severity": c.minSeverity.rawValue,
                                                "domain_ids": c.domainIDs]
                     if let reason = c.disabledReason { item["disabled_reason"] = reason }
@@ -146,7 +144,7 @@ extension AASAMonitor.Channel {
                 return
             }
             for c in channels {
-                var line: TerminalText = "\(c.id)\t\(c.kind.rawValue)\t\(c.target)\tmin-severity=\(c.minSeverity.rawValue)"
+                var line: TerminalText = "\(c.id)\t\(c.kind.rawValue)\t\(c.shownTarget(toAdmin: true))\tmin-severity=\(c.minSeverity.rawValue)"
                 line += c.domainIDs.isEmpty ? "\tall domains" : "\tdomains=\(c.domainIDs.map(String.init).joined(separator: ","))"
                 line += c.enabled ? "\tenabled" : "\tdisabled\(c.disabledReason.map { ": \($0)" } ?? "")"
                 if !c.name.isEmpty { line += "\t\(c.name)" }

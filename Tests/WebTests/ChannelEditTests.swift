@@ -1,0 +1,156 @@
+import Foundation
+import ConfigFile
+import Notify
+import Registry
+import Store
+import Testing
+import TestSupport
+@testable import Web
+
+/// The settings page changes a channel in place (recipient, URL, template, routing to domains and
+/// apps), shows a test notification's answer next to the channel that sent it, and never puts a
+/// credential into a page, a form or an API answer.
+@Suite(.serialized) struct ChannelEditTests {
+    @Test func aChannelIsEditedInPlaceAndRoutedToAnApp() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let client = WebClient(app: WebApp(database: db, configuration: TestApp.configuration))
+            client.setUpAdmin()
+            _ = try DomainRegistry(database: db).register(Registration(host: "shop.example", intervalMinutes: 60))
+            let app = try AppRegistry(database: db).register(AppRegistration(name: "Shop", appleAppIDs: ["ABCDE12345.com.example.shop"],
+                                                                             appleDomains: ["applinks:shop.example"]))
+            // The add form offers the app, and routes the new channel to it.
+            #expect(client.get("/settings").bodyText.contains("name=\"app\" value=\"\(app)\""))
+            let added = client.post("/channels", [("kind", "telegram"), ("name", "on-call"), ("target", ""), ("credential", "123456:ABC-def"),
+                                                  ("recipient", "-100123"), ("template", ""), ("min_severity", "warning"),
+                                                  ("domains", ""), ("app", String(app))])
+            #expect(added.status == 303, "\(added.bodyText)")
+            let made = try #require(try db.channels().first)
+            #expect(made.appIDs == [app] && made.minSeverity == .warning && made.name == "on-call" && made.recipient == "-100123")
+            #expect(client.get("/settings").bodyText.contains("warning and critical · app Shop"))
+
+            // The edit form shows the channel's values, never its token.
+            let form = client.get("/channels/\(made.id)/edit")
+            #expect(form.status == 200)
+            #expect(form.bodyText.contains("value=\"-100123\"") && form.bodyText.contains("value=\"\(app)\" checked"))
+            #expect(!form.bodyText.contains("ABC-def"))
+
+            // A bad value is refused beside its field and changes nothing.
+            let refused = client.post("/channels/\(made.id)/edit", [("kind", "telegram"), ("name", "on-call"), ("target", ""), ("credential", ""),
+                                                                     ("recipient", "me"), ("min_severity", "warning"), ("domains", "nowhere.example"),
+                                                                     ("enabled", "1")])
+            #expect(refused.status == 422)
+            #expect(refused.bodyText.contains("nowhere.example is not a registered domain"))
+            #expect(try db.channel(id: made.id)?.recipient == "-100123")
+
+            // Recipient and routing change in place; the token left empty is kept; the log stays.
+            let saved = client.post("/channels/\(made.id)/edit", [("kind", "telegram"), ("name", "pager"), ("target", ""), ("credential", ""),
+                                                                   ("recipient", "@opsroom"), ("min_severity", "critical"),
+                                                                   ("domains", "shop.example"), ("enabled", "1")])
+            #expect(saved.status == 303, "\(saved.bodyText)")
+            let edited = try #require(try db.channel(id: made.id))
+            #expect(edited.id == made.id && edited.name == "pager" && edited.recipient == "@opsroom" && edited.minSeverity == .critical)
+            #expect(edited.secret == "123456:ABC-def" && edited.appIDs.isEmpty && edited.enabled)
+            #expect(edited.domainIDs == [try #require(try db.domainID(host: "shop.example", wildcard: false))])
+            // The kind cannot change through the form.
+            #expect(client.post("/channels/\(made.id)/edit", [("kind", "slack"), ("name", "pager"), ("target", ""), ("recipient", "@opsroom"),
+                                                              ("min_severity", "critical"), ("domains", "shop.example"), ("enabled", "1")]).status == 303)
+            #expect(try db.channel(id: made.id)?.kind == .telegram)
+            #expect(client.get("/channels/999/edit").status == 404)
+        }
+    }
+
+    /// "Send test" answers with the settings page, the provider's answer on the tested channel.
+    @Test func aTestNotificationShowsTheProvidersAnswerInPlace() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let client = WebClient(app: WebApp(database: db, configuration: TestApp.configuration))
+            client.setUpAdmin()
+            try db.setSetting(NotificationSettings.Key.allowPrivateReceivers, "true")
+            let receiver = try TestProviderReceiver(scenario: .refuse)
+            let key = "R0123456789abcdef0123456789abcde"
+            let pager = try ChannelSetup.add(ChannelSpec(kind: .pagerduty, target: receiver.url(for: "pagerduty"), credential: key), in: db).channel
+            let chat = try ChannelSetup.add(ChannelSpec(kind: .discord, target: receiver.url(for: "discord")), in: db).channel
+            client.get("/settings")
+            let refused = client.post("/channels/\(pager.id)/test")
+            #expect(refused.status == 200)
+            let page = refused.bodyText
+            let row = try #require(page.range(of: "<tr id=\"channel-\(pager.id)\">"))
+            let answer = try #require(page.range(of: "Test notification: Not delivered (answered 400"))
+            #expect(row.upperBound < answer.lowerBound)
+            #expect(page.contains("PagerDuty refused the message (HTTP 400): Invalid Routing Key"))
+            // Only the tested channel carries an answer, right after its own row.
+            #expect(!page[row.upperBound..<answer.lowerBound].contains("<tr id=\"channel-"))
+            #expect(page.components(separatedBy: "Test notification:").count == 2)
+            #expect(!page.contains(key))
+
+            try receiver.set(.accept)
+            let delivered = client.post("/channels/\(chat.id)/test").bodyText
+            #expect(delivered.contains("class=\"flash flash-success\">Test notification: Delivered (answered 204"), "\(delivered)")
+            #expect(client.post("/channels/999/test").status == 404)
+        }
+    }
+
+    /// A channel whose URL and key a config file read from ${VAR}: every page, form and API answer
+    /// shows the reference, never the value.
+    @Test func secretsFromTheEnvironmentStayOffPagesAndTheAPI() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let app = WebApp(database: db, configuration: TestApp.configuration)
+            let client = WebClient(app: app)
+            client.setUpAdmin()
+            let slack = "https://hooks.slack.example/services/T0/B0/SLACKSECRETpath"
+            let teams = "https://teams.example/workflows/abc?sig=TEAMSSECRETsig"
+            let hook = "https://hooks.example.net/aasa?token=HOOKSECRETtoken"
+            let key = "R0123456789abcdefPDSECRET6789abc"
+            let file = """
+                channels:
+                  - name: chat
+                    kind: slack
+                    url: ${SLACK_URL}
+                  - name: teams
+                    kind: teams
+                    url: ${TEAMS_URL}
+                  - name: hook
+                    kind: webhook
+                    url: https://hooks.example.net/aasa?token=${HOOK_TOKEN}
+                    secret: ${HOOK_SECRET}
+                  - name: pager
+                    kind: pagerduty
+                    routing_key: ${PD_KEY}
+                """
+            let environment = ["SLACK_URL": slack, "TEAMS_URL": teams, "HOOK_TOKEN": "HOOKSECRETtoken", "PD_KEY": key,
+                               "HOOK_SECRET": "whsec_" + Data(repeating: 3, count: 32).base64EncodedString()]
+            let document = try ConfigReader.read(Array(file.utf8), environment: environment).get()
+            _ = try DomainRegistry(database: db).apply(document)
+            // A hand-typed Discord URL is a credential too.
+            _ = try ChannelSetup.add(ChannelSpec(kind: .discord, target: "https://discord.example/api/webhooks/1/DISCORDSECRET"), in: db)
+            let token = SecretToken.generate(prefix: "aasa_")
+            _ = try db.createAPIToken(name: "t", tokenHash: token.digest, userID: nil, role: .admin)
+            var bodies: [String: String] = [:]
+            for path in ["/settings", "/alerts"] + (try db.channels()).map({ "/channels/\($0.id)/edit" }) {
+                let r = client.get(path)
+                #expect(r.status == 200, "\(path)")
+                bodies[path] = r.bodyText
+            }
+            for path in ["/api/v1/channels"] + (try db.channels()).map({ "/api/v1/channels/\($0.id)" }) {
+                let r = app.respond(WebRequest(method: "GET", target: path, headers: [("Authorization", "Bearer " + token.value)]))
+                #expect(r.status == 200, "\(path)")
+                bodies[path] = r.bodyText
+            }
+            for (path, body) in bodies {
+                for secret in ["SLACKSECRET", "TEAMSSECRET", "HOOKSECRET", "PDSECRET", "DISCORDSECRET", environment["HOOK_SECRET"] ?? "whsec_"] {
+                    #expect(!body.contains(secret), "\(secret) on \(path)")
+                }
+            }
+            let settings = bodies["/settings"] ?? ""
+            #expect(settings.contains("${SLACK_URL}") && settings.contains("https://hooks.example.net/aasa?token=${HOOK_TOKEN}"))
+            #expect(settings.contains("https://discord.example/… " + ChannelRecord.hiddenHint))
+
+            // Saving the edit form of an env-sourced channel keeps the URL it was not shown.
+            let chat = try #require(try db.channels().first { $0.name == "chat" })
+            client.get("/channels/\(chat.id)/edit")
+            #expect(client.post("/channels/\(chat.id)/edit", [("kind", "slack"), ("name", "chat"), ("target", ""), ("min_severity", "critical"),
+                                                              ("enabled", "1")]).status == 303)
+            let kept = try #require(try db.channel(id: chat.id))
+            #expect(kept.target == slack && kept.targetTemplate == "${SLACK_URL}" && kept.minSeverity == .critical)
+        }
+    }
+}
