@@ -100,6 +100,25 @@ import Testing
         }
     }
 
+    /// Google's copy lagging the origin (`google-stale`) is reported and passes, as a lagging Apple
+    /// CDN does; `--strict-cdn` fails it.
+    @Test func aLaggingGoogleCopyPassesUnlessStrict() async throws {
+        try await TestTLSFleet.with { fleet in
+            try await VerifyAppCommandTests.withScratch { scratch in
+                // The origin dropped the upload key; Google still serves the copy with both, so every
+                // key the gate asks about is linked and only the lag remains.
+                try fleet.serve(FleetAssetLinks.file([FleetAssetLinks.appSigningKey]), at: FleetAssetLinks.path, on: "al-changing")
+                fleet.googleAPI.set(.frozen(FleetAssetLinks.good), for: fleet.host("al-changing"))
+                let lenient = try Self.verify(["al-changing.fleet.test"], [], fleet: fleet, in: scratch)
+                #expect(lenient.status == 0, "\(lenient.stdout)\(lenient.stderr)")
+                #expect(lenient.stdout.contains("google-stale"), "the lag is reported: \(lenient.stdout)")
+                let strict = try Self.verify(["al-changing.fleet.test"], ["--strict-cdn"], fleet: fleet, in: scratch)
+                #expect(strict.status == 2, "\(strict.stdout)\(strict.stderr)")
+                #expect(strict.stdout.contains("FAIL  android applinks al-changing.fleet.test"))
+            }
+        }
+    }
+
     @Test func couldNotCheckGivesThree() async throws {
         try await TestTLSFleet.with { fleet in
             try await VerifyAppCommandTests.withScratch { scratch in

@@ -173,4 +173,45 @@ import Vocabulary
                                                                                                          appleDomains: ["applinks:a.example"])) }
         }
     }
+
+    /// The edit form and PATCH start from the stored app written back as typed entries: planning
+    /// them again gives the same app, and an edit's plan writes nothing and names what it drops.
+    @Test func anAppReadsBackAsItsEntriesAndAnEditIsPlannedBeforeItIsWritten() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let registry = AppRegistry(database: db)
+            let fingerprint = String(repeating: "AB:", count: 31) + "AB"
+            let id = try registry.register(AppRegistration(
+                name: "Shop", appleAppIDs: [Self.app, Self.staging], androidPackage: "com.example.shop",
+                fingerprints: [.init(fingerprint: fingerprint, role: "upload")],
+                appleDomains: ["applinks:shop.example", "webcredentials:*.shop.example?mode=developer", "applinks:old.example"],
+                androidHosts: ["shop.example"], watchedURLs: ["https://shop.example/p/1"]))
+            let stored = try #require(try registry.registration(appID: id))
+            #expect(stored.appleAppIDs == [Self.app, Self.staging] && stored.androidPackage == "com.example.shop")
+            #expect(Set(stored.appleDomains) == ["applinks:shop.example", "webcredentials:*.shop.example?mode=developer", "applinks:old.example"])
+            #expect(stored.androidHosts == ["shop.example"] && stored.watchedURLs == ["https://shop.example/p/1"])
+            #expect(stored.fingerprints == [.init(fingerprint: fingerprint, role: "upload")])
+            let same = try registry.planEdit(appID: id, stored)
+            #expect(Set(same.draft.links) == Set(try db.appLinks(appID: id).map { link in
+                AppLinkDraft(domain: AppDomainKey(host: link.host, displayName: link.displayName, wildcard: link.wildcard), platform: link.platform,
+                             service: link.service, developerMode: link.developerMode, managedMode: link.managedMode, declaredAs: link.declaredAs)
+            }), "planning the stored entries again gives the same links")
+            #expect(same.dropped.isEmpty)
+
+            var changed = stored
+            changed.appleDomains.removeAll { $0 == "applinks:old.example" }
+            changed.appleDomains.append("applinks:new.example")
+            let plan = try registry.planEdit(appID: id, changed)
+            #expect(plan.dropped == ["old.example"])
+            #expect(plan.domains.first { $0.displayHost == "new.example" }?.isNew == true)
+            #expect(try db.domainID(host: "new.example", wildcard: false) == nil, "the plan writes nothing")
+            try registry.edit(appID: id, plan)
+            #expect(try db.domainID(host: "new.example", wildcard: false) != nil)
+            #expect(!(try db.appLinks(appID: id).contains { $0.host == "old.example" }))
+
+            #expect(try registry.app(addressed: "\(id)")?.name == "Shop")
+            #expect(try registry.app(addressed: "Shop")?.id == id)
+            #expect(try registry.app(addressed: "Nope") == nil && registry.app(addressed: "0") == nil && registry.app(addressed: "") == nil)
+            #expect(throws: AppRegistrationError.noSuchApp) { try registry.planEdit(appID: id + 1, changed) }
+        }
+    }
 }

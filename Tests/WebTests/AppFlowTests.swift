@@ -233,6 +233,68 @@ import Vocabulary
         }
     }
 
+    /// An app is edited through the form (filled from the stored app, previewed before it is written)
+    /// and through PATCH, and addressed by its name in page URLs and the API.
+    @Test func editThroughTheFormWithAPreviewAndThroughTheAPIByName() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let client = adminClient(db)
+            client.get("/apps/new")
+            #expect(client.post("/apps", [("name", "Shop"), ("apple_app_ids", Self.app),
+                                          ("apple_domains", "applinks:shop.example\napplinks:old.example")]).status == 303)
+            let id = try #require(try db.app(name: "Shop")).id
+            #expect(client.get("/apps/Shop").bodyText.contains("id=\"app-matrix\""), "a page URL by name")
+            #expect(client.get("/apps/Nope").status == 404)
+
+            let form = client.get("/apps/Shop/edit").bodyText
+            #expect(form.contains("<h1>Edit Shop</h1>") && form.contains("action=\"/apps/\(id)/edit/preview\""))
+            #expect(form.contains(">applinks:old.example\napplinks:shop.example</textarea>"), "the links by domain name: \(form)")
+            #expect(form.contains(">\(Self.app)</textarea>"))
+
+            let changed = [("name", "Shop"), ("apple_app_ids", Self.app), ("apple_domains", "applinks:shop.example\napplinks:new.example")]
+            let preview = client.post("/apps/\(id)/edit/preview", changed)
+            #expect(preview.status == 200, "\(preview.bodyText)")
+            #expect(preview.bodyText.contains("Save Shop?") && preview.bodyText.contains("id=\"plan-dropped\""))
+            #expect(preview.bodyText.contains("<li>old.example</li>"))
+            #expect(try db.domainID(host: "new.example", wildcard: false) == nil, "the preview writes nothing")
+
+            let back = client.post("/apps/\(id)/edit", changed + [("back", "1")])
+            #expect(back.status == 200 && back.bodyText.contains(">applinks:shop.example\napplinks:new.example</textarea>"))
+            #expect(try db.domainID(host: "new.example", wildcard: false) == nil, "going back writes nothing")
+
+            let saved = client.post("/apps/\(id)/edit", changed)
+            #expect(saved.status == 303 && saved.headers.contains { $0.name == "Location" && $0.value == "/apps/\(id)" })
+            #expect(Set(try db.appLinks(appID: id).map(\.host)) == ["shop.example", "new.example"])
+            #expect(try db.domainID(host: "old.example", wildcard: false) != nil, "a dropped domain stays registered")
+            #expect(try db.appIDExpectations(domainID: try #require(try db.domainID(host: "old.example", wildcard: false))).isEmpty,
+                    "without the app's expectations")
+
+            let refused = client.post("/apps/\(id)/edit/preview", [("apple_app_ids", "not an id"), ("apple_domains", "applinks:shop.example")])
+            #expect(refused.status == 422 && refused.bodyText.contains("id=\"err-apple_app_ids\""))
+
+            // The API: PATCH by name, members left out keep their value, preview writes nothing.
+            let app = WebApp(database: db, configuration: TestApp.configuration)
+            let token = SecretToken.generate(prefix: "aasa_")
+            _ = try db.createAPIToken(name: "test", tokenHash: token.digest, userID: nil, role: .admin)
+            func call(_ method: String, _ target: String, _ json: String = "") -> (status: Int, body: [String: Any]) {
+                let r = app.respond(WebRequest(method: method, target: target, headers: [("Authorization", "Bearer " + token.value),
+                                                                                          ("Content-Type", "application/json")], body: Array(json.utf8)))
+                return (r.status, (try? JSONSerialization.jsonObject(with: Data(r.body))) as? [String: Any] ?? [:])
+            }
+            let planned = call("PATCH", "/api/v1/apps/Shop", #"{"apple_domains": ["applinks:shop.example"], "preview": true}"#)
+            #expect(planned.status == 200 && planned.body["dropped"] as? [String] == ["new.example"], "\(planned.body)")
+            #expect(try db.appLinks(appID: id).count == 2, "the preview writes nothing")
+            let renamed = call("PATCH", "/api/v1/apps/Shop", #"{"name": "Shop 2"}"#)
+            #expect(renamed.status == 200 && renamed.body["name"] as? String == "Shop 2")
+            #expect((renamed.body["domains"] as? [[String: Any]])?.count == 2, "members left out keep their value")
+            #expect(call("GET", "/api/v1/apps/Shop%202").body["id"] as? Int == Int(id))
+            #expect(call("PATCH", "/api/v1/apps/Nope", "{}").status == 404)
+            #expect(call("PATCH", "/api/v1/apps/\(id)", #"{"apple_app_ids": ["x"]}"#).status == 400)
+            let port = call("PATCH", "/api/v1/apps/\(id)", #"{"apple_domains": ["applinks:shop.example:8443"]}"#)
+            #expect(port.status == 422 && ((port.body["error"] as? [String: Any])?["field"] as? String) == "apple_domains", "\(port.body)")
+            #expect(call("DELETE", "/api/v1/apps/Shop%202").status == 204)
+        }
+    }
+
     /// A channel routed to an app gets the alerts of the app's domains and no others; every
     /// notification of such a domain names the apps that claim it.
     @Test func channelsRoutedPerAppAndAlertsNameTheirApps() throws {

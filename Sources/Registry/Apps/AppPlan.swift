@@ -14,6 +14,8 @@ public struct AppPlan: Sendable, Equatable {
     public var ignored: [String]
     /// Notes on accepted entries (an alternate mode, a Unicode host).
     public var notes: [String]
+    /// An edit's plan: the domains the app claims now and will no longer claim (they stay registered).
+    public var dropped: [String] = []
 
     public struct PlannedDomain: Sendable, Equatable {
         public var key: AppDomainKey

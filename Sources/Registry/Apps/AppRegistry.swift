@@ -212,16 +212,71 @@ public struct AppRegistry: Sendable {
         try register(try plan(r, entitlements: entitlements, manifest: manifest))
     }
 
-    /// Replaces an app's IDs, links and watched URLs with `r`'s; the expectations its old links put
-    /// on domains are taken back. Domains it named before stay registered.
-    public func edit(appID: Int64, _ r: AppRegistration) throws {
+    /// The app as its form and the API's PATCH edit it: its stored parts written as typed entries
+    /// (Apple links as the entitlement entries they came from, Android links as hosts), so planning
+    /// them again gives the same app. nil when there is no such app.
+    public func registration(appID: Int64) throws -> AppRegistration? {
+        guard let app = try database.app(id: appID) else { return nil }
+        let links = try database.appLinks(appID: appID)
+        var appleDomains: [String] = [], androidHosts: [String] = []
+        for link in links {
+            switch link.platform {
+            case .apple:
+                // Links are stored with the entry as written; a link from before that has none gets
+                // the entry its fields spell (an entitlement entry has at most one mode).
+                let mode = link.developerMode ? "?mode=developer" : link.managedMode ? "?mode=managed" : ""
+                let written = link.declaredAs.isEmpty ? "\(link.service.rawValue):\(link.displayHost)\(mode)" : link.declaredAs
+                if !appleDomains.contains(written) { appleDomains.append(written) }
+            case .android:
+                if !androidHosts.contains(link.displayHost) { androidHosts.append(link.displayHost) }
+            }
+        }
+        return AppRegistration(name: app.name, appleAppIDs: app.appleAppIDs, androidPackage: app.androidPackage ?? "",
+                               fingerprints: app.fingerprints.map { .init(fingerprint: $0.fingerprint, role: $0.role.rawValue) },
+                               appleDomains: appleDomains, androidHosts: androidHosts,
+                               watchedURLs: try database.appWatchedURLs(appID: appID).map(\.url))
+    }
+
+    /// What editing the app to `r` (and the files' entries) would do, without writing: the edit's
+    /// preview. `dropped` names the domains the app would stop claiming.
+    public func planEdit(appID: Int64, _ r: AppRegistration, entitlements: [UInt8]? = nil, manifest: [UInt8]? = nil) throws -> AppPlan {
         guard let app = try database.app(id: appID) else { throw AppRegistrationError.noSuchApp }
+        var plan = try plan(r, entitlements: entitlements, manifest: manifest, editing: app)
+        let kept = Set(plan.draft.domains)
+        var dropped: [String] = []
+        for link in try database.appLinks(appID: appID) {
+            let key = AppDomainKey(host: link.host, displayName: link.displayName, wildcard: link.wildcard)
+            if !kept.contains(key), !dropped.contains(link.displayHost) { dropped.append(link.displayHost) }
+        }
+        plan.dropped = dropped
+        return plan
+    }
+
+    /// Writes an edit planned by `planEdit`: the app's IDs, links and watched URLs become the plan's;
+    /// the expectations its old links put on domains are taken back. Domains it named before stay
+    /// registered, and are re-measured against their expectations now.
+    public func edit(appID: Int64, _ plan: AppPlan) throws {
         let before = Set(try database.appLinks(appID: appID).map(\.domainID))
-        let plan = try plan(r, editing: app)
         guard let newDomains = try database.updateApp(id: appID, plan.draft, intervalSeconds: try domains.defaultIntervalMinutes() * 60) else {
             throw AppRegistrationError.noSuchApp
         }
         settle(plan, newDomains: newDomains, alsoReevaluate: before)
+    }
+
+    /// `planEdit` then `edit`, for callers with no preview step.
+    public func edit(appID: Int64, _ r: AppRegistration, entitlements: [UInt8]? = nil, manifest: [UInt8]? = nil) throws {
+        try edit(appID: appID, try planEdit(appID: appID, r, entitlements: entitlements, manifest: manifest))
+    }
+
+    /// An app named in a URL path by its id or its name (`/apps/12`, `/apps/Shop`,
+    /// `/api/v1/apps/com.example.app`): digits are an id, anything else a name.
+    public func app(addressed segment: String?) throws -> AppRecord? {
+        guard let segment, !segment.isEmpty else { return nil }
+        if segment.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+            guard let id = Int64(segment), id > 0 else { return nil }
+            return try database.app(id: id)
+        }
+        return try database.app(name: segment)
     }
 
     /// Deletes an app and the expectations it put on its domains (the domains stay). False when there was none.

@@ -58,6 +58,8 @@ enum AppAPI {
         struct Link: Encodable { let platform: Platform; let service: Service; let developerMode: Bool; let managedMode: Bool; let declaredAs: String }
         let name: String, appleAppIds: [String], androidPackage: String?, fingerprints: [KeyJSON]
         let domains: [Domain], watchedUrls: [String], ignored: [String], notes: [String]
+        /// An edit's preview: the domains the app would stop claiming (they stay registered).
+        let dropped: [String]
     }
 
     static func list(_ c: RequestContext) throws -> WebResponse {
@@ -87,14 +89,18 @@ enum AppAPI {
         ("preview", .boolean),
     ], required: [])
 
-    static func create(_ c: RequestContext) throws -> WebResponse {
+    /// The body, held to `inputSchema` then decoded.
+    static func input(_ c: RequestContext) throws -> Input {
         _ = try APIRequest.body(c, inputSchema, maxBytes: 800 << 10)
-        let input: Input
         do {
-            input = try JSONDecoder().decode(Input.self, from: Data(c.request.body))
+            return try JSONDecoder().decode(Input.self, from: Data(c.request.body))
         } catch {
             throw WebError.badRequest("The body must be a JSON object such as {\"apple_app_ids\": [\"ABCDE12345.com.example.app\"], \"apple_domains\": [\"applinks:example.com\"]}.")
         }
+    }
+
+    /// The files' bytes: a file that cannot be read fitted the schema, so it is a 422 naming the member.
+    static func files(_ input: Input) throws -> (entitlements: [UInt8]?, manifest: [UInt8]?) {
         func file(_ text: String?, _ field: String) throws -> [UInt8]? {
             do {
                 return try text.flatMap(AppFormFields.fileBytes)
@@ -102,22 +108,69 @@ enum AppAPI {
                 throw WebError.unprocessable(error.message, field: field)
             }
         }
-        let registration = AppRegistration(
-            name: input.name ?? "", appleAppIDs: input.appleAppIDs ?? [], androidPackage: input.androidPackage ?? "",
-            fingerprints: (input.fingerprints ?? []).map { .init(fingerprint: $0.fingerprint, role: $0.role ?? SigningKeyRole.appSigning.rawValue) },
-            appleDomains: input.appleDomains ?? [], androidHosts: input.androidHosts ?? [], watchedURLs: input.watchedURLs ?? [])
+        return (try file(input.entitlements, "entitlements"), try file(input.manifest, "manifest"))
+    }
+
+    /// The registration the body gives; members left out keep `base`'s value (a PATCH) or are empty
+    /// (a POST). A file replaces what it declares: entitlements the Apple domains, a manifest the
+    /// Android hosts, unless those members are given too.
+    static func registration(_ input: Input, base: AppRegistration = AppRegistration()) -> AppRegistration {
+        AppRegistration(
+            name: input.name ?? base.name, appleAppIDs: input.appleAppIDs ?? base.appleAppIDs,
+            androidPackage: input.androidPackage ?? base.androidPackage,
+            fingerprints: input.fingerprints.map { $0.map { .init(fingerprint: $0.fingerprint, role: $0.role ?? SigningKeyRole.appSigning.rawValue) } }
+                ?? base.fingerprints,
+            appleDomains: input.appleDomains ?? (input.entitlements == nil ? base.appleDomains : []),
+            androidHosts: input.androidHosts ?? (input.manifest == nil ? base.androidHosts : []),
+            watchedURLs: input.watchedURLs ?? base.watchedURLs)
+    }
+
+    /// The registry's refusal as the API says it: 409 for a name in use, else 422 (the body fitted the
+    /// document: what the registry refuses is a rule no schema states).
+    static func refusal(_ refusal: AppRegistrationError) -> WebError {
+        let first = refusal.problems.first
+        switch refusal {
+        case .nameTaken: return WebError.conflict(first?.description ?? "", field: "name")
+        case .noSuchApp: return WebError.notFound("No app with this id or name.")
+        case .invalid: return WebError.unprocessable(refusal.problems.map(\.description).joined(separator: " "), field: first?.field.jsonName)
+        }
+    }
+
+    static func create(_ c: RequestContext) throws -> WebResponse {
+        let input = try input(c)
+        let files = try files(input)
         do {
-            let plan = try c.appRegistry.plan(registration, entitlements: try file(input.entitlements, "entitlements"),
-                                              manifest: try file(input.manifest, "manifest"))
+            let plan = try c.appRegistry.plan(registration(input), entitlements: files.entitlements, manifest: files.manifest)
             if input.preview == true { return APIResponses.json(json(plan)) }
             let id = try c.appRegistry.register(plan)
             return try read(c, id: id, status: 201).with(header: "Location", "/api/v1/apps/\(id)")
-        } catch let refusal as AppRegistrationError {
-            let first = refusal.problems.first
-            if case .nameTaken = refusal { throw WebError.conflict(first?.description ?? "", field: "name") }
-            // The body fitted the document: what the registry refuses is a rule no schema states.
-            throw WebError.unprocessable(refusal.problems.map(\.description).joined(separator: " "), field: first?.field.jsonName)
+        } catch let error as AppRegistrationError {
+            throw refusal(error)
         }
+    }
+
+    /// PATCH: members left out keep their value; with `preview`, only says what the edit would do
+    /// (`dropped`: the domains the app would stop claiming).
+    static func change(_ c: RequestContext) throws -> WebResponse {
+        let app = try addressed(c)
+        let input = try input(c)
+        let files = try files(input)
+        do {
+            guard let current = try c.appRegistry.registration(appID: app.id) else { throw AppRegistrationError.noSuchApp }
+            let plan = try c.appRegistry.planEdit(appID: app.id, registration(input, base: current),
+                                                  entitlements: files.entitlements, manifest: files.manifest)
+            if input.preview == true { return APIResponses.json(json(plan)) }
+            try c.appRegistry.edit(appID: app.id, plan)
+            return try read(c, id: app.id, status: 200)
+        } catch let error as AppRegistrationError {
+            throw refusal(error)
+        }
+    }
+
+    /// The app a path names, by id or name.
+    static func addressed(_ c: RequestContext) throws -> AppRecord {
+        guard let app = try c.appRegistry.app(addressed: c.parameters["id"]) else { throw WebError.notFound("No app with this id or name.") }
+        return app
     }
 
     static func json(_ plan: AppPlan) -> PlanJSON {
@@ -129,12 +182,11 @@ enum AppAPI {
                                 PlanJSON.Link(platform: $0.platform, service: $0.service, developerMode: $0.developerMode,
                                               managedMode: $0.managedMode, declaredAs: $0.declaredAs)
                             })
-                        }, watchedUrls: d.watchedURLs.map(\.url), ignored: plan.ignored, notes: plan.notes)
+                        }, watchedUrls: d.watchedURLs.map(\.url), ignored: plan.ignored, notes: plan.notes, dropped: plan.dropped)
     }
 
     static func read(_ c: RequestContext) throws -> WebResponse {
-        guard let id = c.parameters.id("id") else { throw WebError.notFound("No app with this id.") }
-        return try read(c, id: id, status: 200)
+        try read(c, id: try addressed(c).id, status: 200)
     }
 
     static func read(_ c: RequestContext, id: Int64, status: Int) throws -> WebResponse {
@@ -156,7 +208,7 @@ enum AppAPI {
     }
 
     static func delete(_ c: RequestContext) throws -> WebResponse {
-        guard let id = c.parameters.id("id"), try c.appRegistry.delete(appID: id) else { throw WebError.notFound("No app with this id.") }
+        guard try c.appRegistry.delete(appID: try addressed(c).id) else { throw WebError.notFound("No app with this id or name.") }
         return WebResponse(status: 204)
     }
 }

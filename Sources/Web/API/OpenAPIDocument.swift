@@ -117,12 +117,18 @@ enum OpenAPIDocument {
                   "reason": {"type": "string"}, "since": \#(dateTime)}}}}}},
               "watched_urls": {"type": "array", "items": {"type": "object"}}}}
             """#
-        let appParameter = #"{"name": "id", "in": "path", "required": true, "schema": {"type": "integer", "minimum": 1}}"#
+        let idParameter = #"{"name": "id", "in": "path", "required": true, "schema": {"type": "integer", "minimum": 1}}"#
+        // An app by its id or its name (a name of digits only is reached by its id).
+        let appParameter = #"""
+            {"name": "id", "in": "path", "required": true, "description": "The app's id, or its name",
+             "schema": {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "string", "minLength": 1, "maxLength": 200}]}}
+            """#
+        let appOrPlan = #"{"anyOf": [\#(appRef), {"type": "object", "required": ["name", "domains", "dropped"]}]}"#
         return #"""
         {
           "openapi": "3.0.3",
           "info": {"title": "aasa-monitor API", "version": "1.1.0",
-                   "description": "Watch apple-app-site-association files. Authenticate with Authorization: Bearer TOKEN (aasa-monitor token create NAME). Errors are {\"error\": {\"message\": string, \"field\": string|null}}. A domain is addressed by its id or its host. 400: the request does not fit this document (a query parameter given twice included); 422: it fits, and a rule no schema can state refuses it."},
+                   "description": "Watch apple-app-site-association files. Authenticate with Authorization: Bearer TOKEN (aasa-monitor token create NAME). Errors are {\"error\": {\"message\": string, \"field\": string|null}}. A domain is addressed by its id or its host, an app by its id or its name. 400: the request does not fit this document (a query parameter given twice included); 422: it fits, and a rule no schema can state refuses it."},
           "servers": [{"url": "/api/v1"}],
           "security": [{"bearer": []}],
           "components": {
@@ -202,12 +208,15 @@ enum OpenAPIDocument {
                 "responses": \#(responses(#""200": {"description": "The apps", "content": {"application/json": {"schema": {"type": "object", "required": ["apps"], "properties": {"apps": {"type": "array", "items": {"type": "object"}}}}}}}"#, refs: []))},
               "post": {"operationId": "registerApp", "summary": "Register an app and the domains it claims in one transaction (or, with preview, only say what would be registered)",
                 "requestBody": \#(jsonBody(##"{"$ref": "#/components/schemas/AppInput"}"##)),
-                "responses": \#(responses(#""200": {"description": "The preview", "content": {"application/json": {"schema": {"type": "object"}}}}, "# + jsonResponse(201, "Registered", appRef, links: #"{"getApp": {"operationId": "getApp", "parameters": {"id": "$response.body#/id"}}, "deleteApp": {"operationId": "deleteApp", "parameters": {"id": "$response.body#/id"}}}"#), refs: [400, 403, 409, 413, 415, 422]))}
+                "responses": \#(responses(#""200": {"description": "The preview", "content": {"application/json": {"schema": {"type": "object"}}}}, "# + jsonResponse(201, "Registered", appRef, links: #"{"getApp": {"operationId": "getApp", "parameters": {"id": "$response.body#/id"}}, "changeApp": {"operationId": "changeApp", "parameters": {"id": "$response.body#/id"}}, "deleteApp": {"operationId": "deleteApp", "parameters": {"id": "$response.body#/id"}}}"#), refs: [400, 403, 409, 413, 415, 422]))}
             },
             "/apps/{id}": {
               "parameters": [\#(appParameter)],
               "get": {"operationId": "getApp", "summary": "An app's matrix: domains x services x platforms with state, since when and the reason, and its watched URLs",
                 "responses": \#(responses(jsonResponse(200, "The app", appRef), refs: [404]))},
+              "patch": {"operationId": "changeApp", "summary": "Change an app: members left out keep their value; entitlements replace its Apple domains and a manifest its Android hosts unless those are given too; with preview, only say what would change (dropped: the domains it would stop claiming)",
+                "requestBody": \#(jsonBody(##"{"$ref": "#/components/schemas/AppInput"}"##)),
+                "responses": \#(responses(jsonResponse(200, "The app, or with preview the plan", appOrPlan), refs: [400, 403, 404, 409, 413, 415, 422]))},
               "delete": {"operationId": "deleteApp", "summary": "Delete an app and the app IDs it required of its domains (the domains stay)",
                 "responses": \#(responses(#""204": {"description": "Deleted"}"#, refs: [403, 404]))}
             },
@@ -224,12 +233,12 @@ enum OpenAPIDocument {
                 "responses": \#(responses(#""201": {"description": "Added; signing_secret is returned this once for signed webhooks"}"#, refs: [400, 403]))}
             },
             "/channels/{id}": {
-              "parameters": [\#(appParameter)],
+              "parameters": [\#(idParameter)],
               "get": {"operationId": "getChannel", "summary": "A channel and its latest delivery", "responses": \#(responses(#""200": {"description": "The channel"}"#, refs: [404]))},
               "delete": {"operationId": "deleteChannel", "summary": "Remove a channel and its delivery log", "responses": \#(responses(#""204": {"description": "Removed"}"#, refs: [403, 404]))}
             },
             "/channels/{id}/test": {
-              "parameters": [\#(appParameter)],
+              "parameters": [\#(idParameter)],
               "post": {"operationId": "testChannel", "summary": "Send a test notification now; the answer is the provider's (status, body, or why it was refused)",
                 "responses": \#(responses(#""200": {"description": "What the provider answered"}"#, refs: [403, 404]))}
             }

@@ -55,15 +55,70 @@ enum AppHandlers {
     }
 
     static func status(_ refusal: AppRegistrationError) -> Int {
-        if case .nameTaken = refusal { return 409 }
-        return 422
+        switch refusal {
+        case .nameTaken: 409
+        case .noSuchApp: 404
+        case .invalid: 422
+        }
     }
 
+    /// The app the path names, by id or name (`/apps/12`, `/apps/Shop`).
     static func appRecord(_ c: RequestContext) throws -> AppRecord {
-        guard let id = c.parameters.id("id"), let app = try c.database.app(id: id) else {
-            throw WebError.notFound("No app with this id; it may have been deleted.")
+        guard let app = try c.appRegistry.app(addressed: c.parameters["id"]) else {
+            throw WebError.notFound("No app with this id or name; it may have been deleted.")
         }
         return app
+    }
+
+    // MARK: edit: the form filled from the stored app, a preview of the change, then the write.
+
+    static func editForm(_ c: RequestContext) throws -> WebResponse {
+        let app = try appRecord(c)
+        guard let stored = try c.appRegistry.registration(appID: app.id) else { throw WebError.notFound("No app with this id or name.") }
+        return .html(AppPages.form(AppFormFields(stored), editing: app, viewer: try c.signedIn))
+    }
+
+    /// Reads the fields and files into an edit's plan, or the refusal.
+    static func plannedEdit(_ c: RequestContext, _ app: AppRecord, _ fields: AppFormFields) throws -> Result<AppPlan, AppRegistrationError> {
+        do {
+            return .success(try c.appRegistry.planEdit(appID: app.id, fields.registration,
+                                                       entitlements: try AppFormFields.fileBytes(fields.entitlements),
+                                                       manifest: try AppFormFields.fileBytes(fields.manifest)))
+        } catch let refusal as AppRegistrationError {
+            return .failure(refusal)
+        }
+    }
+
+    static func editPreview(_ c: RequestContext) throws -> WebResponse {
+        let viewer = try c.signedIn
+        let app = try appRecord(c)
+        let fields = AppFormFields(c.form)
+        switch try plannedEdit(c, app, fields) {
+        case .success(let plan): return .html(AppPages.preview(plan, fields: fields, editing: app, viewer: viewer))
+        case .failure(let refusal): return .html(AppPages.form(fields, editing: app, problems: refusal.problems, viewer: viewer), status: status(refusal))
+        }
+    }
+
+    /// Saves what the preview showed; "Back to the form" (the preview's `back` button) shows the form
+    /// again with what was typed.
+    static func update(_ c: RequestContext) throws -> WebResponse {
+        let viewer = try c.signedIn
+        let app = try appRecord(c)
+        let fields = AppFormFields(c.form)
+        if c.form["back"] != nil { return .html(AppPages.form(fields, editing: app, viewer: viewer)) }
+        do {
+            switch try plannedEdit(c, app, fields) {
+            case .success(let plan):
+                try c.appRegistry.edit(appID: app.id, plan)
+                let new = plan.domains.filter(\.isNew).count
+                let registered: String = new == 0 ? "" : " \(new) new domain\(new == 1 ? "" : "s") registered; their first checks start now."
+                return c.redirect("/apps/\(app.id)", flash: Flash(.success, "Saved \(plan.draft.name).\(registered)"))
+            case .failure(let refusal):
+                return .html(AppPages.form(fields, editing: app, problems: refusal.problems, viewer: viewer), status: status(refusal))
+            }
+        } catch let refusal as AppRegistrationError {
+            return .html(AppPages.form(fields, editing: app, problems: refusal.problems, viewer: viewer), status: status(refusal))
+        }
     }
 
     static func show(_ c: RequestContext) throws -> WebResponse {

@@ -18,6 +18,17 @@ struct AppFormFields: Sendable, Equatable {
 
     init() {}
 
+    /// The stored app's entries, one per line, for the edit form.
+    init(_ r: AppRegistration) {
+        name = r.name
+        appleAppIDs = r.appleAppIDs.joined(separator: "\n")
+        androidPackage = r.androidPackage
+        fingerprints = r.fingerprints.map { "\($0.fingerprint) \($0.role)" }.joined(separator: "\n")
+        appleDomains = r.appleDomains.joined(separator: "\n")
+        androidHosts = r.androidHosts.joined(separator: "\n")
+        watchedURLs = r.watchedURLs.joined(separator: "\n")
+    }
+
     init(_ form: FormData) {
         name = form["name"] ?? ""
         appleAppIDs = form["apple_app_ids"] ?? ""

@@ -43,7 +43,9 @@ enum AppPages {
 
     // MARK: form
 
-    static func form(_ f: AppFormFields, problems: [AppProblem] = [], viewer: Viewer) -> HTML {
+    /// The new-app form, or with `editing` the app's edit form (filled from the stored app; the files
+    /// add their entries to the typed ones).
+    static func form(_ f: AppFormFields, editing: AppRecord? = nil, problems: [AppProblem] = [], viewer: Viewer) -> HTML {
         func errors(_ match: (AppField) -> Bool, id: String) -> HTML {
             let mine = problems.filter { match($0.field) }
             guard !mine.isEmpty else { return .empty }
@@ -60,10 +62,11 @@ enum AppPages {
         func isEntitlements(_ f: AppField) -> Bool { if case .entitlementsFile = f { true } else { false } }
         func isManifest(_ f: AppField) -> Bool { if case .manifestFile = f { true } else { false } }
         let body: HTML = """
-            <h1>Add or import an app</h1>\(errors({ $0 == .app }, id: "app"))
-            <form method="post" action="/apps/preview" class="card" novalidate>\(Layout.csrfField(viewer.csrf))
-            <p class="hint">Paste or upload the app's own files, type what they lack, or both. Nothing is registered \
-            until you confirm the preview.</p>
+            <h1>\(editing.map { "Edit \($0.name)" } ?? "Add or import an app")</h1>\(errors({ $0 == .app }, id: "app"))
+            <form method="post" action="\(editing.map { "/apps/\($0.id)/edit/preview" } ?? "/apps/preview")" class="card" novalidate>\(Layout.csrfField(viewer.csrf))
+            <p class="hint">\(editing == nil
+                ? "Paste or upload the app's own files, type what they lack, or both. Nothing is registered until you confirm the preview."
+                : "Change the entries, or paste or upload the app's files to add theirs. Nothing changes until you confirm the preview; domains the app stops claiming stay registered.")</p>
             <fieldset><legend>Apple</legend>
             <label for="entitlements">Entitlements file <span class="hint">— the <code>.entitlements</code> property list \
             (XML or binary), or the <code>com.apple.developer.associated-domains</code> array</span></label>\
@@ -102,15 +105,17 @@ enum AppPages {
             <label for="name">Name <span class="hint">— the bundle ID or package when empty</span></label>\
             <input type="text" id="name" name="name" value="\(f.name)" autocomplete="off"\(described({ $0 == .name }, id: "name"))>\
             \(errors({ $0 == .name }, id: "name"))
-            <p><button type="submit" class="primary">Preview</button> <a class="button" href="/apps">Cancel</a></p>
+            <p><button type="submit" class="primary">Preview</button> <a class="button" href="\(editing.map { "/apps/\($0.id)" } ?? "/apps")">Cancel</a></p>
             </form>
             """
-        return Layout.page(title: "Add an app", viewer: viewer, active: .apps, body: body)
+        return Layout.page(title: editing.map { "Edit " + $0.name } ?? "Add an app", viewer: viewer, active: .apps, body: body)
     }
 
     // MARK: preview
 
-    static func preview(_ plan: AppPlan, fields: AppFormFields, viewer: Viewer) -> HTML {
+    /// What registering (or, with `editing`, changing) the app will do, with the buttons that confirm
+    /// it or go back to the form; the fields travel as hidden inputs.
+    static func preview(_ plan: AppPlan, fields: AppFormFields, editing: AppRecord? = nil, viewer: Viewer) -> HTML {
         let d = plan.draft
         var rows: HTML = .empty
         for domain in plan.domains {
@@ -128,9 +133,28 @@ enum AppPages {
             items.isEmpty ? empty : "<ul>\(items.map { "<li>\($0)</li>" as HTML })</ul>"
         }
         let keys = d.fingerprints.map { "\($0.fingerprint) (\($0.role.label))" }
+        let dropped: HTML = plan.dropped.isEmpty ? .empty : """
+            <section class="card" id="plan-dropped"><h2>No longer claimed</h2><p>The app stops claiming these domains; \
+            they stay registered with their history, without the app's expectations.</p>\(list(plan.dropped, empty: .empty))</section>
+            """
+        let confirm: HTML
+        if let app = editing {
+            // One form, two buttons: the edit route shows the form again when `back` is sent.
+            confirm = """
+                <form method="post" action="/apps/\(app.id)/edit">\(Layout.csrfField(viewer.csrf))\(fields.hiddenFields)\
+                <p><button type="submit" class="primary">Save the changes</button> <button type="submit" name="back" value="1">Back to the form</button></p></form>
+                """
+        } else {
+            confirm = """
+                <form method="post" action="/apps">\(Layout.csrfField(viewer.csrf))\(fields.hiddenFields)\
+                <p><button type="submit" class="primary">Register the app and its domains</button></p></form>
+                <form method="post" action="/apps/new">\(Layout.csrfField(viewer.csrf))\(fields.hiddenFields)\
+                <p><button type="submit">Back to the form</button></p></form>
+                """
+        }
         let body: HTML = """
-            <h1>Register \(d.name)?</h1>
-            <p>This is what will be registered. Nothing is written until you confirm.</p>
+            <h1>\(editing == nil ? "Register" : "Save") \(d.name)?</h1>
+            <p>This is what will be \(editing == nil ? "registered" : "saved"). Nothing is written until you confirm.</p>
             <section class="card"><h2>The app</h2><dl class="facts">\
             <dt>Apple app IDs</dt><dd class="mono">\(d.appleAppIDs.isEmpty ? "—" : d.appleAppIDs.joined(separator: ", "))</dd>\
             <dt>Android package</dt><dd class="mono">\(d.androidPackage ?? "—")</dd>\
@@ -141,10 +165,7 @@ enum AppPages {
             <section class="card"><h2>Watched URLs</h2>\(list(d.watchedURLs.map(\.url), empty: "<p class=\"muted\">None.</p>"))</section>
             \(plan.notes.isEmpty ? HTML.empty : "<section class=\"card\"><h2>Notes</h2>\(list(plan.notes, empty: .empty))</section>")
             \(plan.ignored.isEmpty ? HTML.empty : "<section class=\"card\"><h2>Not registered</h2>\(list(plan.ignored, empty: .empty))</section>")
-            <form method="post" action="/apps">\(Layout.csrfField(viewer.csrf))\(fields.hiddenFields)\
-            <p><button type="submit" class="primary">Register the app and its domains</button></p></form>
-            <form method="post" action="/apps/new">\(Layout.csrfField(viewer.csrf))\(fields.hiddenFields)\
-            <p><button type="submit">Back to the form</button></p></form>
+            \(dropped)\(confirm)
             """
         return Layout.page(title: "Preview " + d.name, viewer: viewer, active: .apps, body: body)
     }
@@ -220,7 +241,8 @@ enum AppPages {
             """
         let ids = m.app.appleAppIDs.isEmpty ? "—" : m.app.appleAppIDs.joined(separator: ", ")
         let keys = m.app.fingerprints.map { "\($0.fingerprint) (\($0.role.label))" }
-        let delete: HTML = viewer.canChange ? "<a class=\"button\" href=\"/apps/\(m.app.id)/delete\">Delete</a>" : .empty
+        let delete: HTML = viewer.canChange
+            ? "<a class=\"button\" href=\"/apps/\(m.app.id)/edit\">Edit</a><a class=\"button\" href=\"/apps/\(m.app.id)/delete\">Delete</a>" : .empty
         let page: HTML = """
             <div class="page-head"><h1>\(m.app.name)</h1><div class="actions">\(delete)</div></div>
             <p class="verdict-sentence" id="app-summary">\(sentence)</p>

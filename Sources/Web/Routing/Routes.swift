@@ -59,6 +59,7 @@ extension WebApp {
         add("GET", "/api/v1/apps", .api, AppAPI.list)
         add("POST", "/api/v1/apps", .apiAdmin, AppAPI.create)
         add("GET", "/api/v1/apps/:id", .api, AppAPI.read)
+        add("PATCH", "/api/v1/apps/:id", .apiAdmin, AppAPI.change)
         add("DELETE", "/api/v1/apps/:id", .apiAdmin, AppAPI.delete)
 
         // For the ecosystem
@@ -93,6 +94,9 @@ extension WebApp {
         add("POST", "/apps/preview", .admin, limits: .appFiles, AppHandlers.preview)
         add("POST", "/apps", .admin, limits: .appFiles, AppHandlers.create)
         add("GET", "/apps/:id", .signedIn, AppHandlers.show)
+        add("GET", "/apps/:id/edit", .admin, AppHandlers.editForm)
+        add("POST", "/apps/:id/edit/preview", .admin, limits: .appFiles, AppHandlers.editPreview)
+        add("POST", "/apps/:id/edit", .admin, limits: .appFiles, AppHandlers.update)
         add("GET", "/apps/:id/delete", .admin, AppHandlers.deleteConfirm)
         add("POST", "/apps/:id/delete", .admin, AppHandlers.delete)
 
