@@ -1,5 +1,6 @@
 import AASA
 import AppManifests
+import AssetLinks
 import Vocabulary
 
 /// The release gate of `aasa-monitor verify-app`: an app's entitlements against what its domains
@@ -16,9 +17,10 @@ public enum ReleaseGate {
         }
     }
 
-    /// Infos that come from the gate's own reading (a CDN that lags, an alternate mode) rather than
-    /// from the file; text output shows these and only counts the file's.
-    public static let gateInfoCodes: Set<String> = [FindingDefinition.cdnStale.code, FindingDefinition.entitlementAlternateMode.code]
+    /// Infos that come from the gate's own reading (a CDN or Google's copy that lags, an alternate
+    /// mode) rather than from the file; text output shows these and only counts the file's.
+    public static let gateInfoCodes: Set<String> = [FindingDefinition.cdnStale.code, FindingDefinition.entitlementAlternateMode.code,
+                                                    AndroidCheckFinding.googleStale.code]
 
     /// Codes that describe Apple's CDN copy rather than the origin's file.
     static let cdnCodes: Set<String> = [FindingDefinition.cdnFailure.code, FindingDefinition.cdnStale.code]
