@@ -29,6 +29,8 @@ import Vocabulary
         "al-lag": ["google-stale", "google-not-linked"],
         "al-changing": [],
         "al-includes": [],
+        "al-robots": ["robots-disallow"],
+        "al-dot": ["trailing-dot-mismatch"],
         "al-included": ["http-status", "expected-package-missing", "google-verdict-error", "google-not-linked"],
     ]
 
@@ -108,6 +110,13 @@ import Vocabulary
         let lag = try #require(checks["al-lag"])
         #expect(lag.report.googleDiff?.fingerprintsRemoved.map(\.fingerprint) == [FleetAssetLinks.appSigningKey, FleetAssetLinks.uploadKey].sorted())
         #expect(lag.report.findings.first { $0.code == "google-stale" }?.severity == .warning)
+
+        // Asked beside a served file, as Google's fetcher; the messages name what differs.
+        let robots = try #require(checks["al-robots"])
+        #expect(robots.report.findings.first { $0.code == "robots-disallow" }?.message.contains(#"every crawler (User-agent: *) with "Disallow: /.well-known/""#) == true)
+        let dot = try #require(checks["al-dot"])
+        #expect(dot.report.findings.first { $0.code == "trailing-dot-mismatch" }?.message
+                    == "https://al-dot.fleet.test./.well-known/assetlinks.json (the fully-qualified form of the host) answers HTTP 404, while https://al-dot.fleet.test/.well-known/assetlinks.json answers HTTP 200.")
 
         let invalidRules = try #require(checks["al-dynamic-invalid"])
         #expect(invalidRules.report.findings.contains { $0.code == "dynamic-rules-invalid" })

@@ -172,6 +172,51 @@ import Vocabulary
         }
     }
 
+    /// Google's API starts reporting an error code for a site whose file is fine: one google-verdict
+    /// alert, at the lower tier (a channel for critical alerts only hears nothing), then one recovery.
+    @Test func googleStartingToReportAnErrorCodeAlertsOnceAtTheLowerTier() async throws {
+        try await withFleetPipeline(serving: nil, askGoogle: true) { fleet, database, pipeline in
+            let host = fleet.host("al-changing")
+            guard case .created = try database.createApp(AppDraft(
+                name: "Shop", androidPackage: FleetAssetLinks.packageName,
+                fingerprints: [AppFingerprint(fingerprint: FleetAssetLinks.appSigningKey, role: .appSigning)],
+                links: [AppLinkDraft(domain: AppDomainKey(host: host, displayName: host, wildcard: false), platform: .android, service: .applinks)]),
+                intervalSeconds: 3600) else {
+                Issue.record("app not created")
+                return
+            }
+            try database.execute("INSERT INTO channels (kind, target, min_severity) VALUES ('webhook', 'https://hooks.example/a', 'critical')")
+            try database.execute("INSERT INTO channels (kind, target) VALUES ('email', 'ops@example.com')")
+            func round() async throws -> [AlertEvent] {
+                try makeAllDue(database)
+                return try await checkDueDomains(pipeline).flatMap(\.1.step.alerts).filter { $0.key.rule == .googleVerdict }
+            }
+            func deliveries(_ event: String) throws -> Int {
+                try database.value("""
+                    SELECT count(*)::int FROM deliveries d JOIN alerts a ON a.id = d.alert_id
+                    WHERE a.rule = 'google-verdict' AND d.event = $1
+                    """, event, as: Int.self)
+            }
+            #expect(try await round().isEmpty)
+            let domainID = try #require(try database.domain(host: host)?.id)
+            let google = try #require(try database.checks(domainID: domainID, onlyChanges: false, limit: 1).first?.android?.google)
+            #expect(google.errorCodes.isEmpty && google.statementCount > 0 && google.maxAgeSeconds == 600)
+
+            fleet.googleAPI.set(.mirror(["ERROR_CODE_FETCH_ERROR"]), for: host)
+            #expect(try await round().isEmpty, "one failing check pages nobody")
+            let opened = try await round()
+            #expect(opened.map(\.kind) == [.opened] && opened.first?.severity == .warning)
+            #expect(opened.first?.summary == "Android: Google's Digital Asset Links API disagrees — error ERROR_CODE_FETCH_ERROR.",
+                    "\(opened.first?.summary ?? "")")
+            #expect(try deliveries("opened") == 1, "the email channel only: the webhook takes critical alerts")
+            #expect(try await round().isEmpty, "still failing: nothing new")
+
+            fleet.googleAPI.set(.mirror([]), for: host)
+            #expect(try await round().map(\.kind) == [.resolved])
+            #expect(try deliveries("resolved") == 1)
+        }
+    }
+
     @Test func aSiteServingNoAssetLinksAndExpectingNoAndroidAppIsNotFailingForIt() async throws {
         try await withFleetPipeline(serving: shopFile()) { _, database, pipeline in
             _ = try database.importDomain(host: "apple-only.fleet.test", displayName: "apple-only.fleet.test", wildcard: false,

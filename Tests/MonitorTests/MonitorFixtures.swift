@@ -10,12 +10,15 @@ import TestSupport
 /// A fetcher aimed at the test fleet: names reach nginx through connect-to rules, the test CA is
 /// trusted, private addresses allowed (loopback). Generous timeouts: no test here wants one, and a
 /// slow, loaded machine must not turn a good answer into a failed check.
-func fleetFetcher(_ fleet: TestTLSFleet, checkCDN: Bool = false) throws -> Fetcher {
-    try Fetcher(FetchConfiguration(
+/// `askGoogle`: ask the fleet's fake Digital Asset Links API, as production asks Google's.
+func fleetFetcher(_ fleet: TestTLSFleet, checkCDN: Bool = false, askGoogle: Bool = false) throws -> Fetcher {
+    var configuration = FetchConfiguration(
         policy: OutboundPolicy(allowPrivateAddresses: true), cdnBase: fleet.cdnBase, checkCDN: checkCDN,
         rootLocation: .whenWellKnownFails, compareUserAgents: false, extraCAFile: fleet.caFile,
         connectTo: try fleet.connectTo.map { try ConnectToRule(parsing: $0) },
-        connectTimeout: .seconds(30), totalTimeout: .seconds(60)))
+        connectTimeout: .seconds(30), totalTimeout: .seconds(60))
+    if askGoogle { configuration.googleDAL = GoogleDALSettings(base: fleet.googleDALBase) }
+    return try Fetcher(configuration)
 }
 
 /// The file every unknown name under fleet.test gets from nginx's default server; tests rewrite it
@@ -70,11 +73,11 @@ struct TestFailure: Error, CustomStringConvertible {
 
 /// A check pipeline over the TLS fleet and a fresh database; `file` (when given) is every fleet
 /// host's default AASA file. The fetcher is shut down when `body` returns or throws.
-func withFleetPipeline(serving file: String?, checkCDN: Bool = false,
+func withFleetPipeline(serving file: String?, checkCDN: Bool = false, askGoogle: Bool = false,
                        _ body: (TestTLSFleet, Database, CheckPipeline) async throws -> Void) async throws {
     try await TestTLSFleet.with { fleet in
         if let file { try writeDefaultFile(fleet, file) }
-        let fetcher = try fleetFetcher(fleet, checkCDN: checkCDN)
+        let fetcher = try fleetFetcher(fleet, checkCDN: checkCDN, askGoogle: askGoogle)
         defer { fetcher.shutdown() }
         try await TestPostgres.withDatabase { database in
             try await body(fleet, database, CheckPipeline(database: database, fetcher: fetcher))

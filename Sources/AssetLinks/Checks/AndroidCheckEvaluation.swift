@@ -35,10 +35,16 @@ public struct AndroidCheckFacts: Sendable {
     /// How long ago the origin's file last changed, when the history knows it: Google may lag by its
     /// `maxAge` plus an hour before its difference is a warning.
     public var originChangedSecondsAgo: Double?
+    /// The same file asked at the host's fully-qualified form (`https://HOST./…`); nil when not asked.
+    public var trailingDot: TransportFacts?
+    /// `https://HOST/robots.txt` as Google's fetcher reads it; nil when not asked.
+    public var robots: TransportFacts?
 
     public init(origin: TransportFacts, otherUserAgents: [TransportFacts] = [], includes: IncludeResolver.Resolution? = nil,
                 google: GoogleAnswer? = nil, expectations: [AndroidAppExpectation] = [], wildcard: Bool = false,
-                originChangedSecondsAgo: Double? = nil) {
+                originChangedSecondsAgo: Double? = nil, trailingDot: TransportFacts? = nil, robots: TransportFacts? = nil) {
+        self.trailingDot = trailingDot
+        self.robots = robots
         self.origin = origin
         self.otherUserAgents = otherUserAgents
         self.includes = includes
@@ -106,6 +112,8 @@ public enum AndroidCheckEvaluation {
                 hint: "Publish assetlinks.json on the bare domain as well as on the subdomains."))
         }
         findings += userAgentFindings(origin, others: facts.otherUserAgents)
+        if let dotted = facts.trailingDot, let finding = trailingDotFinding(origin, dotted) { findings.append(finding) }
+        if served, let robots = facts.robots, let finding = robotsFinding(robots, fileURL: origin.url) { findings.append(finding) }
         findings += expectationFindings(file, facts.expectations, url: origin.url)
 
         var googleDiff: AssetLinksDiff?
@@ -242,6 +250,40 @@ public enum AndroidCheckEvaluation {
             }
         }
         return []
+    }
+
+    // MARK: - Host forms and robots.txt (§2.2, §2.4)
+
+    /// `example.com.` must serve what `example.com` serves (A-TRB): the API names sites in that form,
+    /// and a server or CDN that routes by the exact Host header can answer it otherwise.
+    static func trailingDotFinding(_ origin: TransportFacts, _ dotted: TransportFacts) -> Finding? {
+        let same = origin.status == dotted.status && (origin.failure == nil) == (dotted.failure == nil)
+            && (!servesStatusOK(origin) || origin.body == dotted.body)
+        guard !same else { return nil }
+        let what = servesStatusOK(origin) && servesStatusOK(dotted) ? "another file" : outcome(dotted)
+        return AndroidCheckFinding.trailingDotMismatch.finding(at: nil,
+            "\(dotted.url) (the fully-qualified form of the host) answers \(what), while \(origin.url) answers \(outcome(origin)).",
+            hint: "Serve the same file for the host name with a trailing dot (add it to the server's or CDN's host names).")
+    }
+
+    /// The path robots.txt rules are matched against.
+    public static let filePath = "/.well-known/assetlinks.json"
+
+    /// robots.txt that keeps Googlebot (or every crawler, `*`) from the file (C-AFF: Chrome's credential
+    /// sharing asks that Googlebot may read it; the effect on App Links is uncertain, hence a warning).
+    /// Google reads a robots.txt answered with 200; a 4xx means no rules, and a 5xx or a redirect is
+    /// left alone here (Google retries or follows it; this fetcher follows nothing) [inferred].
+    static func robotsFinding(_ robots: TransportFacts, fileURL: String) -> Finding? {
+        guard robots.failure == nil, robots.status == 200 else { return nil }
+        let rules = RobotsRules(robots.body)
+        // Googlebot's own group first; without one it obeys `*`, which is then the group to name.
+        for agent in rules.namesAgent("googlebot") ? ["googlebot", "*"] : ["*"] {
+            guard let rule = rules.decidingRule(for: filePath, agent: agent), !rule.allow else { continue }
+            return AndroidCheckFinding.robotsDisallow.finding(at: nil,
+                "\(robots.url) disallows \(filePath) for \(agent == "*" ? "every crawler (User-agent: *)" : "Googlebot") with \"Disallow: \(rule.pattern)\"; Google's crawlers may not read \(fileURL).",
+                hint: "Add \"Allow: /.well-known/\" to the group (a longer matching Allow wins over the Disallow).")
+        }
+        return nil
     }
 
     /// What an exchange came to, in words ("HTTP 403", "with an error (timeout: …)").

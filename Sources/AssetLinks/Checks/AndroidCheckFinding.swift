@@ -32,6 +32,12 @@ public enum AndroidCheckFinding {
     public static let fetcherBlocked = FindingDefinition("fetcher-blocked", .error, affects: CheckVersions.all,
         condition: "GoogleAssociationService or Android's client user agent gets another status or file than a browser",
         source: "O-CF, O-UA", producer: "android-check")
+    public static let trailingDotMismatch = FindingDefinition("trailing-dot-mismatch", .warning, affects: CheckVersions.all,
+        condition: "https://HOST./ (the fully-qualified form) answers with another status or file than https://HOST/",
+        source: "A-TRB", producer: "android-check")
+    public static let robotsDisallow = FindingDefinition("robots-disallow", .warning, affects: CheckVersions.google,
+        condition: "robots.txt (read as Google does: its Googlebot group, else *; longest rule wins, Allow on ties) disallows /.well-known/assetlinks.json for Googlebot or *",
+        source: "C-AFF", producer: "android-check")
 
     // MARK: Expectations (§10.5)
     public static let handleAllURLsMissing = FindingDefinition("handle-all-urls-missing", .error, affects: CheckVersions.all,
@@ -73,7 +79,7 @@ public enum AndroidCheckFindingCatalog {
     public static let all: [FindingDefinition] = [
         AndroidCheckFinding.notHTTPS, AndroidCheckFinding.tlsUntrusted, AndroidCheckFinding.redirectNotAllowed,
         AndroidCheckFinding.httpStatus, AndroidCheckFinding.fetchFailed, AndroidCheckFinding.contentTypeNotJSON,
-        AndroidCheckFinding.fetcherBlocked,
+        AndroidCheckFinding.fetcherBlocked, AndroidCheckFinding.trailingDotMismatch, AndroidCheckFinding.robotsDisallow,
         AndroidCheckFinding.handleAllURLsMissing, AndroidCheckFinding.expectedPackageMissing,
         AndroidCheckFinding.expectedFingerprintMissing, AndroidCheckFinding.fingerprintUploadKeyOnly,
         AndroidCheckFinding.loginCredsMissing, AndroidCheckFinding.wildcardFileMissing,

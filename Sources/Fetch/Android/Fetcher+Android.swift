@@ -39,6 +39,7 @@ extension Fetcher {
         let pinned = if let pinned { pinned } else { await pin(host.ascii) }
         var origin: TransportFacts
         var others: [TransportFacts] = []
+        var trailingDot: TransportFacts?, robots: TransportFacts?
         switch pinned {
         case .failure(let failure, let dns):
             origin = .unresolved(url: url, failure: failure, dns: dns, userAgent: configuration.googleUserAgent)
@@ -56,6 +57,9 @@ extension Fetcher {
             }
             origin = await transfer(.wellKnown, url: url, host: host.ascii, target: target, userAgent: configuration.googleUserAgent)
             others = await compared
+            if configuration.compareUserAgents, AndroidCheckEvaluation.servesStatusOK(origin) {
+                (trailingDot, robots) = await hostFormAndRobots(host, target: target)
+            }
         }
 
         var includes: IncludeResolver.Resolution?
@@ -79,9 +83,22 @@ extension Fetcher {
         let google = await googleAnswer
         let report = AndroidCheckEvaluation.evaluate(AndroidCheckFacts(
             origin: origin, otherUserAgents: others, includes: includes, google: google, expectations: expectations,
-            wildcard: host.isWildcard, originChangedSecondsAgo: originChangedSecondsAgo))
+            wildcard: host.isWildcard, originChangedSecondsAgo: originChangedSecondsAgo, trailingDot: trailingDot, robots: robots))
         return AndroidCheck(host: host, startedAt: started, finishedAt: Date(), origin: origin, otherUserAgents: others,
                             includes: includeFacts, google: google, report: report)
+    }
+
+    /// Two reads beside a served file, on its pinned addresses, as Google's fetcher: the file at the
+    /// host's fully-qualified form (`https://HOST./…`, which curl resolves and sends in `Host` with the
+    /// dot, so the pin is keyed by that name too; a server or CDN can route it differently), and
+    /// `/robots.txt`. Asked only when the file is served: without one, neither can change a verdict.
+    private func hostFormAndRobots(_ host: HostName, target: PinnedTarget) async -> (TransportFacts, TransportFacts) {
+        let agent = configuration.googleUserAgent
+        async let dotted = transfer(.wellKnown, url: "https://\(host.ascii)./.well-known/assetlinks.json", host: host.ascii + ".",
+                                    target: target, userAgent: agent, certificate: false)
+        async let robots = transfer(.wellKnown, url: "https://\(host.ascii)/robots.txt", host: host.ascii, target: target,
+                                    userAgent: agent, certificate: false)
+        return (await dotted, await robots)
     }
 
     /// An include is fetched like the main file: Google's user agent, no redirect, policy and pinning.

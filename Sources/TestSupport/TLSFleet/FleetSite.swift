@@ -110,6 +110,12 @@ extension FleetSite {
             site("al-lag", FleetAssetLinks.good, google: .frozen(FleetAssetLinks.beforeRotation)),
             site("al-changing", FleetAssetLinks.good),
             site("al-includes", FleetAssetLinks.including),
+            // robots.txt keeps every crawler out of /.well-known/ (a common "hide the internals" rule).
+            FleetSite(name: "al-robots", files: [json(path, FleetAssetLinks.good),
+                                                 File(path: "/robots.txt", body: Array("User-agent: *\nDisallow: /.well-known/\n".utf8),
+                                                      contentType: "text/plain")], cdn: cdn),
+            // The fully-qualified form (Host: al-dot.fleet.test.) is routed elsewhere, as an exact-match host rule does.
+            site("al-dot", FleetAssetLinks.good, directives: #"if ($http_host ~ "\.$") { return 404; }"#),
             FleetSite(name: "al-included", files: [json("/.well-known/more.json", FleetAssetLinks.file([FleetAssetLinks.appSigningKey]))], cdn: cdn),
         ]
     }
