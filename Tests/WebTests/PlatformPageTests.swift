@@ -118,4 +118,43 @@ import TestSupport
             #expect(!page.contains("id=\"android\""))
         }
     }
+
+    @Test func theOverviewAPIAndMetricsCarryEachPlatform() async throws {
+        try await Self.withSetup { _, client, db, pipeline in
+            client.get("/domains/new")
+            #expect(client.post("/domains", [("host", Self.host), ("interval", "60")]).status == 303)
+            #expect(client.post("/domains", [("host", "apple-only.fleet.test"), ("interval", "60"), ("platforms", "apple")]).status == 303)
+            try await Self.checkDue(pipeline)
+            let both = try #require(try db.domain(host: Self.host)?.id)
+            let overview = client.get("/").bodyText
+            #expect(overview.contains("<th>Platforms</th>"))
+            #expect(overview.contains(#"<span class="platform-line">Android <span class="pill state-passing">"#), "\(overview)")
+            #expect(overview.contains(#"<span class="platform-line">Android <span class="muted">not watched</span></span>"#))
+            #expect(overview.contains(#"<select name="platform" aria-label="Platform">"#))
+            let android = client.get("/?platform=android").bodyText
+            #expect(android.contains("/domains/\(both)\"") && !android.contains("apple-only.fleet.test"), "only where Android counts")
+            #expect(android.contains(#"<option value="android" selected>Android</option>"#))
+            #expect(client.get("/?platform=apple").bodyText.contains("apple-only.fleet.test"))
+
+            let token = SecretToken.generate(prefix: "aasa_")
+            _ = try db.createAPIToken(name: "platforms", tokenHash: token.digest, userID: nil, role: .admin)
+            func api(_ target: String) -> [String: Any] {
+                let r = client.app.respond(WebRequest(method: "GET", target: target, headers: [("Authorization", "Bearer " + token.value)]))
+                return (try? JSONSerialization.jsonObject(with: Data(r.body))) as? [String: Any] ?? [:]
+            }
+            let listed = api("/api/v1/domains?platform=android")["domains"] as? [[String: Any]] ?? []
+            #expect(listed.count == 1 && listed.first?["android_state"] as? String == "passing" && listed.first?["apple_state"] as? String == "passing",
+                    "\(listed)")
+            let read = api("/api/v1/domains/\(both)")
+            let side = try #require(read["android"] as? [String: Any], "\(read)")
+            #expect(side["state"] as? String == "passing" && (side["findings"] as? [Any]) != nil)
+            let google = try #require(side["google"] as? [String: Any])
+            #expect(google["max_age_seconds"] as? Double == 600 && (google["error_codes"] as? [String]) == [])
+            #expect(api("/api/v1/domains/apple-only.fleet.test")["android"] == nil, "not watched: no android object")
+
+            let metrics = client.get("/metrics").bodyText
+            #expect(metrics.contains("aasa_platform_domains{platform=\"apple\",verdict=\"pass\"} 2\n"), "\(metrics)")
+            #expect(metrics.contains("aasa_platform_domains{platform=\"android\",verdict=\"pass\"} 1\n"))
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Vocabulary
 
 /// What /metrics reports from the database, gathered in a few aggregate queries.
 public struct MonitorMetrics: Sendable {
@@ -17,6 +18,9 @@ public struct MonitorMetrics: Sendable {
     /// Domains whose file passes or warns but that miss an expectation (an app ID, a watched URL's
     /// outcome): failing by `domains.last_verdict` while their latest check's file verdict is not.
     public var unmetExpectations: Int = 0
+    /// Domains by platform and that platform's verdict in their latest check: Apple's file, Android's
+    /// assetlinks.json; a domain counts for a platform it is watched for (Android: where it counts).
+    public var domainsByPlatform: [Platform: [Verdict: Int]] = [:]
 }
 
 extension CheckStore {
@@ -25,6 +29,15 @@ extension CheckStore {
         for r in try rows("""
             SELECT coalesce(last_verdict, 'never') AS v, count(*) AS n FROM domains GROUP BY 1
             """) { m.domainsByState[try r.decode("v")] = try r.decode("n") }
+        for r in try rows("""
+            SELECT p.platform, p.verdict, count(*) AS n FROM domains d JOIN checks c ON c.id = d.last_check_id,
+              LATERAL (VALUES ('apple',
+            """ + AndroidResult.sqlAppleVerdict + "), ('android', " + AndroidResult.sqlAndroidVerdict + """
+              )) p (platform, verdict)
+            WHERE p.verdict IS NOT NULL GROUP BY 1, 2
+            """) {
+            m.domainsByPlatform[try r.decode("platform"), default: [:]][try r.decode("verdict")] = try r.decode("n")
+        }
         for r in try rows("""
             SELECT f->>'code' AS code, count(DISTINCT d.id) AS n FROM domains d JOIN checks c ON c.id = d.last_check_id,
               jsonb_array_elements(c.findings) f

@@ -11,9 +11,13 @@ public struct OverviewFilter: Sendable, Equatable {
     public var descending: Bool
     public var limit: Int
     public var offset: Int
+    /// nil for all; `apple`: domains watched for Apple; `android`: domains Android counts for (watched
+    /// for Android, and the site serves assetlinks.json or an Android app is expected of it).
+    public var platform: Platform?
 
-    public init(state: DomainState?, search: String, sort: String, descending: Bool, limit: Int, offset: Int) {
+    public init(state: DomainState?, search: String, sort: String, descending: Bool, limit: Int, offset: Int, platform: Platform? = nil) {
         self.state = state
+        self.platform = platform
         self.search = search
         self.sort = sort
         self.descending = descending
@@ -33,6 +37,11 @@ public struct OverviewItem: Sendable {
     /// Latest first.
     public var latencies: [Int?]
     public var openAlerts: Int
+    public var platforms: WatchedPlatforms = .both
+    /// The latest check's verdict per platform: Apple's file verdict, Android's assetlinks.json verdict;
+    /// nil when the platform is not watched, not counted (no file, no app expected) or not checked yet.
+    public var appleVerdict: Verdict?
+    public var androidVerdict: Verdict?
 }
 
 extension DomainStore {
@@ -43,6 +52,7 @@ extension DomainStore {
     public func overview(_ f: OverviewFilter) throws -> (items: [OverviewItem], matching: Int, counts: [DomainState: Int]) {
         let pattern = "%" + Self.escapeLike(f.search.lowercased()) + "%"
         let state = f.state?.rawValue ?? ""
+        let platform = f.platform?.rawValue ?? ""
         let order: SQL = switch (f.sort, f.descending) {
         case ("host", false): "lower(d.display_name), d.id"
         case ("host", true): "lower(d.display_name) DESC, d.id"
@@ -56,10 +66,16 @@ extension DomainStore {
         let page = try rows("""
             WITH listed AS (
               SELECT d.id, d.host, d.display_name, d.last_check_id, d.last_checked_at, d.last_changed_at, d.last_reason AS reason,
+                d.platforms,
             """ + DomainState.sqlOfDomainRow + """
                 AS state
               FROM domains d
               WHERE ($1 = '%%' OR lower(d.display_name) LIKE $1 OR d.host LIKE $1)
+                -- The latest check is read only when the filter asks about Android (CASE evaluates lazily).
+                AND CASE $5 WHEN '' THEN true WHEN 'apple' THEN d.platforms <> 'android'
+                  ELSE d.platforms <> 'apple' AND EXISTS (SELECT 1 FROM checks c WHERE c.id = d.last_check_id AND
+            """ + AndroidResult.sqlIsWatched + """
+                  ) END
             ), ranked AS (
               SELECT listed.*,
             """ + DomainState.sqlWorstFirstRank + """
@@ -69,9 +85,12 @@ extension DomainStore {
               SELECT * FROM ranked d ORDER BY
             """ + " " + order + " LIMIT $3 OFFSET $4) " + """
             SELECT d.*, (SELECT s.recent_latencies FROM domain_stats s WHERE s.domain_id = d.id) AS latencies,
-              (SELECT count(*) FROM alerts a WHERE a.domain_id = d.id AND a.state = 'open') AS open_alerts
-            FROM paged d ORDER BY
-            """ + " " + order, pattern, state, f.limit, f.offset)
+              (SELECT count(*) FROM alerts a WHERE a.domain_id = d.id AND a.state = 'open') AS open_alerts,
+
+            """ + AndroidResult.sqlAppleVerdict + " AS apple_verdict, " + AndroidResult.sqlAndroidVerdict + """
+                AS android_verdict
+            FROM paged d LEFT JOIN checks c ON c.id = d.last_check_id ORDER BY
+            """ + " " + order, pattern, state, f.limit, f.offset, platform)
         var matching = 0
         let items = try page.map { row -> OverviewItem in
             matching = try row.decode("matching")
@@ -81,7 +100,8 @@ extension DomainStore {
             return OverviewItem(id: try row.decode("id"), host: try row.decode("host"), displayName: try row.decode("display_name"),
                                 state: try row.decode("state"), reason: try row.decode("reason"),
                                 lastCheckedAt: try row.decode("last_checked_at"), lastChangedAt: try row.decode("last_changed_at"),
-                                latencies: latencies, openAlerts: try row.decode("open_alerts"))
+                                latencies: latencies, openAlerts: try row.decode("open_alerts"), platforms: try row.decode("platforms"),
+                                appleVerdict: try row.decode("apple_verdict"), androidVerdict: try row.decode("android_verdict"))
         }
         if items.isEmpty && f.offset > 0 {
             matching = try value("""

@@ -23,6 +23,43 @@ enum DomainAPI {
         let next_check_at: Date
         var app_ids: [AppIDJSON]?
         var watched_urls: [WatchedJSON]?
+        /// Android's side by the latest check; absent when Android is not watched, does not count for
+        /// the domain (no assetlinks.json, no Android app expected) or was never checked.
+        var android: AndroidJSON?
+    }
+
+    /// Android's assetlinks.json as the latest check judged it, with Google's verdict beside it.
+    struct AndroidJSON: Encodable {
+        let state: DomainState
+        /// When assetlinks.json was last fetched (a site without one is probed now and then).
+        let last_checked_at: Date?
+        let version: String?
+        let findings: [FindingJSON]
+        let google: GoogleJSON?
+    }
+
+    struct GoogleJSON: Encodable {
+        let error_codes: [String]
+        let max_age_seconds: Double?
+        let debug_string: String?
+        let statement_count: Int
+        /// "package fingerprint" of each expected identity Google says is not linked.
+        let not_linked: [String]
+        /// Google's statements differ from the origin's beyond maxAge plus the grace period.
+        let stale: Bool
+        /// Why Google's API could not be asked; absent when it answered.
+        let unavailable: String?
+    }
+
+    static func androidJSON(_ d: DomainRecord, latest: CheckRow?) -> AndroidJSON? {
+        guard d.platforms.watches(.android), let a = latest?.android, a.isWatched else { return nil }
+        return AndroidJSON(state: DomainState(verdict: a.verdict), last_checked_at: a.probedAt, version: a.versionSHA256,
+                           findings: a.findings.sorted { $0.severity < $1.severity }.map(FindingJSON.init),
+                           google: a.google.map {
+                               GoogleJSON(error_codes: $0.errorCodes, max_age_seconds: $0.maxAgeSeconds, debug_string: $0.debugString,
+                                          statement_count: $0.statementCount, not_linked: $0.notLinked, stale: $0.staleBeyondGrace,
+                                          unavailable: $0.unavailable)
+                           })
     }
 
     struct AppIDJSON: Codable {
@@ -105,6 +142,7 @@ enum DomainAPI {
 
     static let listParameters: [(name: String, schema: APISchema)] = [
         ("state", .stringEnum(DomainState.allCases.map(\.rawValue))),
+        ("platform", .stringEnum(Platform.allCases.map(\.rawValue))),
         ("q", .string(pattern: APIPatterns.searchText, maxLength: 200, description: "Part of a host or display name")),
         ("sort", .stringEnum(OverviewSort.allCases.map(\.rawValue))),
         ("dir", .stringEnum(["asc", "desc"])),
@@ -120,7 +158,8 @@ enum DomainAPI {
         ("to", .string(pattern: APIPatterns.sha256, maxLength: 64, description: "A version's SHA-256")),
     ]
 
-    static func json(_ d: DomainRecord, now: Date, detail: (apps: [AppIDExpectation], watched: [WatchedURLExpectation])? = nil) -> DomainJSON {
+    static func json(_ d: DomainRecord, now: Date,
+                     detail: (apps: [AppIDExpectation], watched: [WatchedURLExpectation], latest: CheckRow?)? = nil) -> DomainJSON {
         var j = DomainJSON(id: d.id, host: d.host, display_name: d.displayName, wildcard: d.wildcard,
                            state: DomainState(verdict: d.lastVerdict, checking: d.isChecking(now: now)).rawValue, reason: d.lastReason,
                            interval_minutes: d.intervalSeconds / 60, badge: d.badgeEnabled, platforms: d.platforms, last_checked_at: d.lastCheckedAt,
@@ -128,6 +167,7 @@ enum DomainAPI {
         if let detail {
             j.app_ids = detail.apps.map { AppIDJSON(service: $0.service.rawValue, app_id: $0.appID) }
             j.watched_urls = detail.watched.map { WatchedJSON(url: $0.url, expect: $0.expectedAppID ?? "browser") }
+            j.android = androidJSON(d, latest: detail.latest)
         }
         return j
     }
@@ -140,11 +180,15 @@ enum DomainAPI {
         struct Item: Encodable {
             let id: Int64, host: String, display_name: String, state: DomainState, reason: String?
             let last_checked_at: Date?, last_changed_at: Date?, open_alerts: Int
+            /// The setting, and each platform's state by the latest check (absent: not watched or not counted).
+            let platforms: WatchedPlatforms, apple_state: DomainState?, android_state: DomainState?
         }
         struct Page: Encodable { let domains: [Item]; let total: Int; let page: Int; let per_page: Int }
         return APIResponses.json(Page(domains: result.items.map {
             Item(id: $0.id, host: $0.host, display_name: $0.displayName, state: $0.state, reason: $0.reason,
-                 last_checked_at: $0.lastCheckedAt, last_changed_at: $0.lastChangedAt, open_alerts: $0.openAlerts)
+                 last_checked_at: $0.lastCheckedAt, last_changed_at: $0.lastChangedAt, open_alerts: $0.openAlerts,
+                 platforms: $0.platforms, apple_state: $0.appleVerdict.map { DomainState(verdict: $0) },
+                 android_state: $0.androidVerdict.map { DomainState(verdict: $0) })
         }, total: result.matching, page: q.page, per_page: q.pageSize))
     }
 
@@ -200,8 +244,9 @@ enum DomainAPI {
 
     static func read(_ c: RequestContext, id: Int64, status: Int) throws -> WebResponse {
         guard let d = try c.database.domain(id: id) else { throw WebError.notFound("No such domain.") }
+        let latest = try d.lastCheckID.flatMap { try c.database.check(id: $0) }
         return APIResponses.json(json(d, now: c.now, detail: (try c.database.appIDExpectations(domainID: id),
-                                                             try c.database.watchedURLs(domainID: id))), status: status)
+                                                             try c.database.watchedURLs(domainID: id), latest)), status: status)
     }
 
     static func update(_ c: RequestContext) throws -> WebResponse {
@@ -255,13 +300,14 @@ enum DomainAPI {
 
     struct FindingJSON: Encodable {
         let code: String, severity: String, location: String?, message: String, hint: String?, affects: String?
+
+        init(_ f: Finding) {
+            (code, severity, location, message, hint, affects) = (f.code, f.severity.rawValue, f.location?.pointer, f.message, f.hint, f.affects)
+        }
     }
 
     static func findingsJSON(_ check: CheckRow) -> [FindingJSON] {
-        DomainPageBuilder.findings(check).map {
-            FindingJSON(code: $0.code, severity: $0.severity.rawValue, location: $0.location?.pointer, message: $0.message,
-                        hint: $0.hint, affects: $0.affects)
-        }
+        DomainPageBuilder.findings(check).map(FindingJSON.init)
     }
 
     static func checks(_ c: RequestContext) throws -> WebResponse {

@@ -58,6 +58,22 @@ enum OpenAPIDocument {
         let verdict = APISchema.stringEnum(["pass", "warn", "fail"]).json
         let dateTime = #"{"type": "string", "format": "date-time"}"#
         let platforms = APISchema.stringEnum(WatchedPlatforms.allCases.map(\.rawValue)).json
+        let finding = #"""
+            {"type": "object", "required": ["code", "severity", "message"], "properties": {"code": {"type": "string"}, "severity": {"type": "string"},
+              "location": {"type": "string"}, "message": {"type": "string"}, "hint": {"type": "string"}, "affects": {"type": "string"}}}
+            """#
+        // Android's side of a domain by its latest check (absent: not watched, not counted or never checked).
+        let android = #"""
+            {"type": "object", "description": "assetlinks.json by the latest check, with Google's Digital Asset Links verdict",
+             "required": ["state", "findings"], "properties": {
+              "state": \#(state), "last_checked_at": \#(dateTime), "version": {"type": "string", "description": "SHA-256 of the file the origin served"},
+              "findings": {"type": "array", "items": \#(finding)},
+              "google": {"type": "object", "required": ["error_codes", "statement_count", "not_linked", "stale"], "properties": {
+                "error_codes": {"type": "array", "items": {"type": "string"}}, "max_age_seconds": {"type": "number"},
+                "debug_string": {"type": "string"}, "statement_count": {"type": "integer"},
+                "not_linked": {"type": "array", "items": {"type": "string"}}, "stale": {"type": "boolean"},
+                "unavailable": {"type": "string"}}}}}
+            """#
         let domain = #"""
             {"type": "object", "required": ["id", "host", "display_name", "wildcard", "state", "interval_minutes", "badge", "platforms", "next_check_at"], "properties": {
               "id": {"type": "integer"}, "host": {"type": "string"}, "display_name": {"type": "string"}, "wildcard": {"type": "boolean"},
@@ -66,18 +82,16 @@ enum OpenAPIDocument {
               "platforms": \#(platforms),
               "last_checked_at": \#(dateTime), "last_changed_at": \#(dateTime), "next_check_at": \#(dateTime),
               "app_ids": {"type": "array", "items": {"type": "object", "required": ["service", "app_id"], "properties": {"service": {"type": "string"}, "app_id": {"type": "string"}}}},
-              "watched_urls": {"type": "array", "items": {"type": "object", "required": ["url", "expect"], "properties": {"url": {"type": "string"}, "expect": {"type": "string"}}}}}}
+              "watched_urls": {"type": "array", "items": {"type": "object", "required": ["url", "expect"], "properties": {"url": {"type": "string"}, "expect": {"type": "string"}}}},
+              "android": \#(android)}}
             """#
         let domainList = #"""
             {"type": "object", "required": ["domains", "total", "page", "per_page"], "properties": {
               "total": {"type": "integer"}, "page": {"type": "integer"}, "per_page": {"type": "integer"},
               "domains": {"type": "array", "items": {"type": "object", "required": ["id", "host", "display_name", "state", "open_alerts"], "properties": {
                 "id": {"type": "integer"}, "host": {"type": "string"}, "display_name": {"type": "string"}, "state": \#(state),
-                "reason": {"type": "string"}, "last_checked_at": \#(dateTime), "last_changed_at": \#(dateTime), "open_alerts": {"type": "integer"}}}}}}
-            """#
-        let finding = #"""
-            {"type": "object", "required": ["code", "severity", "message"], "properties": {"code": {"type": "string"}, "severity": {"type": "string"},
-              "location": {"type": "string"}, "message": {"type": "string"}, "hint": {"type": "string"}, "affects": {"type": "string"}}}
+                "reason": {"type": "string"}, "last_checked_at": \#(dateTime), "last_changed_at": \#(dateTime), "open_alerts": {"type": "integer"},
+                "platforms": \#(platforms), "apple_state": \#(state), "android_state": \#(state)}}}}}
             """#
         let checks = #"""
             {"type": "object", "required": ["checks"], "properties": {"checks": {"type": "array", "items": {"type": "object",

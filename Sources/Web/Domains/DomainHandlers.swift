@@ -31,13 +31,15 @@ enum DomainHandlers {
 
     static func filter(_ q: OverviewQuery) -> OverviewFilter {
         OverviewFilter(state: q.state, search: q.search, sort: q.sort.rawValue, descending: q.descending,
-                       limit: q.pageSize, offset: (q.page - 1) * q.pageSize)
+                       limit: q.pageSize, offset: (q.page - 1) * q.pageSize, platform: q.platform)
     }
 
     static func row(_ i: OverviewItem) -> OverviewRow {
         OverviewRow(id: i.id, host: i.host, displayHost: i.displayName, state: i.state,
                     reason: i.reason, lastCheck: i.lastCheckedAt.map(epoch), lastChange: i.lastChangedAt.map(epoch),
-                    responseTimes: i.latencies.reversed().map { $0.map(Double.init) }, openAlerts: i.openAlerts)
+                    responseTimes: i.latencies.reversed().map { $0.map(Double.init) }, openAlerts: i.openAlerts,
+                    platforms: i.platforms, appleState: i.appleVerdict.map { DomainState(verdict: $0) },
+                    androidState: i.androidVerdict.map { DomainState(verdict: $0) })
     }
 
     static func epoch(_ d: Date) -> Int64 { Int64(d.timeIntervalSince1970) }

@@ -15,9 +15,18 @@ public struct OverviewRow: Sendable {
     /// Recent total response times in ms, oldest first; nil for a failed fetch.
     public var responseTimes: [Double?]
     public var openAlerts: Int
+    public var platforms: WatchedPlatforms
+    /// Each platform's state by its latest check; nil when the platform is not watched or does not count
+    /// (no assetlinks.json and no Android app expected).
+    public var appleState: DomainState?
+    public var androidState: DomainState?
 
     public init(id: Int64, host: String, displayHost: String, state: DomainState, reason: String? = nil,
-                lastCheck: Int64? = nil, lastChange: Int64? = nil, responseTimes: [Double?] = [], openAlerts: Int = 0) {
+                lastCheck: Int64? = nil, lastChange: Int64? = nil, responseTimes: [Double?] = [], openAlerts: Int = 0,
+                platforms: WatchedPlatforms = .both, appleState: DomainState? = nil, androidState: DomainState? = nil) {
+        self.platforms = platforms
+        self.appleState = appleState
+        self.androidState = androidState
         self.id = id
         self.host = host
         self.displayHost = displayHost
@@ -37,6 +46,8 @@ public enum OverviewSort: String, Sendable, CaseIterable {
 /// What the overview shows: a page of rows plus the query that produced it.
 public struct OverviewQuery: Sendable, Equatable {
     public var state: DomainState?
+    /// Only the domains a platform counts for (see `OverviewFilter.platform`).
+    public var platform: Platform?
     public var search: String
     public var sort: OverviewSort
     public var descending: Bool
@@ -57,6 +68,7 @@ public struct OverviewQuery: Sendable, Equatable {
     public init(_ form: FormData) {
         self.init()
         state = form["state"].flatMap(DomainState.init(rawValue:))
+        platform = form["platform"].flatMap(Platform.init(rawValue:))
         search = String((form["q"] ?? "").trimmingCharacters(in: .whitespaces).prefix(200))
         sort = form["sort"].flatMap(OverviewSort.init(rawValue:)) ?? .state
         descending = form["dir"] == "desc"
@@ -68,6 +80,7 @@ public struct OverviewQuery: Sendable, Equatable {
         var f: [(String, String)] = []
         let s: DomainState? = state ?? self.state
         if let s { f.append(("state", s.rawValue)) }
+        if let platform { f.append(("platform", platform.rawValue)) }
         if !search.isEmpty { f.append(("q", search)) }
         let so = sort ?? self.sort
         if so != .state { f.append(("sort", so.rawValue)) }
@@ -130,6 +143,11 @@ public enum OverviewPage {
             let sel: HTML = m.query.state == s ? " selected" : ""
             stateOptions.append("<option value=\"\(s.rawValue)\"\(sel)>\(s.label)</option>")
         }
+        var platformOptions: HTML = "<option value=\"\">Any platform</option>"
+        for (p, label) in [(Platform.apple, "Apple"), (.android, "Android")] {
+            let sel: HTML = m.query.platform == p ? " selected" : ""
+            platformOptions.append("<option value=\"\(p.rawValue)\"\(sel)>\(label)</option>")
+        }
         var sortOptions: HTML = .empty
         for (s, label) in [(OverviewSort.state, "Worst first"), (.host, "Host"), (.lastCheck, "Last check"), (.lastChange, "Last change")] {
             let sel: HTML = m.query.sort == s ? " selected" : ""
@@ -139,6 +157,7 @@ public enum OverviewPage {
             <form class="filters" method="get" action="/" role="search">\
             <input type="search" name="q" value="\(m.query.search)" placeholder="Search hosts" aria-label="Search hosts">\
             <select name="state" aria-label="State">\(stateOptions)</select>\
+            <select name="platform" aria-label="Platform">\(platformOptions)</select>\
             <select name="sort" aria-label="Sort">\(sortOptions)</select>\
             <button type="submit">Apply</button></form>
             """
@@ -161,6 +180,7 @@ public enum OverviewPage {
             body.append("""
                 <tr><td class="host"><a href="/domains/\(r.id)">\(r.displayHost)</a>\(hostTitle)\(reason)</td>\
                 <td>\(r.state.pill)</td>\
+                <td class="platforms">\(platformCell(r))</td>\
                 <td class="hide-narrow">\(r.lastCheck.map { DisplayTime.ago($0, now: m.now) } ?? "—")</td>\
                 <td class="hide-narrow">\(r.lastChange.map { DisplayTime.ago($0, now: m.now) } ?? "—")</td>\
                 <td class="hide-narrow">\(Sparkline.svg(r.responseTimes, label: "Response times of " + r.displayHost))</td>\
@@ -171,11 +191,25 @@ public enum OverviewPage {
         let prev: HTML = m.query.page > 1 ? "<a class=\"button\" rel=\"prev\" href=\"\(m.query.link(page: m.query.page - 1))\">← Previous</a>" : .empty
         let next: HTML = m.query.page < pages ? "<a class=\"button\" rel=\"next\" href=\"\(m.query.link(page: m.query.page + 1))\">Next →</a>" : .empty
         let table: HTML = """
-            <div class="table-wrap"><table><thead><tr>\(sortHeader(.host, "Domain"))\(sortHeader(.state, "State"))\
+            <div class="table-wrap"><table><thead><tr>\(sortHeader(.host, "Domain"))\(sortHeader(.state, "State"))<th>Platforms</th>\
             \(sortHeader(.lastCheck, "Last check", " class=\"hide-narrow\""))\(sortHeader(.lastChange, "File changed", " class=\"hide-narrow\""))\
             <th class="hide-narrow">Response time</th><th>Open alerts</th></tr></thead><tbody>\(body)</tbody></table></div>
             <div class="pagination"><span class="muted">\(m.matching) domain\(m.matching == 1 ? "" : "s") · page \(m.query.page) of \(pages)</span>\(prev)\(next)</div>
             """
         return head + filters + table
+    }
+
+    /// Apple's and Android's state one above the other: what each platform's latest check says.
+    static func platformCell(_ r: OverviewRow) -> HTML {
+        func line(_ name: String, _ platform: Platform, _ state: DomainState?) -> HTML {
+            let text: HTML = if let state { state.pill } else if r.platforms.watches(platform) {
+                // Apple: not checked yet; Android: the site serves no assetlinks.json and no app is expected.
+                platform == .apple ? "<span class=\"muted\">not checked</span>" : "<span class=\"muted\">no file</span>"
+            } else {
+                "<span class=\"muted\">not watched</span>"
+            }
+            return "<span class=\"platform-line\">\(name) \(text)</span>"
+        }
+        return line("Apple", .apple, r.appleState) + line("Android", .android, r.androidState)
     }
 }

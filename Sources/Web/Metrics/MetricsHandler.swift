@@ -22,6 +22,13 @@ struct MetricsHandler<Repository: CheckStore & AppStore & Sendable>: Sendable {
         for (k, v) in m.domainsByState.sorted(by: { $0.key < $1.key }) { out += "aasa_domains{verdict=\"\(label(k))\"} \(v)\n" }
         metric("aasa_domains_unmet_expectations", "gauge", "Domains whose file passes or warns but misses an expectation (a required app ID, a watched URL's outcome); they count as failing in aasa_domains.")
         out += "aasa_domains_unmet_expectations \(m.unmetExpectations)\n"
+        metric("aasa_platform_domains", "gauge",
+               "Domains by platform and that platform's verdict in their latest check (apple-app-site-association; assetlinks.json where the site serves one or an Android app is expected). A domain watched for both counts once per platform.")
+        for platform in Platform.allCases {
+            for verdict in [Verdict.pass, .warn, .fail] {
+                out += "aasa_platform_domains{platform=\"\(platform.rawValue)\",verdict=\"\(verdict.rawValue)\"} \(m.domainsByPlatform[platform]?[verdict] ?? 0)\n"
+            }
+        }
         metric("aasa_checks_total", "counter", "Checks made, changed or unchanged, by verdict.")
         for (k, v) in m.checksByVerdict.sorted(by: { $0.key < $1.key }) { out += "aasa_checks_total{verdict=\"\(label(k))\"} \(v)\n" }
         metric("aasa_failing_domains", "gauge", "Domains whose latest check has an error finding, by finding code.")

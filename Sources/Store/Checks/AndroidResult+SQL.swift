@@ -1,0 +1,15 @@
+import Vocabulary
+
+extension AndroidResult {
+    /// `isWatched` in SQL, for the check `c`: Android counts when the site served assetlinks.json or an
+    /// Android app is expected of it. Written from the keys `checks.android` is stored under (the
+    /// overview's platform filter and column, /metrics' per-platform counts), so Swift and SQL agree.
+    static var sqlIsWatched: SQL {
+        "(c.android IS NOT NULL AND ((c.android->>'serves')::boolean OR jsonb_array_length(c.android->'identities') > 0))"
+    }
+
+    /// Each platform's verdict of the check `c` for the domain `d`, NULL where the platform is not watched
+    /// (`domains.platforms`) or, for Android, does not count: the overview and /metrics read these.
+    static var sqlAppleVerdict: SQL { "CASE WHEN d.platforms <> 'android' THEN c.verdict END" }
+    static var sqlAndroidVerdict: SQL { "CASE WHEN d.platforms <> 'apple' AND " + sqlIsWatched + " THEN c.android->>'verdict' END" }
+}
