@@ -8,8 +8,10 @@ public enum CheckEvaluation {
     ///   - root: `https://HOST/apple-app-site-association`, when it was fetched.
     ///   - cdn: `https://app-site-association.cdn-apple.com/a/v1/HOST`, when it was fetched.
     ///   - plainUserAgent: the `.well-known` fetch repeated with a browser's User-Agent.
+    ///   - carried: findings of requests this check did not make (the CDN, the comparisons), kept from the
+    ///     last check because `.well-known` answered as it did then (`comparisonCodes`, `cdnCodes`).
     public static func evaluate(wellKnown: TransportFacts, root: TransportFacts?, cdn: TransportFacts?,
-                                plainUserAgent: TransportFacts? = nil) -> CheckReport {
+                                plainUserAgent: TransportFacts? = nil, carried: [Finding] = []) -> CheckReport {
         var findings: [Finding] = []
         let wellKnownWorks = serves(wellKnown)
         let rootWorks = root.map(serves) ?? false
@@ -50,6 +52,7 @@ public enum CheckEvaluation {
         if let plainUserAgent {
             findings += userAgentFindings(apple: wellKnown, plain: plainUserAgent)
         }
+        findings += carried
 
         findings = deduplicated(findings).sorted { $0.severity.rank < $1.severity.rank }
         let couldNotCheck = device == nil && wellKnown.status == nil && (root?.status == nil)
@@ -57,6 +60,12 @@ public enum CheckEvaluation {
         return CheckReport(deviceLocation: device?.location, document: origin?.document, findings: findings,
                            verdict: Verdict(findings: findings), couldNotCheck: couldNotCheck)
     }
+
+    /// The codes only the comparisons (root location beside a working `.well-known`, a browser's user
+    /// agent) can find: carried from the last check when they are not made.
+    public static let comparisonCodes: Set<String> = [FindingDefinition.locationsDisagree.code, FindingDefinition.userAgentDiffers.code]
+    /// The codes only Apple's CDN answer can find.
+    public static let cdnCodes: Set<String> = [FindingDefinition.cdnFailure.code, FindingDefinition.cdnStale.code]
 
     /// Failures that say nothing certain about the site: our network or policy may be the cause.
     private static let unreachableKinds: Set<FetchFailure.Kind> = [.dns, .refused, .timeout, .reset, .addressRefused, .other]

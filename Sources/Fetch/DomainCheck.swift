@@ -16,4 +16,6 @@ public struct DomainCheck: Sendable {
     /// `.well-known` again with a browser's User-Agent; nil when the comparison is off.
     public var plainUserAgent: TransportFacts?
     public var report: CheckReport
+    /// Whether Apple's CDN was asked and the comparisons made on this check (`PlatformPlan`).
+    public var asked = SecondaryAsked(copy: true, comparisons: true)
 }

@@ -41,14 +41,15 @@ public final class Fetcher: Sendable {
     }
 
     /// One full check: both origin locations, Apple's CDN, the user-agent comparison, and the report.
-    public func check(_ host: HostName) async -> DomainCheck {
-        await check(host, pinned: nil)
+    public func check(_ host: HostName, plan: PlatformPlan = .everything) async -> DomainCheck {
+        await check(host, pinned: nil, plan: plan)
     }
 
     /// `pinned`: the host's resolved and judged addresses when the caller already has them (`checkPlatforms`).
-    func check(_ host: HostName, pinned: Pin?) async -> DomainCheck {
+    /// `plan`: which secondary requests (CDN, plain user agent, root location) can change the answer.
+    func check(_ host: HostName, pinned: Pin?, plan: PlatformPlan = .everything) async -> DomainCheck {
         let started = Date()
-        async let cdnFacts: TransportFacts? = configuration.checkCDN ? fetchCDN(for: host) : nil
+        async let cdnFacts: TransportFacts? = configuration.checkCDN && plan.copyDue ? fetchCDN(for: host) : nil
         let pin = if let pinned { pinned } else { await pin(host.ascii) }
         let wellKnownURL = "https://\(host.ascii)/.well-known/apple-app-site-association"
         let rootURL = "https://\(host.ascii)/apple-app-site-association"
@@ -56,14 +57,18 @@ public final class Fetcher: Sendable {
         var wellKnown: TransportFacts
         var root: TransportFacts?
         var plain: TransportFacts?
+        // A name that does not resolve leaves nothing to compare: no earlier comparison is carried over it.
+        var compared = true
         switch pin {
         case .failure(let failure, let dns):
             wellKnown = .unresolved(url: wellKnownURL, failure: failure, dns: dns, userAgent: configuration.appleUserAgent)
         case .success(let target):
-            async let rootFacts: TransportFacts? = configuration.rootLocation == .always
+            // Due comparisons start with the `.well-known` fetch; the others wait to see its answer.
+            let compareNow = plan.comparisonsDue
+            async let rootFacts: TransportFacts? = compareNow && configuration.rootLocation == .always
                 ? transfer(.root, url: rootURL, host: host.ascii, target: target, userAgent: configuration.appleUserAgent)
                 : nil
-            async let plainFacts: TransportFacts? = configuration.compareUserAgents
+            async let plainFacts: TransportFacts? = compareNow && configuration.compareUserAgents
                 ? transfer(.wellKnown, url: wellKnownURL, host: host.ascii, target: target,
                            userAgent: configuration.plainUserAgent, certificate: false)
                 : nil
@@ -73,7 +78,20 @@ public final class Fetcher: Sendable {
                                        userAgent: configuration.appleUserAgent, freshConnection: true)
             root = await rootFacts
             plain = await plainFacts
-            if root == nil, !CheckEvaluation.serves(wellKnown), configuration.rootLocation == .whenWellKnownFails {
+            compared = compareNow || plan.comparesAfter(wellKnown)
+            if !compareNow, compared {
+                async let rootLater: TransportFacts? = configuration.rootLocation == .always
+                    ? transfer(.root, url: rootURL, host: host.ascii, target: target, userAgent: configuration.appleUserAgent)
+                    : nil
+                async let plainLater: TransportFacts? = configuration.compareUserAgents
+                    ? transfer(.wellKnown, url: wellKnownURL, host: host.ascii, target: target,
+                               userAgent: configuration.plainUserAgent, certificate: false)
+                    : nil
+                root = await rootLater
+                plain = await plainLater
+            }
+            // Whatever the plan: when `.well-known` serves nothing, the root location decides where a device reads.
+            if root == nil, !CheckEvaluation.serves(wellKnown) {
                 root = await transfer(.root, url: rootURL, host: host.ascii, target: target,
                                       userAgent: configuration.appleUserAgent)
             }
@@ -84,10 +102,19 @@ public final class Fetcher: Sendable {
                 root = shared
             }
         }
-        let cdnResult = await cdnFacts
-        let report = CheckEvaluation.evaluate(wellKnown: wellKnown, root: root, cdn: cdnResult, plainUserAgent: plain)
+        var cdnResult = await cdnFacts
+        if cdnResult == nil, configuration.checkCDN, plan.asksCopyAfter(wellKnown) {
+            cdnResult = await fetchCDN(for: host)
+        }
+        let carried = plan.carried.filter { finding in
+            (!compared && CheckEvaluation.comparisonCodes.contains(finding.code))
+                || (cdnResult == nil && configuration.checkCDN && CheckEvaluation.cdnCodes.contains(finding.code))
+        }
+        let report = CheckEvaluation.evaluate(wellKnown: wellKnown, root: root, cdn: cdnResult, plainUserAgent: plain,
+                                              carried: carried)
         return DomainCheck(host: host, startedAt: started, finishedAt: Date(), wellKnown: wellKnown, root: root,
-                           cdn: cdnResult, plainUserAgent: plain, report: report)
+                           cdn: cdnResult, plainUserAgent: plain, report: report,
+                           asked: SecondaryAsked(copy: cdnResult != nil, comparisons: compared))
     }
 
     /// Checks many hosts, at most `maxInFlight` at a time, handing each result to `each` as it

@@ -23,6 +23,9 @@ public struct AndroidResult: Hashable, Sendable, Codable {
     public var probedAt: Date?
     /// The URLs watched on Android and what each did in this check, in the expectations' order.
     public var watchedURLs: [AndroidWatchedURLResult]
+    /// What the origin answered Google's fetcher (status, or failure kind; the file's digest with a
+    /// 200), so the next check can tell whether it moved; nil in results stored before it was kept.
+    public var originAnswer: String?
 
     public init(verdict: Verdict, serves: Bool, versionSHA256: String? = nil, versionSince: Date? = nil, findings: [Finding] = [],
                 identities: [AndroidIdentityResult] = [], google: GoogleVerdict? = nil, probedAt: Date? = nil,
@@ -38,7 +41,8 @@ public struct AndroidResult: Hashable, Sendable, Codable {
         self.watchedURLs = watchedURLs
     }
 
-    /// Results stored before watched URLs were judged on Android have no `watchedURLs`: read as none.
+    /// Results stored before watched URLs were judged on Android have no `watchedURLs`: read as none;
+    /// those stored before `originAnswer` was kept have none either.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(verdict: try c.decode(Verdict.self, forKey: .verdict), serves: try c.decode(Bool.self, forKey: .serves),
@@ -49,6 +53,7 @@ public struct AndroidResult: Hashable, Sendable, Codable {
                   google: try c.decodeIfPresent(GoogleVerdict.self, forKey: .google),
                   probedAt: try c.decodeIfPresent(Date.self, forKey: .probedAt),
                   watchedURLs: try c.decodeIfPresent([AndroidWatchedURLResult].self, forKey: .watchedURLs) ?? [])
+        originAnswer = try c.decodeIfPresent(String.self, forKey: .originAnswer)
     }
 
     /// Android counts for the domain when the site serves a file or an Android app is expected of it:
@@ -120,6 +125,9 @@ public struct GoogleVerdict: Hashable, Sendable, Codable {
     public var staleBeyondGrace: Bool
     /// The API could not be asked or gave no readable answer.
     public var unavailable: String?
+    /// Google's statements behave like the origin's (within the grace or not); nil when not compared
+    /// (and in verdicts stored before it was kept). While false, every check asks Google again.
+    public var matchesOrigin: Bool?
 
     public init(errorCodes: [String] = [], maxAgeSeconds: Double? = nil, debugString: String? = nil, statementCount: Int = 0,
                 notLinked: [String] = [], staleBeyondGrace: Bool = false, unavailable: String? = nil) {

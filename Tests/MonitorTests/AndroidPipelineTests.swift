@@ -231,25 +231,3 @@ import Vocabulary
         }
     }
 }
-
-/// Android is fetched when an app is expected or the site served a file; otherwise probed once per interval.
-@Suite struct AndroidProbeTests {
-    @Test func aSiteWithoutAFileIsProbedOncePerIntervalOthersEveryCheck() async throws {
-        try await TestPostgres.withDatabase { database in
-            let fetcher = try Fetcher(FetchConfiguration())
-            defer { fetcher.shutdown() }
-            let pipeline = CheckPipeline(database: database, fetcher: fetcher, androidProbeInterval: 3600)
-            let now = Date()
-            let none = AndroidResult(verdict: .pass, serves: false, probedAt: now.addingTimeInterval(-600))
-            #expect(!pipeline.shouldCheckAndroid(expecting: [], last: none, now: now))
-            #expect(pipeline.shouldCheckAndroid(expecting: [], last: none, now: now.addingTimeInterval(3000)))
-            #expect(pipeline.shouldCheckAndroid(expecting: [], last: nil, now: now), "never probed")
-            #expect(pipeline.shouldCheckAndroid(expecting: [AndroidAppExpectation(packageName: "a.b", fingerprints: [])], last: none, now: now))
-            var serving = none
-            serving.serves = true
-            #expect(pipeline.shouldCheckAndroid(expecting: [], last: serving, now: now))
-            #expect(!CheckPipeline(database: database, fetcher: fetcher, checksAndroid: false)
-                .shouldCheckAndroid(expecting: [], last: nil, now: now))
-        }
-    }
-}

@@ -39,6 +39,11 @@ public struct AndroidCheckFacts: Sendable {
     public var trailingDot: TransportFacts?
     /// `https://HOST/robots.txt` as Google's fetcher reads it; nil when not asked.
     public var robots: TransportFacts?
+    /// Findings of requests this check did not make (Google's API, the other user agents), kept from the
+    /// last check because Google's fetcher got the same answer as then (`comparisonCodes`, `googleCodes`).
+    public var carried: [Finding] = []
+    /// Google's API was not asked this time; its last answer stands (carried in `carried`).
+    public var googleCarried = false
 
     public init(origin: TransportFacts, otherUserAgents: [TransportFacts] = [], includes: IncludeResolver.Resolution? = nil,
                 google: GoogleAnswer? = nil, expectations: [AndroidAppExpectation] = [], wildcard: Bool = false,
@@ -116,19 +121,26 @@ public enum AndroidCheckEvaluation {
         if served, let robots = facts.robots, let finding = robotsFinding(robots, fileURL: origin.url) { findings.append(finding) }
         findings += expectationFindings(file, facts.expectations, url: origin.url)
 
+        findings += facts.carried
         var googleDiff: AssetLinksDiff?
+        var googleLinksEveryApp = false
         if let google = facts.google {
             let (googleFindings, diff) = googleEvaluation(google, origin: file, facts: facts)
             findings += googleFindings
             googleDiff = diff
-            // A wrong Content-Type is only a warning while Google still links every expected app with it.
-            if case .answered(_, let checks) = google, !checks.isEmpty, checks.allSatisfy(\.linked) {
-                findings = findings.map { finding in
-                    guard finding.code == AndroidCheckFinding.contentTypeNotJSON.code else { return finding }
-                    var softened = finding
-                    softened.severity = .warning
-                    return softened
-                }
+            if case .answered(_, let checks) = google, !checks.isEmpty, checks.allSatisfy(\.linked) { googleLinksEveryApp = true }
+        } else if facts.googleCarried {
+            // Its last answer linked every expected app when it named none unlinked and was available.
+            googleLinksEveryApp = facts.expectations.contains { !$0.fingerprints.isEmpty }
+                && !facts.carried.contains { [AndroidCheckFinding.googleNotLinked.code, AndroidCheckFinding.googleUnavailable.code].contains($0.code) }
+        }
+        // A wrong Content-Type is only a warning while Google still links every expected app with it.
+        if googleLinksEveryApp {
+            findings = findings.map { finding in
+                guard finding.code == AndroidCheckFinding.contentTypeNotJSON.code else { return finding }
+                var softened = finding
+                softened.severity = .warning
+                return softened
             }
         }
 
@@ -139,6 +151,14 @@ public enum AndroidCheckEvaluation {
         return AndroidCheckReport(document: document, file: file, findings: findings, verdict: Verdict(findings: findings),
                                   couldNotCheck: couldNotCheck, serves: file != nil, googleDiff: googleDiff)
     }
+
+    /// The codes only the comparisons can find (other user agents, the host's fully-qualified form,
+    /// robots.txt): carried from the last check when they are not made.
+    public static let comparisonCodes: Set<String> = [AndroidCheckFinding.fetcherBlocked.code, AndroidCheckFinding.trailingDotMismatch.code,
+                                                      AndroidCheckFinding.robotsDisallow.code]
+    /// The codes only Google's API can find.
+    public static let googleCodes: Set<String> = [AndroidCheckFinding.googleVerdictError.code, AndroidCheckFinding.googleNotLinked.code,
+                                                  AndroidCheckFinding.googleStale.code, AndroidCheckFinding.googleUnavailable.code]
 
     /// Failures that say nothing certain about the site: our network or policy may be the cause.
     private static let unreachableKinds: Set<FetchFailure.Kind> = [.dns, .refused, .timeout, .reset, .addressRefused, .other]

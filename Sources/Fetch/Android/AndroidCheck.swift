@@ -20,6 +20,8 @@ public struct AndroidCheck: Sendable {
     public var google: GoogleAnswer?
     /// Findings, verdict, the statements Google honours, and Google's difference from the origin.
     public var report: AndroidCheckReport
+    /// Whether Google's API was asked and the comparisons made on this check (`PlatformPlan`).
+    public var asked = SecondaryAsked(copy: true, comparisons: true)
 
     /// The URL a host's Android file is fetched from (a wildcard registration's `ascii` is already the bare domain).
     public static func fileURL(for host: HostName) -> String { "https://\(host.ascii)/.well-known/assetlinks.json" }

@@ -15,51 +15,59 @@ extension Fetcher {
     ///   - originChangedSecondsAgo: when the history knows the origin's file changed, how long ago; Google's
     ///     copy may lag by its maxAge plus an hour before that is a warning.
     public func checkAndroid(_ host: HostName, expectations: [AndroidAppExpectation] = [],
-                             originChangedSecondsAgo: Double? = nil) async -> AndroidCheck {
-        await checkAndroid(host, expectations: expectations, originChangedSecondsAgo: originChangedSecondsAgo, pin: nil)
+                             originChangedSecondsAgo: Double? = nil, plan: PlatformPlan = .everything) async -> AndroidCheck {
+        await checkAndroid(host, expectations: expectations, originChangedSecondsAgo: originChangedSecondsAgo, pin: nil, plan: plan)
     }
 
     /// Apple's check and the Android check of one domain at once: one name resolution, and the Android
     /// requests ride on the connection of the AASA fetch (curl waits to multiplex them on it over HTTP/2,
     /// or reuses it with keep-alive).
     public func checkPlatforms(_ host: HostName, android expectations: [AndroidAppExpectation] = [],
-                               originChangedSecondsAgo: Double? = nil) async -> PlatformChecks {
+                               originChangedSecondsAgo: Double? = nil, apple applePlan: PlatformPlan = .everything,
+                               androidPlan: PlatformPlan = .everything) async -> PlatformChecks {
         let pinned = await pin(host.ascii)
-        async let apple = check(host, pinned: pinned)
+        async let apple = check(host, pinned: pinned, plan: applePlan)
         async let android = checkAndroid(host, expectations: expectations, originChangedSecondsAgo: originChangedSecondsAgo,
-                                         pin: pinned)
+                                         pin: pinned, plan: androidPlan)
         return PlatformChecks(apple: await apple, android: await android)
     }
 
     func checkAndroid(_ host: HostName, expectations: [AndroidAppExpectation], originChangedSecondsAgo: Double?,
-                      pin pinned: Pin?) async -> AndroidCheck {
+                      pin pinned: Pin?, plan: PlatformPlan = .everything) async -> AndroidCheck {
         let started = Date()
         let url = AndroidCheck.fileURL(for: host)
-        async let googleAnswer: GoogleAnswer? = askGoogle(about: host, expectations: expectations)
+        async let googleAnswer: GoogleAnswer? = plan.copyDue ? askGoogle(about: host, expectations: expectations) : nil
         let pinned = if let pinned { pinned } else { await pin(host.ascii) }
         var origin: TransportFacts
         var others: [TransportFacts] = []
         var trailingDot: TransportFacts?, robots: TransportFacts?
+        // A name that does not resolve leaves nothing to compare: no earlier comparison is carried over it.
+        var compared = true
         switch pinned {
         case .failure(let failure, let dns):
             origin = .unresolved(url: url, failure: failure, dns: dns, userAgent: configuration.googleUserAgent)
         case .success(let target):
-            let agents = configuration.compareUserAgents ? [configuration.plainUserAgent, configuration.androidUserAgent] : []
-            async let compared = withTaskGroup(of: (Int, TransportFacts).self) { group in
-                for (index, agent) in agents.enumerated() {
-                    group.addTask {
-                        (index, await self.transfer(.wellKnown, url: url, host: host.ascii, target: target, userAgent: agent, certificate: false))
-                    }
-                }
-                var results: [(Int, TransportFacts)] = []
-                for await result in group { results.append(result) }
-                return results.sorted { $0.0 < $1.0 }.map(\.1)
-            }
+            // Due comparisons start with Google's fetch; the others wait to see its answer (`PlatformPlan`).
+            async let comparedNow = plan.comparisonsDue ? otherUserAgents(url, host: host, target: target) : []
             origin = await transfer(.wellKnown, url: url, host: host.ascii, target: target, userAgent: configuration.googleUserAgent)
-            others = await compared
-            if configuration.compareUserAgents, AndroidCheckEvaluation.servesStatusOK(origin) {
+            others = await comparedNow
+            compared = plan.comparisonsDue || plan.comparesAfter(origin)
+            if !plan.comparisonsDue, compared {
+                others = await otherUserAgents(url, host: host, target: target)
+            }
+            // The host's fully-qualified form and robots.txt are comparisons too: asked with the others.
+            if compared, configuration.compareUserAgents, AndroidCheckEvaluation.servesStatusOK(origin) {
                 (trailingDot, robots) = await hostFormAndRobots(host, target: target)
             }
+        }
+        var google = await googleAnswer
+        if google == nil, plan.asksCopyAfter(origin) {
+            google = await askGoogle(about: host, expectations: expectations)
+        }
+        let googleCarried = google == nil && configuration.googleDAL != nil
+        let carried = plan.carried.filter { finding in
+            (!compared && AndroidCheckEvaluation.comparisonCodes.contains(finding.code))
+                || (googleCarried && AndroidCheckEvaluation.googleCodes.contains(finding.code))
         }
 
         var includes: IncludeResolver.Resolution?
@@ -80,12 +88,30 @@ extension Fetcher {
                 includes = walk.resolution
             }
         }
-        let google = await googleAnswer
-        let report = AndroidCheckEvaluation.evaluate(AndroidCheckFacts(
+        var facts = AndroidCheckFacts(
             origin: origin, otherUserAgents: others, includes: includes, google: google, expectations: expectations,
-            wildcard: host.isWildcard, originChangedSecondsAgo: originChangedSecondsAgo, trailingDot: trailingDot, robots: robots))
+            wildcard: host.isWildcard, originChangedSecondsAgo: originChangedSecondsAgo, trailingDot: trailingDot, robots: robots)
+        facts.carried = carried
+        facts.googleCarried = googleCarried
+        let report = AndroidCheckEvaluation.evaluate(facts)
         return AndroidCheck(host: host, startedAt: started, finishedAt: Date(), origin: origin, otherUserAgents: others,
-                            includes: includeFacts, google: google, report: report)
+                            includes: includeFacts, google: google, report: report,
+                            asked: SecondaryAsked(copy: google != nil, comparisons: compared))
+    }
+
+    /// The file with a browser's and Android's user agent (when the comparison is on), in that order.
+    private func otherUserAgents(_ url: String, host: HostName, target: PinnedTarget) async -> [TransportFacts] {
+        let agents = configuration.compareUserAgents ? [configuration.plainUserAgent, configuration.androidUserAgent] : []
+        return await withTaskGroup(of: (Int, TransportFacts).self) { group in
+            for (index, agent) in agents.enumerated() {
+                group.addTask {
+                    (index, await self.transfer(.wellKnown, url: url, host: host.ascii, target: target, userAgent: agent, certificate: false))
+                }
+            }
+            var results: [(Int, TransportFacts)] = []
+            for await result in group { results.append(result) }
+            return results.sorted { $0.0 < $1.0 }.map(\.1)
+        }
     }
 
     /// Two reads beside a served file, on its pinned addresses, as Google's fetcher: the file at the

@@ -15,7 +15,11 @@ extension AndroidResult {
         let served = report.serves && !origin.bodyTruncated
         self.init(verdict: report.verdict, serves: report.serves, versionSHA256: served ? sha256(origin.body) : nil,
                   findings: report.findings, identities: identities,
-                  google: check.google.map { GoogleVerdict(answer: $0, findings: report.findings) }, probedAt: check.finishedAt,
+                  google: check.google.map { answer in
+                      var verdict = GoogleVerdict(answer: answer, findings: report.findings)
+                      verdict.matchesOrigin = report.googleDiff.map(\.isBehaviourallyEqual)
+                      return verdict
+                  }, probedAt: check.finishedAt,
                   watchedURLs: AndroidWatchedURLs.evaluate(watchedURLs, file: report.file))
     }
 

@@ -57,6 +57,9 @@ public struct CheckSummary: Hashable, Sendable, Codable {
     public var cdn: CDNSummary?
     /// Android's side of the same check; nil when Android was not checked.
     public var android: AndroidResult?
+    /// What `.well-known` answered Apple's fetcher (status, or failure kind; the file's digest with a
+    /// 200), so the next check can tell whether it moved; nil in summaries stored before it was kept.
+    public var wellKnownAnswer: String?
 
     public init(checkedAt: Date, verdict: Verdict, originReachable: Bool, versionSHA256: String? = nil,
                 versionSince: Date? = nil, documentParsed: Bool = false, findings: [Finding] = [], applinksDetailCount: Int? = nil,

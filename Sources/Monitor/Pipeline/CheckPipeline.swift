@@ -15,18 +15,17 @@ public struct CheckPipeline: Sendable {
     public let alertDefaults: AlertPolicy
     /// Also check Android's assetlinks.json (one DNS answer and connection with the AASA).
     public let checksAndroid: Bool
-    /// How often a domain that serves no assetlinks.json and expects no Android app is probed for one.
-    /// Every check of it would cost three more requests (Google's, a browser's and Android's user
-    /// agent) to learn, almost always, that there is still no file.
-    public let androidProbeInterval: TimeInterval
+    /// How often Apple's CDN, Google's API and the user-agent and root-location comparisons are asked
+    /// when nothing else calls for them (`SecondaryCadence`, `PlatformPlan`).
+    public let cadence: SecondaryCadence
     /// Unchanged checks (most of them, in steady state) are written in batches, one statement each.
     let repeatWriter: RepeatWriter
 
     public init(database: Database, fetcher: Fetcher, schedule: SchedulePolicy = SchedulePolicy(),
-                alertDefaults: AlertPolicy = AlertPolicy(), checksAndroid: Bool = true, androidProbeInterval: TimeInterval = 86_400) {
+                alertDefaults: AlertPolicy = AlertPolicy(), checksAndroid: Bool = true, cadence: SecondaryCadence = SecondaryCadence()) {
         self.database = database
         self.checksAndroid = checksAndroid
-        self.androidProbeInterval = androidProbeInterval
+        self.cadence = cadence
         self.fetcher = fetcher
         self.schedule = schedule
         self.alertDefaults = alertDefaults
@@ -55,22 +54,31 @@ public struct CheckPipeline: Sendable {
         let check: DomainCheck
         var androidCheck: AndroidCheck?
         let lastAndroid = previous.last?.android
-        let watchesAndroid = checksAndroid && domain.platforms.watches(.android)
-        if watchesAndroid, shouldCheckAndroid(expecting: android, last: lastAndroid, now: started) {
+        let sha256: @Sendable ([UInt8]) -> String = { ContentDigest.sha256Hex($0) }
+        let applePlan = cadence.applePlan(last: previous.last, asked: domain.lastAsked, now: started, sha256: sha256)
+        if checksAndroid && domain.platforms.watches(.android) {
             // Google's copy may lag the origin by its maxAge (plus a grace): the evaluation needs to know since when.
-            let since = previous.last?.android?.versionSince.map { started.timeIntervalSince($0) }
-            let both = await fetcher.checkPlatforms(host, android: android, originChangedSecondsAgo: since)
+            let since = lastAndroid?.versionSince.map { started.timeIntervalSince($0) }
+            let androidPlan = cadence.androidPlan(last: lastAndroid, asked: domain.lastAsked, now: started, sha256: sha256)
+            let both = await fetcher.checkPlatforms(host, android: android, originChangedSecondsAgo: since,
+                                                    apple: applePlan, androidPlan: androidPlan)
             check = both.apple
             androidCheck = both.android
         } else {
-            check = await fetcher.check(host)
+            check = await fetcher.check(host, plan: applePlan)
         }
         let now = check.finishedAt
         var summary = CheckSummary(check: check, expectations: expectations)
-        summary.android = androidCheck.map {
-            AndroidResult(check: $0, expectations: android, watchedURLs: expectations.androidWatchedURLs, sha256: ContentDigest.sha256Hex)
+        summary.wellKnownAnswer = OriginAnswer.key(check.wellKnown, sha256: sha256)
+        // A copy not asked this time stands as last seen (its findings were carried by the evaluation).
+        if !check.asked.copy { summary.cdn = previous.last?.cdn }
+        summary.android = androidCheck.map { androidCheck in
+            var result = AndroidResult(check: androidCheck, expectations: android, watchedURLs: expectations.androidWatchedURLs,
+                                       sha256: ContentDigest.sha256Hex)
+            result.originAnswer = OriginAnswer.key(androidCheck.origin, sha256: sha256)
+            if !androidCheck.asked.copy { result.google = lastAndroid?.google }
+            return result
         }
-            ?? (watchesAndroid ? lastAndroid : nil)
         let diffLines = await behaviourDiff(previous: previous.last, current: summary, document: check.report.document,
                                             urls: expectations.watchedURLs.map(\.url))
         let step = previous.advanced(by: summary, policy: alertPolicy(for: domain), now: now,
@@ -81,14 +89,6 @@ public struct CheckPipeline: Sendable {
         }
         let outcome = try await recordRetrying(record, giveUpAfter: giveUpAfter)
         return Result(outcome: outcome, step: step)
-    }
-
-    /// Android is fetched when an Android app is expected, when the site served a file last time, and
-    /// otherwise once per `androidProbeInterval` (the default "watch both where the file exists").
-    func shouldCheckAndroid(expecting android: [AndroidAppExpectation], last: AndroidResult?, now: Date) -> Bool {
-        guard checksAndroid else { return false }
-        guard android.isEmpty, let last, !last.serves else { return true }
-        return last.probedAt.map { now.timeIntervalSince($0) >= androidProbeInterval } ?? true
     }
 
     /// The behavioural difference to the previous file, in lines, when the origin's file changed.
@@ -154,6 +154,10 @@ public struct CheckPipeline: Sendable {
         record.domainExpectations = step.check.documentParsed ? step.check.expectations : nil
         record.androidVersion = androidBody
         record.android = step.check.android
+        record.asked = LastAsked(appleCDN: check.asked.copy && check.cdn != nil ? check.finishedAt : nil,
+                                 googleAPI: android.map { $0.asked.copy && $0.google != nil } == true ? check.finishedAt : nil,
+                                 // One time for both platforms' comparisons: stamped when each platform checked made them.
+                                 comparisons: check.asked.comparisons && android?.asked.comparisons != false ? check.finishedAt : nil)
         return record
     }
 
@@ -204,7 +208,8 @@ extension CheckRecord {
         guard !changed, streaks == nil, alertChanges.isEmpty, domainVerdict == nil || domainVerdict == verdict else { return nil }
         return RepeatRecord(domainID: domainID, attemptKey: attemptKey, finishedAt: finishedAt, verdict: verdict,
                             latencyMilliseconds: latencyMilliseconds, consecutiveFailures: consecutiveFailures,
-                            nextCheckAt: nextCheckAt, versions: [version, cdnVersion, androidVersion].compactMap { $0?.key })
+                            nextCheckAt: nextCheckAt, versions: [version, cdnVersion, androidVersion].compactMap { $0?.key },
+                            asked: asked)
     }
 }
 

@@ -17,9 +17,11 @@ public struct RepeatRecord: Sendable, Hashable {
     /// The files the check saw (each platform's origin file, Apple's CDN copy), already stored by an
     /// earlier check; their `last_seen_at` moves at most hourly.
     public var versions: [VersionKey]
+    /// The secondary requests this check made (now) and did not (nil: the stored time stays).
+    public var asked: LastAsked
 
     public init(domainID: Int64, attemptKey: String, finishedAt: Date, verdict: Verdict, latencyMilliseconds: Int,
-                consecutiveFailures: Int, nextCheckAt: Date, versions: [VersionKey]) {
+                consecutiveFailures: Int, nextCheckAt: Date, versions: [VersionKey], asked: LastAsked = LastAsked()) {
         self.domainID = domainID
         self.attemptKey = attemptKey
         self.finishedAt = finishedAt
@@ -28,6 +30,7 @@ public struct RepeatRecord: Sendable, Hashable {
         self.consecutiveFailures = consecutiveFailures
         self.nextCheckAt = nextCheckAt
         self.versions = versions
+        self.asked = asked
     }
 }
 
@@ -49,19 +52,23 @@ extension CheckStore {
                                SQLArray(sorted.map(\.finishedAt)), SQLArray(sorted.map(\.verdict)),
                                SQLArray(sorted.map(\.latencyMilliseconds)), SQLArray(sorted.map(\.consecutiveFailures)),
                                SQLArray(sorted.map(\.nextCheckAt)), SQLArray(seen.map(\.0.platform)), SQLArray(seen.map(\.0.sha256)),
-                               SQLArray(seen.map(\.1)))
+                               SQLArray(seen.map(\.1)), SQLArray(sorted.map(\.asked.appleCDN)),
+                               SQLArray(sorted.map(\.asked.googleAPI)), SQLArray(sorted.map(\.asked.comparisons)))
         return Set(try written.map { try $0.decode(0, as: Int64.self) })
     }
 
     static var recordRepeats: SQL {
         """
         WITH input AS (
-          SELECT * FROM unnest($1::bigint[], $2::text[], $3::timestamptz[], $4::text[], $5::int[], $6::int[], $7::timestamptz[])
-            AS t(domain_id, attempt_key, finished_at, verdict, latency_ms, failures, next_check_at)
+          SELECT * FROM unnest($1::bigint[], $2::text[], $3::timestamptz[], $4::text[], $5::int[], $6::int[], $7::timestamptz[],
+                               $11::timestamptz[], $12::timestamptz[], $13::timestamptz[])
+            AS t(domain_id, attempt_key, finished_at, verdict, latency_ms, failures, next_check_at, cdn_at, google_at, compared_at)
         ), done AS (
           UPDATE domains d SET lease_until = NULL, leased_by = NULL, lease_attempt_key = NULL,
             next_check_at = i.next_check_at, check_round = d.check_round + 1, last_checked_at = i.finished_at,
-            last_verdict = i.verdict, consecutive_failures = i.failures
+            last_verdict = i.verdict, consecutive_failures = i.failures,
+            cdn_asked_at = COALESCE(i.cdn_at, d.cdn_asked_at), google_asked_at = COALESCE(i.google_at, d.google_asked_at),
+            compared_at = COALESCE(i.compared_at, d.compared_at)
           FROM input i WHERE d.id = i.domain_id AND d.lease_attempt_key = i.attempt_key
           RETURNING d.id, i.finished_at, i.latency_ms, i.verdict
         ), counted AS (

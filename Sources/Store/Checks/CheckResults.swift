@@ -43,6 +43,8 @@ public struct CheckRecord: Sendable {
     /// The domain's alert streaks after this check; nil when they did not change.
     public var streaks: [StreakRow]?
     public var alertChanges: [AlertChange]
+    /// The secondary requests this check made (now) and did not (nil: the stored time stays).
+    public var asked = LastAsked()
 
     public init(domainID: Int64, attemptKey: String, startedAt: Date, finishedAt: Date, verdict: Verdict,
                 version: StoredBody?, cdnVersion: StoredBody? = nil, changed: Bool, latencyMilliseconds: Int, findings: [Finding],
@@ -122,7 +124,8 @@ extension Database {
             }
             try connection.execute(Self.finishDomain, record.domainID, record.nextCheckAt, record.finishedAt,
                                    record.domainVerdict ?? record.verdict, record.consecutiveFailures, checkID, record.reason,
-                                   record.verdict, record.latencyMilliseconds, record.domainExpectations)
+                                   record.verdict, record.latencyMilliseconds, record.domainExpectations,
+                                   record.asked.appleCDN, record.asked.googleAPI, record.asked.comparisons)
             if let streaks = record.streaks {
                 try connection.replaceStreaks(domainID: record.domainID, with: streaks, checkID: checkID)
             }
@@ -154,6 +157,8 @@ extension Database {
           UPDATE domains SET lease_until = NULL, leased_by = NULL, lease_attempt_key = NULL,
             next_check_at = $2, check_round = check_round + 1, last_checked_at = $3, last_verdict = $4,
             consecutive_failures = $5, last_reason = $7, last_expectations = $10::jsonb,
+            cdn_asked_at = COALESCE($11::timestamptz, cdn_asked_at), google_asked_at = COALESCE($12::timestamptz, google_asked_at),
+            compared_at = COALESCE($13::timestamptz, compared_at),
             last_check_id = COALESCE($6, last_check_id),
             last_changed_at = CASE WHEN $6::bigint IS NULL THEN last_changed_at ELSE $3 END
           WHERE id = $1

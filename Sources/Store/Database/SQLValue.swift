@@ -91,6 +91,11 @@ public struct SQLArray: SQLEncodable {
         self.init(values.map(SQLTimestamp.format))
     }
 
+    /// Timestamps where nil is SQL NULL; cast with `$n::timestamptz[]`.
+    public init(_ values: [Date?]) {
+        literal = "{" + values.map { $0.map { SQLArray.quote(SQLTimestamp.format($0)) } ?? "NULL" }.joined(separator: ",") + "}"
+    }
+
     public var sqlValue: SQLValue { .text(literal) }
 
     private static func quote(_ element: String) -> String {

@@ -16,6 +16,8 @@ public struct LeasedDomain: Sendable, Hashable {
     public var alertResolveAfter: Int?
     /// Which platforms' files this check fetches (`domains.platforms`).
     public var platforms: WatchedPlatforms = .both
+    /// When the domain's CDN, Google API and comparisons were last asked (their own cadences).
+    public var lastAsked = LastAsked()
 }
 
 extension DomainStore {
@@ -28,7 +30,9 @@ extension DomainStore {
                          intervalSeconds: try row.decode("interval_seconds"), attemptKey: try row.decode("lease_attempt_key"),
                          round: try row.decode("check_round"), consecutiveFailures: try row.decode("consecutive_failures"),
                          alertOpenAfter: try row.decode("alert_open_after"),
-                         alertResolveAfter: try row.decode("alert_resolve_after"), platforms: try row.decode("platforms"))
+                         alertResolveAfter: try row.decode("alert_resolve_after"), platforms: try row.decode("platforms"),
+                         lastAsked: LastAsked(appleCDN: try row.decode("cdn_asked_at"), googleAPI: try row.decode("google_asked_at"),
+                                              comparisons: try row.decode("compared_at")))
         }
     }
 
@@ -60,7 +64,8 @@ extension DomainStore {
             next_check_at = LEAST(d.next_check_at, now()), check_requested_at = NULL
         FROM picked WHERE d.id = picked.id
         RETURNING d.id, d.host, d.display_name, d.interval_seconds, d.lease_attempt_key, d.check_round,
-                  d.consecutive_failures, d.alert_open_after, d.alert_resolve_after, d.platforms
+                  d.consecutive_failures, d.alert_open_after, d.alert_resolve_after, d.platforms, d.cdn_asked_at, d.google_asked_at,
+                  d.compared_at
         """
     }
 

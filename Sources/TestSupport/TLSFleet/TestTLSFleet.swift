@@ -114,6 +114,12 @@ public final class TestTLSFleet: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
+    /// Every request nginx has answered so far, in the order it logged them (written as each completes).
+    public func requests() -> [FleetRequest] {
+        let text = (try? String(contentsOf: directory.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap(FleetRequest.init(line:))
+    }
+
     /// Replaces what `label`'s host serves at `path` (nginx reads files from disk per request): the
     /// "file that changes" scenario. The fake Google API follows at once unless it was told to lag.
     public func serve(_ body: [UInt8], at path: String, on label: String) throws {
@@ -230,7 +236,10 @@ public final class TestTLSFleet: @unchecked Sendable {
             error_log \(directory.appendingPathComponent("error.log").path) warn;
             events { worker_connections 4096; }
             http {
-                access_log off;
+                # One line per request: which connection carried it, its place on that connection and
+                # whether the TLS session was resumed, so tests and benchmarks can count handshakes.
+                log_format fleet '$connection $connection_requests $ssl_session_reused $host $request_uri $status "$http_user_agent"';
+                access_log \(directory.appendingPathComponent("access.log").path) fleet;
                 server_tokens off;
                 client_body_temp_path \(temp)/body;
                 proxy_temp_path \(temp)/proxy;
@@ -337,5 +346,32 @@ extension TestTLSFleet {
             fleet.stop()
             throw error
         }
+    }
+}
+
+/// One line of the fleet's access log.
+public struct FleetRequest: Hashable, Sendable {
+    /// nginx's connection serial number: requests with the same one shared a TCP connection and its handshake.
+    public var connection: Int
+    /// This request's place on its connection (1 for the first).
+    public var connectionRequest: Int
+    /// The TLS session was resumed rather than negotiated in full.
+    public var sessionReused: Bool
+    public var host: String
+    public var uri: String
+    public var status: Int
+    public var userAgent: String
+
+    init?(line: Substring) {
+        guard let quote = line.firstIndex(of: "\"") else { return nil }
+        let fields = line[..<quote].split(separator: " ")
+        guard fields.count == 6, let connection = Int(fields[0]), let place = Int(fields[1]), let status = Int(fields[5]) else { return nil }
+        self.connection = connection
+        connectionRequest = place
+        sessionReused = fields[2] == "r"
+        host = String(fields[3])
+        uri = String(fields[4])
+        self.status = status
+        userAgent = String(line[line.index(after: quote)...].dropLast())
     }
 }

@@ -19,6 +19,20 @@ struct CrawlerOptions: ParsableArguments {
     @Option(name: .customLong("worker-id"), help: "Name written into domains.leased_by. Default: HOST:PID")
     var workerID: String?
 
+    // Each secondary request has its own cadence; it is also made whenever the origin's answer moved,
+    // the copy lagged or failed last time, or (the comparisons) the platform's fetcher looks blocked.
+    @Option(name: .customLong("cdn-interval"),
+            help: "Minutes between questions to Apple's CDN while it agrees with the origin (0: every check).")
+    var cdnIntervalMinutes: Double = SecondaryCadence().appleCDN / 60
+
+    @Option(name: .customLong("google-interval"),
+            help: "Minutes between questions to Google's Digital Asset Links API while it agrees (0: every check).")
+    var googleIntervalMinutes: Double = SecondaryCadence().googleAPI / 60
+
+    @Option(name: .customLong("comparison-interval"),
+            help: "Minutes between the browser/Android user-agent and root-location comparisons while the platform's own fetch answers as before (0: every check).")
+    var comparisonIntervalMinutes: Double = SecondaryCadence().comparisons / 60
+
     /// Lets a test watch several intervals pass in seconds. Below the product's one-minute minimum,
     /// so it is refused unless the environment says this is a test (a typo must not turn the crawler
     /// into a load generator against strangers' sites).
@@ -33,6 +47,10 @@ struct CrawlerOptions: ParsableArguments {
         guard maxInFlight >= 1 else { throw ValidationError("--max-in-flight must be at least 1") }
         guard leaseSeconds >= 5 else { throw ValidationError("--lease-seconds must be at least 5") }
         guard pollSeconds > 0 else { throw ValidationError("--poll-seconds must be positive") }
+        for (name, minutes) in [("--cdn-interval", cdnIntervalMinutes), ("--google-interval", googleIntervalMinutes),
+                                ("--comparison-interval", comparisonIntervalMinutes)] where !(minutes >= 0 && minutes.isFinite) {
+            throw ValidationError("\(name) must be a number of minutes, 0 or more")
+        }
         if let testIntervalSeconds {
             guard ProcessInfo.processInfo.environment[Self.testIntervalVariable] == "1" else {
                 throw ValidationError("--test-interval-seconds is for tests only; set \(Self.testIntervalVariable)=1 to use it")
@@ -44,7 +62,9 @@ struct CrawlerOptions: ParsableArguments {
     func makeCrawler(database: Database, fetch: FetchOptions) throws -> CrawlerService {
         let fetcher = try Fetcher(try fetch.configuration())
         let schedule = SchedulePolicy(testIntervalOverride: testIntervalSeconds.map { .seconds($0) })
-        let pipeline = CheckPipeline(database: database, fetcher: fetcher, schedule: schedule)
+        let cadence = SecondaryCadence(appleCDN: cdnIntervalMinutes * 60, googleAPI: googleIntervalMinutes * 60,
+                                       comparisons: comparisonIntervalMinutes * 60)
+        let pipeline = CheckPipeline(database: database, fetcher: fetcher, schedule: schedule, cadence: cadence)
         let configuration = DomainScheduler.Configuration(
             workerID: workerID ?? DomainScheduler.defaultWorkerID(), maxInFlight: maxInFlight,
             batchSize: min(maxInFlight, 64), lease: .seconds(leaseSeconds),

@@ -1,0 +1,188 @@
+import AssetLinks
+import Fetch
+import Foundation
+import Outbound
+import Store
+import Testing
+import TestSupport
+import Vocabulary
+@testable import Monitor
+
+/// When a check asks Apple's CDN, Google's API and the comparisons (`SecondaryCadence.applePlan` /
+/// `androidPlan`): pure decisions from the last check and when each was last asked.
+@Suite struct SecondaryCadenceTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let sha: @Sendable ([UInt8]) -> String = { ContentDigest.sha256Hex($0) }
+    let file = Array(#"{"applinks":{"details":[]}}"#.utf8)
+
+    func served(_ body: [UInt8]) -> TransportFacts {
+        TransportFacts(location: .wellKnown, url: "https://a.example/.well-known/apple-app-site-association", status: 200, body: body)
+    }
+
+    func lastApple(cdn: CDNSummary? = CDNSummary(served: true)) -> CheckSummary {
+        var last = CheckSummary(checkedAt: now, verdict: .pass, originReachable: true, versionSHA256: sha(file), cdn: cdn)
+        last.wellKnownAnswer = OriginAnswer.key(served(file), sha256: sha)
+        last.findings = [Finding(code: "user-agent-differs", severity: .warning, message: "m"), Finding(code: "size", severity: .info, message: "m")]
+        return last
+    }
+
+    @Test func noLastCheckAsksEverything() {
+        let plan = SecondaryCadence().applePlan(last: nil, asked: LastAsked(), now: now, sha256: sha)
+        #expect(plan.copyDue && plan.comparisonsDue && !plan.sameAsLast(served(file)))
+    }
+
+    @Test func eachIsDueAtItsOwnCadence() {
+        let cadence = SecondaryCadence(appleCDN: 3600, googleAPI: 3600, comparisons: 86_400)
+        let recent = LastAsked(appleCDN: now.addingTimeInterval(-600), googleAPI: now.addingTimeInterval(-600),
+                               comparisons: now.addingTimeInterval(-600))
+        let quiet = cadence.applePlan(last: lastApple(), asked: recent, now: now, sha256: sha)
+        #expect(!quiet.copyDue && !quiet.comparisonsDue)
+        #expect(quiet.carried.map(\.code) == ["user-agent-differs", "size"], "the fetcher keeps only the codes of what it skipped")
+        let later = cadence.applePlan(last: lastApple(), asked: recent, now: now.addingTimeInterval(3600), sha256: sha)
+        #expect(later.copyDue && !later.comparisonsDue)
+        #expect(cadence.applePlan(last: lastApple(), asked: LastAsked(), now: now, sha256: sha).comparisonsDue, "never asked")
+    }
+
+    @Test func aLaggingOrFailingCDNIsAskedEveryCheckWhileTheOriginServes() {
+        let recent = LastAsked(appleCDN: now, comparisons: now)
+        #expect(SecondaryCadence().applePlan(last: lastApple(cdn: CDNSummary(served: true, matchesOrigin: false)), asked: recent,
+                                             now: now, sha256: sha).copyDue)
+        #expect(SecondaryCadence().applePlan(last: lastApple(cdn: CDNSummary(served: false, failureReason: "x")), asked: recent,
+                                             now: now, sha256: sha).copyDue)
+        var noFile = lastApple(cdn: CDNSummary(served: false, failureReason: "x"))
+        noFile.versionSHA256 = nil
+        #expect(!SecondaryCadence().applePlan(last: noFile, asked: recent, now: now, sha256: sha).copyDue,
+                "a CDN without a file for a site without one says nothing new")
+    }
+
+    @Test func theAnswerMovesWithTheFileOrTheStatus() {
+        let plan = SecondaryCadence().applePlan(last: lastApple(), asked: LastAsked(appleCDN: now, comparisons: now), now: now, sha256: sha)
+        #expect(plan.sameAsLast(served(file)))
+        #expect(!plan.sameAsLast(served(file + [32])))
+        #expect(!plan.sameAsLast(TransportFacts(location: .wellKnown, url: "u", status: 404)))
+        // Unmoved and not blocked-looking: nothing more is asked after the primary fetch.
+        #expect(!plan.comparesAfter(served(file)) && !plan.asksCopyAfter(served(file)))
+        #expect(plan.comparesAfter(served(file + [32])) && plan.asksCopyAfter(served(file + [32])))
+    }
+
+    @Test func blockedLookingAnswersAreComparedEveryTime() {
+        func status(_ code: Int) -> TransportFacts { TransportFacts(location: .wellKnown, url: "u", status: code) }
+        #expect(PlatformPlan.looksBlocked(status(403)) && PlatformPlan.looksBlocked(status(429)) && PlatformPlan.looksBlocked(status(503)))
+        #expect(!PlatformPlan.looksBlocked(status(404)) && !PlatformPlan.looksBlocked(status(200)) && !PlatformPlan.looksBlocked(status(410)))
+        #expect(PlatformPlan.looksBlocked(TransportFacts(location: .wellKnown, url: "u", failure: FetchFailure(kind: .reset, message: "r"))))
+        #expect(!PlatformPlan.looksBlocked(TransportFacts(location: .wellKnown, url: "u", failure: FetchFailure(kind: .dns, message: "d"))))
+        var last = lastApple()
+        last.wellKnownAnswer = OriginAnswer.key(status(403), sha256: sha)
+        let plan = SecondaryCadence().applePlan(last: last, asked: LastAsked(appleCDN: now, comparisons: now), now: now, sha256: sha)
+        #expect(plan.sameAsLast(status(403)) && plan.comparesAfter(status(403)), "the same 403 again is compared again")
+    }
+
+    @Test func googleIsWatchedAfterAChangeAndWhileItReportsAProblem() {
+        let recent = LastAsked(googleAPI: now, comparisons: now)
+        var agreeing = GoogleVerdict(errorCodes: [], statementCount: 1, notLinked: [], staleBeyondGrace: false)
+        agreeing.matchesOrigin = true
+        let settled = AndroidResult(verdict: .pass, serves: true, versionSHA256: "s", google: agreeing)
+        #expect(!SecondaryCadence().androidPlan(last: settled, asked: recent, now: now, sha256: sha).copyDue)
+        var lagging = settled
+        lagging.google?.matchesOrigin = false
+        #expect(SecondaryCadence().androidPlan(last: lagging, asked: recent, now: now, sha256: sha).copyDue, "a lagging copy, until it catches up")
+        var erring = settled
+        erring.google?.errorCodes = ["ERROR_CODE_FETCH_ERROR"]
+        #expect(SecondaryCadence().androidPlan(last: erring, asked: recent, now: now, sha256: sha).copyDue)
+        var unwatched = erring
+        unwatched.serves = false
+        #expect(!SecondaryCadence().androidPlan(last: unwatched, asked: recent, now: now, sha256: sha).copyDue,
+                "a site with no file and no app expected is asked at the cadence only")
+    }
+}
+
+/// The secondary requests against the real fleet and database: how many requests a check makes, and
+/// that skipping them hides nothing (the fleet's access log counts them).
+@Suite(.serialized) struct SecondaryRequestTests {
+    /// Production's fetcher: the CDN, Google's API, both comparisons and the root location on.
+    func fullFetcher(_ fleet: TestTLSFleet) throws -> Fetcher {
+        try Fetcher(FetchConfiguration(
+            policy: OutboundPolicy(allowPrivateAddresses: true), cdnBase: fleet.cdnBase, checkCDN: true,
+            rootLocation: .always, compareUserAgents: true, googleDAL: GoogleDALSettings(base: fleet.googleDALBase),
+            extraCAFile: fleet.caFile, connectTo: try fleet.connectTo.map { try ConnectToRule(parsing: $0) },
+            connectTimeout: .seconds(30), totalTimeout: .seconds(60)))
+    }
+
+    func withFullPipeline(_ body: (TestTLSFleet, Database, CheckPipeline) async throws -> Void) async throws {
+        try await TestTLSFleet.with { fleet in
+            try writeDefaultFile(fleet, shopFile())
+            let fetcher = try fullFetcher(fleet)
+            defer { fetcher.shutdown() }
+            try await TestPostgres.withDatabase { database in
+                try await body(fleet, database, CheckPipeline(database: database, fetcher: fetcher))
+            }
+        }
+    }
+
+    /// Runs one round and returns the requests nginx logged during it.
+    func round(_ fleet: TestTLSFleet, _ pipeline: CheckPipeline) async throws -> ([FleetRequest], [(LeasedDomain, CheckPipeline.Result)]) {
+        let before = fleet.requests().count
+        try makeAllDue(pipeline.database)
+        let results = try await checkDueDomains(pipeline)
+        // nginx writes each line as the request completes, before the client has read the answer.
+        return (Array(fleet.requests().dropFirst(before)), results)
+    }
+
+    @Test func anUnchangedCheckMakesOnlyThePlatformsOwnRequests() async throws {
+        try await withFullPipeline { fleet, database, pipeline in
+            // Apple's file at .well-known with its CDN copy; no assetlinks.json (Google is asked at its cadence).
+            _ = try database.importDomain(host: "good.fleet.test", displayName: "good.fleet.test", wildcard: false, appIDs: [])
+            let (first, firstResults) = try await round(fleet, pipeline)
+            let agents = Set(first.filter { $0.host == "good.fleet.test" }.map(\.userAgent))
+            #expect(agents.count == 4, "AASA-Bot, GoogleAssociationService, a browser, Android: \(agents)")
+            #expect(first.contains { $0.host == "cdn.fleet.test" } && first.contains { $0.host == "dal.fleet.test" })
+            let findings = try #require(firstResults.first?.1.step.check).findings
+
+            let (second, secondResults) = try await round(fleet, pipeline)
+            let own = second.filter { $0.host == "good.fleet.test" }
+            #expect(own.map(\.userAgent).sorted() == ["AASA-Bot/1.0.0", "GoogleAssociationService"], "\(second)")
+            #expect(!second.contains { $0.host == "cdn.fleet.test" || $0.host == "dal.fleet.test" }, "\(second)")
+            let check = try #require(secondResults.first?.1.step.check)
+            #expect(check.findings == findings, "what was not asked again stands as last seen")
+            #expect(check.cdn == firstResults.first?.1.step.check.cdn)
+            #expect(check.android?.google == firstResults.first?.1.step.check.android?.google)
+            #expect(try count(database, "SELECT count(*)::int FROM checks") == 1, "the second check is an unchanged repeat")
+
+            // The file changes: the copy and the comparisons can say something new, so they are asked.
+            try fleet.serve(Array(shopFile(apps: ["ABCDE12345.shop", "ABCDE12345.other"]).utf8),
+                            at: "/.well-known/apple-app-site-association", on: "good")
+            let (third, _) = try await round(fleet, pipeline)
+            #expect(third.contains { $0.host == "cdn.fleet.test" }, "\(third)")
+            #expect(third.contains { $0.host == "good.fleet.test" && $0.uri == "/apple-app-site-association" }, "the root location")
+            #expect(third.contains { $0.host == "good.fleet.test" && !$0.userAgent.hasPrefix("AASA-Bot") && $0.uri.hasSuffix("association") },
+                    "a browser's user agent")
+        }
+    }
+
+    @Test func aFirewallBlockingOnlyGoogleIsNamedOnEveryCheck() async throws {
+        try await withFullPipeline { fleet, database, pipeline in
+            _ = try database.importDomain(host: "al-blocked.fleet.test", displayName: "al-blocked.fleet.test", wildcard: false, appIDs: [])
+            for _ in 0..<2 {
+                let (requests, results) = try await round(fleet, pipeline)
+                let android = try #require(results.first?.1.step.check.android)
+                #expect(android.findings.contains { $0.code == "fetcher-blocked" && $0.severity == .error }, "\(android.findings.map(\.code))")
+                // Google's fetcher got a 403: the browser's and Android's answers are asked again each time.
+                #expect(requests.filter { $0.host == "al-blocked.fleet.test" && $0.uri == "/.well-known/assetlinks.json" }.count == 3,
+                        "\(requests)")
+            }
+        }
+    }
+
+    @Test func androidsRequestsRideOnTheAASAConnection() async throws {
+        try await TestTLSFleet.with { fleet in
+            let fetcher = try fullFetcher(fleet)
+            defer { fetcher.shutdown() }
+            let before = fleet.requests().count
+            _ = await fetcher.checkPlatforms(try HostName("al-good.fleet.test"))
+            let own = fleet.requests().dropFirst(before).filter { $0.host == "al-good.fleet.test" }
+            #expect(own.count == 6, "AASA twice (two agents), root, assetlinks three times: \(own)")
+            // One handshake for the site: every request of the check shares the `.well-known` fetch's connection.
+            #expect(Set(own.map(\.connection)).count == 1, "\(own)")
+        }
+    }
+}
