@@ -73,14 +73,17 @@ struct TestFailure: Error, CustomStringConvertible {
 
 /// A check pipeline over the TLS fleet and a fresh database; `file` (when given) is every fleet
 /// host's default AASA file. The fetcher is shut down when `body` returns or throws.
+/// `cadence`: production's by default; a test that changes what the CDN or Google says between
+/// checks and wants the very next check to ask passes `.everyCheck` (SecondaryRequestTests covers the cadence).
 func withFleetPipeline(serving file: String?, checkCDN: Bool = false, askGoogle: Bool = false,
+                       cadence: SecondaryCadence = SecondaryCadence(),
                        _ body: (TestTLSFleet, Database, CheckPipeline) async throws -> Void) async throws {
     try await TestTLSFleet.with { fleet in
         if let file { try writeDefaultFile(fleet, file) }
         let fetcher = try fleetFetcher(fleet, checkCDN: checkCDN, askGoogle: askGoogle)
         defer { fetcher.shutdown() }
         try await TestPostgres.withDatabase { database in
-            try await body(fleet, database, CheckPipeline(database: database, fetcher: fetcher))
+            try await body(fleet, database, CheckPipeline(database: database, fetcher: fetcher, cadence: cadence))
         }
     }
 }

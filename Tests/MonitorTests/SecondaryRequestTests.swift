@@ -159,6 +159,26 @@ import Vocabulary
         }
     }
 
+    @Test func aSettledGoogleThatStartsReportingAnErrorIsSeenWhenItsCadenceComesRound() async throws {
+        try await withFullPipeline { fleet, database, pipeline in
+            let host = fleet.host("al-changing")
+            _ = try database.importDomain(host: host, displayName: host, wildcard: false, appIDs: [])
+            _ = try await round(fleet, pipeline)
+            fleet.googleAPI.set(.mirror(["ERROR_CODE_FETCH_ERROR"]), for: host)
+            let (quiet, unchanged) = try await round(fleet, pipeline)
+            #expect(!quiet.contains { $0.host == "dal.fleet.test" }, "Google agreed 0 s ago: not asked (\(quiet))")
+            #expect(unchanged.first?.1.step.check.android?.google?.errorCodes == [])
+            // Its cadence comes round (the time stored on the domain is what a restarted worker reads too).
+            try database.execute("UPDATE domains SET google_asked_at = now() - interval '7 hours'")
+            let (asked, results) = try await round(fleet, pipeline)
+            #expect(asked.contains { $0.host == "dal.fleet.test" })
+            #expect(results.first?.1.step.check.android?.google?.errorCodes == ["ERROR_CODE_FETCH_ERROR"])
+            // Now it reports a problem: asked on every check until it agrees again.
+            let (next, _) = try await round(fleet, pipeline)
+            #expect(next.contains { $0.host == "dal.fleet.test" })
+        }
+    }
+
     @Test func aFirewallBlockingOnlyGoogleIsNamedOnEveryCheck() async throws {
         try await withFullPipeline { fleet, database, pipeline in
             _ = try database.importDomain(host: "al-blocked.fleet.test", displayName: "al-blocked.fleet.test", wildcard: false, appIDs: [])
@@ -180,9 +200,13 @@ import Vocabulary
             let before = fleet.requests().count
             _ = await fetcher.checkPlatforms(try HostName("al-good.fleet.test"))
             let own = fleet.requests().dropFirst(before).filter { $0.host == "al-good.fleet.test" }
-            #expect(own.count == 6, "AASA twice (two agents), root, assetlinks three times: \(own)")
-            // One handshake for the site: every request of the check shares the `.well-known` fetch's connection.
-            #expect(Set(own.map(\.connection)).count == 1, "\(own)")
+            #expect(own.count == 8, "AASA twice (two agents), root, assetlinks three times, robots.txt, assetlinks at HOST.: \(own)")
+            // One handshake for the site: every request of the check shares the `.well-known` fetch's
+            // connection, except the file asked at the fully-qualified name (`HOST.`), which curl
+            // keys as another host and so opens its own.
+            let aasa = try #require(own.first { $0.uri == "/.well-known/apple-app-site-association" && $0.userAgent.hasPrefix("AASA-Bot") })
+            let apart = own.filter { $0.connection != aasa.connection }
+            #expect(apart.count == 1 && apart.first?.uri == "/.well-known/assetlinks.json", "\(own)")
         }
     }
 }
