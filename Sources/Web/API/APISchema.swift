@@ -225,5 +225,10 @@ enum APIPatterns {
     /// A stored file's SHA-256.
     static let sha256 = #"^[0-9a-f]{64}$"#
 
-    static let all = [host, appID, expectation, watchedURL, searchText, sha256]
+    /// A channel's credential: printable ASCII, blanks around it allowed (they are trimmed).
+    static let credential = #"^ *[!-~]* *$"#
+    /// A Telegram chat: its number (negative for groups and channels), or @ and a public channel's name.
+    static let telegramChat = #"^(-?[0-9]{1,20}|@[A-Za-z0-9_]{4,64})$"#
+
+    static let all = [host, appID, expectation, watchedURL, searchText, sha256, credential, telegramChat]
 }

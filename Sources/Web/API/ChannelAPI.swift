@@ -26,16 +26,27 @@ enum ChannelAPI {
         let at: Date
     }
 
-    struct Input: Decodable {
-        let kind: String
-        let name: String?
-        let target: String?
-        let credential: String?
-        let chat_id: String?
-        let template: String?
-        let min_severity: String?
-        let domain_ids: [Int64]?
-    }
+    /// The body the document publishes and the server enforces (`APIRequest`): the kinds, the JSON
+    /// types, the forms a credential and a chat id take, sizes. What a kind then refuses (PagerDuty
+    /// without its routing key, a URL the webhook policy refuses, a template that does not render
+    /// into JSON) and ids of domains or apps that do not exist are 422: rules no schema states.
+    static let inputSchema = APISchema.object([
+        ("kind", .stringEnum(ChannelKind.allCases.map(\.rawValue))),
+        ("name", .string(pattern: nil, maxLength: 200, example: "on-call")),
+        ("target", .string(pattern: nil, maxLength: 2048,
+                           description: "The address or URL; empty or left out for pagerduty, opsgenie and telegram means the provider's API",
+                           example: "ops@example.com")),
+        // Sent in a header or a URL path: one line of printable ASCII (surrounding blanks are trimmed).
+        ("credential", .string(pattern: APIPatterns.credential, maxLength: 512,
+                               description: "Routing key, API key, bot token, access token, or a webhook's whsec_ signing secret; stored, never returned")),
+        ("chat_id", .string(pattern: APIPatterns.telegramChat, maxLength: 65, description: "Telegram: a chat's number, or @channelname",
+                            example: "-1001234567890")),
+        // 8192 characters stay within the 32 KiB the template may take, whatever the characters.
+        ("template", .string(pattern: nil, maxLength: 8192, description: "custom-webhook: a Mustache template of the JSON body")),
+        ("min_severity", .stringEnum(AlertSeverity.allCases.map(\.rawValue))),
+        ("domain_ids", .array(.integer(minimum: 1, maximum: Int(Int32.max)), maxItems: 1000)),
+        ("app_ids", .array(.integer(minimum: 1, maximum: Int(Int32.max)), maxItems: 1000)),
+    ], required: ["kind"])
 
     static func json(_ channel: ChannelRecord, _ c: RequestContext) throws -> ChannelJSON {
         let latest = try c.database.deliveries(channelID: channel.id, limit: 1).first
@@ -52,32 +63,29 @@ enum ChannelAPI {
     }
 
     static func create(_ c: RequestContext) throws -> WebResponse {
-        let input: Input
-        do {
-            input = try JSONDecoder().decode(Input.self, from: Data(c.request.body))
-        } catch {
-            throw WebError.badRequest("The body must be a JSON object such as {\"kind\": \"pagerduty\", \"credential\": \"ROUTING_KEY\"}.")
+        let body = try APIRequest.body(c, inputSchema, maxBytes: 64 << 10)
+        func text(_ name: String) -> String? { if case .string(let s)? = body[name] { s } else { nil } }
+        func ids(_ name: String) -> [Int64] {
+            guard case .array(let items)? = body[name] else { return [] }
+            return items.compactMap { if case .integer(let n) = $0 { Int64(n) } else { nil } }
         }
-        guard let kind = ChannelKind(rawValue: input.kind) else {
-            throw WebError.badRequest("kind must be one of " + ChannelKind.allCases.map(\.rawValue).joined(separator: ", "), field: "kind")
+        // The schema has checked both against their enums.
+        guard let kind = text("kind").flatMap(ChannelKind.init(rawValue:)) else { throw WebError.badRequest("kind is required.", field: "kind") }
+        let severity = text("min_severity").flatMap(AlertSeverity.init(rawValue:)) ?? .info
+        let spec = ChannelSpec(kind: kind, name: text("name") ?? "", target: text("target") ?? "", credential: text("credential"),
+                               recipient: text("chat_id"), template: text("template"), minSeverity: severity,
+                               domainIDs: ids("domain_ids"), appIDs: ids("app_ids"))
+        for id in spec.domainIDs where try c.database.domain(id: id) == nil {
+            throw WebError.unprocessable("domain_ids: no domain has the id \(id).", field: "domain_ids")
         }
-        var severity = AlertSeverity.info
-        if let given = input.min_severity {
-            guard let parsed = AlertSeverity(rawValue: given) else {
-                throw WebError.badRequest("min_severity must be critical, warning or info", field: "min_severity")
-            }
-            severity = parsed
+        for id in spec.appIDs where try c.database.app(id: id) == nil {
+            throw WebError.unprocessable("app_ids: no app has the id \(id).", field: "app_ids")
         }
-        let spec = ChannelSpec(kind: kind, name: input.name ?? "", target: input.target ?? "", credential: input.credential,
-                               recipient: input.chat_id, template: input.template, minSeverity: severity, domainIDs: input.domain_ids ?? [])
         let created: ChannelSetup.Created
         do {
             created = try ChannelSetup.add(spec, in: c.database)
         } catch let invalid as ChannelSetup.InvalidInput {
-            throw WebError.badRequest(invalid.message, field: invalid.field == "recipient" ? "chat_id" : invalid.field)
-        } catch let failure as DatabaseError {
-            // A domain id that does not exist (the filter's foreign key).
-            throw WebError.badRequest("domain_ids must name registered domains (\(failure))", field: "domain_ids")
+            throw WebError.unprocessable(invalid.message, field: invalid.field == "recipient" ? "chat_id" : invalid.field)
         }
         struct Created: Encodable {
             let channel: ChannelJSON

@@ -45,6 +45,14 @@ enum OpenAPIDocument {
         return "{" + links.joined(separator: ", ") + "}"
     }()
 
+    /// A new channel's id feeds the operations on a channel.
+    static let channelLinks: String = {
+        let links = ["getChannel", "testChannel", "deleteChannel"].map {
+            "\"\($0)\": {\"operationId\": \"\($0)\", \"parameters\": {\"id\": \"$response.body#/channel/id\"}}"
+        }
+        return "{" + links.joined(separator: ", ") + "}"
+    }()
+
     static func render() -> String {
         let domainParameter = """
             {"name": "domain", "in": "path", "required": true, "description": "The domain's id, or its host (Unicode or Punycode)",
@@ -154,6 +162,7 @@ enum OpenAPIDocument {
               "DomainChange": \#(DomainAPI.changeSchema.json),
               "Domain": \#(domain),
               "AppInput": \#(AppAPI.inputSchema.json),
+              "ChannelInput": \#(ChannelAPI.inputSchema.json),
               "App": \#(app)
             },
             "responses": {
@@ -238,13 +247,9 @@ enum OpenAPIDocument {
               "get": {"operationId": "listChannels", "summary": "List notification channels with their latest delivery (never a credential)",
                 "responses": \#(responses(#""200": {"description": "The channels"}"#, refs: []))},
               "post": {"operationId": "addChannel", "summary": "Add a channel: email, webhook, slack, pagerduty, opsgenie, teams, discord, google-chat, mattermost, telegram, ntfy or custom-webhook",
-                "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["kind"], "properties": {
-                  "kind": {"type": "string", "enum": ["email", "webhook", "slack", "pagerduty", "opsgenie", "teams", "discord", "google-chat", "mattermost", "telegram", "ntfy", "custom-webhook"]},
-                  "name": {"type": "string"}, "target": {"type": "string", "description": "The address or URL; empty for pagerduty, opsgenie and telegram means the provider's API"},
-                  "credential": {"type": "string", "description": "Routing key, API key, bot token or access token; stored, never returned"},
-                  "chat_id": {"type": "string", "description": "Telegram"}, "template": {"type": "string", "description": "custom-webhook: a Mustache template of the JSON body"},
-                  "min_severity": {"type": "string", "enum": ["critical", "warning", "info"]}, "domain_ids": {"type": "array", "items": {"type": "integer"}}}}}}},
-                "responses": \#(responses(#""201": {"description": "Added; signing_secret is returned this once for signed webhooks"}"#, refs: [400, 403]))}
+                "requestBody": \#(jsonBody(##"{"$ref": "#/components/schemas/ChannelInput"}"##)),
+                "responses": \#(responses(jsonResponse(201, "Added; signing_secret is returned this once for a signed webhook given none", "{\"type\": \"object\"}",
+                                                       links: channelLinks), refs: [400, 403, 413, 415, 422]))}
             },
             "/channels/{id}": {
               "parameters": [\#(idParameter)],
