@@ -71,6 +71,37 @@ import Testing
         #expect(again.stdout == "No changes: the database already says what the file says.\n")
     }
 
+    /// `apply --dry-run --json`: the plan as one JSON object, the same steps and details as the text,
+    /// no secret; a refused file as its problems with their lines.
+    @Test func thePlanAsJSON() throws {
+        let database = try TestPostgres.createDatabase()
+        defer { database.drop() }
+        let good = Self.file.replacingOccurrences(of: "\"evil\\e[2J.example\"", with: "shop.example")
+        let planned = try Self.run(["apply", "-", "--dry-run", "--json"], stdin: good, database: database)
+        #expect(planned.status == 0, "\(planned.stderr)")
+        Self.noSecret(planned)
+        let plan = try #require(try JSONSerialization.jsonObject(with: Data(planned.stdout.utf8)) as? [String: Any])
+        #expect(plan["applied"] as? Bool == false)
+        #expect(plan["changes"] as? [String: Int] == ["add": 4, "change": 0, "remove": 0])
+        let steps = try #require(plan["steps"] as? [[String: Any]])
+        #expect(steps.map { "\($0["action"] ?? "") \($0["type"] ?? "") \($0["name"] ?? "")" }
+                == ["add domain example.com", "add domain shop.example", "add channel hook", "add channel chat"])
+        #expect(steps.last?["details"] as? [String] == ["kind: slack", "url: (from ${SLACK_URL})", "min_severity: info", "domains: all"])
+        #expect(try Self.run(["apply", "-"], stdin: good, database: database).status == 0)
+
+        // Applied: changes counted, and what the file no longer lists is kept, by name.
+        let fewer = good.replacingOccurrences(of: "  - host: shop.example\n", with: "")
+        let changed = try Self.run(["apply", "-", "--json"], stdin: fewer, database: database)
+        let applied = try #require(try JSONSerialization.jsonObject(with: Data(changed.stdout.utf8)) as? [String: Any])
+        #expect(applied["applied"] as? Bool == true && (applied["steps"] as? [Any])?.isEmpty == true)
+        #expect((applied["kept"] as? [String: [String]])?["domains"] == ["shop.example"])
+
+        let refused = try Self.run(["apply", "-", "--dry-run", "--json"], stdin: Self.file, database: database)
+        #expect(refused.status == 65)
+        let problems = try #require((try JSONSerialization.jsonObject(with: Data(refused.stdout.utf8)) as? [String: Any])?["refused"] as? [[String: Any]])
+        #expect(problems.first?["line"] as? Int == 7 && (problems.first?["message"] as? String)?.hasPrefix("evil") == true, "\(problems)")
+    }
+
     /// A refused file stops `serve` before it opens the database or listens.
     @Test func serveRefusesABadConfigBeforeStarting() throws {
         let scratch = try ScratchDirectory()

@@ -75,7 +75,7 @@ struct PlainHTTPResponse {
     var status: Int
     var body: String
 
-    static func get(port: Int, path: String) throws -> PlainHTTPResponse {
+    static func get(port: Int, path: String, headers: [String] = []) throws -> PlainHTTPResponse {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ServeProcess.Failure(description: "socket: errno \(errno)") }
         defer { close(fd) }
@@ -90,7 +90,8 @@ struct PlainHTTPResponse {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { throw ServeProcess.Failure(description: "connect to port \(port): errno \(errno)") }
-        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
+        let extra = headers.map { $0 + "\r\n" }.joined()
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\(extra)\r\n".utf8)
         guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == request.count else {
             throw ServeProcess.Failure(description: "send: errno \(errno)")
         }

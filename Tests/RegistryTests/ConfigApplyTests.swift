@@ -362,4 +362,107 @@ import Vocabulary
             #expect(try DomainRegistry(database: db).apply(document).isEmpty)
         }
     }
+
+}
+
+extension ConfigApplyTests {
+    /// Two applies of different files at once: the advisory lock makes the second plan against what
+    /// the first committed, so the result is one file applied after the other, never a mix.
+    @Test func concurrentAppliesOfTwoFilesAreSerialised() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let a = try Self.document("""
+                domains:
+                  - host: a1.example
+                  - host: shared.example
+                    interval_minutes: 15
+                channels:
+                  - name: mail-a
+                    kind: email
+                    to: a@example.com
+                    domains: [a1.example]
+                """)
+            let b = try Self.document("""
+                domains:
+                  - host: b1.example
+                  - host: b2.example
+                  - host: shared.example
+                    interval_minutes: 360
+                channels:
+                  - name: mail-b
+                    kind: email
+                    to: b@example.com
+                    domains: [b2.example, shared.example]
+                """)
+            final class Results: @unchecked Sendable {
+                let lock = NSLock()
+                var plans: [String: ConfigPlan] = [:]
+                var errors: [String] = []
+            }
+            let results = Results()
+            let files = [("a", a), ("b", b)]
+            DispatchQueue.concurrentPerform(iterations: 2) { i in
+                do {
+                    let plan = try DomainRegistry(database: db).apply(files[i].1, prune: true)
+                    results.lock.withLock { results.plans[files[i].0] = plan }
+                } catch {
+                    results.lock.withLock { results.errors.append("\(error)") }
+                }
+            }
+            #expect(results.errors.isEmpty, "\(results.errors)")
+            let hosts = Set(try db.allDomains().map(\.host)), channels = try db.channels().map(\.name)
+            // Whichever came second planned against the first's result: it removes what only the first declared.
+            let (last, first) = hosts.contains("b1.example") ? ("b", "a") : ("a", "b")
+            let lastPlan = try #require(results.plans[last]), firstPlan = try #require(results.plans[first])
+            #expect(firstPlan.count(.remove) == 0 && firstPlan.count(.change) == 0)
+            if last == "b" {
+                #expect(hosts == ["b1.example", "b2.example", "shared.example"] && channels == ["mail-b"])
+                #expect(try db.domain(host: "shared.example")?.intervalSeconds == 21600)
+                #expect(lastPlan.steps.contains(.init(action: .remove, subject: .domain("a1.example"), details: ["with its history of checks and alerts"])))
+                #expect(lastPlan.steps.contains(.init(action: .change, subject: .domain("shared.example"), details: ["interval_minutes: 15 → 360"])))
+            } else {
+                #expect(hosts == ["a1.example", "shared.example"] && channels == ["mail-a"])
+                #expect(try db.domain(host: "shared.example")?.intervalSeconds == 900)
+                #expect(lastPlan.steps.contains(.init(action: .remove, subject: .domain("b1.example"), details: ["with its history of checks and alerts"])))
+                #expect(lastPlan.steps.contains(.init(action: .change, subject: .domain("shared.example"), details: ["interval_minutes: 360 → 15"])))
+            }
+            #expect(lastPlan.steps.contains { $0.action == .remove && $0.subject == .channel(last == "b" ? "mail-a" : "mail-b") })
+            // Applying the last file again changes nothing: the database says exactly what it says.
+            #expect(try DomainRegistry(database: db).apply(last == "b" ? b : a, prune: true, dryRun: true).isEmpty)
+        }
+    }
+
+    /// Channels routed to apps: planned by name, applied, exported and applied again as a no-op; an
+    /// app that is nowhere refuses the file with the line.
+    @Test func channelsRouteToAppsByName() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let registry = DomainRegistry(database: db)
+            let file = """
+                apps:
+                  - name: Shop
+                    apple_app_ids: [\(Self.app)]
+                    apple_domains: ["applinks:shop.example"]
+                channels:
+                  - name: shop-team
+                    kind: email
+                    to: shop@example.com
+                    apps: [Shop]
+                """
+            let plan = try registry.apply(try Self.document(file))
+            #expect(plan.steps.last == .init(action: .add, subject: .channel("shop-team"),
+                                             details: ["kind: email", "to: shop@example.com", "min_severity: info", "domains: all", "apps: Shop"]))
+            let shop = try #require(try db.app(name: "Shop"))
+            #expect(try db.channels().first?.appIDs == [shop.id])
+            let exported = try ConfigWriter.yaml(try registry.exportConfig())
+            #expect(exported.contains("  to: shop@example.com\n  min_severity: info\n  apps:\n  - Shop\n"), "\(exported)")
+            #expect(try registry.apply(try Self.document(exported)).isEmpty)
+
+            let unrouted = file.replacingOccurrences(of: "\n    apps: [Shop]", with: "")
+            #expect(try registry.apply(try Self.document(unrouted)).steps == [.init(action: .change, subject: .channel("shop-team"),
+                                                                                   details: ["apps: Shop → (none)"])])
+            #expect(try db.channels().first?.appIDs == [])
+            #expect(throws: ConfigRefusal([ConfigProblem(line: 9, "shop-team: no app is named \"Nowhere\" in this file or the database")])) {
+                try registry.apply(try Self.document(file.replacingOccurrences(of: "[Shop]", with: "[Nowhere]")))
+            }
+        }
+    }
 }

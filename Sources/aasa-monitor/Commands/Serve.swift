@@ -58,7 +58,7 @@ extension AASAMonitor {
             let port = try listenPort()
 
             // Read before the database opens: a refused file stops here with nothing started.
-            let document = try config.map(ConfigInput.read)
+            let document = try config.map { try ConfigInput.read($0) }
             let opened = try database.open(migrate: true)
             if let document, let config {
                 do {
