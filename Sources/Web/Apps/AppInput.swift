@@ -2,8 +2,9 @@ import Foundation
 import Registry
 
 /// The app form's fields as typed, to and from a `FormData`: the text areas hold one entry per line;
-/// the files are pasted text, or what the page's script read from an uploaded file
-/// (`base64:` + the bytes, for a binary property list).
+/// the files are pasted text, an uploaded file (the form posts multipart/form-data, so no script is
+/// needed), or what the page's script read from one; a binary file travels on as `base64:` + the
+/// bytes, so the preview's hidden fields carry it to the confirmation.
 struct AppFormFields: Sendable, Equatable {
     var name = ""
     var appleAppIDs = ""
@@ -37,8 +38,16 @@ struct AppFormFields: Sendable, Equatable {
         appleDomains = form["apple_domains"] ?? ""
         androidHosts = form["android_hosts"] ?? ""
         watchedURLs = form["watched_urls"] ?? ""
-        entitlements = form["entitlements"] ?? ""
-        manifest = form["manifest"] ?? ""
+        // A chosen file wins over the text area (the page's script may have copied it there too).
+        entitlements = form.file("entitlements_file").map { Self.carried($0.bytes) } ?? form["entitlements"] ?? ""
+        manifest = form.file("manifest_file").map { Self.carried($0.bytes) } ?? form["manifest"] ?? ""
+    }
+
+    /// An uploaded file as the text field carries it: UTF-8 text as it is (an XML plist, a manifest:
+    /// shown in the text area if the form comes back), anything else as `base64:` and its bytes.
+    static func carried(_ bytes: [UInt8]) -> String {
+        if !bytes.starts(with: Array("bplist".utf8)), !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) { return text.replacingCRLF() }
+        return "base64:" + Data(bytes).base64EncodedString()
     }
 
     static func lines(_ text: String) -> [String] {

@@ -63,7 +63,7 @@ enum AppPages {
         func isManifest(_ f: AppField) -> Bool { if case .manifestFile = f { true } else { false } }
         let body: HTML = """
             <h1>\(editing.map { "Edit \($0.name)" } ?? "Add or import an app")</h1>\(errors({ $0 == .app }, id: "app"))
-            <form method="post" action="\(editing.map { "/apps/\($0.id)/edit/preview" } ?? "/apps/preview")" class="card" novalidate>\(Layout.csrfField(viewer.csrf))
+            <form method="post" action="\(editing.map { "/apps/\($0.id)/edit/preview" } ?? "/apps/preview")" class="card" enctype="multipart/form-data" novalidate>\(Layout.csrfField(viewer.csrf))
             <p class="hint">\(editing == nil
                 ? "Paste or upload the app's own files, type what they lack, or both. Nothing is registered until you confirm the preview."
                 : "Change the entries, or paste or upload the app's files to add theirs. Nothing changes until you confirm the preview; domains the app stops claiming stay registered.")</p>
@@ -71,7 +71,8 @@ enum AppPages {
             <label for="entitlements">Entitlements file <span class="hint">— the <code>.entitlements</code> property list \
             (XML or binary), or the <code>com.apple.developer.associated-domains</code> array</span></label>\
             <textarea id="entitlements" name="entitlements" rows="6" spellcheck="false"\(described(isEntitlements, id: "entitlements"))>\(f.entitlements)</textarea>\
-            <input type="file" data-fill="entitlements" aria-label="Upload an entitlements file" accept=".entitlements,.plist,.json,.xml" hidden>\
+            <label for="entitlements_file" class="hint">or upload it</label>\
+            <input type="file" id="entitlements_file" name="entitlements_file" data-fill="entitlements" accept=".entitlements,.plist,.json,.xml">\
             \(errors(isEntitlements, id: "entitlements"))
             <label for="apple_app_ids">App IDs <span class="hint">— one per line, <code>TEAMID.bundle.id</code>, \
             for each variant (staging, enterprise); a signed build's file carries its own</span></label>\
@@ -85,7 +86,8 @@ enum AppPages {
             <fieldset><legend>Android</legend>
             <label for="manifest">AndroidManifest.xml</label>\
             <textarea id="manifest" name="manifest" rows="6" spellcheck="false"\(described(isManifest, id: "manifest"))>\(f.manifest)</textarea>\
-            <input type="file" data-fill="manifest" aria-label="Upload an AndroidManifest.xml" accept=".xml" hidden>\
+            <label for="manifest_file" class="hint">or upload it</label>\
+            <input type="file" id="manifest_file" name="manifest_file" data-fill="manifest" accept=".xml">\
             \(errors(isManifest, id: "manifest"))
             <label for="android_package">Package <span class="hint">— the applicationId; the manifest's when empty</span></label>\
             <input type="text" id="android_package" name="android_package" value="\(f.androidPackage)" placeholder="com.example.app" \

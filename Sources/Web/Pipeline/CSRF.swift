@@ -21,9 +21,9 @@ struct CSRF: WebMiddleware {
         }
         if !context.isAPI && request.method == "POST" {
             do {
-                state.form = try FormData.decode(request.body, limits: context.route.formLimits)
+                state.form = try FormData.decode(request.body, contentType: request.header("content-type"), limits: context.route.formLimits)
             } catch {
-                throw WebError.badRequest("The form could not be read (\(error)).")
+                throw WebError.badRequest("The form could not be read: \(error). Reload the page and send it again.")
             }
             guard let secret = state.csrfSecret, CSRFToken.isValid(state.form["csrf"], forSession: secret) else {
                 return ErrorPages.page(.forbidden("The form expired or came from another site. Go back, reload the page and try again."),

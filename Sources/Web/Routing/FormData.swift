@@ -1,4 +1,5 @@
-/// A decoded `application/x-www-form-urlencoded` body (or query string), fields in order.
+/// A decoded form: an `application/x-www-form-urlencoded` body (or query string), or a
+/// `multipart/form-data` one (`MultipartForm`), whose chosen files are kept apart as bytes.
 public struct FormData: Sendable, Equatable {
     public struct Limits: Sendable {
         public var maxBytes: Int
@@ -18,18 +19,73 @@ public struct FormData: Sendable, Equatable {
         public static let query = Limits(maxBytes: 8 << 10, maxFields: 50)
     }
 
-    public enum DecodeError: Error, Equatable {
+    public enum DecodeError: Error, Equatable, CustomStringConvertible {
         case tooLarge(limit: Int)
         case tooManyFields(limit: Int)
         case malformed(field: String)
+        case multipart(MultipartError)
+
+        public var description: String {
+            switch self {
+            case .tooLarge(let limit): "the form is larger than \(limit >= 1024 ? "\(limit >> 10) KB" : "\(limit) bytes")"
+            case .tooManyFields(let limit): "the form has more than \(limit) fields"
+            case .malformed(let field): "the field \(field) is not percent-encoded correctly"
+            case .multipart(let error): "the upload could not be read: \(error)"
+            }
+        }
+    }
+
+    /// A file a file input sent, byte for byte (a binary property list stays binary).
+    public struct File: Sendable, Equatable {
+        public var name: String
+        public var filename: String
+        public var contentType: String?
+        public var bytes: [UInt8]
     }
 
     public private(set) var fields: [(name: String, value: String)] = []
+    /// Files chosen in file inputs (multipart forms only); an input left empty sends none.
+    public private(set) var files: [File] = []
 
-    public init(fields: [(name: String, value: String)] = []) { self.fields = fields }
+    public init(fields: [(name: String, value: String)] = [], files: [File] = []) {
+        self.fields = fields
+        self.files = files
+    }
 
     public static func == (a: FormData, b: FormData) -> Bool {
         a.fields.count == b.fields.count && zip(a.fields, b.fields).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+            && a.files == b.files
+    }
+
+    /// The first file sent for `name`, nil when none was chosen.
+    public func file(_ name: String) -> File? { files.first { $0.name == name } }
+
+    /// A form body by its Content-Type: multipart when it says so, else URL-encoded (what a form
+    /// without `enctype` sends, and what a missing Content-Type has always been read as here).
+    public static func decode(_ body: [UInt8], contentType: String?, limits: Limits = .form) throws(DecodeError) -> FormData {
+        guard let contentType else { return try decode(body, limits: limits) }
+        let boundary: [UInt8]?
+        do { boundary = try MultipartForm.boundary(contentType: contentType) } catch { throw .multipart(error) }
+        guard let boundary else { return try decode(body, limits: limits) }
+        guard body.count <= limits.maxBytes else { throw .tooLarge(limit: limits.maxBytes) }
+        let parts: [MultipartForm.Part]
+        do {
+            parts = try MultipartForm.parse(body, boundary: boundary, limits: MultipartForm.Limits(maxParts: limits.maxFields))
+        } catch {
+            throw .multipart(error)
+        }
+        var form = FormData()
+        for part in parts {
+            if let filename = part.filename {
+                // An empty file input still sends a part, with no name and no bytes: no file was chosen.
+                if !filename.isEmpty || !part.body.isEmpty {
+                    form.files.append(File(name: part.name, filename: filename, contentType: part.contentType, bytes: part.body))
+                }
+            } else {
+                form.fields.append((part.name, String(decoding: part.body, as: UTF8.self).replacingCRLF()))
+            }
+        }
+        return form
     }
 
     /// The first value for `name`, nil when absent.
