@@ -69,7 +69,7 @@ extension DomainPage {
     static func androidDetails(_ m: DomainPageModel) -> HTML {
         guard let a = m.android, a.platforms.watches(.android), let result = a.result, result.isWatched || a.file != nil else { return .empty }
         var out: HTML = "<section id=\"android\" aria-labelledby=\"android-title\"><h2 id=\"android-title\">Android: assetlinks.json</h2>"
-        out.append(findingList(a.findings, id: "android-findings", title: "Android findings",
+        out.append(findingList(a.findings, id: "android-findings", title: "Findings: assetlinks.json",
                                empty: "No findings: the file, its transport and Google's answer look right."))
         var cards: HTML = .empty
         for l in [a.origin].compactMap({ $0 }) + a.otherUserAgents + a.includes { cards.append(locationCard(l, now: m.now)) }
@@ -77,7 +77,7 @@ extension DomainPage {
         out.append("<div class=\"grid-2\" id=\"android-locations\">\(cards)</div>")
         out.append(identities(result.identities))
         if let file = a.file {
-            out.append(fileCard(file, findings: a.findings, id: "android-file", title: "Current assetlinks.json"))
+            out.append(fileCard(file, findings: a.findings, id: "android-file", title: "Current file: assetlinks.json"))
         }
         out.append(versionDiff(a.versions, diff: a.diff, id: "android-diff", domainID: m.id, keys: ("afrom", "ato"),
                                title: "Changes between versions of assetlinks.json", noChange: "No behavioural change: every app is granted the same as before."))

@@ -53,7 +53,7 @@ public enum DomainPage {
     static func findings(_ m: DomainPageModel) -> HTML {
         guard !m.findings.isEmpty || m.lastCheck != nil else { return .empty }
         // With both platforms on the page, each list says whose it is.
-        return findingList(m.findings, id: "findings", title: m.android == nil ? "Findings" : "Apple findings",
+        return findingList(m.findings, id: "findings", title: m.android == nil ? "Findings" : "Findings: apple-app-site-association",
                            empty: "No findings: the file and its transport look right.")
     }
 
@@ -129,7 +129,7 @@ public enum DomainPage {
 
     static func file(_ m: DomainPageModel) -> HTML {
         guard let file = m.file else { return .empty }
-        return fileCard(file, findings: m.findings, id: "file", title: m.android == nil ? "Current file" : "Current apple-app-site-association")
+        return fileCard(file, findings: m.findings, id: "file", title: m.android == nil ? "Current file" : "Current file: apple-app-site-association")
     }
 
     /// A stored file pretty-printed, the line of each finding's location marked.

@@ -96,6 +96,11 @@ enum DomainPageBuilder {
             now: Int64(now.timeIntervalSince1970))
         model.appleState = d.platforms.watches(.apple) ? latest?.verdict.map { DomainState(verdict: $0) } : nil
         model.android = android
+        // Android made the domain worse than Apple's file did: the sentence says so, not Apple's words.
+        if let androidVerdict = android.state.flatMap({ _ in android.result?.verdict }), !checking,
+           androidVerdict > (d.platforms.watches(.apple) ? latest?.verdict ?? .pass : .pass) {
+            model.verdictSentence = VerdictSentence.android(androidVerdict, findings: android.findings, host: d.displayName)
+        }
         return model
     }
 

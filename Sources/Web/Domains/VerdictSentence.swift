@@ -30,6 +30,21 @@ enum VerdictSentence {
         }
     }
 
+    /// When Android's assetlinks.json is what makes the domain worse than Apple's file.
+    static func android(_ verdict: Verdict, findings: [Finding], host: String) -> String {
+        let errors = findings.filter { $0.severity == .error }, warnings = findings.filter { $0.severity == .warning }
+        switch verdict {
+        case .fail:
+            let first = errors.first?.message ?? "an expected app is not verified"
+            let more = errors.count > 1 ? " (and \(errors.count - 1) more error\(errors.count == 2 ? "" : "s"))" : ""
+            return "Android cannot verify the apps of \(host): \(first)\(more)"
+        case .warn:
+            return "Works, with \(warnings.count) Android warning\(warnings.count == 1 ? "" : "s") to look at: \(warnings.first?.message ?? "")"
+        case .pass:
+            return "All good: devices get a valid file for \(host)."
+        }
+    }
+
     private static func cannotUse(_ errors: [Finding]) -> String {
         let first = errors.first?.message ?? "a check failed"
         return errors.count > 1

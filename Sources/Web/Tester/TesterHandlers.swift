@@ -24,11 +24,25 @@ struct TesterHandlers<Repository: DomainStore & CheckStore & Sendable>: Sendable
         m.pasted = c.form["aasa"] ?? ""
         m.domainID = c.form["domain"].flatMap(Int64.init)
         m.domains = try testableDomains()
+        m.package = c.form["package"] ?? ""
+        m.pastedAndroid = c.form["assetlinks"] ?? ""
         let outcome = try evaluate(url: m.url, pasted: m.pasted, domainID: m.domainID)
+        // Android is asked only about a whole URL; the Apple side refuses anything else first.
+        let android = m.url.hasPrefix("https://") || m.url.hasPrefix("http://")
+            ? try evaluateAndroid(url: m.url, pasted: m.pastedAndroid, package: m.package, domainID: m.domainID) : nil
+        switch android {
+        case .success(let answer)?: m.android = answer
+        case .failure(let e)?: m.androidMessage = e.message
+        case nil: break
+        }
         switch outcome {
-        case .failure(let e):
+        case .failure(let e) where m.android == nil || e.field == "url":
             m.errors[e.field ?? "url"] = e.message
             return .html(TesterPage.render(m, viewer: try c.signedIn), status: 422)
+        case .failure(let e):
+            // Android answered: Apple's side says in its column why it has none.
+            m.appleMessage = e.message
+            return .html(TesterPage.render(m, viewer: try c.signedIn))
         case .success(let r):
             m.source = r.source
             m.findings = r.findings

@@ -25,8 +25,33 @@ public struct TesterModel: Sendable {
         }
     }
 
+    /// One Android app's answer: Android 15+ by the dynamic rules, older versions by verification alone.
+    public struct AndroidAppAnswer: Sendable {
+        public var packageName: String
+        public var opensDynamic: Bool
+        public var dynamicReason: String
+        public var opensOlder: Bool
+        public var olderReason: String
+        /// The dynamic rules tried on Android 15+, the deciding one marked.
+        public var steps: [Step]
+    }
+
+    public struct AndroidAnswer: Sendable {
+        public var source: String
+        public var apps: [AndroidAppAnswer]
+        public var findings: [String]
+    }
+
     public var url: String = ""
     public var pasted: String = ""
+    /// The Android package to ask about (empty: every app the file grants handle_all_urls).
+    public var package: String = ""
+    public var pastedAndroid: String = ""
+    /// Android's answer; nil when there was no assetlinks.json to test against.
+    public var android: AndroidAnswer?
+    /// Why a platform has no answer (no file to test against, an unreadable file), shown in its column.
+    public var appleMessage: String?
+    public var androidMessage: String?
     /// Registered domains to test against (id, display host); `domainID` is the selected one.
     public var domains: [(id: Int64, host: String)] = []
     public var domainID: Int64?
@@ -55,10 +80,25 @@ public enum TesterPage {
             <select id="domain" name="domain">\(options)</select>\(err("domain"))\
             <label for="aasa">Paste an apple-app-site-association file <span class="hint">(optional; used instead of the stored file)</span></label>\
             <textarea id="aasa" name="aasa" rows="10" spellcheck="false">\(m.pasted)</textarea>\(err("aasa"))\
+            <label for="package">Android package <span class="hint">(optional; every app the assetlinks.json verifies when empty)</span></label>\
+            <input type="text" id="package" name="package" value="\(m.package)" placeholder="com.example.app" autocomplete="off">\
+            <label for="assetlinks">Paste an assetlinks.json <span class="hint">(optional; used instead of the domain's stored one)</span></label>\
+            <textarea id="assetlinks" name="assetlinks" rows="6" spellcheck="false">\(m.pastedAndroid)</textarea>\(err("assetlinks"))\
             <p><button type="submit" class="primary">Test</button></p></form>
             """
+        if m.outcomes != nil || m.android != nil || m.appleMessage != nil {
+            body.append("<section aria-labelledby=\"result-title\"><h2 id=\"result-title\">Result</h2><div class=\"grid-2\">")
+            body.append(appleColumn(m))
+            body.append(androidColumn(m))
+            body.append("</div></section>")
+        }
+        return Layout.page(title: "URL tester", viewer: viewer, active: .tester, body: body)
+    }
+
+    /// Apple's answer: the AASA's deciding rule per app.
+    static func appleColumn(_ m: TesterModel) -> HTML {
+        var result: HTML = "<div class=\"card\" id=\"apple-answer\"><h3>Apple</h3>"
         if let outcomes = m.outcomes {
-            var result: HTML = "<section class=\"card\"><h2>Result</h2>"
             if let source = m.source { result.append("<p class=\"muted\">Using \(source).</p>") }
             let opening = outcomes.filter(\.opens)
             if let first = opening.first {
@@ -72,14 +112,43 @@ public enum TesterPage {
                     let loc: HTML = s.location.map { " <code class=\"muted\">\($0)</code>" } ?? .empty
                     steps.append(s.decides ? "<li class=\"decider\">\(s.text)\(loc)</li>" : "<li>\(s.text)\(loc)</li>")
                 }
-                result.append("<h3><code>\(o.appID)</code> — \(o.opens ? "opens" : "does not open")</h3><p>\(o.reason)</p><ul class=\"steps\">\(steps)</ul>")
+                result.append("<h4><code>\(o.appID)</code> — \(o.opens ? "opens" : "does not open")</h4><p>\(o.reason)</p><ul class=\"steps\">\(steps)</ul>")
             }
             if !m.findings.isEmpty {
-                result.append("<h3>Problems in this file</h3><ul class=\"changes\">\(m.findings.map { f -> HTML in "<li>\(f)</li>" })</ul>")
+                result.append("<h4>Problems in this file</h4><ul class=\"changes\">\(m.findings.map { f -> HTML in "<li>\(f)</li>" })</ul>")
             }
-            result.append("</section>")
-            body.append(result)
+        } else {
+            result.append("<p class=\"muted\">\(m.appleMessage ?? "No apple-app-site-association to test against.")</p>")
         }
-        return Layout.page(title: "URL tester", viewer: viewer, active: .tester, body: body)
+        result.append("</div>")
+        return result
+    }
+
+    /// Android's answer: per app, Android 15+ (dynamic rules) and older versions (every path of a verified host).
+    static func androidColumn(_ m: TesterModel) -> HTML {
+        var result: HTML = "<div class=\"card\" id=\"android-answer\"><h3>Android</h3>"
+        guard let a = m.android else {
+            result.append("<p class=\"muted\">\(m.androidMessage ?? "No assetlinks.json to test against: paste one, or choose a domain that serves one.")</p></div>")
+            return result
+        }
+        result.append("<p class=\"muted\">Using \(a.source).</p>")
+        if a.apps.isEmpty {
+            result.append("<div class=\"outcome none\">No statement grants handle_all_urls to an app: the URL opens in the browser.</div>")
+        }
+        for app in a.apps {
+            var steps: HTML = .empty
+            for s in app.steps { steps.append(s.decides ? "<li class=\"decider\">\(s.text)</li>" : "<li>\(s.text)</li>") }
+            result.append("""
+                <h4><code>\(app.packageName)</code></h4>\
+                <dl class="facts"><dt>Android 15+</dt><dd><strong>\(app.opensDynamic ? "opens the app" : "stays in the browser")</strong>: \(app.dynamicReason)</dd>\
+                <dt>Android 14 and older</dt><dd><strong>\(app.opensOlder ? "opens the app" : "stays in the browser")</strong>: \(app.olderReason)</dd></dl>\
+                \(steps.isEmpty ? HTML.empty : "<ul class=\"steps\">\(steps)</ul>")
+                """)
+        }
+        if !a.findings.isEmpty {
+            result.append("<h4>Problems in this file</h4><ul class=\"changes\">\(a.findings.map { f -> HTML in "<li>\(f)</li>" })</ul>")
+        }
+        result.append("</div>")
+        return result
     }
 }

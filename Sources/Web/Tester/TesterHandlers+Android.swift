@@ -1,0 +1,50 @@
+import AssetLinks
+import Foundation
+import Store
+
+/// The URL tester's Android answer (issue #13): which app a URL opens by the domain's stored
+/// assetlinks.json (or a pasted one), on Android 15+ by the dynamic rules, and before Android 15
+/// (every path of a verified host), decided by the AssetLinks core's matcher.
+extension TesterHandlers {
+    /// nil when there is no assetlinks.json to test against (none pasted, none stored for the domain).
+    func evaluateAndroid(url: String, pasted: String, package: String, domainID: Int64?) throws -> Swift.Result<TesterModel.AndroidAnswer, Problem>? {
+        var bytes: [UInt8]
+        var source: String
+        if !pasted.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            bytes = Array(pasted.utf8)
+            source = "the pasted assetlinks.json"
+        } else if let domainID, let d = try store.domain(id: domainID), d.platforms.watches(.android),
+                  let checkID = d.lastCheckID, let sha = try store.check(id: checkID)?.androidVersionSHA256,
+                  let body = try store.versionBody(VersionKey(.android, sha256: sha)) {
+            bytes = body
+            source = "the current assetlinks.json of \(d.displayName) (version \(sha.prefix(12)))"
+        } else {
+            return nil
+        }
+        let reading = AssetLinksReader.read(bytes)
+        guard let file = reading.file else {
+            let first = reading.findings.sorted { $0.severity < $1.severity }.first?.message ?? "it is not a statement list"
+            return .failure(Problem(message: "The assetlinks.json cannot be read: \(first)", field: "assetlinks"))
+        }
+        let typed = package.trimmingCharacters(in: .whitespaces)
+        // The package asked about, else every app the file grants handle_all_urls.
+        let packages = typed.isEmpty
+            ? file.packageNames.filter { !file.statements(granting: Relation.handleAllURLs, to: $0).isEmpty }
+            : [typed]
+        let matcher = AppLinkMatcher(file)
+        let parsed = AndroidURL(url)
+        let apps = packages.map { name -> TesterModel.AndroidAppAnswer in
+            let current = matcher.explain(parsed, packageName: name)
+            let older = matcher.explain(parsed, packageName: name, androidVersion: AppLinkMatcher.firstDynamicRulesVersion - 1)
+            let steps = (current.rules?.trace ?? []).map { tried in
+                TesterModel.Step(text: "Rule \(tried.rule + 1): \(tried.text) \(tried.matched ? (tried.exclude ? "matches and excludes" : "matches") : "does not match")",
+                                 decides: tried.rule == current.rules?.decidingRule)
+            }
+            return .init(packageName: name, opensDynamic: current.decision.opensApp, dynamicReason: current.summary,
+                         opensOlder: older.decision.opensApp, olderReason: older.summary, steps: steps)
+        }
+        let findings = reading.findings.filter { $0.severity == .error || $0.severity == .warning }.prefix(10)
+            .map { "\($0.severity.rawValue): \($0.message)" }
+        return .success(.init(source: source, apps: apps, findings: Array(findings)))
+    }
+}
