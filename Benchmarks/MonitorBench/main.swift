@@ -2,10 +2,12 @@
 //  1. checks/s through the whole pipeline (claim → fetch → validate → compare → one transaction)
 //     for N domains, against the fetcher alone on the same hosts and fetch settings (goal ≥ 0.8×);
 //  2. bytes of database growth per unchanged check (goal ≤ 100) and per changed check;
-//  3. the claim statement's time with 100,000 domains registered (EXPLAIN ANALYZE, goal ≤ 5 ms).
+//  3. the claim statement's time with 100,000 domains registered (EXPLAIN ANALYZE, goal ≤ 5 ms);
+//  4. the same pipeline with both files per domain (the AASA and assetlinks.json on the fleet, issue
+//     #13), beside the AASA-only run as a ratio, and against the bare fetcher asking both.
 // Build in release: swift build -c release --product MonitorBench
 //
-//   MonitorBench [--domains 10000] [--parallel 128] [--unchanged-rounds 3] [--claim-domains 100000]
+//   MonitorBench [--domains 10000] [--parallel 128] [--unchanged-rounds 3] [--claim-domains 100000] [--skip-claim]
 import Fetch
 import Foundation
 import Monitor
@@ -19,6 +21,7 @@ struct Options {
     var parallel = 128
     var unchangedRounds = 3
     var claimDomains = 100_000
+    var skipClaim = false
 
     init(_ arguments: [String]) {
         var i = 1
@@ -29,6 +32,7 @@ struct Options {
             case "--parallel": parallel = value ?? parallel; i += 1
             case "--unchanged-rounds": unchangedRounds = value ?? unchangedRounds; i += 1
             case "--claim-domains": claimDomains = value ?? claimDomains; i += 1
+            case "--skip-claim": skipClaim = true
             default: break
             }
             i += 1
@@ -88,6 +92,37 @@ func fetcherAlone(_ hosts: [HostName], fleet: TestTLSFleet, parallel: Int) async
     return Double(hosts.count) / seconds(since: start)
 }
 
+/// The bare fetcher asking both platforms of each host (`checkPlatforms`: one resolution, the AASA and
+/// assetlinks.json), at most `parallel * 2` hosts at a time, as the scheduler runs them.
+func fetcherAloneBothPlatforms(_ hosts: [HostName], fleet: TestTLSFleet, parallel: Int) async throws -> Double {
+    let fetcher = try Fetcher(try fetchConfiguration(fleet, parallel: parallel))
+    defer { fetcher.shutdown() }
+    let start = ContinuousClock.now
+    await withTaskGroup(of: Void.self) { group in
+        var next = 0
+        func add() {
+            guard next < hosts.count else { return }
+            let host = hosts[next]
+            next += 1
+            group.addTask { _ = await fetcher.checkPlatforms(host) }
+        }
+        for _ in 0..<min(parallel * 2, hosts.count) { add() }
+        while await group.next() != nil { add() }
+    }
+    return Double(hosts.count) / seconds(since: start)
+}
+
+/// Every fleet host without a file of its own serves this assetlinks.json (nil: none, a 404).
+func serveAssetLinks(_ fleet: TestTLSFleet, _ body: [UInt8]?) throws {
+    let url = fleet.directory.appendingPathComponent("www/_default/.well-known/assetlinks.json")
+    guard let body else {
+        try? FileManager.default.removeItem(at: url)
+        return
+    }
+    try Data(body).write(to: url)
+    try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
+}
+
 func databaseBytes(_ database: Database) throws -> Int {
     try database.value("SELECT sum(pg_total_relation_size(c.oid))::bigint FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind = 'r'")
 }
@@ -109,12 +144,23 @@ let fleet = try TestTLSFleet(workerProcesses: 2)
 defer { fleet.stop() }
 print("monitor-bench: \(options.domains) domains on the TLS fleet, parallelism \(options.parallel)")
 
-try await TestPostgres.withDatabase(poolSize: 16) { database in
-    let hosts = try (0..<options.domains).map { try HostName("m\($0).fleet.test") }
+/// One pipeline run's figures: the first round (every check a change), the unchanged rounds, growth.
+struct PipelineFigures {
+    var alone = 0.0, first = 0.0, best = 0.0
+    var unchangedRates: [Double] = []
+    var bytesPerChanged = 0, bytesPerUnchangedFromFirst = 0, steadyBefore = 0, steadyAfter = 0
+}
+
+/// Registers the domains in a fresh database and runs the pipeline rounds. `bothFiles`: the fleet
+/// serves assetlinks.json too, so every check fetches and stores Android's file beside the AASA.
+func measurePipeline(_ hosts: [HostName], bothFiles: Bool, details: Bool) async throws -> PipelineFigures {
+    var figures = PipelineFigures()
+    try await TestPostgres.withDatabase(poolSize: 16) { database in
     for host in hosts {
         _ = try database.importDomain(host: host.ascii, displayName: host.unicode, wildcard: false, appIDs: [])
     }
-    let aloneBefore = try await fetcherAlone(hosts, fleet: fleet, parallel: options.parallel)
+    let aloneBefore = bothFiles ? try await fetcherAloneBothPlatforms(hosts, fleet: fleet, parallel: options.parallel)
+        : try await fetcherAlone(hosts, fleet: fleet, parallel: options.parallel)
     func repeatCount() throws -> Int { try database.value("SELECT count(*)::int FROM check_repeats") }
     let before = try databaseBytes(database)
     let first = try await pipelineRound(database, fleet: fleet, parallel: options.parallel, expected: options.domains)
@@ -142,11 +188,22 @@ try await TestPostgres.withDatabase(poolSize: 16) { database in
     let relationsAfterRollup = try relationBytes(database)
     let rollupRows: Int = try database.value("SELECT count(*)::int FROM check_rollups")
     let rollupBytes: Int = try database.value("SELECT pg_total_relation_size('check_rollups')::bigint")
-    let aloneAfter = try await fetcherAlone(hosts, fleet: fleet, parallel: options.parallel)
+    let aloneAfter = bothFiles ? try await fetcherAloneBothPlatforms(hosts, fleet: fleet, parallel: options.parallel)
+        : try await fetcherAlone(hosts, fleet: fleet, parallel: options.parallel)
     let alone = (aloneBefore + aloneAfter) / 2
     let unchangedChecks = warmRepeats + repeats
     let best = unchangedRates.max() ?? 0
     let ratio = { (rate: Double) in String(format: "%.2f", rate / alone) + "×" }
+    if bothFiles {
+        let android: Int = try database.value("SELECT count(*)::int FROM checks WHERE android_version_id IS NOT NULL")
+        print("(both files: \(android) checks stored an assetlinks.json version)")
+    }
+    figures = PipelineFigures(alone: alone, first: first, best: best, unchangedRates: unchangedRates,
+                              bytesPerChanged: (afterChanged - before) / max(options.domains, 1),
+                              bytesPerUnchangedFromFirst: (afterRollup - afterChanged) / max(unchangedChecks, 1),
+                              steadyBefore: (afterUnchanged - afterWarm) / max(repeats, 1),
+                              steadyAfter: (afterRollup - afterWarm) / max(repeats, 1))
+    guard details else { return }
 
     print("| measure | value |")
     print("|---|---:|")
@@ -165,9 +222,28 @@ try await TestPostgres.withDatabase(poolSize: 16) { database in
         let indexes = Double(after.indexes - before.indexes) / Double(max(unchangedChecks, 1))
         if heap != 0 || indexes != 0 { print("    \(name): \(String(format: "%.1f", heap)) / \(String(format: "%.1f", indexes))") }
     }
+    }
+    return figures
 }
 
-try TestPostgres.withDatabase { database in
+let hosts = try (0..<options.domains).map { try HostName("m\($0).fleet.test") }
+try serveAssetLinks(fleet, nil)
+let appleOnly = try await measurePipeline(hosts, bothFiles: false, details: true)
+try serveAssetLinks(fleet, FleetAssetLinks.good)
+let both = try await measurePipeline(hosts, bothFiles: true, details: false)
+try serveAssetLinks(fleet, nil)
+
+func times(_ a: Double, _ b: Double) -> String { String(format: "%.2f", a / max(b, 1e-9)) + "×" }
+print("\nBoth files per domain (the AASA and assetlinks.json) beside the AASA only:")
+print("| measure | AASA only | both files | both / AASA only |")
+print("|---|---:|---:|---:|")
+print("| bare fetcher, checks/s (mean of before and after) | \(Int(appleOnly.alone)) | \(Int(both.alone)) | \(times(both.alone, appleOnly.alone)) |")
+print("| pipeline, first round (every check a change), checks/s | \(Int(appleOnly.first)) (\(times(appleOnly.first, appleOnly.alone)) of its fetcher) | \(Int(both.first)) (\(times(both.first, both.alone)) of its fetcher) | \(times(both.first, appleOnly.first)) |")
+print("| pipeline, unchanged rounds (best), checks/s | \(Int(appleOnly.best)) (\(times(appleOnly.best, appleOnly.alone))) | \(Int(both.best)) (\(times(both.best, both.alone))) | \(times(both.best, appleOnly.best)) |")
+print("| DB bytes per changed (first) check | \(appleOnly.bytesPerChanged) | \(both.bytesPerChanged) | \(times(Double(both.bytesPerChanged), Double(appleOnly.bytesPerChanged))) |")
+print("| DB bytes per unchanged check, steady state before / after roll-up | \(appleOnly.steadyBefore) / \(appleOnly.steadyAfter) | \(both.steadyBefore) / \(both.steadyAfter) | |")
+
+if !options.skipClaim { try TestPostgres.withDatabase { database in
     try database.execute("""
         INSERT INTO domains (host, display_name, next_check_at)
         SELECT 'c' || g || '.example', 'c' || g || '.example', now() + (g % 3600) * interval '1 second'
@@ -190,4 +266,4 @@ try TestPostgres.withDatabase { database in
     print("| claim statement with \(options.claimDomains) domains (64 due), median execution time ms | \(times.isEmpty ? "?" : String(format: "%.3f", times[times.count / 2])) |")
     print("\nEXPLAIN ANALYZE of the claim statement:")
     plan.forEach { print("    " + $0) }
-}
+} }

@@ -91,6 +91,19 @@ import Vocabulary
         #expect(!AndroidAlertRules.watchedURLFlipped(gone).evaluated)
     }
 
+    @Test func aNewAssetLinksFileIsAnnouncedWithItsDiff() throws {
+        var old = Self.result()
+        old.versionSHA256 = "aaaaaaaaaaaaaaaa"
+        var new = old
+        #expect(AndroidAlertRules.newVersionNotice(previous: old, current: new, diffSummary: [], now: Date()) == nil, "same file")
+        #expect(AndroidAlertRules.newVersionNotice(previous: nil, current: new, diffSummary: [], now: Date()) == nil, "first check")
+        new.versionSHA256 = "bbbbbbbbbbbbbbbb"
+        let notice = try #require(AndroidAlertRules.newVersionNotice(previous: old, current: new,
+                                                                     diffSummary: ["+ package com.example.other"], now: Date()))
+        #expect(notice.kind == .notice && notice.severity == .info && notice.key == AlertKey(rule: .newVersion, subject: "android bbbbbbbbbbbbbbbb"))
+        #expect(notice.summary == "Android: a new assetlinks.json was published (bbbbbbbbbbbb, was aaaaaaaaaaaa). + package com.example.other")
+    }
+
     @Test func googleErrorsAndLagBeyondMaxAgeAndGraceAreTheLowerTier() {
         #expect(AlertRule.googleVerdict.severity == .warning)
         let error = Finding(code: "google-verdict-error", severity: .error, message: "Google's API reports ERROR_CODE_FETCH_ERROR")

@@ -97,10 +97,13 @@ import Vocabulary
                 return
             }
             try database.execute("INSERT INTO channels (kind, target) VALUES ('email', 'ops@example.com')")
+            var notices: [AlertEvent] = []
             func round(_ file: String) async throws -> [AlertEvent] {
                 try writeAssetLinks(fleet, file)
                 try makeAllDue(database)
-                return try await checkDueDomains(pipeline).flatMap(\.1.step.alerts).filter { $0.kind != .notice }
+                let alerts = try await checkDueDomains(pipeline).flatMap(\.1.step.alerts)
+                notices += alerts.filter { $0.kind == .notice }
+                return alerts.filter { $0.kind != .notice }
             }
             #expect(try await round(opens).isEmpty)
             let domainID = try #require(try database.domain(host: "android.fleet.test")?.id)
@@ -111,6 +114,12 @@ import Vocabulary
 
             // The rules change so /p/ no longer opens the app on Android 15+ (older versions still open it).
             #expect(try await round(excludes).isEmpty, "one failing check pages nobody")
+            // The new file is announced at once (info), with what changed: the rules and the URL that flips.
+            #expect(notices.map(\.key.subject) == ["android " + ContentDigest.sha256Hex(Array(excludes.utf8))])
+            #expect(notices.first?.summary.hasPrefix("Android: a new assetlinks.json was published") == true)
+            #expect(notices.first?.summary.contains("~ \(url) for \(Self.package):") == true, "\(notices.first?.summary ?? "")")
+            #expect(try database.value("SELECT count(*)::int FROM deliveries WHERE event = 'published' AND payload::text LIKE $1",
+                                       "%/p/12 for com.example.shop%", as: Int.self) == 1, "the diff travels with the notice")
             let opened = try await round(excludes)
             #expect(opened.map(\.kind) == [.opened])
             #expect(opened.first?.key == AlertKey(rule: .androidWatchedURLFlipped, subject: url))

@@ -95,6 +95,17 @@ public enum AndroidAlertRules {
         return RuleCheck(rule: .androidWatchedURLFlipped, failures: failures)
     }
 
+    /// The informational notice for a newly published assetlinks.json (spec §11: "rules changed" and
+    /// "association added" are info, with the diff): nil when the file did not change. Keyed apart
+    /// from Apple's notice, so both can go out for one check.
+    public static func newVersionNotice(previous: AndroidResult?, current: AndroidResult?, diffSummary: [String], now: Date) -> AlertEvent? {
+        guard let old = previous?.versionSHA256, let new = current?.versionSHA256, old != new else { return nil }
+        var summary = "Android: a new assetlinks.json was published (\(new.prefix(12)), was \(old.prefix(12)))."
+        if !diffSummary.isEmpty { summary += " " + diffSummary.joined(separator: "; ") }
+        return AlertEvent(kind: .notice, key: AlertKey(rule: .newVersion, subject: "android " + new),
+                          severity: AlertRule.newVersion.severity, summary: summary, at: now)
+    }
+
     /// Google's API reports an error code, says an expected identity is not linked, or still serves
     /// another list than the origin beyond its maxAge plus the grace period. A lower tier, as Apple's
     /// CDN lag is: devices that ask the site directly may still verify.

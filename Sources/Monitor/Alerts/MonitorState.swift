@@ -26,13 +26,18 @@ public struct MonitorState: Hashable, Sendable, Codable {
     }
 
     /// Advances the state by one check. `diffSummary` describes the behavioural difference to the
-    /// previous file, when there is one, for the new-version notice.
-    public func advanced(by check: CheckSummary, policy: AlertPolicy, now: Date, diffSummary: String? = nil) -> Step {
+    /// previous file, when there is one, for the new-version notice; `androidDiff` the same for
+    /// Android's file, one line per difference.
+    public func advanced(by check: CheckSummary, policy: AlertPolicy, now: Date, diffSummary: String? = nil,
+                         androidDiff: [String] = []) -> Step {
         let current = check.continuing(from: last)
         let changes = CheckComparison.events(previous: last, current: current)
         let rules = AlertRules.evaluate(current, policy: policy, now: now)
         var (tracks, alerts) = AlertStateMachine.step(tracks: tracks, checks: rules, policy: policy, now: now)
         if let notice = AlertRules.newVersionNotice(previous: last, current: current, diffSummary: diffSummary, now: now) {
+            alerts.append(notice)
+        }
+        if let notice = AndroidAlertRules.newVersionNotice(previous: last?.android, current: current.android, diffSummary: androidDiff, now: now) {
             alerts.append(notice)
         }
         let next = MonitorState(last: current, tracks: tracks,

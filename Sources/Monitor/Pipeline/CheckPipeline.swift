@@ -81,11 +81,13 @@ public struct CheckPipeline: Sendable {
         }
         let diffLines = await behaviourDiff(previous: previous.last, current: summary, document: check.report.document,
                                             urls: expectations.watchedURLs.map(\.url))
+        let androidLines = await androidDiff(previous: previous.last?.android, current: summary.android, body: androidCheck?.origin.body,
+                                              urls: expectations.androidWatchedURLs.map(\.url))
         let step = previous.advanced(by: summary, policy: alertPolicy(for: domain), now: now,
-                                     diffSummary: diffLines.isEmpty ? nil : diffLines.joined(separator: "; "))
+                                     diffSummary: diffLines.isEmpty ? nil : diffLines.joined(separator: "; "), androidDiff: androidLines)
         var record = try makeRecord(domain: domain, check: check, android: androidCheck, startedAt: started, previous: previous, step: step)
         for index in record.alertChanges.indices where record.alertChanges[index].kind == .notice {
-            record.alertChanges[index].diffSummary = diffLines
+            record.alertChanges[index].diffSummary = record.alertChanges[index].subject.hasPrefix("android ") ? androidLines : diffLines
         }
         let outcome = try await recordRetrying(record, giveUpAfter: giveUpAfter)
         return Result(outcome: outcome, step: step)
@@ -104,6 +106,20 @@ public struct CheckPipeline: Sendable {
         let diff = AASADiff.diff(old: old, new: document, urls: urls)
         // The CLI's indentation is for a terminal; the stored event lines go without it.
         return diff.lines.map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// Android's behavioural difference to the previous assetlinks.json, in lines (packages,
+    /// fingerprints, relations, dynamic rules, and the watched URLs that flip), when the file changed.
+    /// Best effort, like Apple's: a previous file that cannot be read back gives no lines. Both sides
+    /// are the origin's own statements (included files are not stored), so an include is not a change.
+    func androidDiff(previous: AndroidResult?, current: AndroidResult?, body: [UInt8]?, urls: [String]) async -> [String] {
+        guard let oldSHA = previous?.versionSHA256, let newSHA = current?.versionSHA256, oldSHA != newSHA,
+              let body, let file = AssetLinksReader.read(body).file else { return [] }
+        let database = self.database
+        guard let stored = try? await BlockingCallQueue.run({ try database.version(VersionKey(.android, sha256: oldSHA)) }),
+              let old = AssetLinksReader.read(stored.body).file else { return [] }
+        let diff = AssetLinksDiff.diff(old: old, new: file, urls: urls)
+        return diff.isBehaviourallyEqual ? [] : diff.lines
     }
 
     func alertPolicy(for domain: LeasedDomain) -> AlertPolicy {
