@@ -161,6 +161,13 @@ private struct Walker {
         return scalar.string
     }
 
+    /// A value an entry cannot do without (its host, name, kind …), with the line it is on; an entry
+    /// missing one is incomplete (the problem is already reported).
+    mutating func read(_ node: Node, what: String, into field: inout String, line: inout Int, complete: inout Bool) {
+        line = Self.line(node)
+        if let text = string(node, what: what) { field = text } else { complete = false }
+    }
+
     mutating func integer(_ node: Node, what: String) -> Int? {
         guard let text = string(node, what: what) else { return nil }
         guard let value = Int(text), value >= 0 else {
@@ -251,8 +258,7 @@ private struct Walker {
         for (key, _, value) in pairs {
             switch key {
             case "host":
-                entry.lines.host = Self.line(value)
-                if let host = string(value, what: "host") { entry.host = host } else { complete = false }
+                read(value, what: "host", into: &entry.host, line: &entry.lines.host, complete: &complete)
             case "interval_minutes":
                 entry.lines.interval = Self.line(value)
                 entry.intervalMinutes = integer(value, what: "interval_minutes")
@@ -313,11 +319,9 @@ private struct Walker {
         for (key, _, value) in pairs {
             switch key {
             case "name":
-                entry.lines.name = Self.line(value)
-                if let name = string(value, what: "name") { entry.name = name } else { complete = false }
+                read(value, what: "name", into: &entry.name, line: &entry.lines.name, complete: &complete)
             case "android_package":
-                entry.lines.androidPackage = Self.line(value)
-                if let package = string(value, what: "android_package") { entry.androidPackage = package } else { complete = false }
+                read(value, what: "android_package", into: &entry.androidPackage, line: &entry.lines.androidPackage, complete: &complete)
             case "apple_app_ids":
                 for (id, line) in strings(value, what: "apple_app_ids") { entry.appleAppIDs.append(id); entry.lines.appleAppIDs.append(line) }
             case "apple_domains":
@@ -364,11 +368,9 @@ private struct Walker {
         for (key, _, value) in pairs {
             switch key {
             case "name":
-                entry.lines.name = Self.line(value)
-                if let name = string(value, what: "name") { entry.name = name } else { complete = false }
+                read(value, what: "name", into: &entry.name, line: &entry.lines.name, complete: &complete)
             case "kind":
-                entry.lines.kind = Self.line(value)
-                if let kind = string(value, what: "kind") { entry.kind = kind } else { complete = false }
+                read(value, what: "kind", into: &entry.kind, line: &entry.lines.kind, complete: &complete)
             case "min_severity":
                 entry.lines.minSeverity = Self.line(value)
                 guard let text = string(value, what: "min_severity") else { complete = false; continue }
