@@ -227,7 +227,7 @@ enum OpenAPIDocument {
                 "responses": \#(responses(jsonResponse(200, "The outcome", tested), refs: [400, 413, 415, 422]))}
             },
             "/apps": {
-              "get": {"operationId": "listApps", "summary": "List apps with their domains counted by state",
+              "get": {"operationId": "listApps", "summary": "List apps with their links (domain x platform x service) counted by state, each link judged for the app",
                 "responses": \#(responses(#""200": {"description": "The apps", "content": {"application/json": {"schema": {"type": "object", "required": ["apps"], "properties": {"apps": {"type": "array", "items": {"type": "object"}}}}}}}"#, refs: []))},
               "post": {"operationId": "registerApp", "summary": "Register an app and the domains it claims in one transaction (or, with preview, only say what would be registered)",
                 "requestBody": \#(jsonBody(##"{"$ref": "#/components/schemas/AppInput"}"##)),
