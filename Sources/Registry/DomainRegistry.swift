@@ -175,6 +175,24 @@ public struct DomainRegistry: Sendable {
         if !Registration.offeredIntervals.contains(where: { $0.minutes == minutes }), problems[.interval] == nil {
             problems[.interval] = "Choose one of the offered intervals."
         }
+        var androidApps: [AndroidAppExpectationDraft]?
+        if let entries = r.androidApps {
+            var apps: [AndroidAppExpectationDraft] = []
+            for (i, entry) in entries.enumerated() {
+                var package = ""
+                do { package = try AndroidPackage(typed: entry.package).text } catch { problems[.androidPackage(i)] = error.message }
+                let typed = entry.fingerprints.split { $0 == " " || $0 == "," || $0 == "\n" || $0 == "\r" || $0 == "\t" }
+                var fingerprints: [String] = []
+                for text in typed {
+                    do { fingerprints.append(try CertificateFingerprint(typed: String(text)).text) } catch {
+                        problems[.androidFingerprints(i)] = error.message
+                    }
+                }
+                if typed.isEmpty { problems[.androidFingerprints(i)] = "Add the SHA-256 fingerprint of the app's signing key (Play Console › App integrity › App signing)." }
+                apps.append(AndroidAppExpectationDraft(packageName: package, fingerprints: Array(Set(fingerprints)).sorted()))
+            }
+            androidApps = apps
+        }
         // Left out: a new domain is watched for both, an edited one keeps its setting.
         var platforms = editing?.platforms ?? .both
         if let typed = r.platforms {
@@ -182,7 +200,7 @@ public struct DomainRegistry: Sendable {
         }
         guard problems.isEmpty else { throw .invalid(problems) }
         return DomainDraft(host: ascii, displayName: display, wildcard: wildcard, intervalSeconds: minutes * 60,
-                           badgeEnabled: r.badge, appIDs: appIDs, watchedURLs: watched, platforms: platforms)
+                           badgeEnabled: r.badge, appIDs: appIDs, watchedURLs: watched, platforms: platforms, androidApps: androidApps)
     }
 
     /// A watched URL must be a whole http(s) URL on the domain (or under it, for a wildcard).

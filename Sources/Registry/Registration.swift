@@ -23,6 +23,17 @@ public struct Registration: Sendable, Equatable {
         }
     }
 
+    /// An Android app the domain must verify, as typed: a package and its fingerprints (separated by
+    /// spaces, commas or new lines; lower case and bare hex accepted, stored in the one form).
+    public struct AndroidAppEntry: Sendable, Equatable {
+        public var package: String
+        public var fingerprints: String
+        public init(package: String, fingerprints: String) {
+            self.package = package
+            self.fingerprints = fingerprints
+        }
+    }
+
     /// Ignored by `edit` (the host never changes: another host is another domain).
     public var host: String
     public var appIDs: [AppIDEntry]
@@ -30,6 +41,8 @@ public struct Registration: Sendable, Equatable {
     /// nil: the instance's default (the `default_interval_minutes` setting).
     public var intervalMinutes: Int?
     public var badge: Bool
+    /// nil: left as stored (the API, imports and config files do not manage them).
+    public var androidApps: [AndroidAppEntry]?
     /// "both", "apple" or "android" as typed (`WatchedPlatforms`); nil: both for a new domain, unchanged in an edit.
     public var platforms: String?
 
@@ -62,6 +75,9 @@ public enum RegistrationField: Hashable, Sendable, Comparable {
     case watchedURL(Int)
     /// The expected outcome of the i-th watched URL.
     case expectation(Int)
+    /// The package, and the fingerprints, of the i-th expected Android app.
+    case androidPackage(Int)
+    case androidFingerprints(Int)
 }
 
 /// Why a registration or edit was not saved. Validation problems come all at once, one per field,

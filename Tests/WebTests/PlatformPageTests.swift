@@ -1,3 +1,4 @@
+import AssetLinks
 import Outbound
 import Vocabulary
 import Fetch
@@ -39,8 +40,13 @@ import TestSupport
         let leased = try db.leaseDueDomains(limit: 10, lease: .seconds(60), worker: "platforms")
         let expectations = Dictionary(grouping: try db.expectations(domainIDs: leased.map(\.id)), by: \.domainID)
         let histories = try db.domainHistories(domainIDs: leased.map(\.id))
+        let android = Dictionary(grouping: try db.androidExpectations(domainIDs: leased.map(\.id)), by: \.domainID)
         for domain in leased {
-            _ = try await pipeline.run(domain, expectations: Expectations(rows: expectations[domain.id] ?? []), history: histories[domain.id])
+            _ = try await pipeline.run(domain, expectations: Expectations(rows: expectations[domain.id] ?? []),
+                                       android: (android[domain.id] ?? []).map {
+                                           AndroidAppExpectation(packageName: $0.packageName, fingerprints: $0.fingerprints, uploadKeys: $0.uploadKeys)
+                                       },
+                                       history: histories[domain.id])
         }
     }
 
@@ -155,6 +161,38 @@ import TestSupport
             let metrics = client.get("/metrics").bodyText
             #expect(metrics.contains("aasa_platform_domains{platform=\"apple\",verdict=\"pass\"} 2\n"), "\(metrics)")
             #expect(metrics.contains("aasa_platform_domains{platform=\"android\",verdict=\"pass\"} 1\n"))
+        }
+    }
+
+    @Test func expectedAndroidAppsAreEditedOnTheDomainsFormAndJudged() async throws {
+        try await Self.withSetup { _, client, db, pipeline in
+            client.get("/domains/new")
+            let refused = client.post("/domains", [("host", Self.host), ("interval", "60"), ("package", "com"), ("fingerprints", "AB:CD")])
+            #expect(refused.status == 422)
+            #expect(refused.bodyText.contains("id=\"err-package.0\"") && refused.bodyText.contains("id=\"err-fingerprints.0\""))
+            #expect(refused.bodyText.contains("value=\"AB:CD\""), "what was typed is kept")
+            // A second key the file does not grant: the domain must fail for Android, naming it.
+            let rotated = "cc:" + Array(repeating: "33", count: 31).joined(separator: ":")
+            #expect(client.post("/domains", [("host", Self.host), ("interval", "60"), ("package", Self.package),
+                                             ("fingerprints", rotated)]).status == 303)
+            let id = try #require(try db.domain(host: Self.host)?.id)
+            #expect(try db.androidAppExpectations(domainID: id).map(\.fingerprints) == [[rotated.uppercased()]], "stored in the one form")
+            #expect(try db.androidExpectations(domainIDs: [id]).map(\.packageName) == [Self.package], "the scheduler reads it")
+            try await Self.checkDue(pipeline)
+            let page = client.get("/domains/\(id)").bodyText
+            let identities = Self.from("android-identities", in: page)
+            #expect(identities.contains("<code>\(rotated.uppercased())</code> <span class=\"expect-fails\">✗ missing</span>"), "\(identities.prefix(800))")
+            #expect(try db.domain(id: id)?.lastVerdict == .fail)
+            let edit = client.get("/domains/\(id)/edit").bodyText
+            #expect(edit.contains("value=\"\(Self.package)\"") && edit.contains("value=\"\(rotated.uppercased())\""))
+            // The right key instead: saved from the edit form, judged at the next check.
+            #expect(client.post("/domains/\(id)/edit", [("interval", "60"), ("package", Self.package), ("fingerprints", Self.fingerprint)]).status == 303)
+            try await Self.checkDue(pipeline)
+            let fixed = try db.domain(id: id)
+            #expect(fixed?.lastVerdict == .pass, "\(fixed?.lastReason ?? "")")
+            // Left empty: removed.
+            #expect(client.post("/domains/\(id)/edit", [("interval", "60"), ("package", ""), ("fingerprints", "")]).status == 303)
+            #expect(try db.androidAppExpectations(domainID: id).isEmpty)
         }
     }
 }

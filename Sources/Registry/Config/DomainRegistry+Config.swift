@@ -182,6 +182,7 @@ extension DomainRegistry {
         case .appID(let i): return at(lines.appIDs, i)
         case .watchedURL(let i): return at(lines.watchedURLs, i)
         case .expectation(let i): return at(lines.expectations, i)
+        case .androidPackage, .androidFingerprints: return lines.entry  // config files do not declare them
         }
     }
 

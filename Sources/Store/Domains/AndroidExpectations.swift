@@ -29,10 +29,15 @@ extension DomainStore {
           coalesce(jsonb_agg(f.fingerprint ORDER BY f.fingerprint) FILTER (WHERE f.fingerprint IS NOT NULL), '[]')::text AS fingerprints,
           coalesce(jsonb_agg(f.fingerprint ORDER BY f.fingerprint) FILTER (WHERE f.key_role = 'upload'), '[]')::text AS upload_keys,
           (SELECT coalesce(jsonb_agg(u.url ORDER BY u.position), '[]') FROM app_watched_urls u
-            WHERE u.app_id = a.id AND u.domain_id = l.domain_id)::text AS watched_urls
+            WHERE u.app_id = a.id AND u.domain_id = l.domain_id)::text AS watched_urls, 0 AS source, a.id AS ord
         FROM app_links l JOIN apps a ON a.id = l.app_id LEFT JOIN app_fingerprints f ON f.app_id = a.id
         WHERE l.domain_id = ANY($1::bigint[]) AND l.platform = 'android' AND a.android_package IS NOT NULL
-        GROUP BY l.domain_id, a.id, a.android_package ORDER BY l.domain_id, a.id
+        GROUP BY l.domain_id, a.id, a.android_package
+        UNION ALL
+        -- The domain's own, typed on its expectations form, after the apps' (in the form's order).
+        SELECT e.domain_id, e.package, e.fingerprints::text, '[]', '[]', 1, e.position FROM expected_android_apps e
+        WHERE e.domain_id = ANY($1::bigint[])
+        ORDER BY domain_id, source, ord
         """
     }
 }

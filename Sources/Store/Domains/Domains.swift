@@ -12,9 +12,14 @@ public struct DomainDraft: Sendable, Equatable {
     /// (service, TEAMID.bundle.id)
     public var appIDs: [AppIDExpectation]
     public var watchedURLs: [WatchedURLExpectation]
+    /// Android apps the domain itself must verify (its expectations form); nil: left as stored (the
+    /// API, imports and config files do not manage them).
+    public var androidApps: [AndroidAppExpectationDraft]?
 
     public init(host: String, displayName: String, wildcard: Bool, intervalSeconds: Int, badgeEnabled: Bool,
-                appIDs: [AppIDExpectation], watchedURLs: [WatchedURLExpectation], platforms: WatchedPlatforms = .both) {
+                appIDs: [AppIDExpectation], watchedURLs: [WatchedURLExpectation], platforms: WatchedPlatforms = .both,
+                androidApps: [AndroidAppExpectationDraft]? = nil) {
+        self.androidApps = androidApps
         self.host = host
         self.platforms = platforms
         self.displayName = displayName
@@ -23,6 +28,17 @@ public struct DomainDraft: Sendable, Equatable {
         self.badgeEnabled = badgeEnabled
         self.appIDs = appIDs
         self.watchedURLs = watchedURLs
+    }
+}
+
+/// An Android app a domain must verify: its package and the fingerprints (upper-case, colon-separated)
+/// of which one must be granted handle_all_urls.
+public struct AndroidAppExpectationDraft: Sendable, Hashable {
+    public var packageName: String
+    public var fingerprints: [String]
+    public init(packageName: String, fingerprints: [String]) {
+        self.packageName = packageName
+        self.fingerprints = fingerprints
     }
 }
 
@@ -133,6 +149,7 @@ extension Connection {
             return .alreadyRegistered(id: existing)
         }
         try replaceExpectations(domainID: id, appIDs: draft.appIDs, watchedURLs: draft.watchedURLs)
+        if let apps = draft.androidApps { try replaceAndroidExpectations(domainID: id, apps) }
         return .created(id: id)
     }
 
@@ -143,6 +160,7 @@ extension Connection {
               next_check_at = LEAST(next_check_at, now() + make_interval(secs => $2::integer)) WHERE id = $1
             """, id, draft.intervalSeconds, draft.badgeEnabled, draft.platforms) == 1 else { return false }
         try replaceExpectations(domainID: id, appIDs: draft.appIDs, watchedURLs: draft.watchedURLs)
+        if let apps = draft.androidApps { try replaceAndroidExpectations(domainID: id, apps) }
         return true
     }
 }
@@ -160,6 +178,22 @@ extension DomainStore {
                 INSERT INTO watched_urls (domain_id, url, expected_outcome, expected_app_id) VALUES ($1, $2, $3, $4)
                 ON CONFLICT (domain_id, url) DO NOTHING
                 """, domainID, w.url, w.expectedAppID == nil ? "stays-in-browser" : "opens-app", w.expectedAppID)
+        }
+    }
+
+    func replaceAndroidExpectations(domainID: Int64, _ apps: [AndroidAppExpectationDraft]) throws {
+        try execute("DELETE FROM expected_android_apps WHERE domain_id = $1", domainID)
+        for (position, app) in apps.enumerated() {
+            try execute("INSERT INTO expected_android_apps (domain_id, package, fingerprints, position) VALUES ($1, $2, $3::jsonb, $4) "
+                        + "ON CONFLICT (domain_id, package) DO NOTHING",
+                        domainID, app.packageName, try StoredJSON.encode(app.fingerprints.sorted()), position)
+        }
+    }
+
+    /// The Android apps the domain itself must verify (not the apps linked to it), in the form's order.
+    public func androidAppExpectations(domainID: Int64) throws -> [AndroidAppExpectationDraft] {
+        try rows("SELECT package, fingerprints::text FROM expected_android_apps WHERE domain_id = $1 ORDER BY position", domainID).map {
+            AndroidAppExpectationDraft(packageName: try $0.decode("package"), fingerprints: try $0.decodeJSON("fingerprints"))
         }
     }
 

@@ -219,6 +219,8 @@ enum DomainAPI {
         case .appID(let i): "app_ids[\(i)].app_id"
         case .watchedURL(let i): "watched_urls[\(i)].url"
         case .expectation(let i): "watched_urls[\(i)].expect"
+        // The API does not take a domain's own Android apps (an app's are /api/v1/apps).
+        case .androidPackage, .androidFingerprints: "body"
         }
     }
 

@@ -106,6 +106,7 @@ enum DomainHandlers {
         m.platforms = d.platforms
         m.appIDs = try c.database.appIDExpectations(domainID: d.id).map { ($0.service, $0.appID) }
         m.watched = try c.database.watchedURLs(domainID: d.id).map { ($0.url, $0.expectedAppID ?? "browser") }
+        m.android = try c.database.androidAppExpectations(domainID: d.id).map { ($0.packageName, $0.fingerprints.joined(separator: " ")) }
         return .html(RegisterPage.render(m, viewer: try c.signedIn))
     }
 

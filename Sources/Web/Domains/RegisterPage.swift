@@ -21,6 +21,8 @@ public struct RegisterFormModel: Sendable {
     /// One entry per row the user filled, per service.
     public var appIDs: [(service: Service, appID: String)] = []
     public var watched: [(url: String, expect: String)] = []
+    /// Android apps the domain must verify: package and fingerprints as typed.
+    public var android: [(package: String, fingerprints: String)] = []
     public var intervalMinutes: Int = 60
     public var badge: Bool = false
     public var platforms: WatchedPlatforms = .both
@@ -74,6 +76,21 @@ public enum RegisterPage {
                 aria-label="Expected outcome for URL \(i + 1)"></div>\(error("url.\(i)"))\(error("expect.\(i)"))</div>
                 """)
         }
+        var androidRows = m.android
+        androidRows.append(("", ""))
+        var android: HTML = .empty
+        for (i, row) in androidRows.enumerated() {
+            let refused = m.errors["package.\(i)"] != nil || m.errors["fingerprints.\(i)"] != nil
+            let rowClass: HTML = refused ? " class=\"field-error\"" : .empty
+            android.append("""
+                <div\(rowClass)><div class="row-inputs">\
+                <input type="text" name="package" value="\(row.package)" placeholder="com.example.app" \
+                aria-label="Android package \(i + 1)"\(described("package.\(i)"))>\
+                <input type="text" name="fingerprints" value="\(row.fingerprints)" placeholder="AA:BB:… (SHA-256; several separated by spaces)" \
+                aria-label="Signing-key fingerprints for Android package \(i + 1)"\(described("fingerprints.\(i)"))></div>\
+                \(error("package.\(i)"))\(error("fingerprints.\(i)"))</div>
+                """)
+        }
         var intervals: HTML = .empty
         for (minutes, label) in RegisterFormModel.intervals {
             let sel: HTML = minutes == m.intervalMinutes ? " selected" : ""
@@ -107,6 +124,10 @@ public enum RegisterPage {
             <p class="hint">A URL on this host and what should happen when it is tapped: an app ID that must \
             open it, or <code>browser</code> if no app should.</p><div id="url-rows">\(urls)</div>\
             <button type="button" class="link" data-add-row="url-rows" hidden>+ Add another URL</button></fieldset>
+            <fieldset><legend>Android apps that must be verified</legend>\
+            <p class="hint">A package and the SHA-256 fingerprints of its signing keys; assetlinks.json must grant one of them \
+            <code>handle_all_urls</code>. Apps registered under Apps add their own.</p><div id="android-rows">\(android)</div>\
+            <button type="button" class="link" data-add-row="android-rows" hidden>+ Add another Android app</button></fieldset>
             <div\(cls("interval"))><label for="interval">Check frequency</label>\
             <select id="interval" name="interval">\(intervals)</select>\(error("interval"))</div>
             <div\(cls("platforms"))><label for="platforms">Platforms <span class="hint">— Apple's \

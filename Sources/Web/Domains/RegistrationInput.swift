@@ -5,6 +5,15 @@ import Vocabulary
 /// Turns the register/edit form into a `Registration` for `DomainRegistry`, and the registry's
 /// refusals back into the form model: a message beside every refused field, everything that was
 /// typed kept.
+extension Registration {
+    /// The form always manages the domain's own Android apps (an empty list removes them).
+    func withAndroidApps(_ apps: [AndroidAppEntry]) -> Registration {
+        var r = self
+        r.androidApps = apps
+        return r
+    }
+}
+
 enum RegistrationInput {
     struct Fields {
         var host: String
@@ -14,6 +23,7 @@ enum RegistrationInput {
         var badge: Bool
         /// As sent; nil when the form had no platforms field (the registry then keeps "both").
         var platforms: String?
+        var android: [(package: String, fingerprints: String)] = []
     }
 
     static func fields(from form: FormData) -> Fields {
@@ -27,8 +37,16 @@ enum RegistrationInput {
         for (i, url) in urls.enumerated() where !url.trimmingCharacters(in: .whitespaces).isEmpty {
             watched.append((url, i < expects.count ? expects[i] : ""))
         }
+        let packages = form.all("package"), prints = form.all("fingerprints")
+        var android: [(String, String)] = []
+        for (i, package) in packages.enumerated() {
+            let fingerprints = i < prints.count ? prints[i] : ""
+            if !(package.trimmingCharacters(in: .whitespaces).isEmpty && fingerprints.trimmingCharacters(in: .whitespaces).isEmpty) {
+                android.append((package, fingerprints))
+            }
+        }
         return Fields(host: form["host"] ?? "", appIDs: apps, watched: watched, intervalMinutes: form["interval"] ?? "",
-                      badge: form["badge"] == "on", platforms: form["platforms"])
+                      badge: form["badge"] == "on", platforms: form["platforms"], android: android)
     }
 
     static func registration(_ f: Fields) -> Registration {
@@ -37,6 +55,7 @@ enum RegistrationInput {
         Registration(host: f.host, appIDs: f.appIDs.map { .init(service: $0.service, appID: $0.appID) },
                      watchedURLs: f.watched.map { .init(url: $0.url, expect: $0.expect) },
                      intervalMinutes: Int(f.intervalMinutes) ?? 0, badge: f.badge, platforms: f.platforms)
+            .withAndroidApps(f.android.map { .init(package: $0.package, fingerprints: $0.fingerprints) })
     }
 
     /// The form again, as typed, with the registry's messages beside their fields.
@@ -50,6 +69,7 @@ enum RegistrationInput {
         model.intervalMinutes = Int(f.intervalMinutes) ?? 60
         model.appIDs = f.appIDs.map { (selectedOption(forService: $0.service), $0.appID) }
         model.watched = f.watched.map { ($0.url, $0.expect) }
+        model.android = f.android
         model.errors = Dictionary(errors.map { (formKey($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
         return model
     }
@@ -70,6 +90,8 @@ enum RegistrationInput {
         case .service(let i), .appID(let i): "appid.\(i)"
         case .watchedURL(let i): "url.\(i)"
         case .expectation(let i): "expect.\(i)"
+        case .androidPackage(let i): "package.\(i)"
+        case .androidFingerprints(let i): "fingerprints.\(i)"
         }
     }
 }
