@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(name: "TextEncodingTests", dependencies: ["TextEncoding"], swiftSettings: strict),
         // Each test target names every module it imports: an import reached only through another
         // target's dependencies is not rebuilt when that module changes (stale objects, link errors).
-        .testTarget(name: "LocatedJSONTests", dependencies: ["LocatedJSON"], swiftSettings: strict),
+        .testTarget(name: "LocatedJSONTests", dependencies: ["LocatedJSON", "Vocabulary"], swiftSettings: strict),
         .testTarget(name: "AASATests", dependencies: ["Vocabulary", "AASA"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "AssetLinksTests", dependencies: ["Vocabulary", "AssetLinks"], resources: [.copy("Fixtures")],
                     swiftSettings: strict),

@@ -443,7 +443,7 @@ package struct JSONReader {
             "Arrays and objects are nested more than \(Self.maxDepth) levels deep here; the deeper value is skipped.",
             hint: "An association file needs at most 7 levels; remove the extra nesting."))
         var depth = 0
-        while index < bytes.count {
+        scan: while index < bytes.count {
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
@@ -457,9 +457,24 @@ package struct JSONReader {
             case UInt8(ascii: "\""):
                 index += 1
                 while index < bytes.count && bytes[index] != UInt8(ascii: "\"") {
-                    if bytes[index] == UInt8(ascii: "\\") { index += 1 } else if bytes[index] & 0xC0 == 0x80 { continuations += 1 }
+                    switch bytes[index] {
+                    case UInt8(ascii: "\\"):
+                        // The escaped byte is skipped too, but never past the end: a backslash as
+                        // the last byte once left `index` two beyond it, and the "file ends" finding
+                        // then named a column past the end of the file (found by fuzzing).
+                        index = min(index + 2, bytes.count)
+                        continue
+                    case 0x0A:
+                        newLine(startingAt: index + 1)
+                    case 0x80...0xBF:
+                        continuations += 1
+                    default:
+                        break
+                    }
                     index += 1
                 }
+                // An unclosed string runs to the end of the file: nothing is left to close.
+                if index >= bytes.count { break scan }
             case 0x0A:
                 newLine(startingAt: index + 1)
             case 0x80...0xBF:
