@@ -8,6 +8,7 @@
 // Build in release: swift build -c release --product MonitorBench
 //
 //   MonitorBench [--domains 10000] [--parallel 128] [--unchanged-rounds 3] [--claim-domains 100000] [--skip-claim]
+//   MonitorBench --economy 2000 [--parallel 128]     (requests per check and checks/s, both platforms)
 import Fetch
 import Foundation
 import Monitor
@@ -22,6 +23,8 @@ struct Options {
     var unchangedRounds = 3
     var claimDomains = 100_000
     var skipClaim = false
+    /// `--economy N`: only the request-economy comparison (RequestEconomy.swift) with N domains.
+    var economy: Int?
 
     init(_ arguments: [String]) {
         var i = 1
@@ -33,6 +36,7 @@ struct Options {
             case "--unchanged-rounds": unchangedRounds = value ?? unchangedRounds; i += 1
             case "--claim-domains": claimDomains = value ?? claimDomains; i += 1
             case "--skip-claim": skipClaim = true
+            case "--economy": economy = value; i += 1
             default: break
             }
             i += 1
@@ -142,6 +146,11 @@ func relationBytes(_ database: Database) throws -> [String: (heap: Int, indexes:
 let options = Options(CommandLine.arguments)
 let fleet = try TestTLSFleet(workerProcesses: 2)
 defer { fleet.stop() }
+if let domains = options.economy {
+    try await requestEconomy(domains: domains, parallel: options.parallel, fleet: fleet)
+    fleet.stop()
+    exit(0)
+}
 print("monitor-bench: \(options.domains) domains on the TLS fleet, parallelism \(options.parallel)")
 
 /// One pipeline run's figures: the first round (every check a change), the unchanged rounds, growth.

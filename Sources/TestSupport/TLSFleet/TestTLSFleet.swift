@@ -114,6 +114,13 @@ public final class TestTLSFleet: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
+    /// Makes the fake CDN serve `body` as its copy of `host`'s AASA (a host of no scenario; nginx reads it per request).
+    public func serveCDNCopy(_ body: [UInt8], for host: String) throws {
+        let file = directory.appendingPathComponent("cdn/a/v1/\(host)")
+        try Self.write(body, to: file)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
+    }
+
     /// Every request nginx has answered so far, in the order it logged them (written as each completes).
     public func requests() -> [FleetRequest] {
         let text = (try? String(contentsOf: directory.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
@@ -217,7 +224,12 @@ public final class TestTLSFleet: @unchecked Sendable {
                 \(tls(wildcard))
                 root \(cdnRoot.path);
                 \(cdnLocations.joined(separator: "\n    "))
+                # Any other host: the copy written with serveCDNCopy, else Apple's answer for a host it has no file of.
                 location /a/v1/ {
+                    default_type application/json;
+                    try_files $uri @nocopy;
+                }
+                location @nocopy {
                     add_header Apple-Failure-Reason "SWCERR00101 Bad HTTP Response: 404 Not Found" always;
                     add_header Apple-Try-Direct true always;
                     return 404;
