@@ -14,9 +14,9 @@ extension Database {
     /// the retention job's own statement. A few set-based statements: the benchmark and the
     /// screenshots need a realistic size, and row-by-row inserts would take minutes.
     public func seedBenchmarkData(domains: Int, withHistory: Int, days: Int, intervalMinutes: Int, retentionDays: Int = 7,
-                                  recentChecks: Int? = nil, body: [UInt8], otherBody: [UInt8], findingsJSON: String,
+                                  recentChecks: Int? = nil, body: [UInt8], otherBody: [UInt8], findings: [Finding],
                                   transport: CheckTransport) throws {
-        let transportJSON = try StoredJSON.encode(transport)
+        let transportJSON = try StoredJSON.encode(transport), findingsJSON = try StoredJSON.encode(findings)
         try execute("""
             INSERT INTO domains (host, display_name, interval_seconds, next_check_at, last_verdict, last_checked_at, last_changed_at)
             SELECT 'site' || g || '.example', 'site' || g || '.example', $2 * 60, now() + make_interval(mins => $2),
@@ -24,7 +24,7 @@ extension Database {
               now() - (g % 60) * interval '1 minute', now() - (g % 90) * interval '1 day'
             FROM generate_series(1, $1) g
             """, domains, intervalMinutes)
-        let a = ContentDigest.sha256Hex(body), b = ContentDigest.sha256Hex(otherBody)
+        let a = SHA256.hex(body), b = SHA256.hex(otherBody)
         try execute("INSERT INTO association_versions (platform, sha256, body, size) VALUES ('apple', $1, $2, $3), ('apple', $4, $5, $6) ON CONFLICT DO NOTHING",
                     a, body, body.count, b, otherBody, otherBody.count)
 

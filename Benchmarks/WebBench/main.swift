@@ -18,7 +18,8 @@ guard let url = ProcessInfo.processInfo.environment["DATABASE_URL"] else {
 let db = Database(configuration: ConnectionConfiguration(url: url), poolSize: 4)
 let good = Array(#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/product/*"},{"/":"/help/*","exclude":true}]}]},"webcredentials":{"apps":["ABCDE12345.com.example.app"]}}"#.utf8)
 let older = Array(#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/product/*"}]}]}}"#.utf8)
-let findings = #"[{"code":"content-type-not-json","severity":"warning","location":{"pointer":""},"message":"Served as text/plain; serve it as application/json."}]"#
+let findings = [Finding(code: "content-type-not-json", severity: .warning, location: SourceLocation(pointer: ""),
+                         message: "Served as text/plain; serve it as application/json.")]
 let transport = CheckTransport(
     wellKnown: TransportFacts(location: .wellKnown, url: "https://site.example/.well-known/apple-app-site-association", status: 200,
                               headers: ["content-type": "application/json"], decodedSize: 180,
@@ -29,7 +30,7 @@ let transport = CheckTransport(
 if !args.contains("--no-seed") {
     let started = Date()
     try db.seedBenchmarkData(domains: 10_000, withHistory: 100, days: 365, intervalMinutes: 60, body: good, otherBody: older,
-                             findingsJSON: findings, transport: transport)
+                             findings: findings, transport: transport)
     let checks: Int = try db.value("SELECT count(*) FROM checks")
     let repeats: Int = try db.value("SELECT count(*) FROM check_repeats")
     let rollups: Int = try db.value("SELECT count(*) FROM check_rollups")

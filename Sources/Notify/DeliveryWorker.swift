@@ -17,11 +17,14 @@ public final class DeliveryWorker: @unchecked Sendable {
     private let finished = NSCondition()
     /// Errors are logged, not thrown: a database outage must not stop the worker for good.
     private let log: @Sendable (String) -> Void
+    /// For the listener's own connection; the deliverer sees only the outbox.
+    private let database: Database
 
     public init(database: Database, configuration: DeliveryConfiguration,
                 reload: (@Sendable () throws -> DeliveryConfiguration)? = nil,
                 log: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) {
-        currentDeliverer = OutboxDeliverer(database: database, configuration: configuration)
+        self.database = database
+        currentDeliverer = OutboxDeliverer(store: database, configuration: configuration)
         self.reload = reload
         self.log = log
     }
@@ -33,7 +36,7 @@ public final class DeliveryWorker: @unchecked Sendable {
         guard let reload, ContinuousClock.now - reloadedAt > .seconds(30) else { return currentDeliverer }
         reloadedAt = ContinuousClock.now
         do {
-            currentDeliverer = OutboxDeliverer(database: currentDeliverer.database, configuration: try reload())
+            currentDeliverer = OutboxDeliverer(store: database, configuration: try reload())
         } catch {
             log("outbox: keeping the previous settings: \(error)")
         }
@@ -86,7 +89,7 @@ public final class DeliveryWorker: @unchecked Sendable {
             let deliverer = self.deliverer
             do {
                 if try deliverer.deliverDueBatch() > 0 { continue }
-                let next = try deliverer.database.secondsUntilNextDelivery()
+                let next = try deliverer.store.secondsUntilNextDelivery()
                 wake.wait(after: seen, seconds: min(poll, next ?? poll))
             } catch {
                 log("outbox: \(error)")
@@ -97,7 +100,7 @@ public final class DeliveryWorker: @unchecked Sendable {
 
     private func listenLoop() {
         defer { threadDone() }
-        let listener = deliverer.database.makeListener()
+        let listener = database.makeListener()
         defer { listener.close() }
         var listening = false
         while !wake.isStopped {

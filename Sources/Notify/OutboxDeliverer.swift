@@ -4,11 +4,12 @@ import Store
 /// Sends claimed outbox rows and records each attempt. Stateless apart from its configuration;
 /// any number of threads and processes may run it against one database.
 public struct OutboxDeliverer: Sendable {
-    public let database: Database
+    /// Only the outbox: claiming due rows and recording attempts.
+    public let store: any AlertStore & Sendable
     public let configuration: DeliveryConfiguration
 
-    public init(database: Database, configuration: DeliveryConfiguration) {
-        self.database = database
+    public init(store: some AlertStore & Sendable, configuration: DeliveryConfiguration) {
+        self.store = store
         self.configuration = configuration
     }
 
@@ -17,12 +18,12 @@ public struct OutboxDeliverer: Sendable {
     /// `onlyID` limits it to one delivery (a test notification sent from the CLI).
     @discardableResult
     public func deliverDueBatch(onlyID: Int64? = nil) throws -> Int {
-        let claimed = try database.claimDueDeliveries(limit: configuration.batchSize, lease: configuration.lease,
+        let claimed = try store.claimDueDeliveries(limit: configuration.batchSize, lease: configuration.lease,
                                                       worker: configuration.workerName, onlyID: onlyID)
         for delivery in claimed {
             let started = ContinuousClock.now
             let (outcome, result) = attempt(delivery)
-            try database.recordDeliveryAttempt(deliveryID: delivery.id, outcome: outcome, responseCode: result.responseCode,
+            try store.recordDeliveryAttempt(deliveryID: delivery.id, outcome: outcome, responseCode: result.responseCode,
                                                response: result.reply, error: result.error,
                                                duration: ContinuousClock.now - started)
         }

@@ -33,6 +33,6 @@ public struct WebhookSecret: Sendable, Equatable {
 
     /// `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`.
     public func signature(id: String, timestamp: Int, body: [UInt8]) -> String {
-        "v1," + Data(ContentDigest.hmacSHA256(key: key, message: Array("\(id).\(timestamp).".utf8) + body)).base64EncodedString()
+        "v1," + Data(SHA256.hmac(key: key, message: Array("\(id).\(timestamp).".utf8) + body)).base64EncodedString()
     }
 }

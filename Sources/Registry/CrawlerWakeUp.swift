@@ -6,11 +6,11 @@ import Store
 /// the scheduler's queue; the NOTIFY only saves the crawler from waiting for its next poll. The
 /// scheduler's channel name is known here and in the scheduler, nowhere else.
 struct CrawlerWakeUp: Sendable {
-    let database: Database
+    let store: any Queryable & Sendable
 
     func notify() {
         // A lost NOTIFY costs at most one poll interval; the flag is already committed, so the
         // request stands and the caller must not fail because of it.
-        try? database.notify(channel: DomainScheduler.checkNowChannel)
+        try? store.notify(channel: DomainScheduler.checkNowChannel)
     }
 }

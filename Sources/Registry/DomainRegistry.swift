@@ -12,14 +12,16 @@ import Vocabulary
 /// Methods block on PostgreSQL (callers are HTTP worker threads and CLI commands). Validation
 /// problems throw `RegistrationError`; database failures throw as they are.
 public struct DomainRegistry: Sendable {
-    let database: Database
+    /// The aggregates the registry changes: domains and their expectations, the default interval
+    /// (settings), apps (a config file's), each change in one transaction. Not checks, alerts or accounts.
+    let store: any RegistryStore
     let policy: RegistrationPolicy
     let crawlers: CrawlerWakeUp
 
-    public init(database: Database, policy: RegistrationPolicy = RegistrationPolicy()) {
-        self.database = database
+    public init(store: some RegistryStore, policy: RegistrationPolicy = RegistrationPolicy()) {
+        self.store = store
         self.policy = policy
-        self.crawlers = CrawlerWakeUp(database: database)
+        self.crawlers = CrawlerWakeUp(store: store)
     }
 
     /// The setting that holds the interval new domains get when none is chosen.
@@ -27,7 +29,7 @@ public struct DomainRegistry: Sendable {
 
     /// The interval, in minutes, that new domains get when none is chosen.
     public func defaultIntervalMinutes() throws -> Int {
-        try database.setting(Self.defaultIntervalKey).flatMap(Int.init) ?? 60
+        try store.setting(Self.defaultIntervalKey).flatMap(Int.init) ?? 60
     }
 
     /// Sets the interval new domains get; throws `RegistrationError` for one that is not offered.
@@ -35,7 +37,7 @@ public struct DomainRegistry: Sendable {
         guard Registration.offeredIntervals.contains(where: { $0.minutes == minutes }) else {
             throw RegistrationError.invalid([.interval: "Choose one of the offered intervals."])
         }
-        try database.setSetting(Self.defaultIntervalKey, String(minutes))
+        try store.setSetting(Self.defaultIntervalKey, String(minutes))
     }
 
     /// Registers a domain with its expectations; its first check is requested (ahead of routine
@@ -43,7 +45,7 @@ public struct DomainRegistry: Sendable {
     @discardableResult
     public func register(_ registration: Registration) throws -> Int64 {
         let draft = try validate(registration, editing: nil)
-        switch try database.createDomain(draft, requestFirstCheck: true) {
+        switch try store.createDomain(draft, requestFirstCheck: true) {
         case .created(let id):
             crawlers.notify()
             return id
@@ -56,24 +58,24 @@ public struct DomainRegistry: Sendable {
     /// new expectations and its current file, so an app ID added that the file lacks shows as
     /// failing at once instead of after the next check.
     public func edit(domainID: Int64, _ registration: Registration) throws {
-        guard let domain = try database.domain(id: domainID) else { throw RegistrationError.noSuchDomain }
+        guard let domain = try store.domain(id: domainID) else { throw RegistrationError.noSuchDomain }
         var draft = try validate(registration, editing: domain)
         draft.displayName = domain.displayName
-        guard try database.updateDomain(id: domainID, draft) else { throw RegistrationError.noSuchDomain }
+        guard try store.updateDomain(id: domainID, draft) else { throw RegistrationError.noSuchDomain }
         // The edit is saved; a state that cannot be re-measured now is set right by the next check.
-        _ = try? DomainVerdict.reevaluate(domainID: domainID, in: database)
+        _ = try? DomainVerdict.reevaluate(domainID: domainID, in: store)
     }
 
     /// Deletes a domain with its history. False when there was none.
     @discardableResult
     public func delete(domainID: Int64) throws -> Bool {
-        try database.deleteDomain(id: domainID)
+        try store.deleteDomain(id: domainID)
     }
 
     /// "Check now" for one domain: flags it and wakes the crawlers. False when there is no such domain.
     @discardableResult
     public func requestCheck(domainID: Int64) throws -> Bool {
-        guard try database.requestCheck(domainID: domainID) else { return false }
+        guard try store.requestCheck(domainID: domainID) else { return false }
         crawlers.notify()
         return true
     }
@@ -86,7 +88,7 @@ public struct DomainRegistry: Sendable {
         for input in hosts {
             do { names.append(try HostName(input).ascii) } catch { refused.append((input, error.description)) }
         }
-        let found = try database.requestCheckNow(hosts: names)
+        let found = try store.requestCheckNow(hosts: names)
         if !found.isEmpty { crawlers.notify() }
         let missing = Set(names).subtracting(found).sorted()
         return CheckRequest(requested: found, notRegistered: missing, refused: refused)
@@ -115,7 +117,7 @@ public struct DomainRegistry: Sendable {
             let draft = DomainDraft(host: host.ascii, displayName: host.unicode, wildcard: host.isWildcard,
                                     intervalSeconds: interval * 60, badgeEnabled: false, appIDs: apps, watchedURLs: [],
                                     platforms: platforms)
-            switch try database.createDomain(draft, requestFirstCheck: false) {
+            switch try store.createDomain(draft, requestFirstCheck: false) {
             case .created: report.added.append(host.unicode)
             case .alreadyRegistered: report.skipped.append(host.unicode)
             }
@@ -215,6 +217,10 @@ public struct DomainRegistry: Sendable {
         return matches ? nil : "This URL is not on \(display.isEmpty ? host : display): a domain's file only decides its own URLs."
     }
 }
+
+/// What the application layer is given instead of the whole `Database`: the aggregates it changes,
+/// and transactions for the changes that write several rows (the pooled `Database` is all of them).
+public typealias RegistryStore = DomainStore & SettingsStore & AppStore & TransactionalStore
 
 /// What `requestCheck(hosts:)` did.
 public struct CheckRequest: Sendable {

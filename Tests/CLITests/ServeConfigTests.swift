@@ -58,7 +58,7 @@ import Testing
         // An admin's session, as signing in makes one (the cookie's secret, its SHA-256 stored).
         let userID = try #require(try db.createUser(email: "admin@example.com", passwordHash: "unused", role: .admin))
         let cookie = "servetestsessionsecret0123456789"
-        try db.createSession(tokenHash: ContentDigest.sha256Hex(Array(cookie.utf8)), userID: userID, csrfToken: "csrf",
+        try db.createSession(tokenHash: SHA256.hex(Array(cookie.utf8)), userID: userID, csrfToken: "csrf",
                              expiresAt: Date().addingTimeInterval(3600))
         for page in ["/settings", "/alerts"] + channels.map({ "/channels/\($0.id)/edit" }) {
             let response = try PlainHTTPResponse.get(port: port, path: page, headers: ["Cookie: aasa_session=\(cookie)"])

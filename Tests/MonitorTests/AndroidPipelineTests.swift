@@ -52,7 +52,7 @@ import Vocabulary
             let android = try #require(first.android)
             #expect(android.serves && android.verdict == .pass, "\(android.findings.map(\.code))")
             #expect(android.identities.map(\.missingFingerprints) == [[]])
-            #expect(first.androidVersionSHA256 == ContentDigest.sha256Hex(Array(Self.assetLinks([Self.signing, Self.rotated]).utf8)))
+            #expect(first.androidVersionSHA256 == SHA256.hex(Array(Self.assetLinks([Self.signing, Self.rotated]).utf8)))
             #expect(first.transport.assetLinks?.status == 200 && first.transport.assetLinks?.body == [])
             #expect(try count(database, "SELECT count(*)::int FROM association_versions WHERE platform = 'android'") == 1)
 

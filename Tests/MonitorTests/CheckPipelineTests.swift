@@ -22,11 +22,11 @@ import Vocabulary
             #expect(try count(database, "SELECT count(*)::int FROM check_repeats") == 9)
 
             let oldSHA: String = try database.value("SELECT sha256 FROM association_versions")
-            #expect(oldSHA == ContentDigest.sha256Hex(Array(shopFile().utf8)))
+            #expect(oldSHA == SHA256.hex(Array(shopFile().utf8)))
             try writeDefaultFile(fleet, shopFile() + " ")   // one byte more, same behaviour
             let results = try await checkDueDomains(pipeline)
             #expect(results.first?.1.step.changes == [
-                .versionChanged(from: oldSHA, to: ContentDigest.sha256Hex(Array((shopFile() + " ").utf8))),
+                .versionChanged(from: oldSHA, to: SHA256.hex(Array((shopFile() + " ").utf8))),
             ])
             #expect(try count(database, "SELECT count(*)::int FROM association_versions") == 2)
             #expect(try count(database, "SELECT count(*)::int FROM checks") == 2)
@@ -47,9 +47,9 @@ import Vocabulary
             }
             // What the dashboard reads: both files, each stored once however many checks saw them.
             let latest = try #require(try database.checks(domainID: id, onlyChanges: false, limit: 1).first)
-            #expect(latest.originVersionSHA256 == ContentDigest.sha256Hex(FleetFiles.good))
-            #expect(latest.cdnVersionSHA256 == ContentDigest.sha256Hex(FleetFiles.goodReformatted))
-            #expect(try database.version(VersionKey(.apple, sha256: ContentDigest.sha256Hex(FleetFiles.goodReformatted)))?.body == FleetFiles.goodReformatted)
+            #expect(latest.originVersionSHA256 == SHA256.hex(FleetFiles.good))
+            #expect(latest.cdnVersionSHA256 == SHA256.hex(FleetFiles.goodReformatted))
+            #expect(try database.version(VersionKey(.apple, sha256: SHA256.hex(FleetFiles.goodReformatted)))?.body == FleetFiles.goodReformatted)
             #expect(try count(database, "SELECT count(*)::int FROM association_versions") == 2)
             #expect(try count(database, "SELECT count(*)::int FROM checks") == 1)
             #expect(try count(database, "SELECT count(*)::int FROM check_repeats") == 2)
@@ -69,7 +69,7 @@ import Vocabulary
                 SELECT count(*)::int FROM check_rollups r JOIN checks c ON c.id = r.repeated_check_id
                 JOIN association_versions v ON v.id = c.cdn_version_id
                 WHERE v.sha256 = $1 AND r.check_count = 2
-                """, ContentDigest.sha256Hex(FleetFiles.goodReformatted))
+                """, SHA256.hex(FleetFiles.goodReformatted))
             #expect(rolledUp == 1)
         }
     }

@@ -12,7 +12,7 @@ import Vocabulary
 /// `androidPlan`): pure decisions from the last check and when each was last asked.
 @Suite struct SecondaryCadenceTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
-    let sha: @Sendable ([UInt8]) -> String = { ContentDigest.sha256Hex($0) }
+    let sha: @Sendable ([UInt8]) -> String = { SHA256.hex($0) }
     let file = Array(#"{"applinks":{"details":[]}}"#.utf8)
 
     func served(_ body: [UInt8]) -> TransportFacts {

@@ -36,7 +36,7 @@ import TestSupport
             let secret = try #require(WebhookSecret(secretText))
 
             #expect(try db.enqueueNotification(Self.event()) == 2)
-            let deliverer = OutboxDeliverer(database: db, configuration: Self.configuration(smtp: smtp))
+            let deliverer = OutboxDeliverer(store: db, configuration: Self.configuration(smtp: smtp))
             #expect(try deliverer.drain() == 2)
 
             let deliveries = try db.deliveries()
@@ -136,7 +136,7 @@ import TestSupport
             try receiver.respond(with: 410)
             let hook = try ChannelSetup.add(kind: .webhook, target: receiver.url, in: db)
             try db.enqueueNotification(Self.event())
-            try OutboxDeliverer(database: db, configuration: Self.configuration(smtp: nil)).drain()
+            try OutboxDeliverer(store: db, configuration: Self.configuration(smtp: nil)).drain()
 
             let channel = try #require(try db.channel(id: hook.channel.id))
             #expect(!channel.enabled)
@@ -178,7 +178,7 @@ import TestSupport
             let sent = receiver.requests().count
             #expect(sent == delivery.attempts)
             try receiver.respond(with: 200)
-            #expect(try OutboxDeliverer(database: db, configuration: Self.configuration(smtp: nil)).drain() == 0)
+            #expect(try OutboxDeliverer(store: db, configuration: Self.configuration(smtp: nil)).drain() == 0)
         }
     }
 
@@ -192,7 +192,7 @@ import TestSupport
             #expect(try db.deliveries(channelID: pager.channel.id).count == 1)
             #expect(try db.deliveries(channelID: everything.channel.id).count == 2)
             _ = try ChannelSetup.sendTest(channelID: pager.channel.id, in: db)
-            try OutboxDeliverer(database: db, configuration: Self.configuration(smtp: nil)).drain()
+            try OutboxDeliverer(store: db, configuration: Self.configuration(smtp: nil)).drain()
             let requests = receiver.waitForRequests(4)
             #expect(requests.filter { $0.path == "/hook/pager" }.count == 2)
             let test = try #require(requests.first { $0.path == "/hook/pager" && $0.bodyText.contains("\"type\":\"test\"") })

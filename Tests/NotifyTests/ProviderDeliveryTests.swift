@@ -53,7 +53,7 @@ import Vocabulary
         try TestPostgres.withDatabase { db in
             let receiver = try TestProviderReceiver()
             let channels = try Self.specs(receiver).map { try ChannelSetup.add($0, in: db).channel }
-            let deliverer = OutboxDeliverer(database: db, configuration: Self.configuration())
+            let deliverer = OutboxDeliverer(store: db, configuration: Self.configuration())
             // Queued per channel, as the alert transaction's fan-out would (without an alert row to point at).
             for channel in channels { _ = try db.enqueueTestNotification(channelID: channel.id, event: Self.opened()) }
             #expect(try deliverer.drain() == 9)
@@ -112,7 +112,7 @@ import Vocabulary
             for spec in Self.specs(receiver) {
                 _ = try db.enqueueTestNotification(channelID: try ChannelSetup.add(spec, in: db).channel.id, event: Self.opened())
             }
-            #expect(try OutboxDeliverer(database: db, configuration: Self.configuration()).drain() == 9)
+            #expect(try OutboxDeliverer(store: db, configuration: Self.configuration()).drain() == 9)
             for channel in try db.channels() {
                 let latest = try #require(try db.deliveries(channelID: channel.id, limit: 1).first)
                 #expect(latest.state == .failed && latest.attempts == 1, "\(channel.kind)")
@@ -120,7 +120,7 @@ import Vocabulary
                 #expect(channel.enabled, "a refusal gives up the message, not the channel")
             }
             // Given up is final: nothing more is sent.
-            #expect(try OutboxDeliverer(database: db, configuration: Self.configuration()).drain() == 0)
+            #expect(try OutboxDeliverer(store: db, configuration: Self.configuration()).drain() == 0)
             #expect(receiver.requests().count == 9)
         }
     }
@@ -128,7 +128,7 @@ import Vocabulary
     @Test func aRateLimitIsRetriedAfterTheProvidersRetryAfter() throws {
         try TestPostgres.withDatabase { db in
             var pending: [(ChannelKind, Int64, TestProviderReceiver)] = []
-            let deliverer = OutboxDeliverer(database: db, configuration: Self.configuration())
+            let deliverer = OutboxDeliverer(store: db, configuration: Self.configuration())
             for kind in Self.specs(try TestProviderReceiver()).map(\.kind) {
                 // A receiver per provider: each refuses its own first request.
                 let receiver = try TestProviderReceiver(scenario: .rateLimitOnce, retryAfterSeconds: 2)
@@ -157,7 +157,7 @@ import Vocabulary
 
     @Test func a5xxIsRetriedUntilTheProviderTakesIt() throws {
         try TestPostgres.withDatabase { db in
-            let deliverer = OutboxDeliverer(database: db, configuration: Self.configuration())
+            let deliverer = OutboxDeliverer(store: db, configuration: Self.configuration())
             for kind in Self.specs(try TestProviderReceiver()).map(\.kind) {
                 let receiver = try TestProviderReceiver(scenario: .failOnce)
                 let spec = try #require(Self.specs(receiver).first { $0.kind == kind })
@@ -181,7 +181,7 @@ import Vocabulary
             let channel = try ChannelSetup.add(ChannelSpec(kind: .discord, target: receiver.url(for: "discord")), in: db).channel
             let strict = try NotificationSettings.deliveryConfiguration(environment: [:], database: db)
             let id = try ChannelSetup.sendTest(channelID: channel.id, in: db)
-            #expect(try OutboxDeliverer(database: db, configuration: strict).deliverDueBatch(onlyID: id) == 1)
+            #expect(try OutboxDeliverer(store: db, configuration: strict).deliverDueBatch(onlyID: id) == 1)
             let refused = try #require(try db.delivery(id: id))
             #expect(refused.lastError?.contains("refused address 127.0.0.1: loopback") == true)
             #expect(refused.lastError?.contains("AASA_MONITOR_ALLOW_PRIVATE_WEBHOOKS=1") == true)
@@ -190,7 +190,7 @@ import Vocabulary
             try db.setSetting(NotificationSettings.Key.allowPrivateReceivers, "true")
             let allowed = try NotificationSettings.deliveryConfiguration(environment: [:], database: db)
             let second = try ChannelSetup.sendTest(channelID: channel.id, in: db)
-            _ = try OutboxDeliverer(database: db, configuration: allowed).deliverDueBatch(onlyID: second)
+            _ = try OutboxDeliverer(store: db, configuration: allowed).deliverDueBatch(onlyID: second)
             #expect(try db.delivery(id: second)?.state == .sent)
             #expect(try NotificationSettings.allowsPrivateReceivers(environment: ["AASA_MONITOR_ALLOW_PRIVATE_WEBHOOKS": "1"], database: db))
         }

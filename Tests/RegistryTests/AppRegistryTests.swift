@@ -70,8 +70,8 @@ import Vocabulary
 
     @Test func importPlansEverythingBeforeWritingAnything() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
-            let registry = AppRegistry(database: db)
-            _ = try DomainRegistry(database: db).register(Registration(host: "shop.example", intervalMinutes: 60))
+            let registry = AppRegistry(store: db)
+            _ = try DomainRegistry(store: db).register(Registration(host: "shop.example", intervalMinutes: 60))
             let file = Self.entitlements(["applinks:shop.example", "applinks:*.shop.example", "webcredentials:shop.example",
                                           "applinks:dev.shop.example?mode=developer", "applinks:mdm.shop.example?mode=managed",
                                           "authsrv:shop.example"])
@@ -107,7 +107,7 @@ import Vocabulary
 
     @Test func aRefusedFileNamesTheLineAndWritesNothing() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
-            let registry = AppRegistry(database: db)
+            let registry = AppRegistry(store: db)
             let file = Self.entitlements(["applinks:ok.example", "applinks:ok.example:8443", "applinks:https://x.example"])
             do {
                 _ = try registry.register(AppRegistration(), entitlements: file)
@@ -151,7 +151,7 @@ import Vocabulary
 
     @Test func binaryPlistsAndDeletionTakeBackOnlyTheAppsExpectations() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
-            let registry = AppRegistry(database: db)
+            let registry = AppRegistry(store: db)
             let binary = try PropertyListSerialization.data(fromPropertyList: [
                 "com.apple.developer.associated-domains": ["applinks:shared.example", "webcredentials:shared.example"],
                 "application-identifier": Self.app,
@@ -178,7 +178,7 @@ import Vocabulary
     /// them again gives the same app, and an edit's plan writes nothing and names what it drops.
     @Test func anAppReadsBackAsItsEntriesAndAnEditIsPlannedBeforeItIsWritten() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
-            let registry = AppRegistry(database: db)
+            let registry = AppRegistry(store: db)
             let fingerprint = String(repeating: "AB:", count: 31) + "AB"
             let id = try registry.register(AppRegistration(
                 name: "Shop", appleAppIDs: [Self.app, Self.staging], androidPackage: "com.example.shop",

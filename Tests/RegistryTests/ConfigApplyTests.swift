@@ -47,7 +47,7 @@ import Vocabulary
 
     @Test func applyAddsEverythingAndTheSecondApplyChangesNothing() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
-            let registry = DomainRegistry(database: db)
+            let registry = DomainRegistry(store: db)
             let plan = try registry.apply(try Self.document(Self.file))
             #expect(plan.applied && plan.count(.add) == 5 && plan.count(.change) == 0)
             let domain = try #require(try db.domain(host: "example.com"))
@@ -69,7 +69,7 @@ import Vocabulary
 
     @Test func applyExportApplyIsANoOpAndTheExportHoldsNoSecret() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
-            let registry = DomainRegistry(database: db)
+            let registry = DomainRegistry(store: db)
             try registry.apply(try Self.document(Self.file))
             let exported = try ConfigWriter.yaml(try registry.exportConfig())
             #expect(!exported.contains(Self.secret) && !exported.contains("XYZsecret"), "\(exported)")
@@ -85,7 +85,7 @@ import Vocabulary
     /// the database is as it was.
     @Test func oneBadEntryRefusesTheWholeFile() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
-            let registry = DomainRegistry(database: db)
+            let registry = DomainRegistry(store: db)
             let text = """
                 domains:
                   - host: good.example
@@ -114,7 +114,7 @@ import Vocabulary
 
     @Test func secretsMustComeFromTheEnvironment() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
-            let registry = DomainRegistry(database: db)
+            let registry = DomainRegistry(store: db)
             let literal = "channels:\n  - name: h\n    kind: webhook\n    url: https://h.example/\n    secret: \(Self.secret)\n"
             #expect(throws: ConfigRefusal([ConfigProblem(line: 5, "h: write the secret as ${NAME} and set NAME in the environment, so it stays out of the file (and out of git)")])) {
                 try registry.apply(try Self.document(literal))
@@ -141,7 +141,7 @@ import Vocabulary
 
     @Test func dryRunPlansAndWritesNothing() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
-            let registry = DomainRegistry(database: db)
+            let registry = DomainRegistry(store: db)
             let plan = try registry.apply(try Self.document(Self.file), dryRun: true)
             #expect(!plan.applied && plan.count(.add) == 5)
             #expect(plan.steps.first == ConfigPlan.Step(action: .add, subject: .domain("example.com"), details: [
@@ -156,7 +156,7 @@ import Vocabulary
 
     @Test func changesArePlannedFieldByFieldAndPruneRemovesOnlyManagedLists() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
-            let registry = DomainRegistry(database: db)
+            let registry = DomainRegistry(store: db)
             try registry.apply(try Self.document(Self.file))
             let byHand = try registry.register(Registration(host: "by-hand.example", intervalMinutes: 60))
             let changed = Self.file
@@ -189,9 +189,9 @@ import Vocabulary
     /// other expectations neither plans to remove it nor removes it, and export leaves it out.
     @Test func expectationsAppsPutOnDomainsAreLeftToTheApps() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
-            let registry = DomainRegistry(database: db)
+            let registry = DomainRegistry(store: db)
             let appID = "ZYXWV98765.com.other.app"
-            try AppRegistry(database: db).register(AppRegistration(appleAppIDs: [appID], appleDomains: ["applinks:example.com"],
+            try AppRegistry(store: db).register(AppRegistration(appleAppIDs: [appID], appleDomains: ["applinks:example.com"],
                                                                    watchedURLs: ["https://example.com/app-only"]))
             let file = "domains:\n  - host: example.com\n    interval_minutes: 60\n    app_ids:\n      applinks: [\(Self.app)]\n"
             let plan = try registry.apply(try Self.document(file))
@@ -232,7 +232,7 @@ import Vocabulary
     /// an app claims count as declared (never pruned); apply → export → apply changes nothing.
     @Test func appsAreDeclaredRoundTripAndProtectTheirDomains() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
-            let registry = DomainRegistry(database: db)
+            let registry = DomainRegistry(store: db)
             let plan = try registry.apply(try Self.document(Self.appsFile), prune: true)
             #expect(plan.steps.map(\.subject) == [.domain("example.com"), .app("Example"), .channel("mail")], "\(plan.steps)")
             #expect(plan.steps[1].details.contains("registers *.example.org"), "\(plan.steps[1].details)")
@@ -270,7 +270,7 @@ import Vocabulary
         try TestPostgres.withDatabase { (db: Database) throws in
             let text = "apps:\n  - name: Bad\n    apple_app_ids: [lower.case]\n    apple_domains: [\"applinks:ok.example\", \"maps:x.example\"]\n"
             do {
-                try DomainRegistry(database: db).apply(try Self.document(text))
+                try DomainRegistry(store: db).apply(try Self.document(text))
                 Issue.record("a bad app was accepted")
             } catch let refusal as ConfigRefusal {
                 #expect(refusal.problems.map(\.line) == [3, 4], "\(refusal)")
@@ -284,7 +284,7 @@ import Vocabulary
     /// url is given, Telegram's chat id, the custom webhook's template; apply → export → apply is a no-op.
     @Test func onCallChannelsRoundTripWithTheirCredentialsOutOfTheFile() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
-            let registry = DomainRegistry(database: db)
+            let registry = DomainRegistry(store: db)
             let environment = ["PD_KEY": "R0UTINGKEYR0UTINGKEYR0UTINGKEY12", "TG_TOKEN": "123456789:AAbbCCddEEffGGhh",
                                "TEAMS_URL": "https://teams.example/workflows/abc?sig=s3cr3t", "HOOK_SECRET": Self.secret]
             let file = """
@@ -336,7 +336,7 @@ import Vocabulary
     /// target, not duplicated; exporting names it kind-id until then.
     @Test func unnamedChannelsAreAdopted() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
-            let registry = DomainRegistry(database: db)
+            let registry = DomainRegistry(store: db)
             let made = try db.createChannel(NewChannel(kind: .email, target: "ops@example.com"))
             let exported = try registry.exportConfig()
             #expect(exported.channels.map(\.name) == ["email-\(made.id)"])
@@ -357,9 +357,9 @@ import Vocabulary
                            "PAGERDUTY_ROUTING_KEY": "R0UTINGKEYR0UTINGKEYR0UTINGKEY12"]
         let document = try ConfigReader.read(bytes, environment: environment).get()
         try TestPostgres.withDatabase { (db: Database) throws in
-            let plan = try DomainRegistry(database: db).apply(document)
+            let plan = try DomainRegistry(store: db).apply(document)
             #expect(plan.count(.add) == 8, "\(plan.steps)")
-            #expect(try DomainRegistry(database: db).apply(document).isEmpty)
+            #expect(try DomainRegistry(store: db).apply(document).isEmpty)
         }
     }
 
@@ -402,7 +402,7 @@ extension ConfigApplyTests {
             let files = [("a", a), ("b", b)]
             DispatchQueue.concurrentPerform(iterations: 2) { i in
                 do {
-                    let plan = try DomainRegistry(database: db).apply(files[i].1, prune: true)
+                    let plan = try DomainRegistry(store: db).apply(files[i].1, prune: true)
                     results.lock.withLock { results.plans[files[i].0] = plan }
                 } catch {
                     results.lock.withLock { results.errors.append("\(error)") }
@@ -427,7 +427,7 @@ extension ConfigApplyTests {
             }
             #expect(lastPlan.steps.contains { $0.action == .remove && $0.subject == .channel(last == "b" ? "mail-a" : "mail-b") })
             // Applying the last file again changes nothing: the database says exactly what it says.
-            #expect(try DomainRegistry(database: db).apply(last == "b" ? b : a, prune: true, dryRun: true).isEmpty)
+            #expect(try DomainRegistry(store: db).apply(last == "b" ? b : a, prune: true, dryRun: true).isEmpty)
         }
     }
 
@@ -435,7 +435,7 @@ extension ConfigApplyTests {
     /// app that is nowhere refuses the file with the line.
     @Test func channelsRouteToAppsByName() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
-            let registry = DomainRegistry(database: db)
+            let registry = DomainRegistry(store: db)
             let file = """
                 apps:
                   - name: Shop

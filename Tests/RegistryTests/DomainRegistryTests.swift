@@ -15,7 +15,7 @@ import Vocabulary
 
     @Test func everyRefusedFieldIsNamedAtOnce() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
-            let registry = DomainRegistry(database: db)
+            let registry = DomainRegistry(store: db)
             let registration = Registration(
                 host: "https://example.com",
                 appIDs: [.init(service: "applinks", appID: "abcde12345.com.x"), .init(service: "maps", appID: Self.app)],
@@ -36,7 +36,7 @@ import Vocabulary
         try TestPostgres.withDatabase { (db: Database) throws in
             let listener = db.makeListener()
             try listener.listen(DomainScheduler.checkNowChannel)
-            let registry = DomainRegistry(database: db)
+            let registry = DomainRegistry(store: db)
             try registry.setDefaultInterval(minutes: 15)
             let id = try registry.register(Registration(host: " Bücher.example ", appIDs: [.init(service: "webcredentials", appID: Self.app)],
                                                         watchedURLs: [.init(url: "https://bücher.example/a", expect: "browser")]))
@@ -54,7 +54,7 @@ import Vocabulary
 
     @Test func editKeepsTheHostAndReportsAMissingDomain() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
-            let registry = DomainRegistry(database: db)
+            let registry = DomainRegistry(store: db)
             let id = try registry.register(Registration(host: "edit.example", intervalMinutes: 60))
             try registry.edit(domainID: id, Registration(host: "ignored.example", appIDs: [.init(service: "applinks", appID: Self.app)],
                                                          intervalMinutes: 1440, badge: true))
@@ -71,7 +71,7 @@ import Vocabulary
     /// and the line is not registered.
     @Test func importRefusesWhatTheFormRefuses() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
-            let registry = DomainRegistry(database: db)
+            let registry = DomainRegistry(store: db)
             for (i, appID) in Self.formRefused.enumerated() {
                 #expect(throws: RegistrationError.self) {
                     try registry.register(Registration(host: "form\(i).example", appIDs: [.init(service: "applinks", appID: appID)],
@@ -93,7 +93,7 @@ import Vocabulary
 
     @Test func checkNowByHostName() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
-            let registry = DomainRegistry(database: db)
+            let registry = DomainRegistry(store: db)
             let id = try registry.register(Registration(host: "bücher.example", intervalMinutes: 60))
             try db.execute("UPDATE domains SET check_requested_at = NULL WHERE id = $1", id)
             let request = try registry.requestCheck(hosts: ["BÜCHER.example", "other.example", "not a host"])

@@ -11,7 +11,7 @@ import Vocabulary
 @Suite struct PlatformSettingTests {
     @Test func registerStoresItEditWithoutItKeepsItAndAnUnknownWordIsRefused() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
-            let registry = DomainRegistry(database: db)
+            let registry = DomainRegistry(store: db)
             let plain = try registry.register(Registration(host: "plain.example", intervalMinutes: 60))
             #expect(try db.domain(id: plain)?.platforms == .both, "left out: both, what ran before the setting")
             let id = try registry.register(Registration(host: "droid.example", intervalMinutes: 60, platforms: " Android "))
@@ -31,7 +31,7 @@ import Vocabulary
 
     @Test func theConfigFileSetsItAndExportsItOnlyWhenChosen() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
-            let registry = DomainRegistry(database: db)
+            let registry = DomainRegistry(store: db)
             let text = """
                 version: 1
                 domains:

@@ -9,7 +9,7 @@ import Vocabulary
 /// stored once however many checks see it.
 @Suite struct AssociationVersionsTests {
     static let bytes = Array(#"[{"relation": ["delegate_permission/common.handle_all_urls"]}]"#.utf8)
-    static let sha = ContentDigest.sha256Hex(bytes)
+    static let sha = SHA256.hex(bytes)
 
     @Test func theSameBytesAreOneVersionPerPlatform() throws {
         try TestPostgres.withDatabase { (db: Database) throws in

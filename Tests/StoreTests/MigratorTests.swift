@@ -25,7 +25,7 @@ import Testing
         defer { db.close() }
         #expect(try Migrator.appliedVersions(db) == [1, 2, 10])
         let checksum: String = try db.value("SELECT checksum FROM schema_migrations WHERE version = 2")
-        #expect(checksum == ContentDigest.sha256Hex(Array("ALTER TABLE notes ADD COLUMN body text;\nINSERT INTO notes VALUES (1, 'a');".utf8)))
+        #expect(checksum == SHA256.hex(Array("ALTER TABLE notes ADD COLUMN body text;\nINSERT INTO notes VALUES (1, 'a');".utf8)))
         #expect(try db.value("SELECT count(*) FROM notes", as: Int.self) == 1)
     }
 

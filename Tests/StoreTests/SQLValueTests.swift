@@ -62,15 +62,15 @@ import TextEncoding
     }
 
     @Test func sha256MatchesTheKnownVector() {
-        #expect(ContentDigest.sha256Hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
 
     /// RFC 4231 test cases 2 (a short key) and 6 (a key longer than the block, hashed first): the one
     /// HMAC that CSRF tokens, flash cookies and webhook signatures all use.
     @Test func hmacSHA256MatchesRFC4231() {
-        #expect(Hex.encode(ContentDigest.hmacSHA256(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8)))
+        #expect(Hex.encode(SHA256.hmac(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8)))
             == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
-        #expect(Hex.encode(ContentDigest.hmacSHA256(key: [UInt8](repeating: 0xaa, count: 131),
+        #expect(Hex.encode(SHA256.hmac(key: [UInt8](repeating: 0xaa, count: 131),
                                                     message: Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8)))
             == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
     }

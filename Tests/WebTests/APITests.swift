@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 import Store
+import Vocabulary
 import TestSupport
 @testable import Web
 
@@ -70,7 +71,7 @@ import TestSupport
             try db.insertCheck(NewCheckRow(domainID: Int64(id), startedAt: Date(timeIntervalSinceNow: -10), finishedAt: Date(timeIntervalSinceNow: -9),
                                            verdict: .pass, originBody: Array(body1.utf8), latencyMilliseconds: 20, changed: true))
             try db.insertCheck(NewCheckRow(domainID: Int64(id), startedAt: Date(), finishedAt: Date(), verdict: .fail, originBody: Array(body2.utf8),
-                                           findingsJSON: #"[{"code":"watched-url-changed","severity":"error","message":"moved"}]"#,
+                                           findings: [Finding(code: "watched-url-changed", severity: .error, message: "moved")],
                                            latencyMilliseconds: 30, changed: true))
             let checks = api.call("GET", "/api/v1/domains/\(id)/checks")
             #expect((checks.body["checks"] as? [[String: Any]])?.count == 2)
@@ -127,7 +128,7 @@ import TestSupport
                                            verdict: .pass, originBody: body1, latencyMilliseconds: 5, changed: true))
             try db.insertCheck(NewCheckRow(domainID: id, startedAt: Date(), finishedAt: Date(), verdict: .pass, originBody: body2,
                                            latencyMilliseconds: 5, changed: true))
-            let sha = ContentDigest.sha256Hex(body2)
+            let sha = SHA256.hex(body2)
             let bodies = ["POST /domains": #"{"host": "new.example"}"#, "PATCH /domains/{domain}": #"{"interval_minutes": 60}"#,
                           "POST /test-url": #"{"url": "https://api.example/x", "domain_id": \#(id)}"#]
             var operations = 0
@@ -246,7 +247,7 @@ import TestSupport
                 case .created = try db.createDomain(DomainDraft(host: "cmd.example", displayName: "=cmd|' <b>", wildcard: false,
                 intervalSeconds: 3600, badgeEnabled: false, appIDs: [], watchedURLs: [])) else { Issue.record("no domain"); return }
             try db.insertCheck(NewCheckRow(domainID: id, startedAt: Date(), finishedAt: Date(), verdict: .fail, originBody: nil,
-                                           findingsJSON: #"[{"code":"http-status","severity":"error","message":"404"}]"#,
+                                           findings: [Finding(code: "http-status", severity: .error, message: "404")],
                                            latencyMilliseconds: 120, changed: true))
             let metrics = api.app.respond(WebRequest(method: "GET", target: "/metrics")).bodyText
             #expect(metrics.contains("aasa_checks_total{verdict=\"fail\"} 1"))

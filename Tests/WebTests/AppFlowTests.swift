@@ -45,11 +45,11 @@ import Vocabulary
         let results = ExpectationResults(missingAppIDs: missing)
         var record = CheckRecord(
             domainID: domainID, attemptKey: lease.attemptKey, startedAt: at, finishedAt: at, verdict: Verdict(findings: findings),
-            version: StoredBody(.apple, sha256: ContentDigest.sha256Hex(file + Array("\(at.timeIntervalSince1970)".utf8)), bytes: file), changed: true,
+            version: StoredBody(.apple, sha256: SHA256.hex(file + Array("\(at.timeIntervalSince1970)".utf8)), bytes: file), changed: true,
             latencyMilliseconds: 20, findings: findings, transport: CheckTransport(), expectations: results, summaryJSON: "{}",
             eventsJSON: "[]", consecutiveFailures: 0, nextCheckAt: at.addingTimeInterval(3600), streaks: nil, alertChanges: alerts)
         record.android = android
-        record.androidVersion = androidFile.map { StoredBody(.android, sha256: ContentDigest.sha256Hex($0), bytes: $0) }
+        record.androidVersion = androidFile.map { StoredBody(.android, sha256: SHA256.hex($0), bytes: $0) }
         record.domainVerdict = missing.isEmpty ? Verdict(findings: findings) : .fail
         record.domainExpectations = results
         guard case .recorded = try db.record(record) else { throw CheckError.notRecorded }

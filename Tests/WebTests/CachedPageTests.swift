@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 import Store
+import Vocabulary
 import TestSupport
 @testable import Web
 
@@ -101,7 +102,7 @@ import TestSupport
 
             // A worker writes a failing check: the overview shows it.
             _ = try db.insertCheck(NewCheckRow(domainID: id, startedAt: Date(), finishedAt: Date(), verdict: .fail, originBody: nil,
-                                               findingsJSON: #"[{"code":"x","severity":"error","message":"Boom from a worker"}]"#,
+                                               findings: [Finding(code: "x", severity: .error, message: "Boom from a worker")],
                                                latencyMilliseconds: 12, changed: true))
             #expect(eventually {
                 let page = client.get("/").bodyText

@@ -15,8 +15,8 @@ import TestSupport
         try TestPostgres.withDatabase { (db: Database) throws in
             let client = WebClient(app: WebApp(database: db, configuration: TestApp.configuration))
             client.setUpAdmin()
-            _ = try DomainRegistry(database: db).register(Registration(host: "shop.example", intervalMinutes: 60))
-            let app = try AppRegistry(database: db).register(AppRegistration(name: "Shop", appleAppIDs: ["ABCDE12345.com.example.shop"],
+            _ = try DomainRegistry(store: db).register(Registration(host: "shop.example", intervalMinutes: 60))
+            let app = try AppRegistry(store: db).register(AppRegistration(name: "Shop", appleAppIDs: ["ABCDE12345.com.example.shop"],
                                                                              appleDomains: ["applinks:shop.example"]))
             // The add form offers the app, and routes the new channel to it.
             #expect(client.get("/settings").bodyText.contains("name=\"app\" value=\"\(app)\""))
@@ -119,7 +119,7 @@ import TestSupport
             let environment = ["SLACK_URL": slack, "TEAMS_URL": teams, "HOOK_TOKEN": "HOOKSECRETtoken", "PD_KEY": key,
                                "HOOK_SECRET": "whsec_" + Data(repeating: 3, count: 32).base64EncodedString()]
             let document = try ConfigReader.read(Array(file.utf8), environment: environment).get()
-            _ = try DomainRegistry(database: db).apply(document)
+            _ = try DomainRegistry(store: db).apply(document)
             // A hand-typed Discord URL is a credential too.
             _ = try ChannelSetup.add(ChannelSpec(kind: .discord, target: "https://discord.example/api/webhooks/1/DISCORDSECRET"), in: db)
             let token = SecretToken.generate(prefix: "aasa_")

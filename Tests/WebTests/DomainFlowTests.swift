@@ -83,14 +83,15 @@ import TestSupport
 
             // The first check lands: the page shows the verdict, findings, the file with the marked line.
             let body = Array(#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/product/*"}]}]}}"#.utf8)
-            let finding = #"[{"code":"content-type-not-json","severity":"warning","location":{"pointer":"/applinks/details/0/appIDs"},"message":"Served as text/html; serve it as application/json.","hint":"Set the Content-Type header.","affects":"iOS 14+"}]"#
+            let finding = Finding(code: "content-type-not-json", severity: .warning, location: SourceLocation(pointer: "/applinks/details/0/appIDs"),
+                                  message: "Served as text/html; serve it as application/json.", hint: "Set the Content-Type header.", affects: "iOS 14+")
             let transport = CheckTransport(
                 wellKnown: TransportFacts(location: .wellKnown, url: "https://xn--bcher-kva.example/.well-known/apple-app-site-association",
                                           status: 200, headers: ["content-type": "text/html"], decodedSize: 120,
                                           tls: TLSFacts(trusted: true, issuer: "Test CA", notAfter: Date(timeIntervalSince1970: 1_893_456_000))),
                 cdn: TransportFacts(location: .cdn, url: "https://app-site-association.cdn-apple.com/a/v1/xn--bcher-kva.example", status: 404))
             try db.insertCheck(NewCheckRow(domainID: id, startedAt: Date().addingTimeInterval(-60), finishedAt: Date().addingTimeInterval(-59),
-                                           verdict: .warn, originBody: body, transport: transport, findingsJSON: finding,
+                                           verdict: .warn, originBody: body, transport: transport, findings: [finding],
                                            latencyMilliseconds: 42, changed: true))
             #expect(client.get("/domains/\(id)/status").bodyText.contains("\"checking\":false"))
             let checked = client.get(location).bodyText
@@ -141,7 +142,7 @@ import TestSupport
                 try db.execute("UPDATE domains SET check_requested_at = NULL WHERE id = $1", id)
                 if i % 3 == 0 {
                     try db.insertCheck(NewCheckRow(domainID: id, startedAt: Date(), finishedAt: Date(), verdict: i % 2 == 0 ? .fail : .pass,
-                                                   originBody: nil, findingsJSON: #"[{"code":"x","severity":"error","message":"Boom \#(i)"}]"#,
+                                                   originBody: nil, findings: [Finding(code: "x", severity: .error, message: "Boom \(i)")],
                                                    latencyMilliseconds: 10 + i, changed: true))
                 }
             }

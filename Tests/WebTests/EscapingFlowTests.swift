@@ -27,15 +27,15 @@ import TestSupport
             #expect(ok.status == 303)
             let id = try #require(try db.domain(host: "evil.example")?.id)
             let file = #"{"applinks":{"details":[{"appIDs":["ABCDE12345.<script>alert(1)</script>"],"components":[{"/":"/<script>alert(1)</script>","comment":"<script>alert(1)</script>"}]}],"<script>alert(1)</script>":{"apps":[]}}"#
-            let findings = #"[{"code":"<script>alert(1)</script>","severity":"error","location":{"pointer":"/<script>alert(1)</script>"},"message":"<script>alert(1)</script>","hint":"<script>alert(1)</script>","affects":"<script>alert(1)</script>"}]"#
+            let findings = [Finding(code: s, severity: .error, location: SourceLocation(pointer: "/" + s), message: s, hint: s, affects: s)]
             let transport = CheckTransport(wellKnown: TransportFacts(
                 location: .wellKnown, url: "https://evil.example/" + s, status: 200, headers: ["content-type": s],
                 tls: TLSFacts(trusted: false, issuer: s), failure: FetchFailure(kind: .other, message: s)))
             try db.insertCheck(NewCheckRow(domainID: id, startedAt: Date(timeIntervalSinceNow: -5), finishedAt: Date(timeIntervalSinceNow: -5),
                                            verdict: .fail, originBody: Array(#"{"applinks":{"details":[]}}"#.utf8), transport: transport,
-                                           findingsJSON: findings, latencyMilliseconds: 10, changed: true))
+                                           findings: findings, latencyMilliseconds: 10, changed: true))
             try db.insertCheck(NewCheckRow(domainID: id, startedAt: Date(), finishedAt: Date(), verdict: .fail, originBody: Array(file.utf8),
-                                           transport: transport, findingsJSON: findings, latencyMilliseconds: 10, changed: true))
+                                           transport: transport, findings: findings, latencyMilliseconds: 10, changed: true))
             try db.execute("""
                 INSERT INTO alerts (domain_id, rule, severity, summary) VALUES ($1, $2, 'critical', $2)
                 """, id, s)
@@ -58,7 +58,7 @@ import TestSupport
             #expect(!tested.bodyText.contains("<script>alert"))
             #expect(tested.bodyText.contains("&lt;script&gt;"))
             // The raw file is served as text, never as HTML.
-            let sha = ContentDigest.sha256Hex(Array(file.utf8))
+            let sha = SHA256.hex(Array(file.utf8))
             let raw = client.get("/versions/\(sha)")
             #expect(raw.header("Content-Type") == "text/plain; charset=utf-8")
             #expect(raw.header("X-Content-Type-Options") == "nosniff")

@@ -139,8 +139,8 @@ import TestSupport
             let timeline = try #require(page.range(of: "id=\"timeline\"").map { String(page[$0.upperBound...]) })
             let newerRun = try #require(timeline.range(of: "unchanged × 3, "))
             let olderRun = try #require(timeline.range(of: "unchanged × 4, "))
-            let firstHash = String(ContentDigest.sha256Hex(RecordedHistory.firstFile).prefix(12))
-            let secondHash = String(ContentDigest.sha256Hex(RecordedHistory.secondFile).prefix(12))
+            let firstHash = String(SHA256.hex(RecordedHistory.firstFile).prefix(12))
+            let secondHash = String(SHA256.hex(RecordedHistory.secondFile).prefix(12))
             let newerCheck = try #require(timeline.range(of: secondHash))
             let olderCheck = try #require(timeline.range(of: firstHash))
             // Newest first: the run after the second change, that change, the run before it, the first check.

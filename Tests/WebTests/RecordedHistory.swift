@@ -34,7 +34,7 @@ struct RecordedHistory {
         let started = at.addingTimeInterval(-Double(latency) / 1000)
         let record = CheckRecord(
             domainID: domainID, attemptKey: lease.attemptKey, startedAt: started, finishedAt: at, verdict: verdict,
-            version: changed ? StoredBody(.apple, sha256: ContentDigest.sha256Hex(file), bytes: file) : nil, changed: changed,
+            version: changed ? StoredBody(.apple, sha256: SHA256.hex(file), bytes: file) : nil, changed: changed,
             latencyMilliseconds: latency, findings: [], transport: CheckTransport(), expectations: ExpectationResults(),
             summaryJSON: "{}", eventsJSON: "[]", consecutiveFailures: 0, nextCheckAt: at.addingTimeInterval(3600),
             streaks: nil, alertChanges: [])

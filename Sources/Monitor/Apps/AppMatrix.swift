@@ -58,10 +58,10 @@ public struct AppMatrix: Sendable {
     /// is the start of the link's run of equal verdicts (`app_link_runs`): the changed checks after the
     /// run's end are folded in and the runs saved, so a view reads only what changed since the last
     /// one, and the first view of a link reads its domain's whole changed history once.
-    public static func load(appID: Int64, from database: Database, now: Date = Date()) throws -> AppMatrix? {
-        guard let app = try database.app(id: appID) else { return nil }
-        let links = try database.appLinks(appID: appID)
-        let runs = Dictionary(try database.appLinkRuns(appID: appID).map { (RunKey($0.domainID, $0.platform, $0.service), $0) },
+    public static func load(appID: Int64, from store: some AppStore & CheckStore, now: Date = Date()) throws -> AppMatrix? {
+        guard let app = try store.app(id: appID) else { return nil }
+        let links = try store.appLinks(appID: appID)
+        let runs = Dictionary(try store.appLinkRuns(appID: appID).map { (RunKey($0.domainID, $0.platform, $0.service), $0) },
                               uniquingKeysWith: { a, _ in a })
         var rows: [Row] = []
         var latestByDomain: [Int64: LinkEvidence] = [:]
@@ -71,22 +71,22 @@ public struct AppMatrix: Sendable {
             let folded = mine.map { runs[RunKey($0.domainID, $0.platform, $0.service)] }
             // A link never folded needs the whole history; otherwise the oldest end any link reached.
             let from: Int64? = folded.contains { $0 == nil } ? nil : folded.compactMap { $0?.throughCheckID }.min()
-            let evidence = try database.linkEvidence(domainID: domainID, fromCheckID: from)
+            let evidence = try store.linkEvidence(domainID: domainID, fromCheckID: from)
             latestByDomain[domainID] = evidence.last
             var cells: [Cell] = []
             for (link, run) in zip(mine, folded) {
                 let history = evidence.map { check in
-                    (checkID: check.checkID, time: check.startedAt, verdict: AppLinkStanding.evaluate(link, app: app, against: check)?.verdict)
+                    (checkID: check.checkID, time: check.startedAt, verdict: AppLinkVerdict.evaluate(link, app: app, against: check)?.verdict)
                 }
-                let next = AppLinkStanding.fold(run, domainID: domainID, platform: link.platform, service: link.service, checks: history)
+                let next = AppLinkVerdict.fold(run, domainID: domainID, platform: link.platform, service: link.service, checks: history)
                 if let next, next != run { moved.append(next) }
                 cells.append(cell(link, app: app, latest: evidence.last, run: next))
             }
             rows.append(Row(domainID: domainID, displayHost: mine[0].displayHost, cells: cells))
         }
-        if !moved.isEmpty { try database.saveAppLinkRuns(appID: appID, moved) }
-        let watched = try database.appWatchedURLs(appID: appID).map { url in
-            try watchedRow(url, app: app, links: links, latest: latestByDomain[url.domainID], database: database)
+        if !moved.isEmpty { try store.saveAppLinkRuns(appID: appID, moved) }
+        let watched = try store.appWatchedURLs(appID: appID).map { url in
+            try watchedRow(url, app: app, links: links, latest: latestByDomain[url.domainID], store: store)
         }
         return AppMatrix(app: app, rows: rows, watched: watched)
     }
@@ -107,7 +107,7 @@ public struct AppMatrix: Sendable {
         var cell = Cell(platform: link.platform, service: link.service, state: .never, reason: nil, since: nil,
                         developerMode: link.developerMode, managedMode: link.managedMode, declaredAs: link.declaredAs)
         guard let latest, link.lastVerdict != nil,
-              let current = AppLinkStanding.evaluate(link, app: app, against: latest, expectations: link.platform == .apple ? link.lastExpectations : nil) else {
+              let current = AppLinkVerdict.evaluate(link, app: app, against: latest, expectations: link.platform == .apple ? link.lastExpectations : nil) else {
             cell.state = link.checking ? .checking : .never
             if link.platform == .android, latest != nil, !link.checking {
                 cell.reason = "Android's file has not been fetched for this domain yet; its next check fetches it."
@@ -124,7 +124,7 @@ public struct AppMatrix: Sendable {
     /// (when the app claims the domain for applinks), Android's by the AssetLinks matcher on the file
     /// the domain's latest check stored (when the app has a package and claims the domain on Android).
     static func watchedRow(_ url: AppWatchedURLRecord, app: AppRecord, links: [AppLinkRecord], latest: LinkEvidence?,
-                           database: Database) throws -> WatchedRow {
+                           store: some CheckStore) throws -> WatchedRow {
         let mine = links.filter { $0.domainID == url.domainID }
         var row = WatchedRow(url: url.url, domainID: url.domainID, apple: nil, android: nil, androidReason: nil)
         if let link = mine.first(where: { $0.platform == .apple && $0.service == .applinks }) {
@@ -134,7 +134,7 @@ public struct AppMatrix: Sendable {
             return row
         }
         let expected = URLOutcome.opensApp(package)
-        guard let sha = latest?.androidVersionSHA256, let bytes = try database.versionBody(VersionKey(.android, sha256: sha)),
+        guard let sha = latest?.androidVersionSHA256, let bytes = try store.versionBody(VersionKey(.android, sha256: sha)),
               let file = AssetLinksReader.read(bytes).file else {
             row.android = WatchedURLResult(url: url.url, expected: expected, actual: .staysInBrowser)
             row.androidReason = android.serves ? "assetlinks.json could not be read." : "The site serves no assetlinks.json."

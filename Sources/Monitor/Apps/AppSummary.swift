@@ -4,7 +4,7 @@ import Vocabulary
 
 /// A line of the by-app overview (the page, the API's list, /metrics, `app list`): the app and its
 /// links counted by state, each link judged for this app against its domain's latest changed check
-/// (`AppLinkStanding`), so a developer-mode link ignores a failing CDN and an Android link counts
+/// (`AppLinkVerdict`), so a developer-mode link ignores a failing CDN and an Android link counts
 /// what assetlinks.json grants the app, whatever the domain's overall state says.
 public struct AppSummary: Sendable, Equatable {
     /// A column of the app's matrix: a platform and a service.

@@ -54,7 +54,7 @@ public struct CheckPipeline: Sendable {
         let check: DomainCheck
         var androidCheck: AndroidCheck?
         let lastAndroid = previous.last?.android
-        let sha256: @Sendable ([UInt8]) -> String = { ContentDigest.sha256Hex($0) }
+        let sha256: @Sendable ([UInt8]) -> String = { SHA256.hex($0) }
         let applePlan = cadence.applePlan(last: previous.last, asked: domain.lastAsked, now: started, sha256: sha256)
         if checksAndroid && domain.platforms.watches(.android) {
             // Google's copy may lag the origin by its maxAge (plus a grace): the evaluation needs to know since when.
@@ -74,7 +74,7 @@ public struct CheckPipeline: Sendable {
         if !check.asked.copy { summary.cdn = previous.last?.cdn }
         summary.android = androidCheck.map { androidCheck in
             var result = AndroidResult(check: androidCheck, expectations: android, watchedURLs: expectations.androidWatchedURLs,
-                                       sha256: ContentDigest.sha256Hex)
+                                       sha256: SHA256.hex)
             result.originAnswer = OriginAnswer.key(androidCheck.origin, sha256: sha256)
             if !androidCheck.asked.copy { result.google = lastAndroid?.google }
             return result
@@ -237,7 +237,7 @@ extension CheckSummary {
         self.init(checkedAt: check.finishedAt, wellKnown: check.wellKnown, root: check.root, cdn: check.cdn,
                   deviceLocation: report.deviceLocation, document: report.document, findings: report.findings,
                   verdict: report.verdict, expectations: results,
-                  sha256: ContentDigest.sha256Hex)
+                  sha256: SHA256.hex)
     }
 
     /// True when this check says the same as `previous` (ignoring when it ran): an unchanged repeat.

@@ -11,8 +11,8 @@ extension DomainVerdict {
     ///
     /// The alert streaks are left to the next check, which judges the same file the same way.
     @discardableResult
-    public static func reevaluate(domainID: Int64, in database: Database) throws -> DomainVerdict? {
-        try database.withTransaction { connection in try reevaluate(domainID: domainID, on: connection) }
+    public static func reevaluate(domainID: Int64, in store: some TransactionalStore) throws -> DomainVerdict? {
+        try store.withTransaction { connection in try reevaluate(domainID: domainID, on: connection) }
     }
 
     /// The same inside a transaction the caller holds (a config apply re-measures every domain it

@@ -13,12 +13,12 @@ import Vocabulary
 /// An app is validated and planned in full before anything is written, then written in one
 /// transaction: a refused or failing app leaves nothing behind.
 public struct AppRegistry: Sendable {
-    let database: Database
+    let store: any RegistryStore
     let domains: DomainRegistry
 
-    public init(database: Database, policy: RegistrationPolicy = RegistrationPolicy()) {
-        self.database = database
-        self.domains = DomainRegistry(database: database, policy: policy)
+    public init(store: some RegistryStore, policy: RegistrationPolicy = RegistrationPolicy()) {
+        self.store = store
+        self.domains = DomainRegistry(store: store, policy: policy)
     }
 
     /// Reads the files, checks every field and returns what registering would do; writes nothing.
@@ -179,14 +179,14 @@ public struct AppRegistry: Sendable {
         var planned: [AppPlan.PlannedDomain] = []
         var refused: [AppProblem] = []
         for key in draft.domains {
-            let registered = try database.domainID(host: key.host, wildcard: key.wildcard) != nil
+            let registered = try store.domainID(host: key.host, wildcard: key.wildcard) != nil
             if !registered, domains.policy.resolveOnRegister, let refusal = domains.policy.addressRefusal(key.host) {
                 refused.append(AppProblem(.app, refusal))
             }
             planned.append(AppPlan.PlannedDomain(key: key, isNew: !registered, links: links.filter { $0.domain == key }))
         }
         if !refused.isEmpty { throw AppRegistrationError.invalid(refused) }
-        if let existing = try database.app(name: name), existing.id != editing?.id {
+        if let existing = try store.app(name: name), existing.id != editing?.id {
             throw AppRegistrationError.nameTaken(id: existing.id, name: name)
         }
         return AppPlan(draft: draft, domains: planned, ignored: ignored, notes: notes)
@@ -197,7 +197,7 @@ public struct AppRegistry: Sendable {
     /// re-measures the others against their new expectations. Returns the app's id.
     @discardableResult
     public func register(_ plan: AppPlan) throws -> Int64 {
-        switch try database.createApp(plan.draft, intervalSeconds: try domains.defaultIntervalMinutes() * 60) {
+        switch try store.createApp(plan.draft, intervalSeconds: try domains.defaultIntervalMinutes() * 60) {
         case .nameTaken(let id):
             throw AppRegistrationError.nameTaken(id: id, name: plan.draft.name)
         case .created(let id, let newDomains):
@@ -216,8 +216,8 @@ public struct AppRegistry: Sendable {
     /// (Apple links as the entitlement entries they came from, Android links as hosts), so planning
     /// them again gives the same app. nil when there is no such app.
     public func registration(appID: Int64) throws -> AppRegistration? {
-        guard let app = try database.app(id: appID) else { return nil }
-        let links = try database.appLinks(appID: appID)
+        guard let app = try store.app(id: appID) else { return nil }
+        let links = try store.appLinks(appID: appID)
         var appleDomains: [String] = [], androidHosts: [String] = []
         for link in links {
             switch link.platform {
@@ -234,17 +234,17 @@ public struct AppRegistry: Sendable {
         return AppRegistration(name: app.name, appleAppIDs: app.appleAppIDs, androidPackage: app.androidPackage ?? "",
                                fingerprints: app.fingerprints.map { .init(fingerprint: $0.fingerprint, role: $0.role.rawValue) },
                                appleDomains: appleDomains, androidHosts: androidHosts,
-                               watchedURLs: try database.appWatchedURLs(appID: appID).map(\.url))
+                               watchedURLs: try store.appWatchedURLs(appID: appID).map(\.url))
     }
 
     /// What editing the app to `r` (and the files' entries) would do, without writing: the edit's
     /// preview. `dropped` names the domains the app would stop claiming.
     public func planEdit(appID: Int64, _ r: AppRegistration, entitlements: [UInt8]? = nil, manifest: [UInt8]? = nil) throws -> AppPlan {
-        guard let app = try database.app(id: appID) else { throw AppRegistrationError.noSuchApp }
+        guard let app = try store.app(id: appID) else { throw AppRegistrationError.noSuchApp }
         var plan = try plan(r, entitlements: entitlements, manifest: manifest, editing: app)
         let kept = Set(plan.draft.domains)
         var dropped: [String] = []
-        for link in try database.appLinks(appID: appID) {
+        for link in try store.appLinks(appID: appID) {
             let key = AppDomainKey(host: link.host, displayName: link.displayName, wildcard: link.wildcard)
             if !kept.contains(key), !dropped.contains(link.displayHost) { dropped.append(link.displayHost) }
         }
@@ -256,8 +256,8 @@ public struct AppRegistry: Sendable {
     /// the expectations its old links put on domains are taken back. Domains it named before stay
     /// registered, and are re-measured against their expectations now.
     public func edit(appID: Int64, _ plan: AppPlan) throws {
-        let before = Set(try database.appLinks(appID: appID).map(\.domainID))
-        guard let newDomains = try database.updateApp(id: appID, plan.draft, intervalSeconds: try domains.defaultIntervalMinutes() * 60) else {
+        let before = Set(try store.appLinks(appID: appID).map(\.domainID))
+        guard let newDomains = try store.updateApp(id: appID, plan.draft, intervalSeconds: try domains.defaultIntervalMinutes() * 60) else {
             throw AppRegistrationError.noSuchApp
         }
         settle(plan, newDomains: newDomains, alsoReevaluate: before)
@@ -274,17 +274,17 @@ public struct AppRegistry: Sendable {
         guard let segment, !segment.isEmpty else { return nil }
         if segment.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
             guard let id = Int64(segment), id > 0 else { return nil }
-            return try database.app(id: id)
+            return try store.app(id: id)
         }
-        return try database.app(name: segment)
+        return try store.app(name: segment)
     }
 
     /// Deletes an app and the expectations it put on its domains (the domains stay). False when there was none.
     @discardableResult
     public func delete(appID: Int64) throws -> Bool {
-        let domainIDs = try database.appLinks(appID: appID).map(\.domainID)
-        guard try database.deleteApp(id: appID) else { return false }
-        for id in Set(domainIDs) { _ = try? DomainVerdict.reevaluate(domainID: id, in: database) }
+        let domainIDs = try store.appLinks(appID: appID).map(\.domainID)
+        guard try store.deleteApp(id: appID) else { return false }
+        for id in Set(domainIDs) { _ = try? DomainVerdict.reevaluate(domainID: id, in: store) }
         return true
     }
 
@@ -295,9 +295,9 @@ public struct AppRegistry: Sendable {
         if !newDomains.isEmpty { domains.crawlers.notify() }
         var existing = alsoReevaluate
         for key in plan.draft.domains {
-            if let id = try? database.domainID(host: key.host, wildcard: key.wildcard), !newDomains.contains(id) { existing.insert(id) }
+            if let id = try? store.domainID(host: key.host, wildcard: key.wildcard), !newDomains.contains(id) { existing.insert(id) }
         }
         // The app is saved; a state that cannot be re-measured now is set right by the next check.
-        for id in existing { _ = try? DomainVerdict.reevaluate(domainID: id, in: database) }
+        for id in existing { _ = try? DomainVerdict.reevaluate(domainID: id, in: store) }
     }
 }

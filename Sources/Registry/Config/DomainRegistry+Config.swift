@@ -19,7 +19,7 @@ extension DomainRegistry {
         let desiredDomains = checkDomains(document.domains, defaultMinutes: defaultMinutes, problems: &problems)
         let desiredApps = try checkApps(document.apps, problems: &problems)
         let desiredChannels = checkChannels(document.channels, problems: &problems)
-        let (plan, addedDomains) = try database.withTransaction { c -> (ConfigPlan, Bool) in
+        let (plan, addedDomains) = try store.withTransaction { c -> (ConfigPlan, Bool) in
             try c.lockConfigApply()
             var planner = ConfigPlanner(state: try ConfigState(c), document: document, prune: prune, defaultIntervalSeconds: defaultMinutes * 60)
             planner.planApps(desiredApps, fileDomains: Set(desiredDomains.map(\.key)))
@@ -40,7 +40,7 @@ extension DomainRegistry {
     /// Everything apply manages, as a file would declare it. Channel secrets are written as the
     /// references the file gave (`${NAME}`), or as a placeholder to fill in; never as values.
     public func exportConfig() throws -> ConfigDocument {
-        try database.withTransaction(isolation: .repeatableRead) { c in
+        try store.withTransaction(isolation: .repeatableRead) { c in
             let state = try ConfigState(c)
             var document = ConfigDocument(sections: [.domains, .apps, .channels])
             for domain in state.domains {
@@ -138,7 +138,7 @@ extension DomainRegistry {
     /// Each app by the app form's rules (`AppRegistry.plan`, which writes nothing); an app the
     /// database has by that name is planned as its edit.
     private func checkApps(_ entries: [AppEntry], problems: inout [ConfigProblem]) throws -> [DesiredApp] {
-        let apps = AppRegistry(database: database, policy: policy)
+        let apps = AppRegistry(store: store, policy: policy)
         var desired: [DesiredApp] = []
         for entry in entries {
             let registration = AppRegistration(
@@ -146,7 +146,7 @@ extension DomainRegistry {
                 fingerprints: entry.fingerprints.map { .init(fingerprint: $0.fingerprint, role: $0.role) },
                 appleDomains: entry.appleDomains, androidHosts: entry.androidHosts, watchedURLs: entry.watchedURLs)
             do {
-                let plan = try apps.plan(registration, editing: try database.app(name: entry.name))
+                let plan = try apps.plan(registration, editing: try store.app(name: entry.name))
                 desired.append(DesiredApp(entry: entry, plan: plan))
             } catch let error as AppRegistrationError {
                 for p in error.problems { problems.append(ConfigProblem(line: Self.line(of: p.field, in: entry), "\(entry.name): \(p.reason)")) }

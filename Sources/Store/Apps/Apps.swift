@@ -1,7 +1,8 @@
 import Foundation
 import Vocabulary
 
-extension Database {
+// Each change in its own transaction, for any store that can open one (the pooled `Database`).
+extension AppStore where Self: TransactionalStore {
     /// Registers an app, the domains it claims that are not registered yet (each due and requested at
     /// once, at `intervalSeconds`), its links, watched URLs and the expectations they put on the
     /// domains — all in one transaction, so a failure anywhere writes nothing.

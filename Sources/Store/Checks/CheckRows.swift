@@ -14,12 +14,12 @@ public struct NewCheckRow: Sendable {
     public var originBody: [UInt8]?
     public var cdnBody: [UInt8]?
     public var transport: CheckTransport
-    public var findingsJSON: String
+    public var findings: [Finding]
     public var latencyMilliseconds: Int?
     public var changed: Bool
 
     public init(domainID: Int64, startedAt: Date, finishedAt: Date, verdict: Verdict, originBody: [UInt8]?, cdnBody: [UInt8]? = nil,
-                transport: CheckTransport = CheckTransport(), findingsJSON: String = "[]", latencyMilliseconds: Int?, changed: Bool) {
+                transport: CheckTransport = CheckTransport(), findings: [Finding] = [], latencyMilliseconds: Int?, changed: Bool) {
         self.domainID = domainID
         self.startedAt = startedAt
         self.finishedAt = finishedAt
@@ -27,7 +27,7 @@ public struct NewCheckRow: Sendable {
         self.originBody = originBody
         self.cdnBody = cdnBody
         self.transport = transport
-        self.findingsJSON = findingsJSON
+        self.findings = findings
         self.latencyMilliseconds = latencyMilliseconds
         self.changed = changed
     }
@@ -39,7 +39,7 @@ extension Database {
         try withTransaction { c in
             func version(_ body: [UInt8]?) throws -> Int64? {
                 guard let body else { return nil }
-                let sha = ContentDigest.sha256Hex(body)
+                let sha = SHA256.hex(body)
                 return try c.value("""
                     INSERT INTO association_versions (platform, sha256, body, size, first_seen_at, last_seen_at)
                     VALUES ('apple', $1, $2, $3, $4, $4)
@@ -49,12 +49,14 @@ extension Database {
                     """, sha, body, body.count, new.finishedAt)
             }
             let origin = try version(new.originBody), cdn = try version(new.cdnBody)
+            // Coded here, at the libpq edge, with the one stored coding the pipeline's rows use.
+            let findings = try StoredJSON.encode(new.findings)
             let id: Int64 = try c.value("""
                 INSERT INTO checks (domain_id, attempt_key, started_at, finished_at, verdict, origin_version_id, cdn_version_id,
                                     transport, findings, changed, latency_ms)
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $11) RETURNING id
                 """, new.domainID, "insert-" + String(UInt64.random(in: 0...UInt64.max)), new.startedAt, new.finishedAt, new.verdict,
-                origin, cdn, new.transport, new.findingsJSON, new.changed, new.latencyMilliseconds)
+                origin, cdn, new.transport, findings, new.changed, new.latencyMilliseconds)
             let newest = try c.execute("""
                 UPDATE domains SET last_check_id = $2, last_checked_at = $3, last_verdict = $4, check_requested_at = NULL,
                   last_changed_at = CASE WHEN $5 OR last_changed_at IS NULL THEN $3 ELSE last_changed_at END,
@@ -62,7 +64,7 @@ extension Database {
                                  ORDER BY CASE f->>'severity' WHEN 'error' THEN 0 WHEN 'warning' THEN 1 WHEN 'deprecation' THEN 2 ELSE 3 END
                                  LIMIT 1)
                 WHERE id = $1 AND (last_checked_at IS NULL OR last_checked_at <= $3)
-                """, new.domainID, id, new.finishedAt, new.verdict, new.changed, new.findingsJSON) == 1
+                """, new.domainID, id, new.finishedAt, new.verdict, new.changed, findings) == 1
             // Every check counts in /metrics, whether or not it is the domain's latest.
             try c.execute(DomainStats.countCheck + """
                 FROM (SELECT $1::bigint AS domain_id, $2::text AS verdict, $3::integer AS latency_ms, $4::boolean AS newest) c

@@ -122,7 +122,8 @@ public enum DomainCreation: Sendable, Equatable {
     case alreadyRegistered(id: Int64)
 }
 
-extension Database {
+// Each change in its own transaction, for any store that can open one (the pooled `Database`).
+extension DomainStore where Self: TransactionalStore {
     /// Registers a domain with its expectations in one transaction, unless it is registered already.
     /// The first check is due at once; with `requestFirstCheck` it is also requested, so the
     /// scheduler takes it ahead of routine checks (a bulk import does not, to leave them their turn).

@@ -19,7 +19,7 @@ public struct Migration: Sendable, Equatable {
         self.fileName = fileName
         name = String(fileName[fileName.index(after: underscore)...].dropLast(4))
         sql = String(decoding: contents, as: UTF8.self)
-        checksum = ContentDigest.sha256Hex(contents)
+        checksum = SHA256.hex(contents)
         runsInTransaction = !(sql.split(separator: "\n", maxSplits: 1).first.map {
             $0.trimmingCharacters(in: .whitespaces) == "-- migrate: no-transaction"
         } ?? false)

@@ -62,9 +62,9 @@ enum AppAPI {
         let dropped: [String]
     }
 
-    static func list(_ c: RequestContext) throws -> WebResponse {
+    static func list(_ c: RequestContext, store: any AppStore) throws -> WebResponse {
         struct Page: Encodable { let apps: [Summary] }
-        return APIResponses.json(Page(apps: try AppSummary.load(from: c.database).map {
+        return APIResponses.json(Page(apps: try AppSummary.load(from: store).map {
             Summary(id: $0.id, name: $0.name, appleAppIds: $0.appleAppIDs, androidPackage: $0.androidPackage, domainCount: $0.domainCount,
                     linkCount: $0.linkCount, linksByState: Dictionary(uniqueKeysWithValues: $0.states.map { ($0.key.rawValue, $0.value) }),
                     worstState: $0.worstState, openAlerts: $0.openAlerts)
@@ -136,14 +136,14 @@ enum AppAPI {
         }
     }
 
-    static func create(_ c: RequestContext) throws -> WebResponse {
+    static func create(_ c: RequestContext, store: any AppStore & CheckStore) throws -> WebResponse {
         let input = try input(c)
         let files = try files(input)
         do {
             let plan = try c.appRegistry.plan(registration(input), entitlements: files.entitlements, manifest: files.manifest)
             if input.preview == true { return APIResponses.json(json(plan)) }
             let id = try c.appRegistry.register(plan)
-            return try read(c, id: id, status: 201).with(header: "Location", "/api/v1/apps/\(id)")
+            return try read(c, store: store, id: id, status: 201).with(header: "Location", "/api/v1/apps/\(id)")
         } catch let error as AppRegistrationError {
             throw refusal(error)
         }
@@ -151,7 +151,7 @@ enum AppAPI {
 
     /// PATCH: members left out keep their value; with `preview`, only says what the edit would do
     /// (`dropped`: the domains the app would stop claiming).
-    static func change(_ c: RequestContext) throws -> WebResponse {
+    static func change(_ c: RequestContext, store: any AppStore & CheckStore) throws -> WebResponse {
         let app = try addressed(c)
         let input = try input(c)
         let files = try files(input)
@@ -161,7 +161,7 @@ enum AppAPI {
                                                   entitlements: files.entitlements, manifest: files.manifest)
             if input.preview == true { return APIResponses.json(json(plan)) }
             try c.appRegistry.edit(appID: app.id, plan)
-            return try read(c, id: app.id, status: 200)
+            return try read(c, store: store, id: app.id, status: 200)
         } catch let error as AppRegistrationError {
             throw refusal(error)
         }
@@ -185,12 +185,12 @@ enum AppAPI {
                         }, watchedUrls: d.watchedURLs.map(\.url), ignored: plan.ignored, notes: plan.notes, dropped: plan.dropped)
     }
 
-    static func read(_ c: RequestContext) throws -> WebResponse {
-        try read(c, id: try addressed(c).id, status: 200)
+    static func read(_ c: RequestContext, store: any AppStore & CheckStore) throws -> WebResponse {
+        try read(c, store: store, id: try addressed(c).id, status: 200)
     }
 
-    static func read(_ c: RequestContext, id: Int64, status: Int) throws -> WebResponse {
-        guard let m = try AppMatrix.load(appID: id, from: c.database, now: c.now) else { throw WebError.notFound("No app with this id.") }
+    static func read(_ c: RequestContext, store: any AppStore & CheckStore, id: Int64, status: Int) throws -> WebResponse {
+        guard let m = try AppMatrix.load(appID: id, from: store, now: c.now) else { throw WebError.notFound("No app with this id.") }
         return APIResponses.json(Detail(
             id: m.app.id, name: m.app.name, appleAppIds: m.app.appleAppIDs, androidPackage: m.app.androidPackage,
             fingerprints: m.app.fingerprints.map { KeyJSON(fingerprint: $0.fingerprint, role: $0.role) },

@@ -48,8 +48,8 @@ enum ChannelAPI {
         ("app_ids", .array(.integer(minimum: 1, maximum: Int(Int32.max)), maxItems: 1000)),
     ], required: ["kind"])
 
-    static func json(_ channel: ChannelRecord, _ c: RequestContext) throws -> ChannelJSON {
-        let latest = try c.database.deliveries(channelID: channel.id, limit: 1).first
+    static func json(_ channel: ChannelRecord, _ c: RequestContext, store: any AlertStore) throws -> ChannelJSON {
+        let latest = try store.deliveries(channelID: channel.id, limit: 1).first
         return ChannelJSON(id: channel.id, kind: channel.kind.rawValue, name: channel.name,
                            target: ChannelTarget.shown(channel, to: try c.signedIn),
                            enabled: channel.enabled, min_severity: channel.minSeverity.rawValue, domain_ids: channel.domainIDs,
@@ -57,12 +57,12 @@ enum ChannelAPI {
                            last_delivery: latest.map { LastDelivery(state: $0.state.rawValue, error: $0.lastError, at: $0.createdAt) })
     }
 
-    static func list(_ c: RequestContext) throws -> WebResponse {
+    static func list(_ c: RequestContext, store: any AlertStore & SettingsStore) throws -> WebResponse {
         struct Page: Encodable { let channels: [ChannelJSON] }
-        return APIResponses.json(Page(channels: try c.database.channels().map { try json($0, c) }))
+        return APIResponses.json(Page(channels: try store.channels().map { try json($0, c, store: store) }))
     }
 
-    static func create(_ c: RequestContext) throws -> WebResponse {
+    static func create(_ c: RequestContext, store: any AlertStore & SettingsStore & DomainStore & AppStore) throws -> WebResponse {
         let body = try APIRequest.body(c, inputSchema, maxBytes: 64 << 10)
         func text(_ name: String) -> String? { if case .string(let s)? = body[name] { s } else { nil } }
         func ids(_ name: String) -> [Int64] {
@@ -75,15 +75,15 @@ enum ChannelAPI {
         let spec = ChannelSpec(kind: kind, name: text("name") ?? "", target: text("target") ?? "", credential: text("credential"),
                                recipient: text("chat_id"), template: text("template"), minSeverity: severity,
                                domainIDs: ids("domain_ids"), appIDs: ids("app_ids"))
-        for id in spec.domainIDs where try c.database.domain(id: id) == nil {
+        for id in spec.domainIDs where try store.domain(id: id) == nil {
             throw WebError.unprocessable("domain_ids: no domain has the id \(id).", field: "domain_ids")
         }
-        for id in spec.appIDs where try c.database.app(id: id) == nil {
+        for id in spec.appIDs where try store.app(id: id) == nil {
             throw WebError.unprocessable("app_ids: no app has the id \(id).", field: "app_ids")
         }
         let created: ChannelSetup.Created
         do {
-            created = try ChannelSetup.add(spec, in: c.database)
+            created = try ChannelSetup.add(spec, in: store)
         } catch let invalid as ChannelSetup.InvalidInput {
             throw WebError.unprocessable(invalid.message, field: invalid.field == "recipient" ? "chat_id" : invalid.field)
         }
@@ -92,24 +92,24 @@ enum ChannelAPI {
             /// The webhook's whsec_ signing secret, returned this once; null for other kinds.
             let signing_secret: String?
         }
-        return APIResponses.json(Created(channel: try json(created.channel, c), signing_secret: created.secret), status: 201)
+        return APIResponses.json(Created(channel: try json(created.channel, c, store: store), signing_secret: created.secret), status: 201)
             .with(header: "Location", "/api/v1/channels/\(created.channel.id)")
     }
 
-    static func read(_ c: RequestContext) throws -> WebResponse {
-        guard let id = c.parameters.id("id"), let channel = try c.database.channel(id: id) else { throw WebError.notFound("No channel with this id.") }
-        return APIResponses.json(try json(channel, c))
+    static func read(_ c: RequestContext, store: any AlertStore & SettingsStore) throws -> WebResponse {
+        guard let id = c.parameters.id("id"), let channel = try store.channel(id: id) else { throw WebError.notFound("No channel with this id.") }
+        return APIResponses.json(try json(channel, c, store: store))
     }
 
-    static func delete(_ c: RequestContext) throws -> WebResponse {
-        guard let id = c.parameters.id("id"), try c.database.deleteChannel(id: id) else { throw WebError.notFound("No channel with this id.") }
+    static func delete(_ c: RequestContext, store: any AlertStore & SettingsStore) throws -> WebResponse {
+        guard let id = c.parameters.id("id"), try store.deleteChannel(id: id) else { throw WebError.notFound("No channel with this id.") }
         return WebResponse(status: 204)
     }
 
     /// Sends a test notification now and answers with what the provider said.
-    static func test(_ c: RequestContext) throws -> WebResponse {
-        guard let id = c.parameters.id("id"), try c.database.channel(id: id) != nil else { throw WebError.notFound("No channel with this id.") }
-        let outcome = try ChannelSetup.testNow(channelID: id, in: c.database, environment: ProcessInfo.processInfo.environment)
+    static func test(_ c: RequestContext, store: any AlertStore & SettingsStore & Sendable) throws -> WebResponse {
+        guard let id = c.parameters.id("id"), try store.channel(id: id) != nil else { throw WebError.notFound("No channel with this id.") }
+        let outcome = try ChannelSetup.testNow(channelID: id, in: store, environment: ProcessInfo.processInfo.environment)
         struct Outcome: Encodable {
             let delivery_id: Int64
             let delivered: Bool

@@ -172,11 +172,11 @@ enum DomainAPI {
         return j
     }
 
-    static func list(_ c: RequestContext) throws -> WebResponse {
+    static func list(_ c: RequestContext, store: any DomainStore & CheckStore) throws -> WebResponse {
         let query = try APIRequest.query(c, listParameters)
         var q = OverviewQuery(query)
         q.pageSize = query["per_page"].flatMap(APISchema.decimalInteger) ?? 100
-        let result = try c.database.overview(DomainHandlers.filter(q))
+        let result = try store.overview(DomainHandlers.filter(q))
         struct Item: Encodable {
             let id: Int64, host: String, display_name: String, state: DomainState, reason: String?
             let last_checked_at: Date?, last_changed_at: Date?, open_alerts: Int
@@ -224,39 +224,39 @@ enum DomainAPI {
         }
     }
 
-    static func create(_ c: RequestContext) throws -> WebResponse {
+    static func create(_ c: RequestContext, store: any DomainStore & CheckStore) throws -> WebResponse {
         let id: Int64
         do {
             id = try c.registry.register(registration(DomainInput(try APIRequest.body(c, registrationSchema, explain: ["host": hostProblem]))))
         } catch let refusal as RegistrationError {
             throw error(refusal)
         }
-        return try read(c, id: id, status: 201).with(header: "Location", "/api/v1/domains/\(id)")
+        return try read(c, store: store, id: id, status: 201).with(header: "Location", "/api/v1/domains/\(id)")
     }
 
     /// The domain the path names, by id or by host (`DomainAddress`).
-    static func record(_ c: RequestContext) throws -> DomainRecord {
-        guard let d = try DomainAddress.record(c.parameters["domain"], in: c.database) else {
+    static func record(_ c: RequestContext, store: any DomainStore & CheckStore) throws -> DomainRecord {
+        guard let d = try DomainAddress.record(c.parameters["domain"], in: store) else {
             throw WebError.notFound("No domain with this id or host.")
         }
         return d
     }
 
-    static func read(_ c: RequestContext) throws -> WebResponse { try read(c, id: try record(c).id, status: 200) }
+    static func read(_ c: RequestContext, store: any DomainStore & CheckStore) throws -> WebResponse { try read(c, store: store, id: try record(c, store: store).id, status: 200) }
 
-    static func read(_ c: RequestContext, id: Int64, status: Int) throws -> WebResponse {
-        guard let d = try c.database.domain(id: id) else { throw WebError.notFound("No such domain.") }
-        let latest = try d.lastCheckID.flatMap { try c.database.check(id: $0) }
-        return APIResponses.json(json(d, now: c.now, detail: (try c.database.appIDExpectations(domainID: id),
-                                                             try c.database.watchedURLs(domainID: id), latest)), status: status)
+    static func read(_ c: RequestContext, store: any DomainStore & CheckStore, id: Int64, status: Int) throws -> WebResponse {
+        guard let d = try store.domain(id: id) else { throw WebError.notFound("No such domain.") }
+        let latest = try d.lastCheckID.flatMap { try store.check(id: $0) }
+        return APIResponses.json(json(d, now: c.now, detail: (try store.appIDExpectations(domainID: id),
+                                                             try store.watchedURLs(domainID: id), latest)), status: status)
     }
 
-    static func update(_ c: RequestContext) throws -> WebResponse {
-        let d = try record(c)
+    static func update(_ c: RequestContext, store: any DomainStore & CheckStore) throws -> WebResponse {
+        let d = try record(c, store: store)
         let members = try APIRequest.body(c, changeSchema, refusing: ["host": "The host of a domain cannot change; register the new host instead."])
         var input = DomainInput(members)
         // Fields left out keep their value.
-        let current = (try c.database.appIDExpectations(domainID: d.id), try c.database.watchedURLs(domainID: d.id))
+        let current = (try store.appIDExpectations(domainID: d.id), try store.watchedURLs(domainID: d.id))
         input = DomainInput(host: nil, interval_minutes: input.interval_minutes ?? d.intervalSeconds / 60, badge: input.badge ?? d.badgeEnabled,
                             platforms: input.platforms ?? d.platforms.rawValue,
                             app_ids: input.app_ids ?? current.0.map { AppIDJSON(service: $0.service.rawValue, app_id: $0.appID) },
@@ -266,17 +266,17 @@ enum DomainAPI {
         } catch let refusal as RegistrationError {
             throw error(refusal)
         }
-        return try read(c, id: d.id, status: 200)
+        return try read(c, store: store, id: d.id, status: 200)
     }
 
-    static func delete(_ c: RequestContext) throws -> WebResponse {
-        let d = try record(c)
+    static func delete(_ c: RequestContext, store: any DomainStore & CheckStore) throws -> WebResponse {
+        let d = try record(c, store: store)
         try c.registry.delete(domainID: d.id)
         return WebResponse(status: 204)
     }
 
-    static func checkNow(_ c: RequestContext) throws -> WebResponse {
-        let d = try record(c)
+    static func checkNow(_ c: RequestContext, store: any DomainStore & CheckStore) throws -> WebResponse {
+        let d = try record(c, store: store)
         try c.registry.requestCheck(domainID: d.id)
         struct Accepted: Encodable { let id: Int64; let check_requested: Bool; let status_url: String }
         return APIResponses.json(Accepted(id: d.id, check_requested: true, status_url: "/api/v1/domains/\(d.id)"), status: 202)
@@ -312,12 +312,12 @@ enum DomainAPI {
         DomainPageBuilder.findings(check).map(FindingJSON.init)
     }
 
-    static func checks(_ c: RequestContext) throws -> WebResponse {
+    static func checks(_ c: RequestContext, store: any DomainStore & CheckStore) throws -> WebResponse {
         let query = try APIRequest.query(c, checksParameters)
-        let d = try record(c)
+        let d = try record(c, store: store)
         let limit = query["limit"].flatMap(APISchema.decimalInteger) ?? 50
-        let rows = try c.database.checks(domainID: d.id, onlyChanges: query["changes"] == "true", limit: limit)
-        let runs = try c.database.unchangedRuns(domainID: d.id, limit: limit)
+        let rows = try store.checks(domainID: d.id, onlyChanges: query["changes"] == "true", limit: limit)
+        let runs = try store.unchangedRuns(domainID: d.id, limit: limit)
         return APIResponses.json(["checks": rows.map {
             CheckJSON(id: $0.id, started_at: $0.startedAt, finished_at: $0.finishedAt, verdict: $0.verdict,
                       origin_version: $0.originVersionSHA256, cdn_version: $0.cdnVersionSHA256, latency_ms: $0.latencyMilliseconds,
@@ -326,19 +326,19 @@ enum DomainAPI {
         }])
     }
 
-    static func findings(_ c: RequestContext) throws -> WebResponse {
+    static func findings(_ c: RequestContext, store: any DomainStore & CheckStore) throws -> WebResponse {
         _ = try APIRequest.query(c, [])
-        let d = try record(c)
-        let latest = try d.lastCheckID.flatMap { try c.database.check(id: $0) }
+        let d = try record(c, store: store)
+        let latest = try d.lastCheckID.flatMap { try store.check(id: $0) }
         struct Body: Encodable { let check_id: Int64?; let findings: [FindingJSON] }
         return APIResponses.json(Body(check_id: latest?.id, findings: latest.map(findingsJSON) ?? []))
     }
 
-    static func diff(_ c: RequestContext) throws -> WebResponse {
+    static func diff(_ c: RequestContext, store: any DomainStore & CheckStore) throws -> WebResponse {
         let query = try APIRequest.query(c, diffParameters)
-        let d = try record(c)
-        let versions = try c.database.versions(domainID: d.id, platform: .apple)
-        let watched = try c.database.watchedURLs(domainID: d.id).map(\.url)
+        let d = try record(c, store: store)
+        let versions = try store.versions(domainID: d.id, platform: .apple)
+        let watched = try store.watchedURLs(domainID: d.id).map(\.url)
         guard versions.count >= 2 || (query["from"] != nil && query["to"] != nil) else {
             throw WebError.notFound("This domain has served only one version so far.")
         }
@@ -347,7 +347,7 @@ enum DomainAPI {
                 throw WebError.notFound("\(key) is not a version of this domain.")
             }
         }
-        guard let view = try DomainPageBuilder.diffView(versions: versions, watched: watched, query: query, db: c.database) else {
+        guard let view = try DomainPageBuilder.diffView(versions: versions, watched: watched, query: query, db: store) else {
             throw WebError.notFound("No diff available.")
         }
         struct URLChange: Encodable { let url: String; let before: String; let after: String }
@@ -374,14 +374,14 @@ enum DomainAPI {
         ("domain_id", .integer(minimum: 1, maximum: Int(Int64.max))),
     ], required: ["url"])
 
-    static func testURL(_ c: RequestContext) throws -> WebResponse {
+    static func testURL(_ c: RequestContext, store: any DomainStore & CheckStore & Sendable) throws -> WebResponse {
         let members = try APIRequest.body(c, testURLSchema)
         struct Input { var url: String; var aasa: String?; var domain_id: Int64? }
         var input = Input(url: "")
         if case .string(let url)? = members["url"] { input.url = url }
         if case .string(let aasa)? = members["aasa"] { input.aasa = aasa }
         if case .integer(let id)? = members["domain_id"] { input.domain_id = Int64(id) }
-        switch try TesterHandlers(store: c.database).evaluate(url: input.url, pasted: input.aasa ?? "", domainID: input.domain_id) {
+        switch try TesterHandlers(store: store).evaluate(url: input.url, pasted: input.aasa ?? "", domainID: input.domain_id) {
         case .failure(let p):
             // The body fitted the schema: no stored file, no such domain or an unreadable file is 422.
             throw WebError.unprocessable(p.message, field: p.field == "aasa" ? "aasa" : (p.field == "domain" ? "domain_id" : "url"))

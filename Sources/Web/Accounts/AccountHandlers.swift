@@ -8,7 +8,7 @@ enum AccountHandlers {
         return .html(AccountPages.login(csrf: c.viewer?.csrf ?? "", next: keptNext(c.query["next"])))
     }
 
-    static func login(_ c: RequestContext) throws -> WebResponse {
+    static func login(_ c: RequestContext, store: any AccountStore) throws -> WebResponse {
         let email = (c.form["email"] ?? "").trimmingCharacters(in: .whitespaces)
         let password = c.form["password"] ?? ""
         // The form carries `next` from the page that sent the person to log in; older links put it in the query.
@@ -21,7 +21,7 @@ enum AccountHandlers {
                                             csrf: c.viewer?.csrf ?? "", next: next), status: 429)
                 .with(header: "Retry-After", String(wait))
         }
-        let account = try c.database.user(email: email)
+        let account = try store.user(email: email)
         guard c.passwordCheck.matches(password, stored: account?.passwordHash), let user = account else {
             c.limiter.recordFailure(address: address, account: email, now: c.nowEpoch)
             return .html(AccountPages.login(email: email, error: "That email and password do not match an account.",
@@ -52,9 +52,9 @@ enum AccountHandlers {
         return next
     }
 
-    static func logout(_ c: RequestContext) throws -> WebResponse {
+    static func logout(_ c: RequestContext, store: any AccountStore) throws -> WebResponse {
         if let secret = c.request.cookies[SessionCookie.sessionName] {
-            try c.database.deleteSession(tokenHash: SecretToken.digest(of: secret))
+            try store.deleteSession(tokenHash: SecretToken.digest(of: secret))
         }
         return .seeOther("/login").with(header: "Set-Cookie", SessionCookie.clear(name: SessionCookie.sessionName, secure: c.isSecure))
     }
@@ -67,7 +67,7 @@ enum AccountHandlers {
     /// Wrong setup codes count as failed logins of this pseudo-account, so guessing slows down.
     static let setupAccount = "(first-run setup)"
 
-    static func setup(_ c: RequestContext) throws -> WebResponse {
+    static func setup(_ c: RequestContext, store: any AccountStore & TransactionalStore) throws -> WebResponse {
         if try c.setup.isSetUp() { return .seeOther("/login") }
         let email = (c.form["email"] ?? "").trimmingCharacters(in: .whitespaces)
         let address = c.request.remoteAddress
@@ -87,7 +87,7 @@ enum AccountHandlers {
             return .html(AccountPages.setup(email: email, errors: errors, csrf: c.viewer?.csrf ?? ""), status: 422)
         }
         let hash = try c.configuration.passwordHasher.hash(password)
-        guard let id = try c.database.withTransaction({ try $0.createFirstAdmin(email: email, passwordHash: hash) }) else {
+        guard let id = try store.withTransaction({ try $0.createFirstAdmin(email: email, passwordHash: hash) }) else {
             return .seeOther("/login")
         }
         let cookie = try c.sessions.start(userID: id, secure: c.isSecure)
@@ -101,9 +101,9 @@ enum AccountHandlers {
         .html(AccountPages.changePassword(viewer: try c.signedIn))
     }
 
-    static func changePassword(_ c: RequestContext) throws -> WebResponse {
+    static func changePassword(_ c: RequestContext, store: any AccountStore & TransactionalStore) throws -> WebResponse {
         let viewer = try c.signedIn
-        guard let user = try c.database.user(id: viewer.userID) else { throw WebError.notFound("Your account no longer exists.") }
+        guard let user = try store.user(id: viewer.userID) else { throw WebError.notFound("Your account no longer exists.") }
         var errors: [String: String] = [:]
         if !PasswordHasher.verify(c.form["current"] ?? "", against: user.passwordHash) {
             errors["current"] = "That is not your current password."
@@ -114,13 +114,13 @@ enum AccountHandlers {
         guard errors.isEmpty else { return .html(AccountPages.changePassword(viewer: viewer, errors: errors), status: 422) }
         let hash = try c.configuration.passwordHasher.hash(password)
         // Every session of the account ends, this one included; this browser gets a fresh one.
-        try c.database.withTransaction { try $0.changePassword(userID: user.id, passwordHash: hash) }
+        try store.withTransaction { try $0.changePassword(userID: user.id, passwordHash: hash) }
         let cookie = try c.sessions.start(userID: user.id, secure: c.isSecure)
         return c.redirect("/settings", flash: Flash(.success, "Password changed. Other sessions of your account were logged out."))
             .with(header: "Set-Cookie", cookie)
     }
 
-    static func createUser(_ c: RequestContext) throws -> WebResponse {
+    static func createUser(_ c: RequestContext, store: any SettingsPageStore) throws -> WebResponse {
         let email = (c.form["email"] ?? "").trimmingCharacters(in: .whitespaces)
         var errors: [String: String] = [:]
         if let e = emailProblem(email) { errors["email"] = e }
@@ -131,18 +131,18 @@ enum AccountHandlers {
         if role == nil { errors["role"] = "Choose a role: admin or viewer." }
         if errors.isEmpty, let role {
             let hash = try c.configuration.passwordHasher.hash(password)
-            if try c.database.createUser(email: email, passwordHash: hash, role: role) != nil {
+            if try store.createUser(email: email, passwordHash: hash, role: role) != nil {
                 return c.redirect("/settings", flash: Flash(.success, "User added."))
             }
             errors["email"] = "There already is an account for \(email)."
         }
-        return try SettingsHandlers.page(c, errors: errors, values: ["email": email], status: 422)
+        return try SettingsHandlers.page(c, store: store, errors: errors, values: ["email": email], status: 422)
     }
 
-    static func deleteUser(_ c: RequestContext) throws -> WebResponse {
+    static func deleteUser(_ c: RequestContext, store: any AccountStore) throws -> WebResponse {
         guard let id = c.parameters.id("id") else { throw WebError.notFound("No such user.") }
         guard id != (try c.signedIn).userID else { throw WebError.badRequest("You cannot remove your own account.") }
-        try c.database.deleteUser(id: id)
+        try store.deleteUser(id: id)
         return c.redirect("/settings", flash: Flash(.success, "User removed."))
     }
 }

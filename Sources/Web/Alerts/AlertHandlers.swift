@@ -3,8 +3,8 @@ import Store
 
 /// The alerts page: open and resolved incidents and each channel's delivery log. Gets the two
 /// aggregates it reads, alerts with their deliveries and the channels (settings).
-struct AlertHandlers<Repository: AlertStore & SettingsStore & Sendable>: Sendable {
-    let store: Repository
+struct AlertHandlers: Sendable {
+    let store: any AlertStore & SettingsStore & Sendable
 
     func alerts(_ c: RequestContext) throws -> WebResponse {
         let viewer = try c.signedIn

@@ -5,35 +5,35 @@ import Vocabulary
 
 /// Notification channels, on the settings page: add, edit, test and remove.
 enum ChannelHandlers {
-    static func channelRows(_ c: RequestContext, tested: (id: Int64, outcome: ChannelSetup.TestOutcome)? = nil) throws -> [SettingsModel.ChannelRow] {
+    static func channelRows(_ c: RequestContext, store: any SettingsPageStore, tested: (id: Int64, outcome: ChannelSetup.TestOutcome)? = nil) throws -> [SettingsModel.ChannelRow] {
         let viewer = try c.signedIn
-        let apps = try c.database.apps()
-        return try c.database.channels().map { channel in
+        let apps = try store.apps()
+        return try store.channels().map { channel in
             var row = SettingsModel.ChannelRow(id: channel.id, kind: channel.kind.rawValue, target: ChannelTarget.shown(channel, to: viewer),
-                                               enabled: channel.enabled, lastDelivery: try lastDelivery(channelID: channel.id, c))
+                                               enabled: channel.enabled, lastDelivery: try lastDelivery(channelID: channel.id, store: store))
             row.name = channel.name
-            row.routing = try routing(channel, apps: apps, c)
+            row.routing = try routing(channel, apps: apps, store: store)
             if let tested, tested.id == channel.id { row.test = .init(delivered: tested.outcome.delivered, summary: tested.outcome.summary) }
             return row
         }
     }
 
     /// "warning and up · shop.example · app Shop", or "everything".
-    static func routing(_ channel: ChannelRecord, apps: [AppRecord], _ c: RequestContext) throws -> String {
+    static func routing(_ channel: ChannelRecord, apps: [AppRecord], store: any DomainStore) throws -> String {
         var parts: [String] = []
         switch channel.minSeverity {
         case .info: parts.append("everything")
         case .warning: parts.append("warning and critical")
         case .critical: parts.append("critical only")
         }
-        parts += try channel.domainIDs.compactMap { try c.database.domain(id: $0).map(\.displayName) }
+        parts += try channel.domainIDs.compactMap { try store.domain(id: $0).map(\.displayName) }
         parts += channel.appIDs.compactMap { id in apps.first { $0.id == id }.map { "app \($0.name)" } }
         return parts.joined(separator: " · ")
     }
 
     /// The channel's latest delivery in words, with the receiver's own reason when it failed.
-    static func lastDelivery(channelID: Int64, _ c: RequestContext) throws -> String {
-        guard let latest = try c.database.deliveries(channelID: channelID, limit: 1).first else { return "none yet" }
+    static func lastDelivery(channelID: Int64, store: any AlertStore) throws -> String {
+        guard let latest = try store.deliveries(channelID: channelID, limit: 1).first else { return "none yet" }
         switch latest.state {
         case .sent: return "delivered"
         case .failed: return "gave up: " + (latest.lastError ?? "no reason recorded")
@@ -42,8 +42,8 @@ enum ChannelHandlers {
     }
 
     /// The apps a channel can be routed to, for the forms.
-    static func appChoices(_ c: RequestContext) throws -> [ChannelForm.AppChoice] {
-        try c.database.apps().map { .init(id: $0.id, name: $0.name) }
+    static func appChoices(store: any AppStore) throws -> [ChannelForm.AppChoice] {
+        try store.apps().map { .init(id: $0.id, name: $0.name) }
     }
 
     /// What the form gives back on an error: everything typed but the credential.
@@ -55,7 +55,7 @@ enum ChannelHandlers {
     }
 
     /// The form's fields as a spec; the routing's hosts must be registered domains. A refusal names its field.
-    static func spec(_ c: RequestContext, kind: ChannelKind) throws(ChannelSetup.InvalidInput) -> ChannelSpec {
+    static func spec(_ c: RequestContext, store: any DomainStore, kind: ChannelKind) throws(ChannelSetup.InvalidInput) -> ChannelSpec {
         let f = { (name: String) in c.form[name] ?? "" }
         guard let severity = AlertSeverity(rawValue: f("min_severity").isEmpty ? "info" : f("min_severity")) else {
             throw ChannelSetup.InvalidInput(field: "min_severity", message: "Choose critical, warning or info.")
@@ -68,7 +68,7 @@ enum ChannelHandlers {
                 throw ChannelSetup.InvalidInput(field: "domains", message: "\(host): \(error.message)")
             }
             let id: Int64?
-            do { id = try c.database.domainID(host: name.ascii, wildcard: name.isWildcard) } catch {
+            do { id = try store.domainID(host: name.ascii, wildcard: name.isWildcard) } catch {
                 throw ChannelSetup.InvalidInput(field: "domains", message: "The domains could not be looked up; try again.")
             }
             guard let id else { throw ChannelSetup.InvalidInput(field: "domains", message: "\(host) is not a registered domain.") }
@@ -84,49 +84,49 @@ enum ChannelHandlers {
                            appIDs: appIDs)
     }
 
-    static func create(_ c: RequestContext) throws -> WebResponse {
+    static func create(_ c: RequestContext, store: any SettingsPageStore) throws -> WebResponse {
         let kept = kept(c)
         // Refuse a kind the form does not offer rather than take it for email.
         guard let kind = ChannelKind(rawValue: c.form["kind"] ?? "") else {
-            return try SettingsHandlers.page(c, errors: ["kind": "Choose the channel's kind."], values: kept, status: 422)
+            return try SettingsHandlers.page(c, store: store, errors: ["kind": "Choose the channel's kind."], values: kept, status: 422)
         }
         do {
-            var spec = try spec(c, kind: kind)
+            var spec = try spec(c, store: store, kind: kind)
             spec.enabled = true
-            let created = try ChannelSetup.add(spec, in: c.database)
+            let created = try ChannelSetup.add(spec, in: store)
             if let secret = created.secret {
                 // The signing secret is shown once, like an API token.
-                return try SettingsHandlers.page(c, errors: [:], values: [:], status: 200,
+                return try SettingsHandlers.page(c, store: store, errors: [:], values: [:], status: 200,
                                                  flash: Flash(.success, "Webhook added. Its signing secret (shown once): " + secret))
             }
             return c.redirect("/settings", flash: Flash(.success, "Channel added."))
         } catch let e as ChannelSetup.InvalidInput {
-            return try SettingsHandlers.page(c, errors: [e.field: e.message], values: kept, status: 422)
+            return try SettingsHandlers.page(c, store: store, errors: [e.field: e.message], values: kept, status: 422)
         } catch is DatabaseError where !c.form.all("app").isEmpty {
             // An app deleted since the form was shown (the route's foreign key).
-            return try SettingsHandlers.page(c, errors: ["app": "An app chosen no longer exists."], values: kept, status: 422)
+            return try SettingsHandlers.page(c, store: store, errors: ["app": "An app chosen no longer exists."], values: kept, status: 422)
         }
     }
 
-    static func editForm(_ c: RequestContext) throws -> WebResponse {
-        let channel = try channel(c)
+    static func editForm(_ c: RequestContext, store: any SettingsPageStore) throws -> WebResponse {
+        let channel = try channel(c, store: store)
         var values = ["name": channel.name, "target": channel.targetIsHidden ? "" : channel.target,
                       "recipient": channel.recipient ?? "", "template": channel.bodyTemplate ?? "",
                       "min_severity": channel.minSeverity.rawValue, "enabled": channel.enabled ? "1" : ""]
-        values["domains"] = try channel.domainIDs.compactMap { try c.database.domain(id: $0).map(\.displayName) }.joined(separator: "\n")
-        let form = ChannelForm(values: values, apps: try appChoices(c), checkedApps: Set(channel.appIDs), editing: channel)
+        values["domains"] = try channel.domainIDs.compactMap { try store.domain(id: $0).map(\.displayName) }.joined(separator: "\n")
+        let form = ChannelForm(values: values, apps: try appChoices(store: store), checkedApps: Set(channel.appIDs), editing: channel)
         return .html(ChannelEditPage.render(form, channel: channel, viewer: try c.signedIn))
     }
 
-    static func update(_ c: RequestContext) throws -> WebResponse {
-        let channel = try channel(c)
+    static func update(_ c: RequestContext, store: any SettingsPageStore) throws -> WebResponse {
+        let channel = try channel(c, store: store)
         let refused = { (errors: [String: String]) throws -> WebResponse in
-            let form = ChannelForm(values: kept(c), errors: errors, apps: try appChoices(c),
+            let form = ChannelForm(values: kept(c), errors: errors, apps: try appChoices(store: store),
                                    checkedApps: Set(c.form.all("app").compactMap { Int64($0) }), editing: channel)
             return .html(ChannelEditPage.render(form, channel: channel, viewer: try c.signedIn), status: 422)
         }
         do {
-            guard try ChannelSetup.edit(id: channel.id, try spec(c, kind: channel.kind), in: c.database) != nil else {
+            guard try ChannelSetup.edit(id: channel.id, try spec(c, store: store, kind: channel.kind), in: store) != nil else {
                 throw WebError.notFound("No such channel.")
             }
         } catch let e as ChannelSetup.InvalidInput {
@@ -137,22 +137,22 @@ enum ChannelHandlers {
         return c.redirect("/settings#channel-\(channel.id)", flash: Flash(.success, "Channel saved."))
     }
 
-    static func delete(_ c: RequestContext) throws -> WebResponse {
+    static func delete(_ c: RequestContext, store: any SettingsStore) throws -> WebResponse {
         guard let id = c.parameters.id("id") else { throw WebError.notFound("No such channel.") }
-        _ = try c.database.deleteChannel(id: id)
+        _ = try store.deleteChannel(id: id)
         return c.redirect("/settings", flash: Flash(.success, "Channel removed."))
     }
 
     /// Sends a test notification now and answers with the settings page, the provider's answer shown
     /// in the channel's row: no JavaScript, no second request.
-    static func sendTest(_ c: RequestContext) throws -> WebResponse {
-        let channel = try channel(c)
-        let outcome = try ChannelSetup.testNow(channelID: channel.id, in: c.database, environment: ProcessInfo.processInfo.environment)
-        return try SettingsHandlers.page(c, errors: [:], values: [:], status: 200, tested: (channel.id, outcome))
+    static func sendTest(_ c: RequestContext, store: any SettingsPageStore) throws -> WebResponse {
+        let channel = try channel(c, store: store)
+        let outcome = try ChannelSetup.testNow(channelID: channel.id, in: store, environment: ProcessInfo.processInfo.environment)
+        return try SettingsHandlers.page(c, store: store, errors: [:], values: [:], status: 200, tested: (channel.id, outcome))
     }
 
-    private static func channel(_ c: RequestContext) throws -> ChannelRecord {
-        guard let id = c.parameters.id("id"), let channel = try c.database.channel(id: id) else { throw WebError.notFound("No such channel.") }
+    private static func channel(_ c: RequestContext, store: any SettingsStore) throws -> ChannelRecord {
+        guard let id = c.parameters.id("id"), let channel = try store.channel(id: id) else { throw WebError.notFound("No such channel.") }
         return channel
     }
 }

@@ -6,10 +6,10 @@ import Store
 /// The by-app overview, the app form with its import preview, the app page, delete. Every change
 /// goes through `AppRegistry`.
 enum AppHandlers {
-    static func list(_ c: RequestContext) throws -> WebResponse {
+    static func list(_ c: RequestContext, store: any AppStore) throws -> WebResponse {
         let viewer = try c.signedIn
         let flash = c.flash
-        return c.showing(flash, .html(AppPages.list(try AppSummary.load(from: c.database), canChange: viewer.canChange, viewer: viewer, flash: flash)))
+        return c.showing(flash, .html(AppPages.list(try AppSummary.load(from: store), canChange: viewer.canChange, viewer: viewer, flash: flash)))
     }
 
     static func newForm(_ c: RequestContext) throws -> WebResponse {
@@ -121,13 +121,13 @@ enum AppHandlers {
         }
     }
 
-    static func show(_ c: RequestContext) throws -> WebResponse {
+    static func show(_ c: RequestContext, store: any AppStore & CheckStore & AlertStore) throws -> WebResponse {
         let app = try appRecord(c)
-        guard let matrix = try AppMatrix.load(appID: app.id, from: c.database, now: c.now) else {
+        guard let matrix = try AppMatrix.load(appID: app.id, from: store, now: c.now) else {
             throw WebError.notFound("No app with this id; it may have been deleted.")
         }
         let domains = Set(matrix.rows.map(\.domainID))
-        let alerts = try c.database.alertList(open: true, limit: 500).filter { domains.contains($0.domainID) }
+        let alerts = try store.alertList(open: true, limit: 500).filter { domains.contains($0.domainID) }
         let flash = c.flash
         return c.showing(flash, .html(AppPages.show(matrix, alerts: alerts, now: c.now, viewer: try c.signedIn, flash: flash)))
     }

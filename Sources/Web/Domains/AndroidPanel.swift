@@ -30,7 +30,7 @@ struct AndroidPanel: Sendable {
     /// Errors first, as Apple's findings are listed.
     var findings: [Finding] { (result?.findings ?? []).sorted { $0.severity < $1.severity } }
 
-    static func build(_ d: DomainRecord, latest: CheckRow?, query: FormData, db: Database) throws -> AndroidPanel {
+    static func build(_ d: DomainRecord, latest: CheckRow?, query: FormData, db: any DomainStore & CheckStore) throws -> AndroidPanel {
         var panel = AndroidPanel(platforms: d.platforms, result: latest?.android)
         guard d.platforms.watches(.android) else { return panel }
         if let facts = latest?.transport.assetLinks {
@@ -61,7 +61,7 @@ struct AndroidPanel: Sendable {
 
     /// Two Android versions compared: what changes for apps (grants, packages, fingerprints,
     /// dynamic rules, watched URLs on Android 15+), then the text. `afrom`/`ato` pick the versions.
-    static func diffView(versions: [VersionSummary], watched: [String], query: FormData, db: Database) throws -> DomainPageModel.DiffView? {
+    static func diffView(versions: [VersionSummary], watched: [String], query: FormData, db: any CheckStore) throws -> DomainPageModel.DiffView? {
         guard versions.count >= 2 else { return nil }
         let known = Set(versions.map(\.sha256))
         let to = query["ato"].flatMap { known.contains($0) ? $0 : nil } ?? versions[0].sha256

@@ -7,7 +7,7 @@ import Store
 
 /// Overview, register, domain page, edit, delete, check now.
 enum DomainHandlers {
-    static func overview(_ c: RequestContext) throws -> WebResponse {
+    static func overview(_ c: RequestContext, store: any DomainStore) throws -> WebResponse {
         let viewer = try c.signedIn
         let query = OverviewQuery(c.query)
         let flash = c.flash
@@ -17,13 +17,13 @@ enum DomainHandlers {
         let changes = c.changes
         let page = try c.overviewCache.value(key, generation: { changes.dataGeneration },
                                                  staleFloor: { changes.dataFloor }, cacheable: changes.isLive && flash == nil) {
-            try OverviewPage.shared(overviewModel(c, query), canChange: viewer.canChange, flash: flash)
+            try OverviewPage.shared(overviewModel(c, store: store, query), canChange: viewer.canChange, flash: flash)
         }
         return c.showing(flash, .html(parts: page.parts(for: viewer)))
     }
 
-    static func overviewModel(_ c: RequestContext, _ query: OverviewQuery) throws -> OverviewModel {
-        let result = try c.database.overview(filter(query))
+    static func overviewModel(_ c: RequestContext, store: any DomainStore, _ query: OverviewQuery) throws -> OverviewModel {
+        let result = try store.overview(filter(query))
         return OverviewModel(rows: result.items.map(row), matching: result.matching,
                              counts: result.counts,
                              query: query, now: c.nowEpoch)
@@ -64,22 +64,22 @@ enum DomainHandlers {
     }
 
     /// The domain the path names, by id or by host (`/domains/42`, `/domains/example.com`).
-    static func domainRecord(_ c: RequestContext) throws -> DomainRecord {
-        guard let d = try DomainAddress.record(c.parameters["id"], in: c.database) else {
+    static func domainRecord(_ c: RequestContext, store: any DomainStore) throws -> DomainRecord {
+        guard let d = try DomainAddress.record(c.parameters["id"], in: store) else {
             throw WebError.notFound("No domain with this id or host; it may have been deleted.")
         }
         return d
     }
 
-    static func show(_ c: RequestContext) throws -> WebResponse {
-        let d = try domainRecord(c)
-        let model = try DomainPageBuilder.build(d, c: c)
+    static func show(_ c: RequestContext, store: any DomainStore & CheckStore) throws -> WebResponse {
+        let d = try domainRecord(c, store: store)
+        let model = try DomainPageBuilder.build(d, c: c, store: store)
         let flash = c.flash
         return c.showing(flash, .html(DomainPage.render(model, viewer: try c.signedIn, flash: flash)))
     }
 
-    static func status(_ c: RequestContext) throws -> WebResponse {
-        let d = try domainRecord(c)
+    static func status(_ c: RequestContext, store: any DomainStore) throws -> WebResponse {
+        let d = try domainRecord(c, store: store)
         struct Status: Encodable {
             let checking: Bool
             let state: String
@@ -90,28 +90,28 @@ enum DomainHandlers {
                                         lastCheckedAt: d.lastCheckedAt))
     }
 
-    static func checkNow(_ c: RequestContext) throws -> WebResponse {
-        let d = try domainRecord(c)
+    static func checkNow(_ c: RequestContext, store: any DomainStore) throws -> WebResponse {
+        let d = try domainRecord(c, store: store)
         try c.registry.requestCheck(domainID: d.id)
         return c.redirect("/domains/\(d.id)", flash: Flash(.info, "Check requested; it starts within seconds."))
     }
 
-    static func editForm(_ c: RequestContext) throws -> WebResponse {
-        let d = try domainRecord(c)
+    static func editForm(_ c: RequestContext, store: any DomainStore) throws -> WebResponse {
+        let d = try domainRecord(c, store: store)
         var m = RegisterFormModel()
         m.editing = d.id
         m.host = d.displayName
         m.intervalMinutes = d.intervalSeconds / 60
         m.badge = d.badgeEnabled
         m.platforms = d.platforms
-        m.appIDs = try c.database.appIDExpectations(domainID: d.id).map { ($0.service, $0.appID) }
-        m.watched = try c.database.watchedURLs(domainID: d.id).map { ($0.url, $0.expectedAppID ?? "browser") }
-        m.android = try c.database.androidAppExpectations(domainID: d.id).map { ($0.packageName, $0.fingerprints.joined(separator: " ")) }
+        m.appIDs = try store.appIDExpectations(domainID: d.id).map { ($0.service, $0.appID) }
+        m.watched = try store.watchedURLs(domainID: d.id).map { ($0.url, $0.expectedAppID ?? "browser") }
+        m.android = try store.androidAppExpectations(domainID: d.id).map { ($0.packageName, $0.fingerprints.joined(separator: " ")) }
         return .html(RegisterPage.render(m, viewer: try c.signedIn))
     }
 
-    static func update(_ c: RequestContext) throws -> WebResponse {
-        let d = try domainRecord(c)
+    static func update(_ c: RequestContext, store: any DomainStore) throws -> WebResponse {
+        let d = try domainRecord(c, store: store)
         let fields = RegistrationInput.fields(from: c.form)
         do {
             try c.registry.edit(domainID: d.id, RegistrationInput.registration(fields))
@@ -123,13 +123,13 @@ enum DomainHandlers {
         }
     }
 
-    static func deleteConfirm(_ c: RequestContext) throws -> WebResponse {
-        let d = try domainRecord(c)
+    static func deleteConfirm(_ c: RequestContext, store: any DomainStore) throws -> WebResponse {
+        let d = try domainRecord(c, store: store)
         return .html(DomainPage.confirmDelete(id: d.id, displayHost: d.displayName, viewer: try c.signedIn))
     }
 
-    static func delete(_ c: RequestContext) throws -> WebResponse {
-        let d = try domainRecord(c)
+    static func delete(_ c: RequestContext, store: any DomainStore) throws -> WebResponse {
+        let d = try domainRecord(c, store: store)
         try c.registry.delete(domainID: d.id)
         return c.redirect("/", flash: Flash(.success, "Deleted \(d.displayName) and its history."))
     }

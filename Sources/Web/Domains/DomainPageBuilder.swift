@@ -11,10 +11,9 @@ enum DomainPageBuilder {
         check.findings.sorted { $0.severity < $1.severity }
     }
 
-    static func build(_ d: DomainRecord, c: RequestContext) throws -> DomainPageModel {
+    static func build(_ d: DomainRecord, c: RequestContext, store db: any DomainStore & CheckStore) throws -> DomainPageModel {
         let now = c.now
         let checking = d.isChecking(now: now) || d.lastCheckedAt == nil
-        let db = c.database
         let latest = try d.lastCheckID.flatMap { try db.check(id: $0) } ?? db.checks(domainID: d.id, onlyChanges: false, limit: 1).first
         let currentFindings = latest.map(findings) ?? []
         let state = DomainState(verdict: d.lastVerdict ?? latest?.verdict, checking: d.isChecking(now: now))
@@ -104,7 +103,7 @@ enum DomainPageBuilder {
         return model
     }
 
-    static func diffView(versions: [VersionSummary], watched: [String], query: FormData, db: Database) throws -> DomainPageModel.DiffView? {
+    static func diffView(versions: [VersionSummary], watched: [String], query: FormData, db: any CheckStore) throws -> DomainPageModel.DiffView? {
         guard versions.count >= 2 else { return nil }
         let known = Set(versions.map(\.sha256))
         let to = query["to"].flatMap { known.contains($0) ? $0 : nil } ?? versions[0].sha256

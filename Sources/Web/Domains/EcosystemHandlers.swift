@@ -6,10 +6,10 @@ import Store
 enum EcosystemHandlers {
     /// `/badge/HOST.svg`: only for domains whose owner published it; others are 404 so the badge
     /// does not reveal which hosts are registered.
-    static func badge(_ c: RequestContext) throws -> WebResponse {
+    static func badge(_ c: RequestContext, store: any DomainStore) throws -> WebResponse {
         guard let file = c.parameters["file"], file.hasSuffix(".svg") else { throw WebError.notFound("No badge here.") }
         let host = String(file.dropLast(4)).lowercased()
-        guard let d = try c.database.domain(host: host), d.badgeEnabled else { throw WebError.notFound("No badge for this host.") }
+        guard let d = try store.domain(host: host), d.badgeEnabled else { throw WebError.notFound("No badge for this host.") }
         let state = DomainState(verdict: d.lastVerdict)
         let (text, color): (String, String) = switch state {
         case .passing: ("passing", "#15803d")
@@ -28,7 +28,7 @@ enum EcosystemHandlers {
         return WebResponse(status: 200, headers: [("Content-Type", "image/svg+xml"), ("Cache-Control", "max-age=300")], body: svg.utf8Bytes)
     }
 
-    static func exportCSV(_ c: RequestContext) throws -> WebResponse {
+    static func exportCSV(_ c: RequestContext, store: any DomainStore) throws -> WebResponse {
         func field(_ s: String) -> String {
             // Quote always, double quotes inside, and defuse spreadsheet formulas.
             var v = s
@@ -37,7 +37,7 @@ enum EcosystemHandlers {
         }
         var out = "host,display_name,wildcard,state,interval_minutes,last_checked_at,last_changed_at,app_ids,watched_urls\r\n"
         let iso = ISO8601DateFormatter()
-        for (d, apps, watched) in try c.database.exportDomains() {
+        for (d, apps, watched) in try store.exportDomains() {
             let state = DomainState(verdict: d.lastVerdict, checking: d.isChecking(now: c.now)).rawValue
             out += [field(d.host), field(d.displayName), d.wildcard ? "true" : "false", state, String(d.intervalSeconds / 60),
                     d.lastCheckedAt.map { iso.string(from: $0) } ?? "", d.lastChangedAt.map { iso.string(from: $0) } ?? "",
@@ -47,8 +47,8 @@ enum EcosystemHandlers {
                                                   ("Content-Disposition", "attachment; filename=\"domains.csv\"")], body: Array(out.utf8))
     }
 
-    static func exportJSON(_ c: RequestContext) throws -> WebResponse {
-        let list = try c.database.exportDomains().map { DomainAPI.json($0.record, now: c.now) }
+    static func exportJSON(_ c: RequestContext, store: any DomainStore) throws -> WebResponse {
+        let list = try store.exportDomains().map { DomainAPI.json($0.record, now: c.now) }
         return APIResponses.json(["domains": list])
             .with(header: "Content-Disposition", "attachment; filename=\"domains.json\"")
     }

@@ -34,7 +34,7 @@ struct FlashCookie: Sendable {
 
     func clear(secure: Bool) -> String { SessionCookie.clear(name: Self.name, secure: secure) }
 
-    private func mac(_ body: String) -> String { Hex.encode(ContentDigest.hmacSHA256(key: key, message: Array(body.utf8))) }
+    private func mac(_ body: String) -> String { Hex.encode(SHA256.hmac(key: key, message: Array(body.utf8))) }
 }
 
 extension RequestContext {

@@ -5,8 +5,8 @@ import Vocabulary
 
 /// /metrics in the Prometheus text format: counts the database keeps (see `monitorMetrics`). Gets the
 /// two aggregates it reads, checks (with the domain counters) and apps.
-struct MetricsHandler<Repository: CheckStore & AppStore & Sendable>: Sendable {
-    let store: Repository
+struct MetricsHandler: Sendable {
+    let store: any CheckStore & AppStore & Sendable
 
     func metrics(_ c: RequestContext) throws -> WebResponse {
         if let token = c.configuration.metricsToken, !Self.isAuthorized(c.request, token: token) {
@@ -70,6 +70,6 @@ struct MetricsHandler<Repository: CheckStore & AppStore & Sendable>: Sendable {
     /// Prometheus sends `authorization: { credentials: … }` (or `bearer_token`) as this header.
     static func isAuthorized(_ request: WebRequest, token: String) -> Bool {
         guard let presented = Authentication.bearerToken(request) else { return false }
-        return Crypto.constantTimeEqual(ContentDigest.sha256(Array(presented.utf8)), ContentDigest.sha256(Array(token.utf8)))
+        return Crypto.constantTimeEqual(SHA256.digest(Array(presented.utf8)), SHA256.digest(Array(token.utf8)))
     }
 }

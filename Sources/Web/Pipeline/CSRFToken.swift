@@ -8,7 +8,7 @@ public enum CSRFToken {
     static let label = Array("aasa-monitor csrf v1".utf8)
 
     public static func make(forSession sessionSecret: String) -> String {
-        Hex.encode(ContentDigest.hmacSHA256(key: ContentDigest.sha256(Array(sessionSecret.utf8)), message: label))
+        Hex.encode(SHA256.hmac(key: SHA256.digest(Array(sessionSecret.utf8)), message: label))
     }
 
     public static func isValid(_ presented: String?, forSession sessionSecret: String) -> Bool {

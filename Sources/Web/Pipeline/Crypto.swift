@@ -1,7 +1,7 @@
 import CSodium
 
 /// The few primitives the web layer needs, all from libsodium; SHA-256 and HMAC-SHA256 are Store's
-/// `ContentDigest`, shared with Notify's webhook signatures.
+/// `SHA256`, shared with Notify's webhook signatures.
 public enum Crypto {
     /// sodium_init is idempotent and thread-safe; every entry point touches this first.
     static let ready: Bool = sodium_init() >= 0

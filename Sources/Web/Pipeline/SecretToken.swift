@@ -15,7 +15,7 @@ public struct SecretToken: Sendable, Hashable {
     }
 
     /// What the database stores and looks up by.
-    public var digest: String { Hex.encode(ContentDigest.sha256(Array(value.utf8))) }
+    public var digest: String { Hex.encode(SHA256.digest(Array(value.utf8))) }
 
     public static func digest(of value: String) -> String { SecretToken(value: value).digest }
 }

@@ -31,7 +31,7 @@ public final class WebApp: Sendable {
             endpoint: { request, state in
                 try state.route.handler(RequestContext(
                     request: request, parameters: state.parameters, viewer: state.handlerViewer, form: state.form,
-                    now: state.now, requestID: state.requestID, isSecure: state.isSecure, database: database,
+                    now: state.now, requestID: state.requestID, isSecure: state.isSecure,
                     configuration: configuration, services: services))
             },
             isSecure: { request in
@@ -87,9 +87,9 @@ final class WebServices: Sendable {
 
     init(database: Database, configuration: WebConfiguration, changes: ChangeFeed) {
         self.changes = changes
-        self.registry = DomainRegistry(database: database, policy: RegistrationPolicy(
+        self.registry = DomainRegistry(store: database, policy: RegistrationPolicy(
             allowPrivateAddresses: configuration.allowPrivateAddresses, resolveOnRegister: configuration.resolveOnRegister))
-        self.appRegistry = AppRegistry(database: database, policy: RegistrationPolicy(
+        self.appRegistry = AppRegistry(store: database, policy: RegistrationPolicy(
             allowPrivateAddresses: configuration.allowPrivateAddresses, resolveOnRegister: configuration.resolveOnRegister))
         self.sessions = Sessions(database: database, changes: changes, cacheLifetime: configuration.sessionCacheLifetime)
         self.setup = SetupState(database: database)

@@ -15,7 +15,6 @@ public struct RequestContext: Sendable {
     public let requestID: String
     /// Cookies set for this request get `Secure`.
     public let isSecure: Bool
-    public let database: Database
     public let configuration: WebConfiguration
     let services: WebServices
 

@@ -2,7 +2,8 @@ import Store
 
 /// The route table, built once when the app starts.
 extension WebApp {
-    /// Features converted to controllers get the store aggregates they use here, not the database.
+    /// The one place that holds the whole database: each handler is given here the store aggregates
+    /// it uses (a controller's `store`, or a handler's `store:` argument), never the `Database`.
     static func routes(database: Database) -> Router<Route> {
         var r = Router<Route>()
         let alerts = AlertHandlers(store: database), metrics = MetricsHandler(store: database)
@@ -10,6 +11,11 @@ extension WebApp {
         func add(_ method: String, _ pattern: String, _ access: Access, limits: FormData.Limits = .form,
                  _ handler: @escaping @Sendable (RequestContext) throws -> WebResponse) {
             r.add(method, pattern, Route(access: access, formLimits: limits, handler: handler))
+        }
+        /// A handler that takes the store it uses; it is given the database, seen as only that.
+        func add(_ method: String, _ pattern: String, _ access: Access, limits: FormData.Limits = .form,
+                 _ handler: @escaping @Sendable (RequestContext, Database) throws -> WebResponse) {
+            add(method, pattern, access, limits: limits) { try handler($0, database) }
         }
         // Accounts
         add("GET", "/login", .anonymous, AccountHandlers.loginForm)
@@ -69,8 +75,8 @@ extension WebApp {
         add("GET", "/export/domains.json", .signedIn, EcosystemHandlers.exportJSON)
 
         // Operations
-        add("GET", "/healthz", .open) { c in
-            c.database.isReachable()
+        add("GET", "/healthz", .open) { _ in
+            database.isReachable()
                 ? .json(Array(#"{"status":"ok","database":"ok"}"#.utf8))
                 : .json(Array(#"{"status":"unavailable","database":"unreachable"}"#.utf8), status: 503)
         }

@@ -5,13 +5,13 @@ import Store
 /// Settings → "Email and links": the SMTP server, sender, STARTTLS mode, CA file and the dashboard's
 /// public address, stored under the keys the notifier reads (`NotificationSettings.Key`).
 enum EmailSettingsHandlers {
-    static func save(_ c: RequestContext) throws -> WebResponse {
-        let stored = try c.database.setting(NotificationSettings.Key.smtpURL)
+    static func save(_ c: RequestContext, store: any SettingsPageStore) throws -> WebResponse {
+        let stored = try store.setting(NotificationSettings.Key.smtpURL)
         let (values, typed, errors) = EmailSettingsInput.validate(form: c.form, storedURL: stored)
         guard let values else {
-            return try SettingsHandlers.page(c, errors: errors, values: [:], status: 422, email: typed)
+            return try SettingsHandlers.page(c, store: store, errors: errors, values: [:], status: 422, email: typed)
         }
-        try c.database.withTransaction { transaction in
+        try store.withTransaction { transaction in
             for (key, value) in values { try transaction.setSetting(key, value) }
         }
         return c.redirect("/settings#email", flash: Flash(.success, "Email and link settings saved; the next notification uses them."))

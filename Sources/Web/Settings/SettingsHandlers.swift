@@ -3,29 +3,34 @@ import Notify
 import Registry
 import Store
 
+/// What the settings page shows — accounts and API tokens, channels with their routing (domains,
+/// apps) and last delivery, the stored email settings — and what its forms write in one transaction.
+/// The account, channel and email handlers render this page again with their errors, so they take it too.
+typealias SettingsPageStore = AccountStore & SettingsStore & AlertStore & AppStore & DomainStore & TransactionalStore
+
 enum SettingsHandlers {
-    static func show(_ c: RequestContext) throws -> WebResponse {
-        try page(c, errors: [:], values: [:], status: 200)
+    static func show(_ c: RequestContext, store: any SettingsPageStore) throws -> WebResponse {
+        try page(c, store: store, errors: [:], values: [:], status: 200)
     }
 
-    static func page(_ c: RequestContext, errors: [String: String], values: [String: String], status: Int,
+    static func page(_ c: RequestContext, store: any SettingsPageStore, errors: [String: String], values: [String: String], status: Int,
                      newToken: String? = nil, flash: Flash? = nil, email: EmailSettingsInput? = nil,
                      tested: (id: Int64, outcome: ChannelSetup.TestOutcome)? = nil) throws -> WebResponse {
         var m = SettingsModel(now: c.nowEpoch)
-        m.users = try c.database.users().map {
+        m.users = try store.users().map {
             .init(id: $0.id, email: $0.email, role: $0.role, created: Int64($0.createdAt.timeIntervalSince1970))
         }
-        m.tokens = try c.database.apiTokens().map {
+        m.tokens = try store.apiTokens().map {
             .init(id: $0.id, name: $0.name, created: Int64($0.createdAt.timeIntervalSince1970),
                   lastUsed: $0.lastUsedAt.map { Int64($0.timeIntervalSince1970) })
         }
-        m.channels = try ChannelHandlers.channelRows(c, tested: tested)
-        m.channelApps = try ChannelHandlers.appChoices(c)
+        m.channels = try ChannelHandlers.channelRows(c, store: store, tested: tested)
+        m.channelApps = try ChannelHandlers.appChoices(store: store)
         m.privateReceiversFromEnvironment = ProcessInfo.processInfo.environment[NotificationSettings.allowPrivateEnvironmentKey] == "1"
         m.allowPrivateReceivers = try NotificationSettings.allowsPrivateReceivers(environment: ProcessInfo.processInfo.environment,
-                                                                                 database: c.database)
+                                                                                 database: store)
         m.defaultIntervalMinutes = try c.registry.defaultIntervalMinutes()
-        let stored = try EmailSettingsInput.stored { try c.database.setting($0) }
+        let stored = try EmailSettingsInput.stored { try store.setting($0) }
         let shown = email ?? stored
         m.email = .init(smtpURL: shown.smtpURL, smtpFrom: shown.smtpFrom, startTLS: shown.startTLS.rawValue, caFile: shown.caFile,
                         baseURL: shown.baseURL, environmentOverrides: EmailSettingsHandlers.environmentOverrides())
@@ -37,9 +42,9 @@ enum SettingsHandlers {
     }
 
     /// The admin's explicit switch for webhooks and providers on private addresses.
-    static func savePrivateReceivers(_ c: RequestContext) throws -> WebResponse {
+    static func savePrivateReceivers(_ c: RequestContext, store: any SettingsStore) throws -> WebResponse {
         let allow = c.form["allow"] == "1"
-        try c.database.setSetting(NotificationSettings.Key.allowPrivateReceivers, allow ? "true" : "false")
+        try store.setSetting(NotificationSettings.Key.allowPrivateReceivers, allow ? "true" : "false")
         return c.redirect("/settings#private-receivers", flash: Flash(.success, allow
             ? "Private receivers allowed: channels may now send to this machine and private networks."
             : "Private receivers refused again."))
@@ -54,20 +59,20 @@ enum SettingsHandlers {
         return c.redirect("/settings", flash: Flash(.success, "Defaults saved."))
     }
 
-    static func createToken(_ c: RequestContext) throws -> WebResponse {
+    static func createToken(_ c: RequestContext, store: any SettingsPageStore) throws -> WebResponse {
         let name = (c.form["name"] ?? "").trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty, name.count <= 100 else {
-            return try page(c, errors: ["name": "Give the token a name (up to 100 characters), e.g. ci."], values: ["name": name], status: 422)
+            return try page(c, store: store, errors: ["name": "Give the token a name (up to 100 characters), e.g. ci."], values: ["name": name], status: 422)
         }
         let token = SecretToken.generate(prefix: "aasa_")
-        _ = try c.database.createAPIToken(name: name, tokenHash: token.digest, userID: (try c.signedIn).userID, role: .admin)
+        _ = try store.createAPIToken(name: name, tokenHash: token.digest, userID: (try c.signedIn).userID, role: .admin)
         // Shown on this response only; it is not stored anywhere we could show it again.
-        return try page(c, errors: [:], values: [:], status: 200, newToken: token.value)
+        return try page(c, store: store, errors: [:], values: [:], status: 200, newToken: token.value)
     }
 
-    static func revokeToken(_ c: RequestContext) throws -> WebResponse {
+    static func revokeToken(_ c: RequestContext, store: any AccountStore) throws -> WebResponse {
         guard let id = c.parameters.id("id") else { throw WebError.notFound("No such token.") }
-        try c.database.revokeAPIToken(id: id)
+        try store.revokeAPIToken(id: id)
         return c.redirect("/settings", flash: Flash(.success, "Token revoked."))
     }
 }

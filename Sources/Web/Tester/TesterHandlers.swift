@@ -3,9 +3,10 @@ import Foundation
 import Store
 
 /// The URL tester: a URL against a domain's stored file or a pasted one. It gets the store it reads —
-/// domains and their stored files — not the whole database (Hummingbird's `TodoController<Repository>`).
-struct TesterHandlers<Repository: DomainStore & CheckStore & Sendable>: Sendable {
-    let store: Repository
+/// domains and their stored files — not the whole database (Hummingbird's `TodoController<Repository>`, with the
+/// repository as an existential so the handlers may declare their JSON types inside).
+struct TesterHandlers: Sendable {
+    let store: any DomainStore & CheckStore & Sendable
 
     func form(_ c: RequestContext) throws -> WebResponse {
         var m = TesterModel()

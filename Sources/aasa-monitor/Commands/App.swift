@@ -51,7 +51,7 @@ extension AASAMonitor.App {
         let entitlementBytes = try read(entitlements), manifestBytes = try read(manifest)
         let opened = try database.open(migrate: true)
         defer { try? opened.close() }
-        let registry = AppRegistry(database: opened.database)
+        let registry = AppRegistry(store: opened.database)
         do {
             let plan = try registry.plan(fields.registration, entitlements: entitlementBytes, manifest: manifestBytes)
             Terminal.print("\(dryRun ? "would register" : "registering") \(plan.draft.name)")

@@ -35,7 +35,7 @@ extension AASAMonitor {
             let document = try ConfigInput.read(file, json: json)
             let opened = try database.open(migrate: true)
             defer { try? opened.close() }
-            let plan = try ConfigInput.apply(document, from: file, to: DomainRegistry(database: opened.database), prune: prune, dryRun: dryRun,
+            let plan = try ConfigInput.apply(document, from: file, to: DomainRegistry(store: opened.database), prune: prune, dryRun: dryRun,
                                              json: json)
             if json {
                 Terminal.print(ConfigPlanOutput.json(plan))

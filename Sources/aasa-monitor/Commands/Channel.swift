@@ -174,7 +174,7 @@ extension AASAMonitor.Channel {
             }
             let environment = ProcessInfo.processInfo.environment
             let configuration = try NotificationSettings.deliveryConfiguration(environment: environment, database: db)
-            let deliverer = OutboxDeliverer(database: db, configuration: configuration)
+            let deliverer = OutboxDeliverer(store: db, configuration: configuration)
             // Deliver it here (a running serve may take it first: then wait for its first attempt).
             let deadline = ContinuousClock.now + .seconds(max(1, timeout))
             var attempts: [DeliveryAttemptRecord] = []

@@ -17,7 +17,7 @@ extension AASAMonitor {
         func run() throws {
             let opened = try database.open(migrate: true)
             defer { try? opened.close() }
-            let request = try DomainRegistry(database: opened.database).requestCheck(hosts: hosts)
+            let request = try DomainRegistry(store: opened.database).requestCheck(hosts: hosts)
             for refused in request.refused { StandardError.log("\(refused.input): \(refused.reason)") }
             for host in request.requested { Terminal.print("requested \(host)") }
             for host in request.notRegistered { StandardError.log("\(host) is not registered") }

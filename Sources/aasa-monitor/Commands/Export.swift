@@ -21,7 +21,7 @@ extension AASAMonitor {
         func run() throws {
             let opened = try database.open(migrate: true)
             defer { try? opened.close() }
-            let document = try DomainRegistry(database: opened.database).exportConfig()
+            let document = try DomainRegistry(store: opened.database).exportConfig()
             let text = try ConfigWriter.yaml(document, header: [
                 "aasa-monitor config (apply it with: aasa-monitor apply FILE). Secrets are ${NAME} references to the environment.",
             ])

@@ -39,7 +39,7 @@ extension AASAMonitor {
             let terminal = isatty(STDERR_FILENO) == 1
             var bar: ProgressBar?
             let chosen = (try? WatchedPlatforms(typed: platforms)) ?? .both  // validate() refused any other word
-            let report = try DomainRegistry(database: opened.database).importList(String(decoding: data, as: UTF8.self),
+            let report = try DomainRegistry(store: opened.database).importList(String(decoding: data, as: UTF8.self),
                                                                                 platforms: chosen) { done, total in
                 guard terminal else { return }
                 if bar == nil { bar = ProgressBar(total: total) }

@@ -62,7 +62,7 @@ extension AASAMonitor {
             let opened = try database.open(migrate: true)
             if let document, let config {
                 do {
-                    let plan = try ConfigInput.apply(document, from: config, to: DomainRegistry(database: opened.database),
+                    let plan = try ConfigInput.apply(document, from: config, to: DomainRegistry(store: opened.database),
                                                      prune: configPrune, dryRun: false)
                     StandardError.log("config \(config): \(plan.count(.add)) added, \(plan.count(.change)) changed, \(plan.count(.remove)) removed")
                 } catch {

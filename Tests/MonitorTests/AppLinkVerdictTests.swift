@@ -8,43 +8,43 @@ import Vocabulary
 
 /// A link of an app against one check: the app's own IDs in the link's service, and the CDN only
 /// when devices read it.
-@Suite struct AppLinkStandingTests {
+@Suite struct AppLinkVerdictTests {
     static let app = "ABCDE12345.com.example.app"
     static let cdn = FindingDefinition.cdnFailure.finding(at: nil, "Apple's CDN answered 404.")
 
     @Test func theAppsOwnIDsInTheLinksServiceDecide() {
         let missing = ExpectationResults(missingAppIDs: [.applinks: [Self.app, "ABCDE12345.other"]])
-        #expect(AppLinkStanding.evaluate(findings: [], expectations: missing, service: .applinks, appIDs: [Self.app], developerMode: false)
+        #expect(AppLinkVerdict.evaluate(findings: [], expectations: missing, service: .applinks, appIDs: [Self.app], developerMode: false)
                 == (.fail, "\(Self.app) is not in the file's applinks."))
-        #expect(AppLinkStanding.evaluate(findings: [], expectations: missing, service: .webcredentials, appIDs: [Self.app], developerMode: false)
+        #expect(AppLinkVerdict.evaluate(findings: [], expectations: missing, service: .webcredentials, appIDs: [Self.app], developerMode: false)
                 == (.pass, nil))
-        #expect(AppLinkStanding.evaluate(findings: [], expectations: missing, service: .applinks, appIDs: ["ABCDE12345.third"], developerMode: false)
+        #expect(AppLinkVerdict.evaluate(findings: [], expectations: missing, service: .applinks, appIDs: ["ABCDE12345.third"], developerMode: false)
                 == (.pass, nil), "another app's missing ID is not this link's problem")
     }
 
     @Test func developerModeLinksIgnoreTheCDN() {
-        #expect(AppLinkStanding.evaluate(findings: [Self.cdn], expectations: nil, service: .applinks, appIDs: [], developerMode: false)
+        #expect(AppLinkVerdict.evaluate(findings: [Self.cdn], expectations: nil, service: .applinks, appIDs: [], developerMode: false)
                 == (.fail, "Apple's CDN answered 404."))
-        #expect(AppLinkStanding.evaluate(findings: [Self.cdn], expectations: nil, service: .applinks, appIDs: [], developerMode: true)
+        #expect(AppLinkVerdict.evaluate(findings: [Self.cdn], expectations: nil, service: .applinks, appIDs: [], developerMode: true)
                 == (.pass, nil))
     }
 
     @Test func aRunStartsWhereTheVerdictLastChangedAndRefoldingChangesNothing() {
         func t(_ s: Double) -> Date { Date(timeIntervalSince1970: s) }
         let checks: [(checkID: Int64, time: Date, verdict: Verdict?)] = [(1, t(10), nil), (2, t(20), .fail), (3, t(30), .pass), (4, t(40), .fail), (5, t(50), .fail)]
-        let run = AppLinkStanding.fold(nil, domainID: 7, platform: .apple, service: .applinks, checks: checks)
+        let run = AppLinkVerdict.fold(nil, domainID: 7, platform: .apple, service: .applinks, checks: checks)
         #expect(run == AppLinkRun(domainID: 7, platform: .apple, service: .applinks, throughCheckID: 5, verdict: .fail, since: t(40)))
         // The reader folds from the oldest end any link reached, so a run sees checks it already has.
-        #expect(AppLinkStanding.fold(run, domainID: 7, platform: .apple, service: .applinks, checks: Array(checks[2...])) == run)
+        #expect(AppLinkVerdict.fold(run, domainID: 7, platform: .apple, service: .applinks, checks: Array(checks[2...])) == run)
         // Newer checks move it: an equal verdict extends the run, another starts a new one.
-        let extended = AppLinkStanding.fold(run, domainID: 7, platform: .apple, service: .applinks, checks: [(5, t(50), .fail), (6, t(60), .fail)])
+        let extended = AppLinkVerdict.fold(run, domainID: 7, platform: .apple, service: .applinks, checks: [(5, t(50), .fail), (6, t(60), .fail)])
         #expect(extended?.since == t(40) && extended?.throughCheckID == 6)
-        let broken = AppLinkStanding.fold(extended, domainID: 7, platform: .apple, service: .applinks, checks: [(7, t(70), .pass)])
+        let broken = AppLinkVerdict.fold(extended, domainID: 7, platform: .apple, service: .applinks, checks: [(7, t(70), .pass)])
         #expect(broken?.since == t(70) && broken?.verdict == .pass)
         // However long the run, its start is exact: 1,000 equal checks after the change.
         let long = [(checkID: Int64(1), time: t(1), verdict: Optional(Verdict.pass))]
             + (2...1001).map { (checkID: Int64($0), time: t(Double($0)), verdict: Optional(Verdict.fail)) }
-        #expect(AppLinkStanding.fold(nil, domainID: 7, platform: .apple, service: .applinks, checks: long)?.since == t(2))
+        #expect(AppLinkVerdict.fold(nil, domainID: 7, platform: .apple, service: .applinks, checks: long)?.since == t(2))
     }
 
     static let package = "com.example.app"
@@ -61,7 +61,7 @@ import Vocabulary
         }
         /// The verdict and reason as one line, "nil" when not measured.
         func judged(_ r: AndroidResult?) -> String {
-            AppLinkStanding.evaluateAndroid(r, packageName: Self.package).map { "\($0.verdict) \($0.reason ?? "-")" } ?? "nil"
+            AppLinkVerdict.evaluateAndroid(r, packageName: Self.package).map { "\($0.verdict) \($0.reason ?? "-")" } ?? "nil"
         }
         let otherMissing = AndroidCheckFinding.expectedPackageMissing.finding(at: nil, "com.other.app is not in the file.")
         #expect(judged(nil) == "nil", "not fetched yet: no verdict")

@@ -11,11 +11,11 @@ import Vocabulary
 /// file's findings (without Apple's CDN for a `?mode=developer` link, which devices never read
 /// through the CDN, aasa-spec.md §3.3) and the app's own IDs in the link's service; on Android, the
 /// file's findings and what it grants the app's package and keys.
-public enum AppLinkStanding {
-    public typealias Standing = (verdict: Verdict, reason: String?)
+public enum AppLinkVerdict {
+    public typealias VerdictAndReason = (verdict: Verdict, reason: String?)
 
     public static func evaluate(findings: [Finding], expectations: ExpectationResults?, service: Service,
-                                appIDs: [String], developerMode: Bool) -> Standing {
+                                appIDs: [String], developerMode: Bool) -> VerdictAndReason {
         let relevant = developerMode ? findings.filter { !ReleaseGate.cdnCodes.contains($0.code) } : findings
         let missing = (expectations?.missingAppIDs[service] ?? []).filter(appIDs.contains)
         if !missing.isEmpty {
@@ -38,7 +38,7 @@ public enum AppLinkStanding {
     /// whether it reads, Google's copy), then whether it grants `handle_all_urls` to the package with
     /// each of the app's keys (spec §8's two mistakes named), then whether Google's API says a key of
     /// the package is not linked. nil when the check did not fetch Android.
-    public static func evaluateAndroid(_ android: AndroidResult?, packageName: String?) -> Standing? {
+    public static func evaluateAndroid(_ android: AndroidResult?, packageName: String?) -> VerdictAndReason? {
         guard let android else { return nil }
         var problems: [(severity: Severity, message: String)] = android.findings
             .filter { $0.severity != .info && !androidIdentityCodes.contains($0.code) }
@@ -76,7 +76,7 @@ public enum AppLinkStanding {
     /// `expectations` overrides the check's own (the domain's current results, re-measured when an
     /// app or a form changes what is expected).
     public static func evaluate(_ link: AppLinkRecord, app: AppRecord, against check: LinkEvidence,
-                                expectations: ExpectationResults? = nil) -> Standing? {
+                                expectations: ExpectationResults? = nil) -> VerdictAndReason? {
         switch link.platform {
         case .apple:
             evaluate(findings: check.findings, expectations: expectations ?? check.expectations, service: link.service,
