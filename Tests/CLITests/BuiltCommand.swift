@@ -3,11 +3,7 @@ import Foundation
 /// Runs the `aasa-monitor` binary that `swift build` put next to this test bundle, feeding stdin
 /// and collecting stdout, stderr and the exit status.
 struct BuiltCommand {
-    struct Outcome {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    typealias Outcome = ExternalTool.Outcome
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -28,44 +24,7 @@ struct BuiltCommand {
 
     static func run(_ arguments: [String], stdin: [UInt8] = [], environment: [String: String] = [:],
                     timeout: Duration = .seconds(60)) throws -> Outcome {
-        let scratch = try ScratchDirectory()
-        let inURL = scratch.url.appendingPathComponent("stdin")
-        let outURL = scratch.url.appendingPathComponent("stdout")
-        let errURL = scratch.url.appendingPathComponent("stderr")
-        try Data(stdin).write(to: inURL)
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        // Files rather than pipes: nothing can block on a full pipe, whatever the command prints.
-        let inHandle = try FileHandle(forReadingFrom: inURL)
-        let outHandle = try FileHandle(forWritingTo: outURL)
-        let errHandle = try FileHandle(forWritingTo: errURL)
-        defer {
-            try? inHandle.close()
-            try? outHandle.close()
-            try? errHandle.close()
-        }
-        let process = Process()
-        process.executableURL = try executableURL()
-        process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        }
-        process.standardInput = inHandle
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        try process.run()
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
-            if ContinuousClock.now > deadline {
-                process.terminate()
-                process.waitUntilExit()
-                throw Failure(description: "aasa-monitor \(arguments) did not finish within \(timeout)")
-            }
-            usleep(2_000)
-        }
-        return Outcome(status: process.terminationStatus,
-                       stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-                       stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+        try ExternalTool.run(try executableURL().path, arguments, stdin: stdin, environment: environment, timeout: timeout)
     }
 }
 

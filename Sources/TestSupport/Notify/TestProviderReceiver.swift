@@ -51,21 +51,12 @@ public final class TestProviderReceiver: Sendable {
     /// Every request received so far, in arrival order.
     public func requests() -> [Request] { TestWebhookReceiver.records(in: server.directory) }
 
-    static let python = parentWatchdogPython + #"""
+    static let python = recordingHTTPServerPython + #"""
 
-import base64, json, sys, uuid
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import json, uuid
 
-directory, host, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
 lock = threading.Lock()
 seen = {"count": 0}
-
-def setting(name, default):
-    try:
-        with open(os.path.join(directory, name)) as f:
-            return type(default)(f.read().strip())
-    except (OSError, ValueError):
-        return default
 
 def need(cond, why, missing):
     if not cond:
@@ -216,14 +207,9 @@ providers = {
     "custom": (custom, custom_answer, {"message": "slow down"}),
 }
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
+class Handler(RecordingHandler):
     def do_POST(self):
-        received = time.time()
-        length = int(self.headers.get("content-length") or 0)
-        raw = self.rfile.read(length) if length else b""
-        headers = {k.lower(): v for k, v in self.headers.items()}
+        received, headers, raw = self.read_request()
         provider = self.path.split("/")[1].split("?")[0]
         check, answer, limited = providers.get(provider, (custom, custom_answer, None))
         try:
@@ -235,13 +221,13 @@ class Handler(BaseHTTPRequestHandler):
         with lock:
             seen["count"] += 1
             first = seen["count"] == 1
-        extra = {}
+        extra = []
         problems = check(self.path, headers, body) if body is not None else ["the body is not JSON"]
         if headers.get("content-type", "").split(";")[0] != "application/json":
             problems.append("content-type must be application/json")
         if scenario == "rate-limit-once" and first:
             status = 429
-            extra["retry-after"] = str(retry_after)
+            extra.append(("retry-after", str(retry_after)))
             if provider == "discord":
                 reply = {"message": "You are being rate limited.", "retry_after": retry_after, "global": False}
             elif provider == "telegram":
@@ -254,34 +240,14 @@ class Handler(BaseHTTPRequestHandler):
         else:
             ok = not problems and scenario != "refuse"
             status, reply = answer(ok, problems, body if isinstance(body, dict) else {})
-        write_record(directory, {
-            "method": self.command, "path": self.path, "headers": headers,
-            "body": base64.b64encode(raw).decode("ascii"), "received_at": received, "status": status,
-        })
+        self.record(received, headers, raw, status)
         if reply is None:
-            data = b""
+            self.answer(status, b"", extra=extra)
         elif isinstance(reply, bytes):
-            data = reply
+            self.answer(status, reply, "text/plain" if reply else None, extra)
         else:
-            data = json.dumps(reply).encode("utf-8")
-        self.send_response(status)
-        for k, v in extra.items():
-            self.send_header(k, v)
-        if data:
-            self.send_header("content-type", "application/json" if not isinstance(reply, bytes) else "text/plain")
-        self.send_header("content-length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+            self.answer(status, json.dumps(reply).encode("utf-8"), "application/json", extra)
 
-    def log_message(self, format, *args):
-        pass
-
-class Server(ThreadingHTTPServer):
-    allow_reuse_address = True
-    daemon_threads = True
-
-server = Server((host, port), Handler)
-write_port(directory, server.server_address[1])
-server.serve_forever()
+serve(Handler)
 """#
 }

@@ -93,69 +93,26 @@ public final class TestWebhookReceiver: Sendable {
         var status: Int
     }
 
-    static let python = parentWatchdogPython + """
+    static let python = recordingHTTPServerPython + """
 
-import base64, sys
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-directory, host, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
-
-def setting(name, default):
-    try:
-        with open(os.path.join(directory, name)) as f:
-            return type(default)(f.read().strip())
-    except (OSError, ValueError):
-        return default
-
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
+class Handler(RecordingHandler):
     def do_POST(self):
-        received = time.time()
-        length = int(self.headers.get("content-length") or 0)
-        body = self.rfile.read(length) if length else b""
+        received, headers, body = self.read_request()
         status = setting("status", 200)
         delay = setting("delay", 0.0)
         if delay > 0:
             time.sleep(delay)
-        write_record(directory, {
-            "method": self.command, "path": self.path,
-            "headers": {k.lower(): v for k, v in self.headers.items()},
-            "body": base64.b64encode(body).decode("ascii"),
-            "received_at": received, "status": status,
-        })
-        reply = b"ok" if status < 300 else b"test receiver says %d" % status
-        self.send_response(status)
-        self.send_header("content-type", "text/plain")
-        self.send_header("content-length", str(len(reply)))
-        self.end_headers()
-        self.wfile.write(reply)
+        self.record(received, headers, body, status)
+        self.answer(status, b"ok" if status < 300 else b"test receiver says %d" % status, "text/plain")
 
     do_PUT = do_POST
 
     def do_CONNECT(self):
         # A client that obeys a proxy setting asks for a tunnel: record it, then refuse it.
-        write_record(directory, {
-            "method": self.command, "path": self.path,
-            "headers": {k.lower(): v for k, v in self.headers.items()},
-            "body": "", "received_at": time.time(), "status": 403,
-        })
-        self.send_response(403)
-        self.send_header("content-length", "0")
-        self.send_header("connection", "close")
-        self.end_headers()
+        self.record(time.time(), {k.lower(): v for k, v in self.headers.items()}, b"", 403)
         self.close_connection = True
+        self.answer(403, b"", extra=[("connection", "close")])
 
-    def log_message(self, format, *args):
-        pass
-
-class Server(ThreadingHTTPServer):
-    allow_reuse_address = True
-    daemon_threads = True
-    request_queue_size = 128
-
-server = Server((host, port), Handler)
-write_port(directory, server.server_address[1])
-server.serve_forever()
+serve(Handler)
 """
 }
