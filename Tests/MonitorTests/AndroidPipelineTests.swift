@@ -115,7 +115,7 @@ import Vocabulary
             // The rules change so /p/ no longer opens the app on Android 15+ (older versions still open it).
             #expect(try await round(excludes).isEmpty, "one failing check pages nobody")
             // The new file is announced at once (info), with what changed: the rules and the URL that flips.
-            #expect(notices.map(\.key.subject) == ["android " + ContentDigest.sha256Hex(Array(excludes.utf8))])
+            #expect(notices.map(\.key.subject) == ["android " + SHA256.hex(Array(excludes.utf8))])
             #expect(notices.first?.summary.hasPrefix("Android: a new assetlinks.json was published") == true)
             #expect(notices.first?.summary.contains("~ \(url) for \(Self.package):") == true, "\(notices.first?.summary ?? "")")
             #expect(try database.value("SELECT count(*)::int FROM deliveries WHERE event = 'published' AND payload::text LIKE $1",
