@@ -127,6 +127,14 @@ import TestSupport
         #expect(refused.stderr.contains("AASA_MONITOR_ALLOW_TEST_INTERVAL"), "\(refused.stderr)")
     }
 
+    @Test func aNegativeCadenceIsRefusedBeforeAnythingRuns() throws {
+        for option in ["--cdn-interval", "--google-interval", "--comparison-interval"] {
+            let refused = try BuiltCommand.run(["worker", "--database-url", "postgresql://nowhere.invalid/x", "\(option)=-5"])
+            #expect(refused.status == 64, "\(option): \(refused.stderr)")
+            #expect(refused.stderr.contains("\(option) must be a number of minutes, 0 or more"), "\(refused.stderr)")
+        }
+    }
+
     @Test func workersCarryOnAfterPostgreSQLStopsAndStartsAgain() async throws {
         // A real outage of the database, shorter than the 30 s by default to keep CI quick;
         // AASA_TEST_OUTAGE_SECONDS=30 runs the full one.
