@@ -200,6 +200,8 @@ import Vocabulary
         ("applinks:192.0.2.10", "entitlement-malformed", "IP address 192.0.2.10"),
         ("applinks:[2001:db8::1]", "entitlement-malformed", "IP address [2001:db8::1]"),
         ("applinks:", "entitlement-malformed", "has no host name"),
+        // Found by the fuzz target: a wildcard with nothing after it was accepted with an empty host.
+        ("applinks:*.", "entitlement-malformed", "has a wildcard but no host name"),
         ("applinks:example.com?mode=debug", "entitlement-mode-invalid", "?mode=debug is not a mode"),
         ("applinks:example.com?x=1", "entitlement-malformed", "only ?mode=… is allowed"),
         ("appclips:*.example.com", "entitlement-wildcard-not-allowed", "App Clips cannot use wildcard"),

@@ -100,7 +100,11 @@ public enum EntitlementValidator {
         }
         let wildcard = host.hasPrefix("*.")
         let body = wildcard ? String(host.dropFirst(2)) : host
-        if let bad = body.unicodeScalars.first(where: { $0 != "*" && !isHostNameScalar($0) }) {
+        if wildcard && body.isEmpty {
+            // "applinks:*." was accepted with an empty host (found by fuzzing the entitlements reader).
+            malformed("The entitlement \"\(entitlement)\" has a wildcard but no host name after \"*.\".",
+                      "Write \(service):*.example.com.")
+        } else if let bad = body.unicodeScalars.first(where: { $0 != "*" && !isHostNameScalar($0) }) {
             malformed("The host \"\(host)\" contains U+\(String(bad.value, radix: 16, uppercase: true)), which a host name cannot have.",
                       "Use letters, digits, hyphens and dots only, e.g. \(service):example.com.")
         } else if !body.isEmpty, body.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
