@@ -101,7 +101,10 @@ private struct Walker {
     mutating func spend(_ node: Node) -> Bool {
         valuesRead += 1
         if valuesRead > ConfigReader.maxValues {
-            if !exhausted { fail(node, "the file expands to more than \(ConfigReader.maxValues) values (through aliases?); refused") }
+            // Past the cap on problems too: this one explains why the reading stopped.
+            if !exhausted {
+                problems.append(ConfigProblem(line: Self.line(node), "the file expands to more than \(ConfigReader.maxValues) values (through aliases?); refused"))
+            }
             exhausted = true
             return false
         }
@@ -270,9 +273,18 @@ private struct Walker {
                 entry.lines.platforms = Self.line(value)
                 if let word = string(value, what: "platforms") { entry.platforms = word } else { complete = false }
             case "app_ids":
-                // service: [TEAMID.bundle.id, …] — the service names are checked with the app IDs.
+                // service: [TEAMID.bundle.id, …]; the app IDs themselves are checked by the registry.
                 for (service, serviceNode, ids) in mapping(value, what: "app_ids", keys: nil) ?? [] {
-                    for (id, line) in strings(ids, what: "app_ids.\(service)") {
+                    // Refused here, not only by the registry: the writer groups app IDs by known
+                    // service, so a misspelt one would not be written back in the file's order.
+                    // The values are read first either way, so they count against the read budget.
+                    let listed = strings(ids, what: "app_ids.\(service)")
+                    guard Service(rawValue: service) != nil else {
+                        fail(serviceNode, "unknown service \"\(service)\" in app_ids; expected \(Service.allCases.map(\.rawValue).joined(separator: ", "))")
+                        complete = false
+                        continue
+                    }
+                    for (id, line) in listed {
                         entry.appIDs.append(DomainEntry.AppID(service: service, appID: id))
                         entry.lines.services.append(Self.line(serviceNode))
                         entry.lines.appIDs.append(line)

@@ -27,11 +27,10 @@ public enum ConfigWriter {
         if let badge = d.badge { pairs.append(("badge", badge ? "true" : "false")) }
         if let platforms = d.platforms { pairs.append(("platforms", text(platforms))) }
         if !d.appIDs.isEmpty {
-            // Grouped by service, in the order the file format documents them.
+            // Grouped by service in the order the entry lists them, so a file reads back as it was
+            // written (a file names each service once; export lists them in the documented order).
             var services: [String] = []
             for a in d.appIDs where !services.contains(a.service) { services.append(a.service) }
-            let order = Service.allCases.map(\.rawValue)
-            services.sort { (order.firstIndex(of: $0) ?? order.count, $0) < (order.firstIndex(of: $1) ?? order.count, $1) }
             pairs.append(("app_ids", Node(services.map { service in
                 (text(service), Node(d.appIDs.filter { $0.service == service }.map { text($0.appID) }, .implicit, .block))
             })))

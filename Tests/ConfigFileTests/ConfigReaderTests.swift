@@ -108,6 +108,13 @@ import Vocabulary
         ])
     }
 
+    /// Found by a long fuzz run (a misspelt service): refused with its line, so it is never
+    /// regrouped on export.
+    @Test func unknownServicesAreRefused() {
+        #expect(Self.problems("domains:\n  - host: a.example\n    app_ids:\n      alppinks: [ABCDE12345.com.example.a]\n")
+            == ["line 4: unknown service \"alppinks\" in app_ids; expected applinks, webcredentials, appclips, activitycontinuation"])
+    }
+
     @Test func repeatedKeysAndWrongShapesAreRefused() {
         // Yams' composer finds these first (the walker's own check stays for keys Yams would miss).
         #expect(Self.problems("domains:\n  - host: a.example\n    host: b.example\n")

@@ -14,6 +14,16 @@ import Testing
         #expect(text.contains("${HOOK_SECRET}"))
     }
 
+    /// Found by a long fuzz run: services listed in another order than the documented one were
+    /// written back in the documented order, so the app IDs read back in a different order.
+    @Test func servicesKeepTheFileOrder() throws {
+        let text = "domains:\n  - host: a.example\n    app_ids:\n      webcredentials: [ABCDE12345.com.example.b]\n      applinks: [ABCDE12345.com.example.a]\n"
+        let original = try ConfigReader.read(Array(text.utf8), environment: [:]).get()
+        let again = try ConfigReader.read(Array(try ConfigWriter.yaml(original).utf8), environment: [:]).get()
+        #expect(Self.withoutLines(again) == Self.withoutLines(original))
+        #expect(again.domains.first?.appIDs.map(\.service) == ["webcredentials", "applinks"])
+    }
+
     /// Found by fuzzing (an edited docs/aasa-monitor.example.yaml, kept in the config-file seeds): a
     /// file with apps is written back to the same apps, every field and fingerprint role included.
     /// Its lines differ, since export drops the comments; they are compared apart.
