@@ -96,8 +96,8 @@ public struct DomainRegistry: Sendable {
 
     /// Registers every domain of an import file (see `DomainListParser`) that is not registered yet,
     /// each by the same rules as the form, at the instance's default interval. Imported domains are
-    /// due at once but not "requested": a list of thousands must not push ahead of every check that
-    /// a person asked for. `platforms`: what every imported domain is watched for. `progress` is
+    /// not "requested": a list of thousands must not push ahead of every check that a person asked
+    /// for; their first checks are spread over one interval by host (`SchedulePolicy.slot`). `platforms`: what every imported domain is watched for. `progress` is
     /// called after each entry.
     public func importList(_ text: String, platforms: WatchedPlatforms = .both,
                            progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }) throws -> ImportReport {
@@ -117,7 +117,10 @@ public struct DomainRegistry: Sendable {
             let draft = DomainDraft(host: host.ascii, displayName: host.unicode, wildcard: host.isWildcard,
                                     intervalSeconds: interval * 60, badgeEnabled: false, appIDs: apps, watchedURLs: [],
                                     platforms: platforms)
-            switch try store.createDomain(draft, requestFirstCheck: false) {
+            // Not requested: each first check waits for its host's slot in the interval, so a list of
+            // 10,000 starts spread over an hour, not all due in one second ("check now" still runs one at once).
+            let firstCheck = SchedulePolicy().slot(for: draft.host, interval: .seconds(draft.intervalSeconds), notBefore: Date())
+            switch try store.createDomain(draft, requestFirstCheck: false, firstCheckAt: firstCheck) {
             case .created: report.added.append(host.unicode)
             case .alreadyRegistered: report.skipped.append(host.unicode)
             }

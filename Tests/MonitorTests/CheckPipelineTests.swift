@@ -33,6 +33,36 @@ import Vocabulary
         }
     }
 
+    /// A registration's first check runs at once (requested); the second goes to the host's slot in
+    /// the interval, not interval ± 10 % after the first, so domains registered together come apart.
+    @Test func aRequestedFirstCheckSchedulesTheSecondOnTheHostsSlot() async throws {
+        try await withFleetPipeline(serving: shopFile()) { fleet, database, pipeline in
+            let requested = DomainDraft(host: "good.fleet.test", displayName: "good.fleet.test", wildcard: false,
+                                        intervalSeconds: 3600, badgeEnabled: false, appIDs: [], watchedURLs: [])
+            _ = try database.createDomain(requested, requestFirstCheck: true)
+            _ = try database.importDomain(host: "mutable.fleet.test", displayName: "mutable.fleet.test", wildcard: false, appIDs: [])
+            let results = try await checkDueDomains(pipeline)
+            #expect(Set(results.map { "\($0.0.host) \($0.0.requested)" }) == ["good.fleet.test true", "mutable.fleet.test false"])
+            let schedule = SchedulePolicy()
+            for (domain, _) in results {
+                let row = try #require(try database.rows("""
+                    SELECT extract(epoch FROM next_check_at)::float8 AS next, extract(epoch FROM last_checked_at)::float8 AS finished
+                    FROM domains WHERE id = $1
+                    """, domain.id).first)
+                let next: Double = try row.decode("next"), finished: Double = try row.decode("finished")
+                if domain.requested {
+                    let slot = schedule.slot(for: domain.host, interval: .seconds(3600),
+                                             notBefore: Date(timeIntervalSince1970: finished + 3240))
+                    #expect(abs(slot.timeIntervalSince1970 - next) < 0.01, "next \(next), slot \(slot)")
+                } else {
+                    // A routine first check keeps the jitter rule (an import due at once, as the test fixtures make it).
+                    let jitter = SchedulePolicy.seconds(schedule.jitter(for: .seconds(3600), domainKey: UInt64(domain.id), round: 0))
+                    #expect(abs(next - finished - 3600 - jitter) < 0.01, "gap \(next - finished)")
+                }
+            }
+        }
+    }
+
     @Test func theCDNFileIsAVersionAndTheTimingsAreStored() async throws {
         try await withFleetPipeline(serving: nil, checkCDN: true) { fleet, database, pipeline in
             // The fleet's CDN serves this site's file re-encoded: same behaviour, other bytes.

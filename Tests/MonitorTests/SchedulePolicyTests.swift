@@ -81,6 +81,59 @@ import Testing
     }
 }
 
+/// 10,000 domains registered at once must not stay bunched: an import's first checks, and the
+/// second checks of domains whose first check was requested, fall on each host's own slot.
+@Suite struct FirstRoundSpreadTests {
+    let policy = SchedulePolicy()
+    let hosts = (0..<10_000).map { "shop\($0).platform.example" }
+
+    /// Buckets of `seconds` across [0, width): ten of them, each near 1,000 for 10,000 hosts.
+    func tenths(_ seconds: [Double], width: Double) -> [Int] {
+        var buckets = [Int](repeating: 0, count: 10)
+        for s in seconds { buckets[min(max(Int(s / width * 10), 0), 9)] += 1 }
+        return buckets
+    }
+
+    @Test func slotsSpreadHostsOverTheWholeInterval() {
+        let now = Date(timeIntervalSince1970: 1_800_000_123)
+        let waits = hosts.map { policy.slot(for: $0, interval: .seconds(3600), notBefore: now).timeIntervalSince(now) }
+        #expect(waits.allSatisfy { $0 >= 0 && $0 < 3600 })
+        // Uniform gives ~1,000 per tenth of the hour; without the spread all 10,000 are in the first.
+        let buckets = tenths(waits, width: 3600)
+        #expect(buckets.allSatisfy { $0 > 850 && $0 < 1150 }, "\(buckets)")
+        // Deterministic per host: the same host keeps its place, a minute later too.
+        let again = policy.slot(for: hosts[7], interval: .seconds(3600), notBefore: now.addingTimeInterval(60))
+        let first = policy.slot(for: hosts[7], interval: .seconds(3600), notBefore: now)
+        #expect(again == first || again == first.addingTimeInterval(3600))
+    }
+
+    @Test func aRequestedFirstCheckPutsTheSecondOnTheHostsSlot() {
+        // Every first check finished in the same second (a mass registration, each requested).
+        let finished = Date(timeIntervalSince1970: 1_800_000_000)
+        let gaps = hosts.enumerated().map { index, host in
+            policy.nextCheck(after: finished, interval: .seconds(3600), consecutiveUnreachable: 0, domainKey: UInt64(index),
+                             round: 0, spreading: host).timeIntervalSince(finished)
+        }
+        // Never sooner than 0.9 interval (what the jitter allows), spread over one whole interval after it.
+        #expect(gaps.allSatisfy { $0 >= 3240 && $0 < 3240 + 3600 }, "\(gaps.min() ?? 0) … \(gaps.max() ?? 0)")
+        let buckets = tenths(gaps.map { $0 - 3240 }, width: 3600)
+        #expect(buckets.allSatisfy { $0 > 850 && $0 < 1150 }, "\(buckets)")
+        // Without the spread (a routine round) they stay within ±10 % of one interval.
+        let routine = hosts.indices.map { index in
+            policy.nextCheck(after: finished, interval: .seconds(3600), consecutiveUnreachable: 0, domainKey: UInt64(index),
+                             round: 0).timeIntervalSince(finished)
+        }
+        #expect(routine.allSatisfy { $0 >= 3240 && $0 <= 3960 })
+    }
+
+    @Test func backoffIsNotReplacedBySpreading() {
+        let finished = Date(timeIntervalSince1970: 1_800_000_000)
+        let next = policy.nextCheck(after: finished, interval: .seconds(3600), consecutiveUnreachable: 3, domainKey: 1, round: 0,
+                                    spreading: "down.example")
+        #expect(next.timeIntervalSince(finished) >= 14_400 * 0.9)
+    }
+}
+
 @Suite struct RollUpCutoffTests {
     @Test func rollUpsTakeWholeUTCDays() {
         // 2027-01-15 06:30 UTC, a week's retention: everything before 2027-01-08 00:00 UTC.

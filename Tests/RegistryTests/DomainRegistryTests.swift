@@ -86,8 +86,36 @@ import Vocabulary
             #expect(report.refused.map(\.line) == [2, 3, 4, 5, 8])
             #expect(report.refused.prefix(4).allSatisfy { $0.reason.contains("is not an app ID: The bundle ID") })
             #expect(try db.listDomains().map(\.host).sorted() == ["ok.example", "xn--bcher-kva.example"])
-            // Imported domains are due at once but not pushed ahead of what a person asked for.
+            // Imported domains are not pushed ahead of what a person asked for.
             #expect(try db.domain(host: "ok.example")?.checkRequestedAt == nil)
+        }
+    }
+
+    /// A mass import: 2,000 domains registered at once are due spread over their interval (by host,
+    /// roughly uniform), none requested; "check now" on one of them leases it at once.
+    @Test func anImportSpreadsFirstChecksOverTheInterval() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let registry = DomainRegistry(store: db)
+            let count = 2000
+            let before = Date()
+            let report = try registry.importList((0..<count).map { "tenant\($0).platform.example" }.joined(separator: "\n"))
+            #expect(report.added.count == count)
+            let waits: [Double] = try db.rows(
+                "SELECT extract(epoch FROM next_check_at)::float8 FROM domains WHERE check_requested_at IS NULL")
+                .map { try $0.decode(0) - before.timeIntervalSince1970 }
+            #expect(waits.count == count)
+            // The default interval is an hour: every first check within it, ~200 in each tenth.
+            #expect(waits.allSatisfy { $0 >= -1 && $0 < 3600 + 60 }, "\(waits.min() ?? 0) … \(waits.max() ?? 0)")
+            var tenths = [Int](repeating: 0, count: 10)
+            for wait in waits { tenths[min(max(Int(wait / 360), 0), 9)] += 1 }
+            #expect(tenths.allSatisfy { $0 > 130 && $0 < 270 }, "\(tenths)")
+            let dueNow: Int = try db.value("SELECT count(*)::int FROM domains WHERE next_check_at <= now() + interval '10 seconds'")
+            #expect(dueNow < 20, "\(dueNow) of \(count) due at once")
+            // "Check now" is still immediate.
+            _ = try registry.requestCheck(hosts: ["tenant7.platform.example"])
+            let leased = try db.leaseDueDomains(limit: 10, lease: .seconds(60), worker: "test")
+            #expect(leased.map(\.host).contains("tenant7.platform.example"))
+            #expect(leased.first { $0.host == "tenant7.platform.example" }?.requested == true)
         }
     }
 

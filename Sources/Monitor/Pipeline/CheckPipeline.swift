@@ -144,9 +144,11 @@ public struct CheckPipeline: Sendable {
         }
         let changed = previous.last == nil || !step.changes.isEmpty || !step.alerts.isEmpty
             || !step.check.isRepeat(of: previous.last) || alertState(previous.tracks) != alertState(step.state.tracks)
+        // A first check that ran because it was requested puts the second on the host's slot (see nextCheck).
         let next = schedule.nextCheck(after: check.finishedAt, interval: .seconds(domain.intervalSeconds),
                                       consecutiveUnreachable: step.state.consecutiveUnreachable,
-                                      domainKey: UInt64(bitPattern: domain.id), round: UInt64(bitPattern: domain.round))
+                                      domainKey: UInt64(bitPattern: domain.id), round: UInt64(bitPattern: domain.round),
+                                      spreading: domain.round == 0 && domain.requested ? domain.host : nil)
         let latency = check.wellKnown.timings?.total ?? check.finishedAt.timeIntervalSince(check.startedAt)
         // An unchanged check stores none of the JSON: encoding it anyway was CPU spent on every check.
         func json(_ value: some Encodable) throws -> String { changed ? try StoredJSON.encode(value) : "" }

@@ -61,11 +61,46 @@ public struct SchedulePolicy: Hashable, Sendable {
     }
 
     /// The time of the next check after one that finished at `finished`.
+    ///
+    /// `spreading`: the host of a domain whose *first* check was requested (a registration from the
+    /// form, the API, a config file or an app, or "check now" before its first due time). Those ran at
+    /// once, so 10,000 registered in one go finished within the crawler's first minute; the ±10 %
+    /// jitter alone would keep them bunched for dozens of rounds. Their second check goes to the
+    /// host's own slot (`slot(for:interval:notBefore:)`) at least 0.9 × the interval later, which
+    /// spreads them over a whole interval at once; from then on the jitter keeps them apart.
     public func nextCheck(after finished: Date, interval: Duration?, consecutiveUnreachable: Int,
-                          domainKey: UInt64, round: UInt64) -> Date {
+                          domainKey: UInt64, round: UInt64, spreading host: String? = nil) -> Date {
         let base = delay(interval: interval, consecutiveUnreachable: consecutiveUnreachable)
+        if let host, base == effectiveInterval(interval) {
+            return slot(for: host, interval: base, notBefore: finished.addingTimeInterval(Self.seconds(base) * 0.9))
+        }
         let total = base + jitter(for: base, domainKey: domainKey, round: round)
         return finished.addingTimeInterval(Self.seconds(total))
+    }
+
+    /// The first time at or after `notBefore` that falls on `host`'s place in the interval: every
+    /// domain has a fixed offset in [0, interval) taken from a hash of its host name, so domains
+    /// registered together land spread evenly over one interval, the same way on every run and worker.
+    /// An import's first checks are due here (not at once), and so are requested first checks' second ones.
+    public func slot(for host: String, interval: Duration, notBefore: Date) -> Date {
+        let length = Self.seconds(effectiveInterval(interval))
+        guard length > 0 else { return notBefore }
+        let offset = Self.phase(of: host) * length
+        let start = notBefore.timeIntervalSince1970
+        // The slot's distance after `notBefore`, in [0, length).
+        var wait = (offset - start).truncatingRemainder(dividingBy: length)
+        if wait < 0 { wait += length }
+        return Date(timeIntervalSince1970: start + wait)
+    }
+
+    /// A host's place in any interval, in [0, 1): FNV-1a over its bytes, then the mixer (FNV alone
+    /// leaves names that differ in the last character close together).
+    static func phase(of host: String) -> Double {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in host.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        return unitInterval(mix(hash))
     }
 
     static func seconds(_ duration: Duration) -> TimeInterval {

@@ -18,6 +18,8 @@ public struct LeasedDomain: Sendable, Hashable {
     public var platforms: WatchedPlatforms = .both
     /// When the domain's CDN, Google API and comparisons were last asked (their own cadences).
     public var lastAsked = LastAsked()
+    /// Leased because a check was requested ("check now", a registration), not because it was due.
+    public var requested = false
 }
 
 extension DomainStore {
@@ -32,7 +34,8 @@ extension DomainStore {
                          alertOpenAfter: try row.decode("alert_open_after"),
                          alertResolveAfter: try row.decode("alert_resolve_after"), platforms: try row.decode("platforms"),
                          lastAsked: LastAsked(appleCDN: try row.decode("cdn_asked_at"), googleAPI: try row.decode("google_asked_at"),
-                                              comparisons: try row.decode("compared_at")))
+                                              comparisons: try row.decode("compared_at")),
+                         requested: try row.decode("requested"))
         }
     }
 
@@ -55,7 +58,8 @@ extension DomainStore {
           WHERE next_check_at <= now() AND NOT paused AND (lease_until IS NULL OR lease_until < now())
           ORDER BY next_check_at LIMIT $1 FOR UPDATE SKIP LOCKED
         ), picked AS (
-          SELECT id FROM (SELECT id, 0 AS queue, at FROM requested UNION ALL SELECT id, 1, at FROM due) candidates
+          SELECT id, min(queue) = 0 AS requested
+          FROM (SELECT id, 0 AS queue, at FROM requested UNION ALL SELECT id, 1, at FROM due) candidates
           GROUP BY id ORDER BY min(queue), min(at) LIMIT $1
         )
         UPDATE domains d
@@ -65,7 +69,7 @@ extension DomainStore {
         FROM picked WHERE d.id = picked.id
         RETURNING d.id, d.host, d.display_name, d.interval_seconds, d.lease_attempt_key, d.check_round,
                   d.consecutive_failures, d.alert_open_after, d.alert_resolve_after, d.platforms, d.cdn_asked_at, d.google_asked_at,
-                  d.compared_at
+                  d.compared_at, picked.requested
         """
     }
 

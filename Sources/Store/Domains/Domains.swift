@@ -125,10 +125,11 @@ public enum DomainCreation: Sendable, Equatable {
 // Each change in its own transaction, for any store that can open one (the pooled `Database`).
 extension DomainStore where Self: TransactionalStore {
     /// Registers a domain with its expectations in one transaction, unless it is registered already.
-    /// The first check is due at once; with `requestFirstCheck` it is also requested, so the
-    /// scheduler takes it ahead of routine checks (a bulk import does not, to leave them their turn).
-    public func createDomain(_ draft: DomainDraft, requestFirstCheck: Bool = true) throws -> DomainCreation {
-        try withTransaction { c in try c.insertDomain(draft, requestFirstCheck: requestFirstCheck) }
+    /// The first check is due at `firstCheckAt` (nil: at once); with `requestFirstCheck` it is also
+    /// requested, so the scheduler takes it at once, ahead of routine checks (a bulk import does not,
+    /// to leave them their turn, and spreads its first checks over the interval instead).
+    public func createDomain(_ draft: DomainDraft, requestFirstCheck: Bool = true, firstCheckAt: Date? = nil) throws -> DomainCreation {
+        try withTransaction { c in try c.insertDomain(draft, requestFirstCheck: requestFirstCheck, firstCheckAt: firstCheckAt) }
     }
 
     /// Changes a domain's interval, badge, platforms and expectations (the host never changes: that is another domain).
@@ -140,12 +141,13 @@ extension DomainStore where Self: TransactionalStore {
 
 extension Connection {
     /// `createDomain` inside a transaction the caller holds (a config apply makes many changes in one).
-    public func insertDomain(_ draft: DomainDraft, requestFirstCheck: Bool) throws -> DomainCreation {
+    public func insertDomain(_ draft: DomainDraft, requestFirstCheck: Bool, firstCheckAt: Date? = nil) throws -> DomainCreation {
         guard let id: Int64 = try firstRow("""
             INSERT INTO domains (host, display_name, wildcard, interval_seconds, badge_enabled, next_check_at, check_requested_at, platforms)
-            VALUES ($1, $2, $3, $4, $5, now(), CASE WHEN $6 THEN now() END, $7) ON CONFLICT (host, wildcard) DO NOTHING RETURNING id
+            VALUES ($1, $2, $3, $4, $5, COALESCE($8::timestamptz, now()), CASE WHEN $6 THEN now() END, $7)
+            ON CONFLICT (host, wildcard) DO NOTHING RETURNING id
             """, draft.host, draft.displayName, draft.wildcard, draft.intervalSeconds, draft.badgeEnabled,
-            requestFirstCheck, draft.platforms)?.decode("id") else {
+            requestFirstCheck, draft.platforms, firstCheckAt)?.decode("id") else {
             let existing: Int64 = try value("SELECT id FROM domains WHERE host = $1 AND wildcard = $2", draft.host, draft.wildcard)
             return .alreadyRegistered(id: existing)
         }
