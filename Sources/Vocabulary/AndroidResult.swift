@@ -4,6 +4,10 @@ import Foundation
 /// assetlinks.json verdict and findings, each expected app's identity as the file grants it, and
 /// Google's Digital Asset Links verdict. Written by the pipeline from the AssetLinks core's report;
 /// read by the alert rules, the pages and the API as this one type.
+///
+/// Coded by the synthesized `Codable`: every key a stored row lacks must be optional here. Rows stored
+/// before `watchedURLs` existed were given `[]` by migration 0037, so a new non-optional field needs a
+/// migration of its own (or an optional type).
 public struct AndroidResult: Hashable, Sendable, Codable {
     /// The file's verdict (its own findings, transport and expectations; Google's at their tier).
     public var verdict: Verdict
@@ -39,21 +43,6 @@ public struct AndroidResult: Hashable, Sendable, Codable {
         self.google = google
         self.probedAt = probedAt
         self.watchedURLs = watchedURLs
-    }
-
-    /// Results stored before watched URLs were judged on Android have no `watchedURLs`: read as none;
-    /// those stored before `originAnswer` was kept have none either.
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(verdict: try c.decode(Verdict.self, forKey: .verdict), serves: try c.decode(Bool.self, forKey: .serves),
-                  versionSHA256: try c.decodeIfPresent(String.self, forKey: .versionSHA256),
-                  versionSince: try c.decodeIfPresent(Date.self, forKey: .versionSince),
-                  findings: try c.decode([Finding].self, forKey: .findings),
-                  identities: try c.decode([AndroidIdentityResult].self, forKey: .identities),
-                  google: try c.decodeIfPresent(GoogleVerdict.self, forKey: .google),
-                  probedAt: try c.decodeIfPresent(Date.self, forKey: .probedAt),
-                  watchedURLs: try c.decodeIfPresent([AndroidWatchedURLResult].self, forKey: .watchedURLs) ?? [])
-        originAnswer = try c.decodeIfPresent(String.self, forKey: .originAnswer)
     }
 
     /// Android counts for the domain when the site serves a file or an Android app is expected of it:

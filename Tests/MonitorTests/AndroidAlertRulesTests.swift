@@ -85,6 +85,11 @@ import Vocabulary
         #expect(AndroidAlertRules.watchedURLFlipped(flipped).failures.count == 1)
         flipped.watchedURLs = [watched(.opensApp(Self.package), expected: .opensApp(Self.package))]
         #expect(AndroidAlertRules.watchedURLFlipped(flipped).failures.isEmpty && AndroidAlertRules.watchedURLFlipped(flipped).evaluated)
+        // The file no longer grants the expected app any of its keys: the identity rules' alert, not a flip.
+        flipped.identities = [Self.identity(expected: [Self.signing], granted: [])]
+        flipped.watchedURLs = [watched(.staysInBrowser, expected: .opensApp(Self.package))]
+        #expect(AndroidAlertRules.watchedURLFlipped(flipped).failures.isEmpty)
+        #expect(AndroidAlertRules.identityMissing(flipped).failures.count + AndroidAlertRules.handleAllURLsDropped(flipped).failures.count == 1)
         // No file served: every URL stays in the browser, which the file rule already reports.
         var gone = Self.result([], identities: [Self.identity(expected: [Self.signing], granted: [])], serves: false)
         gone.watchedURLs = [watched(.staysInBrowser, expected: .opensApp(Self.package))]

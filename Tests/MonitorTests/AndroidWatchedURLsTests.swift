@@ -59,14 +59,33 @@ import Vocabulary
         #expect(result.reason.contains("no dynamic rules"), "\(result.reason)")
     }
 
+    /// A package with expected keys opens a URL only through a statement listing one of them: what
+    /// the app's own builds see (and what the app page shows, from this stored judgement).
+    @Test func aPackageWithKnownKeysOpensOnlyThroughThem() throws {
+        let url = [WatchedURL(url: "https://shop.example/p/1", expected: .opensApp(Self.shop))]
+        let file = try Self.file(nil)
+        let rotated = "CC:" + Array(repeating: "33", count: 31).joined(separator: ":")
+        #expect(AndroidWatchedURLs.evaluate(url, file: file).map(\.actual) == [.opensApp(Self.shop)], "no keys known: any key")
+        #expect(AndroidWatchedURLs.evaluate(url, file: file, keys: [Self.shop: [Self.fingerprint]]).map(\.actual) == [.opensApp(Self.shop)])
+        let other = AndroidWatchedURLs.evaluate(url, file: file, keys: [Self.shop: [rotated]])
+        #expect(other.map(\.actual) == [.staysInBrowser] && other.map(\.beforeDynamicRules) == [.staysInBrowser])
+        // The app-signing key first, then the others: any listed key opens it.
+        #expect(AndroidWatchedURLs.evaluate(url, file: file, keys: [Self.shop: [rotated, Self.fingerprint]]).map(\.actual) == [.opensApp(Self.shop)])
+    }
+
     @Test func noFileOpensNothing() {
         let result = AndroidWatchedURLs.evaluate([WatchedURL(url: "https://shop.example/p/1", expected: .opensApp(Self.shop))], file: nil)
         #expect(result.map(\.actual) == [.staysInBrowser] && result.map(\.beforeDynamicRules) == [.staysInBrowser])
     }
 
-    @Test func resultsStoredBeforeWatchedURLsWereJudgedStillRead() throws {
+    /// Results stored before watched URLs were judged on Android are given `"watchedURLs": []` by
+    /// migration 0037 (TypedHistoryTests.androidRowsWrittenByMainReadBackUnchanged reads one back);
+    /// the synthesized decoder itself guesses no default, so a shape no migration covered is an error.
+    @Test func resultsStoredBeforeWatchedURLsWereJudgedReadOnceMigrated() throws {
         let old = #"{"verdict":"pass","serves":true,"findings":[],"identities":[]}"#
-        let decoded = try JSONDecoder().decode(AndroidResult.self, from: Data(old.utf8))
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(AndroidResult.self, from: Data(old.utf8)) }
+        let migrated = #"{"verdict":"pass","serves":true,"findings":[],"identities":[],"watchedURLs":[]}"#
+        let decoded = try JSONDecoder().decode(AndroidResult.self, from: Data(migrated.utf8))
         #expect(decoded.watchedURLs.isEmpty && decoded.serves)
     }
 }

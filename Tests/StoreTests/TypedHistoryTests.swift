@@ -59,6 +59,56 @@ import Vocabulary
         #expect(try db.check(id: later)?.expectations == ExpectationResults())
     }
 
+    /// A check's Android side as main's pipeline stored it (`checks.android`, every key it writes), and
+    /// the value it stands for.
+    static let fingerprint = String(repeating: "AB:", count: 31) + "AB"
+    static let mainAndroid = #"{"findings":[{"code":"statement-dropped","message":"1 of 2 statements are invalid and dropped; the others still apply.","severity":"warning"}],"google":{"errorCodes":[],"matchesOrigin":true,"maxAgeSeconds":600,"notLinked":[],"staleBeyondGrace":false,"statementCount":1},"identities":[{"expectedFingerprints":["AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB"],"grantedFingerprints":["AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB"],"named":true,"packageName":"com.example.shop","uploadKeys":[]}],"originAnswer":"200 5d41402a","probedAt":"2027-01-15T08:00:00Z","serves":true,"verdict":"warn","versionSHA256":"5d41402a","versionSince":"2027-01-15T08:00:00Z","watchedURLs":[{"actual":{"opensApp":{"_0":"com.example.shop"}},"beforeDynamicRules":{"opensApp":{"_0":"com.example.shop"}},"expected":{"opensApp":{"_0":"com.example.shop"}},"reason":"Rule 1 {\"/\": \"/p/*\"} allows it.","url":"https://shop.example/p/1"}]}"#
+    /// As the pipeline stored it before URLs were judged on Android (and before `originAnswer`).
+    static let olderAndroid = #"{"findings":[],"identities":[],"serves":false,"verdict":"pass"}"#
+
+    static var expectedAndroid: AndroidResult {
+        let at = Date(timeIntervalSince1970: 1_800_000_000)
+        var google = GoogleVerdict(errorCodes: [], maxAgeSeconds: 600, statementCount: 1)
+        google.matchesOrigin = true
+        var result = AndroidResult(
+            verdict: .warn, serves: true, versionSHA256: "5d41402a", versionSince: at,
+            findings: [Finding(code: "statement-dropped", severity: .warning, message: "1 of 2 statements are invalid and dropped; the others still apply.")],
+            identities: [AndroidIdentityResult(packageName: "com.example.shop", expectedFingerprints: [fingerprint], named: true,
+                                               grantedFingerprints: [fingerprint])],
+            google: google, probedAt: at,
+            watchedURLs: [AndroidWatchedURLResult(url: "https://shop.example/p/1", expected: .opensApp("com.example.shop"),
+                                                  actual: .opensApp("com.example.shop"), beforeDynamicRules: .opensApp("com.example.shop"),
+                                                  reason: #"Rule 1 {"/": "/p/*"} allows it."#)])
+        result.originAnswer = "200 5d41402a"
+        return result
+    }
+
+    @Test func androidResultsKeepMainsSpelling() throws {
+        #expect(try StoredJSON.encode(Self.expectedAndroid) == Self.mainAndroid)
+    }
+
+    /// AndroidResult is read by its synthesized Decodable: a row main wrote reads back as the same value,
+    /// and one written before `watchedURLs` existed reads back (migration 0037 spells its "none").
+    @Test func androidRowsWrittenByMainReadBackUnchanged() throws {
+        let database = try TestPostgres.createDatabase(migrated: false)
+        defer { database.drop() }
+        let all = try Migrator(directory: TestPostgres.migrationsDirectory()).migrations
+        try Migrator(migrations: all.filter { $0.version <= 36 }).migrate(database.configuration)
+        let db = Database(configuration: database.configuration, poolSize: 2)
+        defer { db.close() }
+        let domain: Int64 = try db.value("INSERT INTO domains (host, display_name) VALUES ('shop.example', 'shop.example') RETURNING id")
+        func insert(_ key: String, _ android: String) throws -> Int64 {
+            try db.value("""
+                INSERT INTO checks (domain_id, attempt_key, started_at, finished_at, verdict, changed, android)
+                VALUES ($1, $2, now(), now(), 'pass', true, $3::jsonb) RETURNING id
+                """, domain, key, android)
+        }
+        let today = try insert("k1", Self.mainAndroid), older = try insert("k2", Self.olderAndroid)
+        try Migrator(migrations: all).migrate(database.configuration)
+        #expect(try db.check(id: today)?.android == Self.expectedAndroid)
+        #expect(try db.check(id: older)?.android == AndroidResult(verdict: .pass, serves: false))
+    }
+
     @Test func aStoredShapeThisVersionCannotReadIsAnErrorNamingTheColumn() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
             let domain: Int64 = try db.value("INSERT INTO domains (host, display_name) VALUES ('a.example', 'a.example') RETURNING id")

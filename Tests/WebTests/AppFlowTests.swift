@@ -1,5 +1,7 @@
 import AASA
+import AssetLinks
 import Foundation
+import Monitor
 import Notify
 import Store
 import Testing
@@ -178,7 +180,8 @@ import Vocabulary
     }
 
     /// Android's cells come from the checks' stored Android results, judged for the app's package and
-    /// keys; its watched URLs from the AssetLinks matcher on the stored file.
+    /// keys; its watched URLs are the pipeline's own judgement stored with the check (one judgement for
+    /// the page, the API and the alerts), never the matcher run again on the stored file.
     @Test func androidCellsAndWatchedURLsFollowTheStoredAndroidChecks() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
             let client = adminClient(db)
@@ -192,13 +195,15 @@ import Vocabulary
             var show = client.get("/apps/\(app.id)").bodyText
             #expect(show.contains("data-platform=\"android\" data-service=\"applinks\" data-state=\"checking\""), "\(show)")
 
-            func android(granted: [String]) -> AndroidResult {
-                AndroidResult(verdict: granted.isEmpty ? .fail : .pass, serves: true, identities: [
+            // As the pipeline stores a check: the watched URLs judged by AndroidWatchedURLs for the app's keys.
+            func android(granted: [String], file: [UInt8]) -> AndroidResult {
+                let urls = ["https://shop.example/products/1", "https://shop.example/admin/users"].map { WatchedURL(url: $0, expected: .opensApp(Self.package)) }
+                return AndroidResult(verdict: granted.isEmpty ? .fail : .pass, serves: true, identities: [
                     AndroidIdentityResult(packageName: Self.package, expectedFingerprints: [Self.signing], named: !granted.isEmpty, grantedFingerprints: granted),
-                ])
+                ], watchedURLs: AndroidWatchedURLs.evaluate(urls, file: AssetLinksReader.read(file).file, keys: [Self.package: [Self.signing]]))
             }
             let t0 = Date(timeIntervalSince1970: 1_800_000_000)
-            try recordCheck(db, domainID: shop, at: t0, findings: [], missing: [:], android: android(granted: [Self.signing]),
+            try recordCheck(db, domainID: shop, at: t0, findings: [], missing: [:], android: android(granted: [Self.signing], file: Self.assetLinks([Self.signing])),
                             androidFile: Self.assetLinks([Self.signing]))
             show = client.get("/apps/\(app.id)").bodyText
             #expect(show.contains("1 of 1 links healthy"), "\(show)")
@@ -210,13 +215,22 @@ import Vocabulary
 
             // The key leaves the file: the cell fails with the reason, since that check.
             let t1 = t0.addingTimeInterval(600)
-            try recordCheck(db, domainID: shop, at: t1, findings: [], missing: [:], android: android(granted: []),
-                            androidFile: Self.assetLinks([String(repeating: "CD:", count: 31) + "CD"]))
+            let rotated = Self.assetLinks([String(repeating: "CD:", count: 31) + "CD"])
+            try recordCheck(db, domainID: shop, at: t1, findings: [], missing: [:], android: android(granted: [], file: rotated), androidFile: rotated)
             show = client.get("/apps/\(app.id)").bodyText
             #expect(show.contains("data-platform=\"android\" data-service=\"applinks\" data-state=\"failing\" data-since=\"\(DisplayTime.dateTime(t1))\""))
             #expect(show.contains("com.example.shop is not in assetlinks.json."))
             #expect(show.contains("Android App Links broken on shop.example since \(DisplayTime.dateTime(t1))."))
             #expect(show.contains("<td class=\"mono\">https://shop.example/products/1</td><td>—</td><td><span class=\"bad\">✗ stays in the browser</span>"))
+
+            // The page shows what the check stored, not a second judgement of the file: a stored
+            // outcome the file alone would not give is what the page says.
+            let t2 = t1.addingTimeInterval(600)
+            var judged = android(granted: [], file: rotated)
+            judged.watchedURLs[0].reason = "The stored judgement."
+            try recordCheck(db, domainID: shop, at: t2, findings: [], missing: [:], android: judged, androidFile: rotated)
+            show = client.get("/apps/\(app.id)").bodyText
+            #expect(show.contains("The stored judgement."), "\(show)")
             let metrics = client.get("/metrics").bodyText
             #expect(metrics.contains("aasa_app_domains{app=\"Shop\",platform=\"android\",service=\"applinks\",state=\"failing\"} 1"), "\(metrics)")
 

@@ -86,9 +86,16 @@ public enum AndroidAlertRules {
     /// that it stays in the browser instead of opening the app, or now opens an app when it must stay
     /// in the browser. One alert per URL, naming the deciding rule. Judged only while the site serves a
     /// file: without one every URL stays in the browser, which `android-file-invalid` already says.
+    /// A URL that must open an expected app the file no longer grants `handle_all_urls` for any of its
+    /// keys is the identity rules' alert (`android-identity-missing`, `android-handle-all-urls-dropped`), not a flip.
     public static func watchedURLFlipped(_ android: AndroidResult) -> RuleCheck {
         guard android.serves else { return .notEvaluated(.androidWatchedURLFlipped) }
-        let failures = android.watchedURLs.filter { !$0.meetsExpectation }.map { result in
+        let unverified = Set(android.identities.filter { !$0.handleAllURLs }.map(\.packageName))
+        let flipped = android.watchedURLs.filter { result in
+            if case .opensApp(let package) = result.expected, unverified.contains(package) { return false }
+            return !result.meetsExpectation
+        }
+        let failures = flipped.map { result in
             RuleCheck.Failure(subject: result.url, summary: "Android: watched URL flipped — \(result.url) \(result.actual) on Android 15+, "
                               + "expected: \(result.expected). \(result.reason)")
         }

@@ -20,7 +20,16 @@ extension AndroidResult {
                       verdict.matchesOrigin = report.googleDiff.map(\.isBehaviourallyEqual)
                       return verdict
                   }, probedAt: check.finishedAt,
-                  watchedURLs: AndroidWatchedURLs.evaluate(watchedURLs, file: report.file))
+                  watchedURLs: AndroidWatchedURLs.evaluate(watchedURLs, file: report.file, keys: Self.keys(expectations)))
+    }
+
+    /// Each expected package's keys, app-signing keys before upload keys (what Play installs is signed
+    /// with the former), for judging watched URLs as the app's builds see them.
+    static func keys(_ expectations: [AndroidAppExpectation]) -> [String: [String]] {
+        Dictionary(expectations.map { app in
+            let upload = Set(app.uploadKeys)
+            return (app.packageName, app.fingerprints.filter { !upload.contains($0) } + app.fingerprints.filter(upload.contains))
+        }, uniquingKeysWith: { first, _ in first })
     }
 
     /// What `file` grants each expected app's package (`handle_all_urls` per expected fingerprint).
@@ -43,7 +52,7 @@ extension AndroidResult {
             + AndroidCheckEvaluation.expectationFindings(file, expectations, url: url)
         copy.verdict = Verdict(findings: copy.findings)
         copy.identities = Self.identities(file ?? AssetLinksFile(), expectations: expectations)
-        copy.watchedURLs = AndroidWatchedURLs.evaluate(watchedURLs, file: file)
+        copy.watchedURLs = AndroidWatchedURLs.evaluate(watchedURLs, file: file, keys: Self.keys(expectations))
         return copy
     }
 

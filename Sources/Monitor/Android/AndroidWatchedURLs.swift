@@ -39,8 +39,10 @@ public enum AndroidWatchedURLs {
     /// Each watched URL's outcome under `file` (the host's statement list; nil when none is served).
     /// The apps asked are the expected package first, then every package the file names, in its
     /// order: a URL that must stay in the browser fails when any verified app opens it.
-    /// Fingerprints are not asked for: an app the file no longer verifies is the identity rules' alert.
-    public static func evaluate(_ watched: [WatchedURL], file: AssetLinksFile?) -> [AndroidWatchedURLResult] {
+    /// `keys`: the signing keys expected of a package (app-signing keys first). A package with keys
+    /// opens a URL only when a statement lists one of them — what the app's real builds see, and the
+    /// one judgement the app page shows; a package without keys is asked for any key.
+    public static func evaluate(_ watched: [WatchedURL], file: AssetLinksFile?, keys: [String: [String]] = [:]) -> [AndroidWatchedURLResult] {
         guard let file else {
             return watched.map {
                 AndroidWatchedURLResult(url: $0.url, expected: $0.expected, actual: .staysInBrowser, beforeDynamicRules: .staysInBrowser,
@@ -55,8 +57,14 @@ public enum AndroidWatchedURLs {
             if case .opensApp(let package) = watch.expected {
                 candidates = [package] + named.filter { $0 != package }
             }
+            func fingerprints(_ package: String) -> [String?] {
+                let known = keys[package] ?? []
+                return known.isEmpty ? [nil] : known.map { Optional($0) }
+            }
             func opening(androidVersion: Int) -> String? {
-                candidates.first { matcher.decide(url, packageName: $0, androidVersion: androidVersion).opensApp }
+                candidates.first { package in
+                    fingerprints(package).contains { matcher.decide(url, packageName: package, fingerprint: $0, androidVersion: androidVersion).opensApp }
+                }
             }
             let now = opening(androidVersion: AppLinkMatcher.firstDynamicRulesVersion)
             let before = opening(androidVersion: AppLinkMatcher.firstDynamicRulesVersion - 1)
@@ -65,7 +73,11 @@ public enum AndroidWatchedURLs {
             case .opensApp(let package): package
             case .staysInBrowser: now
             }
-            let reason = explained.map { matcher.explain(url, packageName: $0).summary }
+            // Explained for the key that opens it, else the first (the app-signing key).
+            let reason = explained.map { package in
+                let tries = fingerprints(package).map { matcher.explain(url, packageName: package, fingerprint: $0) }
+                return (tries.first { $0.decision.opensApp } ?? tries[0]).summary
+            }
                 ?? "No app the file names is verified to open it."
             return AndroidWatchedURLResult(url: watch.url, expected: watch.expected, actual: now.map(URLOutcome.opensApp) ?? .staysInBrowser,
                                            beforeDynamicRules: before.map(URLOutcome.opensApp) ?? .staysInBrowser, reason: reason)

@@ -1,4 +1,3 @@
-import AssetLinks
 import Foundation
 import Store
 import Vocabulary
@@ -86,7 +85,7 @@ public struct AppMatrix: Sendable {
         }
         if !moved.isEmpty { try store.saveAppLinkRuns(appID: appID, moved) }
         let watched = try store.appWatchedURLs(appID: appID).map { url in
-            try watchedRow(url, app: app, links: links, latest: latestByDomain[url.domainID], store: store)
+            watchedRow(url, app: app, links: links, latest: latestByDomain[url.domainID])
         }
         return AppMatrix(app: app, rows: rows, watched: watched)
     }
@@ -120,36 +119,23 @@ public struct AppMatrix: Sendable {
         return cell
     }
 
-    /// A watched URL's outcome per platform: Apple's as the domain's expectation results measured it
-    /// (when the app claims the domain for applinks), Android's by the AssetLinks matcher on the file
-    /// the domain's latest check stored (when the app has a package and claims the domain on Android).
-    static func watchedRow(_ url: AppWatchedURLRecord, app: AppRecord, links: [AppLinkRecord], latest: LinkEvidence?,
-                           store: some CheckStore) throws -> WatchedRow {
+    /// A watched URL's outcome per platform, both as the pipeline judged them, so the page and the
+    /// alerts never disagree: Apple's from the domain's expectation results (when the app claims the
+    /// domain for applinks), Android's from the Android result of the domain's latest check
+    /// (`AndroidResult.watchedURLs`, when the app has a package and claims the domain on Android;
+    /// re-measured when an app or the form changes what is watched).
+    static func watchedRow(_ url: AppWatchedURLRecord, app: AppRecord, links: [AppLinkRecord], latest: LinkEvidence?) -> WatchedRow {
         let mine = links.filter { $0.domainID == url.domainID }
         var row = WatchedRow(url: url.url, domainID: url.domainID, apple: nil, android: nil, androidReason: nil)
         if let link = mine.first(where: { $0.platform == .apple && $0.service == .applinks }) {
             row.apple = link.lastExpectations?.watchedURLs.first { $0.url == url.url }
         }
-        guard let package = app.androidPackage, mine.contains(where: { $0.platform == .android }), let android = latest?.android else {
+        guard app.androidPackage != nil, mine.contains(where: { $0.platform == .android }), let android = latest?.android,
+              let judged = android.watchedURLs.first(where: { $0.url == url.url }) else {
             return row
         }
-        let expected = URLOutcome.opensApp(package)
-        guard let sha = latest?.androidVersionSHA256, let bytes = try store.versionBody(VersionKey(.android, sha256: sha)),
-              let file = AssetLinksReader.read(bytes).file else {
-            row.android = WatchedURLResult(url: url.url, expected: expected, actual: .staysInBrowser)
-            row.androidReason = android.serves ? "assetlinks.json could not be read." : "The site serves no assetlinks.json."
-            return row
-        }
-        // A statement counts only for the keys it lists: the URL opens the app when it does for one
-        // of the app's keys, the Play App Signing key tried first (it signs what Play installs).
-        let matcher = AppLinkMatcher(file), link = AndroidURL(url.url)
-        let keys = app.fingerprints.filter { $0.role == .appSigning }.map(\.fingerprint) + app.fingerprints.filter { $0.role != .appSigning }.map(\.fingerprint)
-        let explanations = (keys.isEmpty ? [nil] : keys.map { Optional($0) }).map {
-            matcher.explain(link, packageName: package, fingerprint: $0)
-        }
-        let explanation = explanations.first { $0.decision.opensApp } ?? explanations[0]
-        row.android = WatchedURLResult(url: url.url, expected: expected, actual: explanation.decision.opensApp ? expected : .staysInBrowser)
-        row.androidReason = explanation.summary
+        row.android = WatchedURLResult(url: url.url, expected: judged.expected, actual: judged.actual)
+        row.androidReason = judged.reason
         return row
     }
 }
