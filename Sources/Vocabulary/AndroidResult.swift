@@ -30,6 +30,14 @@ public struct AndroidResult: Hashable, Sendable, Codable {
     /// What the origin answered Google's fetcher (status, or failure kind; the file's digest with a
     /// 200), so the next check can tell whether it moved; nil in results stored before it was kept.
     public var originAnswer: String?
+    /// What the latest statement list the origin served grants apps: this check's, or carried over
+    /// checks that served none (so a file that breaks and comes back is compared with the one before).
+    /// nil before any was served, and in results stored before it was kept.
+    public var servedGrants: AndroidFileGrants?
+    /// What the statement list served before `servedGrants` granted: the regression rules of spec §11
+    /// (a fingerprint, relation or package removed, a statement newly dropped) compare the two, for
+    /// as long as the origin serves that file. nil for the first file seen.
+    public var previousGrants: AndroidFileGrants?
 
     public init(verdict: Verdict, serves: Bool, versionSHA256: String? = nil, versionSince: Date? = nil, findings: [Finding] = [],
                 identities: [AndroidIdentityResult] = [], google: GoogleVerdict? = nil, probedAt: Date? = nil,
@@ -128,4 +136,42 @@ public struct GoogleVerdict: Hashable, Sendable, Codable {
         self.staleBeyondGrace = staleBeyondGrace
         self.unavailable = unavailable
     }
+}
+
+/// One thing a statement list grants an app: a relation, for a package signed with a key.
+public struct AndroidGrant: Hashable, Sendable, Codable, Comparable {
+    public var packageName: String
+    public var relation: String
+    /// Upper-case, colon-separated, as the file lists it.
+    public var fingerprint: String
+
+    public init(packageName: String, relation: String, fingerprint: String) {
+        self.packageName = packageName
+        self.relation = relation
+        self.fingerprint = fingerprint
+    }
+
+    public static func < (a: Self, b: Self) -> Bool {
+        (a.packageName, a.relation, a.fingerprint) < (b.packageName, b.relation, b.fingerprint)
+    }
+}
+
+/// What one served assetlinks.json grants apps (its statements and its includes'), and which of its
+/// own elements Google drops as invalid: kept with the check so the next file can be compared with it.
+public struct AndroidFileGrants: Hashable, Sendable, Codable {
+    /// sha256 (hex) of the origin's file.
+    public var versionSHA256: String
+    /// Every (package, relation, fingerprint) an android_app statement grants, sorted, each once.
+    public var grants: [AndroidGrant]
+    /// Positions in the origin's array of the elements dropped as invalid (a statement Google ignores).
+    public var droppedStatements: [Int]
+
+    public init(versionSHA256: String, grants: [AndroidGrant], droppedStatements: [Int] = []) {
+        self.versionSHA256 = versionSHA256
+        self.grants = Array(Set(grants)).sorted()
+        self.droppedStatements = droppedStatements
+    }
+
+    /// The packages granted anything.
+    public var packages: Set<String> { Set(grants.map(\.packageName)) }
 }

@@ -140,8 +140,118 @@ import Vocabulary
 
     @Test func aSiteWithoutAFileOrAnExpectedAppIsNotJudgedForAndroid() {
         let unwatched = AndroidAlertRules.evaluate(Self.result([Finding(code: "http-status", severity: .info, message: "404")], serves: false))
-        #expect(unwatched.allSatisfy { !$0.evaluated } && unwatched.count == 6)
+        #expect(unwatched.allSatisfy { !$0.evaluated } && unwatched.count == 10)
         #expect(AndroidAlertRules.evaluate(nil).allSatisfy { !$0.evaluated })
         #expect(AndroidAlertRules.evaluate(Self.result(identities: [], serves: false)).allSatisfy { !$0.evaluated })
+    }
+
+    // Spec §11's removals: measured against the file served before (`previousGrants`).
+    static let partner = "com.example.partner"
+
+    static func grants(_ sha: String, _ grants: [(String, String, String)], dropped: [Int] = []) -> AndroidFileGrants {
+        AndroidFileGrants(versionSHA256: sha, grants: grants.map { AndroidGrant(packageName: $0.0, relation: $0.1, fingerprint: $0.2) },
+                          droppedStatements: dropped)
+    }
+
+    static func compared(_ before: AndroidFileGrants?, _ now: AndroidFileGrants, findings: [Finding] = []) -> AndroidResult {
+        var result = Self.result(findings, identities: [Self.identity(expected: [Self.signing], granted: [Self.signing])])
+        result.servedGrants = now
+        result.previousGrants = before
+        return result
+    }
+
+    static let handle = Relation.handleAllURLs, login = Relation.getLoginCreds, origin = Relation.useAsOrigin
+
+    @Test func aKeyOfAnAppNotRegisteredHereRemovedIsAWarning() {
+        let before = Self.grants("a", [(Self.package, Self.handle, Self.signing), (Self.partner, Self.handle, Self.upload), (Self.partner, Self.handle, Self.next)])
+        let now = Self.grants("b", [(Self.package, Self.handle, Self.signing), (Self.partner, Self.handle, Self.upload)])
+        let removals = AndroidAlertRules.Removals(Self.compared(before, now))
+        #expect(removals.fingerprints.failures.map(\.subject) == ["\(Self.partner) \(Self.next)"])
+        #expect(removals.fingerprints.failures.first?.summary.hasPrefix("Android: assetlinks.json no longer lists the key \(Self.next) for \(Self.partner)") == true)
+        #expect(removals.packages.failures.isEmpty && removals.relations.failures.isEmpty)
+        #expect(AlertRule.androidFingerprintRemoved.severity == .warning)
+        // A registered key is the identity rule's, at the critical tier: not counted twice.
+        let registeredGone = Self.grants("c", [(Self.partner, Self.handle, Self.upload), (Self.partner, Self.handle, Self.next), (Self.package, Self.handle, Self.next)])
+        #expect(AndroidAlertRules.Removals(Self.compared(before, registeredGone)).fingerprints.failures.isEmpty)
+        // The first file seen has nothing before it; the same file again removes nothing.
+        #expect(AndroidAlertRules.Removals(Self.compared(nil, now)).fingerprints.failures.isEmpty)
+        #expect(AndroidAlertRules.Removals(Self.compared(nil, now)).fingerprints.evaluated)
+        #expect(AndroidAlertRules.Removals(Self.compared(now, now)).fingerprints.failures.isEmpty)
+    }
+
+    @Test func aRelationDroppedForAPackageIsCritical() {
+        let before = Self.grants("a", [(Self.package, Self.handle, Self.signing), (Self.package, Self.login, Self.signing),
+                                       (Self.partner, Self.handle, Self.upload), (Self.partner, Self.origin, Self.upload)])
+        let now = Self.grants("b", [(Self.package, Self.handle, Self.signing), (Self.partner, Self.handle, Self.upload)])
+        let relations = AndroidAlertRules.Removals(Self.compared(before, now)).relations
+        #expect(relations.failures.map(\.subject) == ["\(Self.partner) \(Self.origin)", "\(Self.package) \(Self.login)"])
+        #expect(relations.failures.last?.summary == "Android: assetlinks.json no longer grants \(Self.package) \(Self.login); "
+                + "saved sign-ins are no longer shared between the app and the site.")
+        #expect(AlertRule.androidRelationRemoved.severity == .critical)
+        // handle_all_urls dropped for an app not registered here is this rule's; for a registered one, the identity rules'.
+        let noHandle = Self.grants("c", [(Self.package, Self.login, Self.signing), (Self.partner, Self.origin, Self.upload), (Self.partner, Self.login, Self.upload)])
+        let withLogin = Self.grants("d", before.grants.map { ($0.packageName, $0.relation, $0.fingerprint) } + [(Self.partner, Self.login, Self.upload)])
+        #expect(AndroidAlertRules.Removals(Self.compared(withLogin, noHandle)).relations.failures.map(\.subject) == ["\(Self.partner) \(Self.handle)"])
+    }
+
+    @Test func aPackageThatLostHandleAllURLsAndGetLoginCredsIsRemoved() {
+        let before = Self.grants("a", [(Self.package, Self.handle, Self.signing), (Self.partner, Self.handle, Self.upload), (Self.partner, Self.login, Self.upload)])
+        let now = Self.grants("b", [(Self.package, Self.handle, Self.signing)])
+        let removals = AndroidAlertRules.Removals(Self.compared(before, now))
+        #expect(removals.packages.failures.map(\.subject) == [Self.partner])
+        #expect(removals.relations.failures.isEmpty && removals.fingerprints.failures.isEmpty, "one alert for one removal")
+        #expect(AlertRule.androidPackageRemoved.severity == .critical)
+        // Left with only use_as_origin, the app no longer verifies for links or sign-ins: removed too.
+        let originOnly = Self.grants("c", now.grants.map { ($0.packageName, $0.relation, $0.fingerprint) } + [(Self.partner, Self.origin, Self.upload)])
+        #expect(AndroidAlertRules.Removals(Self.compared(before, originOnly)).packages.failures.map(\.subject) == [Self.partner])
+        // A registered package gone is android-identity-missing's ("the package is missing").
+        let shopGone = Self.grants("d", [(Self.partner, Self.handle, Self.upload), (Self.partner, Self.login, Self.upload)])
+        #expect(AndroidAlertRules.Removals(Self.compared(before, shopGone)).packages.failures.isEmpty)
+    }
+
+    @Test func aStatementNewlyDroppedIsOneCriticalAlert() {
+        let before = Self.grants("a", [(Self.package, Self.handle, Self.signing)])
+        let now = Self.grants("b", [(Self.package, Self.handle, Self.signing)], dropped: [1])
+        let lowercase = Finding(code: "fingerprint-lowercase", severity: .error, location: SourceLocation(pointer: "/1/target/sha256_cert_fingerprints/0"),
+                                message: "lower case")
+        let dropped = Finding(code: "statement-dropped", severity: .warning, location: SourceLocation(pointer: ""), message: "1 of 2")
+        let result = Self.compared(before, now, findings: [lowercase, dropped])
+        let rule = AndroidAlertRules.statementDropped(result)
+        #expect(rule.failures.map(\.summary) == ["Android: assetlinks.json now has 1 invalid statement that Google ignores (was 0): [1] — "
+                                                  + "fingerprint-lowercase; what it granted no longer applies."])
+        #expect(AlertRule.androidStatementDropped.severity == .critical)
+        // The error inside the dropped statement is this rule's, not also the file's.
+        #expect(AndroidAlertRules.fileInvalid(result).failures.isEmpty)
+        // The same file again still fails (the file before stays the one it is compared with) …
+        var again = result
+        again.previousGrants = before
+        #expect(AndroidAlertRules.statementDropped(again).failures.count == 1)
+        // … a file with as many dropped as before does not, and then its errors are the file's alert.
+        let accepted = Self.compared(now, now, findings: [lowercase, dropped])
+        #expect(AndroidAlertRules.statementDropped(accepted).failures.isEmpty)
+        #expect(AndroidAlertRules.fileInvalid(accepted).failures.count == 1)
+        // A check that served nothing holds the rule's state.
+        var gone = result
+        gone.serves = false
+        #expect(!AndroidAlertRules.statementDropped(gone).evaluated && !AndroidAlertRules.Removals(gone).packages.evaluated)
+    }
+
+    /// The file before moves on only when the served file changes; a check that served none carries both.
+    @Test func theFileBeforeMovesOnlyWhenTheServedFileChanges() {
+        let a = Self.grants("a", [(Self.package, Self.handle, Self.signing)]), b = Self.grants("b", [])
+        var first = Self.result(); first.servedGrants = a
+        let firstCarried = first.continuing(from: nil, at: Date())
+        #expect(firstCarried.previousGrants == nil)
+        var second = Self.result(); second.servedGrants = b
+        let secondCarried = second.continuing(from: firstCarried, at: Date())
+        #expect(secondCarried.previousGrants == a)
+        var third = Self.result(); third.servedGrants = b
+        #expect(third.continuing(from: secondCarried, at: Date()).previousGrants == a, "still the file that made the change")
+        var broken = Self.result(serves: false)
+        broken.versionSHA256 = nil
+        let brokenCarried = broken.continuing(from: secondCarried, at: Date())
+        #expect(brokenCarried.servedGrants == b && brokenCarried.previousGrants == a)
+        var back = Self.result(); back.servedGrants = a
+        #expect(back.continuing(from: brokenCarried, at: Date()).previousGrants == b)
     }
 }

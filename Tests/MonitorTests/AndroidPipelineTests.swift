@@ -240,4 +240,113 @@ import Vocabulary
             #expect(try database.domain(host: "apple-only.fleet.test")?.lastVerdict == .pass)
         }
     }
+
+    // Spec §11's removals through the real pipeline: the fleet serves a file that changes; the shop's
+    // app is registered, a partner's app is not. One failing check pages nobody, the second opens one
+    // alert (one delivery per channel its tier reaches), the file restored resolves it once.
+    static let partner = "com.example.partner"
+    static let partnerKey = "DD:" + Array(repeating: "44", count: 31).joined(separator: ":")
+
+    static func statement(_ relations: [String], _ package: String, _ keys: [String]) -> String {
+        let relationList = relations.map { "\"delegate_permission/common.\($0)\"" }.joined(separator: ", ")
+        return #"{"relation": [\#(relationList)], "target": {"namespace": "android_app", "package_name": "\#(package)", "sha256_cert_fingerprints": [\#(keys.map { "\"\($0)\"" }.joined(separator: ", "))]}}"#
+    }
+
+    /// Runs `good` → `bad` (twice) → `bad` → `good` and checks the alert `key` opens once and resolves
+    /// once, with `perChannel` deliveries each time (2: critical, webhook and email; 1: email only).
+    func removalAlertsOnceThenRecoversOnce(good: String, bad: String, key: AlertKey, summary: String, perChannel: Int) async throws {
+        try await withFleetPipeline(serving: shopFile()) { fleet, database, pipeline in
+            try writeAssetLinks(fleet, good)
+            let host = AppDomainKey(host: "android.fleet.test", displayName: "android.fleet.test", wildcard: false)
+            guard case .created = try database.createApp(AppDraft(
+                name: "Shop", androidPackage: Self.package, fingerprints: [AppFingerprint(fingerprint: Self.signing, role: .appSigning)],
+                links: [AppLinkDraft(domain: host, platform: .android, service: .applinks)]), intervalSeconds: 3600) else {
+                Issue.record("app not created")
+                return
+            }
+            try database.execute("INSERT INTO channels (kind, target, min_severity) VALUES ('webhook', 'https://hooks.example/a', 'critical')")
+            try database.execute("INSERT INTO channels (kind, target) VALUES ('email', 'ops@example.com')")
+            func round(_ file: String) async throws -> [AlertEvent] {
+                try writeAssetLinks(fleet, file)
+                try makeAllDue(database)
+                return try await checkDueDomains(pipeline).flatMap(\.1.step.alerts).filter { $0.kind != .notice }
+            }
+            func deliveries(_ event: String) throws -> Int {
+                try database.value("""
+                    SELECT count(*)::int FROM deliveries d JOIN alerts a ON a.id = d.alert_id WHERE a.rule = $1 AND d.event = $2
+                    """, key.rule.rawValue, event, as: Int.self)
+            }
+            #expect(try await round(good).isEmpty)
+            #expect(try await round(bad).isEmpty, "one failing check pages nobody")
+            let opened = try await round(bad)
+            #expect(opened.map(\.key) == [key], "\(opened.map(\.key))")
+            #expect(opened.map(\.kind) == [.opened] && opened.first?.severity == key.rule.severity)
+            #expect(opened.first?.summary == summary, "\(opened.first?.summary ?? "")")
+            #expect(try deliveries("opened") == perChannel)
+            #expect(try await round(bad).isEmpty, "still failing: nothing new")
+            let recovered = try await round(good)
+            #expect(recovered.map(\.kind) == [.resolved] && recovered.map(\.key) == [key])
+            #expect(try deliveries("opened") == perChannel)
+            #expect(try deliveries("resolved") == perChannel, "one recovery notice per channel")
+        }
+    }
+
+    @Test func aKeyOfAnAppNotRegisteredHereRemovedAlertsOnceAtTheWarningTier() async throws {
+        let shop = Self.statement(["handle_all_urls"], Self.package, [Self.signing])
+        try await removalAlertsOnceThenRecoversOnce(
+            good: "[\(shop), \(Self.statement(["handle_all_urls"], Self.partner, [Self.partnerKey, Self.rotated]))]",
+            bad: "[\(shop), \(Self.statement(["handle_all_urls"], Self.partner, [Self.partnerKey]))]",
+            key: AlertKey(rule: .androidFingerprintRemoved, subject: "\(Self.partner) \(Self.rotated)"),
+            summary: "Android: assetlinks.json no longer lists the key \(Self.rotated) for \(Self.partner) (a key not registered here); "
+                + "builds signed with it no longer verify.",
+            perChannel: 1)
+    }
+
+    @Test func useAsOriginDroppedForAPackageAlertsOnce() async throws {
+        try await removalAlertsOnceThenRecoversOnce(
+            good: "[\(Self.statement(["handle_all_urls", "use_as_origin"], Self.package, [Self.signing]))]",
+            bad: "[\(Self.statement(["handle_all_urls"], Self.package, [Self.signing]))]",
+            key: AlertKey(rule: .androidRelationRemoved, subject: "\(Self.package) delegate_permission/common.use_as_origin"),
+            summary: "Android: assetlinks.json no longer grants \(Self.package) delegate_permission/common.use_as_origin; "
+                + "the site no longer vouches for the app as its web origin.",
+            perChannel: 2)
+    }
+
+    @Test func getLoginCredsDroppedForAPackageAlertsOnce() async throws {
+        try await removalAlertsOnceThenRecoversOnce(
+            good: "[\(Self.statement(["handle_all_urls"], Self.package, [Self.signing])), \(Self.statement(["get_login_creds"], Self.package, [Self.signing]))]",
+            bad: "[\(Self.statement(["handle_all_urls"], Self.package, [Self.signing]))]",
+            key: AlertKey(rule: .androidRelationRemoved, subject: "\(Self.package) delegate_permission/common.get_login_creds"),
+            summary: "Android: assetlinks.json no longer grants \(Self.package) delegate_permission/common.get_login_creds; "
+                + "saved sign-ins are no longer shared between the app and the site.",
+            perChannel: 2)
+    }
+
+    @Test func aPackageNotRegisteredHereRemovedAlertsOnce() async throws {
+        let shop = Self.statement(["handle_all_urls"], Self.package, [Self.signing])
+        try await removalAlertsOnceThenRecoversOnce(
+            good: "[\(shop), \(Self.statement(["handle_all_urls"], Self.partner, [Self.partnerKey]))]",
+            bad: "[\(shop)]",
+            key: AlertKey(rule: .androidPackageRemoved, subject: Self.partner),
+            summary: "Android: assetlinks.json no longer grants \(Self.partner) handle_all_urls or get_login_creds (it did in the file before); "
+                + "the app no longer verifies for this site.",
+            perChannel: 2)
+    }
+
+    /// A web statement (the site's own get_login_creds link) turns invalid: the app's links still work,
+    /// Google ignores that statement — a partial failure only this rule sees, alerted once (the error
+    /// inside it is not also the file's alert).
+    @Test func aStatementNewlyDroppedAlertsOnce() async throws {
+        let shop = Self.statement(["handle_all_urls"], Self.package, [Self.signing])
+        func web(_ site: String) -> String {
+            #"{"relation": ["delegate_permission/common.get_login_creds"], "target": {"namespace": "web", "site": "\#(site)"}}"#
+        }
+        try await removalAlertsOnceThenRecoversOnce(
+            good: "[\(shop), \(web("https://android.fleet.test"))]",
+            bad: "[\(shop), \(web("https://android.fleet.test/login"))]",
+            key: AlertKey(rule: .androidStatementDropped),
+            summary: "Android: assetlinks.json now has 1 invalid statement that Google ignores (was 0): [1] — web-site-invalid; "
+                + "what it granted no longer applies.",
+            perChannel: 2)
+    }
 }

@@ -17,6 +17,15 @@ public enum AlertRule: String, Hashable, Sendable, Codable, CaseIterable, Compar
     case androidDynamicRulesInvalid = "android-dynamic-rules-invalid"
     /// A URL watched on Android does not do what it must on Android 15+ (its dynamic rules changed).
     case androidWatchedURLFlipped = "android-watched-url-flipped"
+    /// Spec §11's removals, measured against the file served before (`AndroidResult.previousGrants`):
+    /// a package that had handle_all_urls or get_login_creds has neither, a relation (handle_all_urls,
+    /// get_login_creds, use_as_origin) dropped for a package, a key no longer listed for a package
+    /// (one not registered here: a registered key is `android-identity-missing`'s, at the critical
+    /// tier), statements newly dropped as invalid.
+    case androidPackageRemoved = "android-package-removed"
+    case androidRelationRemoved = "android-relation-removed"
+    case androidFingerprintRemoved = "android-fingerprint-removed"
+    case androidStatementDropped = "android-statement-dropped"
     /// Google's Digital Asset Links API disagrees with the origin or reports an error: Android's CDN tier.
     case googleVerdict = "google-verdict"
     /// Informational: not a condition that opens and resolves, a notice sent once per new file.
@@ -24,7 +33,8 @@ public enum AlertRule: String, Hashable, Sendable, Codable, CaseIterable, Compar
 
     public var severity: AlertSeverity {
         switch self {
-        case .cdnFailure, .cdnStale, .googleVerdict: .warning
+        // Spec §11: a removed key of an app not registered here is a warning (it may be intended).
+        case .cdnFailure, .cdnStale, .googleVerdict, .androidFingerprintRemoved: .warning
         case .newVersion: .info
         default: .critical
         }

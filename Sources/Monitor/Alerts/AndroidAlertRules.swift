@@ -9,10 +9,13 @@ public enum AndroidAlertRules {
     public static func evaluate(_ android: AndroidResult?) -> [RuleCheck] {
         guard let android, android.isWatched else {
             return [AlertRule.androidFileInvalid, .androidIdentityMissing, .androidHandleAllURLsDropped, .androidDynamicRulesInvalid,
-                    .androidWatchedURLFlipped, .googleVerdict].map(RuleCheck.notEvaluated)
+                    .androidWatchedURLFlipped, .googleVerdict, .androidPackageRemoved, .androidRelationRemoved,
+                    .androidFingerprintRemoved, .androidStatementDropped].map(RuleCheck.notEvaluated)
         }
+        let removals = Removals(android)
         return [fileInvalid(android), identityMissing(android), handleAllURLsDropped(android), dynamicRulesInvalid(android),
-                watchedURLFlipped(android), googleVerdict(android)]
+                watchedURLFlipped(android), googleVerdict(android), removals.packages, removals.relations, removals.fingerprints,
+                statementDropped(android)]
     }
 
     /// Findings that are about the expected apps or Google's copy: they have rules of their own.
@@ -25,8 +28,14 @@ public enum AndroidAlertRules {
 
     /// The file stops passing: an error about the file or how it is served (not found, redirected,
     /// untrusted, not JSON, blocked for Google's fetcher…).
+    /// Errors inside statements newly dropped are `statementDropped`'s while it fails, so one broken
+    /// statement in a file that otherwise still works is one alert, not two.
     public static func fileInvalid(_ android: AndroidResult) -> RuleCheck {
-        let errors = android.findings.filter { $0.severity == .error && !ownRules.contains($0.code) }
+        let newlyDropped = Set(Self.newlyDropped(android) ?? [])
+        let errors = android.findings.filter { finding in
+            finding.severity == .error && !ownRules.contains(finding.code)
+                && !(finding.location.flatMap { statementIndex($0.pointer) }.map(newlyDropped.contains) ?? false)
+        }
         guard !errors.isEmpty else { return RuleCheck(rule: .androidFileInvalid) }
         let codes = Array(Set(errors.map(\.code))).sorted().joined(separator: ", ")
         return RuleCheck(rule: .androidFileInvalid, failures: [.init(summary: "Android: assetlinks.json has errors: \(codes).")])
@@ -100,6 +109,110 @@ public enum AndroidAlertRules {
                               + "expected: \(result.expected). \(result.reason)")
         }
         return RuleCheck(rule: .androidWatchedURLFlipped, failures: failures)
+    }
+
+    /// The two statement lists the removal rules compare: this check's and the one served before it.
+    /// nil when this check served none (the rules hold their state) — see `evaluated(_:)`.
+    static func compared(_ android: AndroidResult) -> (before: AndroidFileGrants?, now: AndroidFileGrants)? {
+        guard android.serves, let now = android.servedGrants else { return nil }
+        return (android.previousGrants, now)
+    }
+
+    /// The origin's elements dropped as invalid now that were not before (by count: positions move
+    /// when a file is edited, so "more dropped than the file before" is what can be told); nil when
+    /// nothing new is dropped or nothing is compared.
+    static func newlyDropped(_ android: AndroidResult) -> [Int]? {
+        guard let (before, now) = compared(android), let before,
+              now.droppedStatements.count > before.droppedStatements.count else { return nil }
+        return now.droppedStatements
+    }
+
+    /// The statement's position in the origin's array, from a finding's pointer (`/2/target/…` → 2).
+    static func statementIndex(_ pointer: String) -> Int? {
+        let parts = pointer.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count >= 2, parts[0].isEmpty else { return nil }
+        return Int(parts[1])
+    }
+
+    /// A statement that was valid is now invalid (spec §11 "statement newly dropped"): Google ignores
+    /// it while the others still apply — a partial failure no other rule sees when the dropped
+    /// statement was not for an app registered here. Names the positions and the errors found there.
+    public static func statementDropped(_ android: AndroidResult) -> RuleCheck {
+        guard compared(android) != nil else { return .notEvaluated(.androidStatementDropped) }
+        guard let dropped = newlyDropped(android), let before = android.previousGrants else { return RuleCheck(rule: .androidStatementDropped) }
+        let inside = Set(dropped)
+        let codes = Set(android.findings.filter { finding in
+            finding.severity == .error && (finding.location.flatMap { statementIndex($0.pointer) }.map(inside.contains) ?? false)
+        }.map(\.code)).sorted()
+        let positions = dropped.map { "[\($0)]" }.joined(separator: ", ")
+        let was = before.droppedStatements.count
+        return RuleCheck(rule: .androidStatementDropped, failures: [.init(
+            summary: "Android: assetlinks.json now has \(dropped.count) invalid statement\(dropped.count == 1 ? "" : "s") that Google ignores "
+                + "(was \(was)): \(positions)" + (codes.isEmpty ? "" : " — \(codes.joined(separator: ", "))")
+                + "; what \(dropped.count == 1 ? "it" : "they") granted no longer applies.")])
+    }
+
+    /// Spec §11's removals against the file served before: packages, relations, and keys of apps
+    /// not registered here. Each removal is alerted by one rule: a package gone is not also a relation
+    /// and key gone; a registered package's handle_all_urls and registered keys are the identity rules'.
+    struct Removals {
+        var packages = RuleCheck(rule: .androidPackageRemoved)
+        var relations = RuleCheck(rule: .androidRelationRemoved)
+        var fingerprints = RuleCheck(rule: .androidFingerprintRemoved)
+
+        /// The relations whose removal is a regression, and what a user loses with each.
+        static let watchedRelations: [(relation: String, loss: String)] = [
+            (Relation.handleAllURLs, "its App Links no longer verify"),
+            (Relation.getLoginCreds, "saved sign-ins are no longer shared between the app and the site"),
+            (Relation.useAsOrigin, "the site no longer vouches for the app as its web origin"),
+        ]
+
+        init(_ android: AndroidResult) {
+            guard let (before, now) = compared(android) else {
+                packages = .notEvaluated(.androidPackageRemoved)
+                relations = .notEvaluated(.androidRelationRemoved)
+                fingerprints = .notEvaluated(.androidFingerprintRemoved)
+                return
+            }
+            guard let before else { return }
+            let registered = Set(android.identities.map(\.packageName))
+            let registeredKeys = Set(android.identities.flatMap { id in id.expectedFingerprints.map { Key(id.packageName, $0) } })
+            func granted(_ file: AndroidFileGrants, _ package: String) -> Set<String> {
+                Set(file.grants.filter { $0.packageName == package }.map(\.relation))
+            }
+            let core: Set<String> = [Relation.handleAllURLs, Relation.getLoginCreds]
+            var gone = Set<String>()
+            for package in before.packages.sorted() where !registered.contains(package) {
+                guard !granted(before, package).isDisjoint(with: core), granted(now, package).isDisjoint(with: core) else { continue }
+                gone.insert(package)
+                packages.failures.append(.init(subject: package, summary: "Android: assetlinks.json no longer grants \(package) "
+                    + "handle_all_urls or get_login_creds (it did in the file before); the app no longer verifies for this site."))
+            }
+            for package in now.packages.sorted() where !gone.contains(package) {
+                let had = granted(before, package), has = granted(now, package)
+                for (relation, loss) in Self.watchedRelations where had.contains(relation) && !has.contains(relation) {
+                    // A registered package's handle_all_urls is android-handle-all-urls-dropped's.
+                    if relation == Relation.handleAllURLs && registered.contains(package) { continue }
+                    relations.failures.append(.init(subject: "\(package) \(relation)",
+                        summary: "Android: assetlinks.json no longer grants \(package) \(relation); \(loss)."))
+                }
+                let keysNow = Set(now.grants.filter { $0.packageName == package }.map(\.fingerprint))
+                let keysBefore = Set(before.grants.filter { $0.packageName == package }.map(\.fingerprint))
+                for key in keysBefore.subtracting(keysNow).sorted() where !registeredKeys.contains(Key(package, key)) {
+                    fingerprints.failures.append(.init(subject: "\(package) \(key)",
+                        summary: "Android: assetlinks.json no longer lists the key \(key) for \(package) (a key not registered here); "
+                            + "builds signed with it no longer verify."))
+                }
+            }
+        }
+
+        struct Key: Hashable {
+            let package: String, fingerprint: String
+            init(_ package: String, _ fingerprint: String) {
+                self.package = package
+                self.fingerprint = fingerprint
+            }
+        }
     }
 
     /// The informational notice for a newly published assetlinks.json (spec §11: "rules changed" and

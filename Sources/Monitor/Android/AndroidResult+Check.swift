@@ -21,6 +21,23 @@ extension AndroidResult {
                       return verdict
                   }, probedAt: check.finishedAt,
                   watchedURLs: AndroidWatchedURLs.evaluate(watchedURLs, file: report.file, keys: Self.keys(expectations)))
+        if let sha = versionSHA256, let file = report.file {
+            servedGrants = Self.grants(file, own: report.document?.file, sha256: sha)
+        }
+    }
+
+    /// What `file` (the statements Google honours, the includes' too) grants apps, and which elements
+    /// of the origin's own list (`own`) Google drops as invalid.
+    static func grants(_ file: AssetLinksFile, own: AssetLinksFile?, sha256: String) -> AndroidFileGrants {
+        let grants = file.statements.flatMap { statement -> [AndroidGrant] in
+            guard let package = statement.packageName else { return [] }
+            return statement.relations.flatMap { relation in
+                statement.fingerprints.map { AndroidGrant(packageName: package, relation: relation, fingerprint: $0) }
+            }
+        }
+        let kept = Set((own?.statements.map(\.index) ?? []) + (own?.includes.map(\.index) ?? []))
+        let dropped = own.map { own in (0..<own.elementCount).filter { !kept.contains($0) } } ?? []
+        return AndroidFileGrants(versionSHA256: sha256, grants: grants, droppedStatements: dropped)
     }
 
     /// Each expected package's keys, app-signing keys before upload keys (what Play installs is signed
@@ -56,9 +73,19 @@ extension AndroidResult {
         return copy
     }
 
-    /// Carries `versionSince` over from the previous check when the origin still serves the same file.
+    /// Carries `versionSince` over from the previous check when the origin still serves the same file,
+    /// and the grants the removal rules compare: the file served before this one moves on only when
+    /// the served file changes (its digest or what it grants), so a removal stays a failure for as long
+    /// as the file that made it is served; a check that served nothing carries both.
     public func continuing(from previous: AndroidResult?, at checkedAt: Date) -> AndroidResult {
         var copy = self
+        let last = previous?.servedGrants
+        if let current = servedGrants {
+            if let last, last != current { copy.previousGrants = last } else { copy.previousGrants = previous?.previousGrants }
+        } else {
+            copy.servedGrants = last
+            copy.previousGrants = previous?.previousGrants
+        }
         guard let sha = versionSHA256 else { copy.versionSince = nil; return copy }
         if let previous, previous.versionSHA256 == sha, let since = previous.versionSince {
             copy.versionSince = since
