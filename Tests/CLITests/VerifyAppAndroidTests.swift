@@ -6,9 +6,11 @@ import Testing
 /// fleet and its fake Digital Asset Links API, one test per exit status, and the JUnit file read back.
 @Suite(.serialized) struct VerifyAppAndroidTests {
     /// A manifest as Android Studio writes it: one activity, an autoVerify filter per host list.
-    static func manifest(_ hosts: [String], in directory: URL, package: String = FleetAssetLinks.packageName) throws -> String {
+    static func manifest(_ hosts: [String], in directory: URL, package: String = FleetAssetLinks.packageName,
+                         pathPrefixes: [String] = []) throws -> String {
         let file = directory.appendingPathComponent("AndroidManifest.xml")
-        let data = hosts.map { "                <data android:host=\"\($0)\" />" }.joined(separator: "\n")
+        let data = (hosts.map { "                <data android:host=\"\($0)\" />" }
+                    + pathPrefixes.map { "                <data android:pathPrefix=\"\($0)\" />" }).joined(separator: "\n")
         let text = """
             <?xml version="1.0" encoding="utf-8"?>
             <manifest xmlns:android="http://schemas.android.com/apk/res/android" package="\(package)">
@@ -53,6 +55,48 @@ import Testing
                 let warn = try Self.verify(["al-changing.fleet.test"], [], fleet: fleet, in: scratch)
                 #expect(warn.status == 1, "\(warn.stdout)\(warn.stderr)")
                 #expect(warn.stdout.contains("web-site-insecure"))
+            }
+        }
+    }
+
+    /// A dynamic rule outside the manifest's paths never decides; a device's own state (pasted
+    /// `pm get-app-links` output) that is not verified is a warning, named with its meaning.
+    @Test func outOfScopeRulesAndADeviceThatDidNotVerifyAreWarnings() async throws {
+        try await TestTLSFleet.with { fleet in
+            try await VerifyAppCommandTests.withScratch { scratch in
+                let file = try Self.manifest(["al-dynamic.fleet.test"], in: scratch, pathPrefixes: ["/products"])
+                func run(_ extra: [String]) throws -> CheckCommandTests.Outcome {
+                    try CheckCommandTests.run(["verify-app", "--manifest", file, "--fingerprint", FleetAssetLinks.appSigningKey] + extra
+                                              + AndroidCheckCommandTests.flags(fleet))
+                }
+                let scoped = try run([])
+                #expect(scoped.status == 1, "\(scoped.stdout)\(scoped.stderr)")
+                #expect(scoped.stdout.contains("dynamic-rule-out-of-scope"), "\(scoped.stdout)")
+                #expect(scoped.stdout.contains(#"Rule 1 {"/": "/account/*", "exclude": true}"#), "\(scoped.stdout)")
+                #expect(!scoped.stdout.contains("Rule 2"), "/products/* is inside pathPrefix=/products")
+
+                let wide = try Self.manifest(["al-dynamic.fleet.test"], in: scratch)
+                let device = scratch.appendingPathComponent("get-app-links.txt")
+                func deviceSays(_ state: String) throws -> CheckCommandTests.Outcome {
+                    try Data("""
+                          \(FleetAssetLinks.packageName):
+                            ID: 01234567-89ab-cdef-0123-456789abcdef
+                            Signatures: [\(FleetAssetLinks.appSigningKey)]
+                            Domain verification state:
+                              al-dynamic.fleet.test: \(state)
+
+                        """.utf8).write(to: device)
+                    return try CheckCommandTests.run(["verify-app", "--manifest", wide, "--fingerprint", FleetAssetLinks.appSigningKey,
+                                                      "--device-state", device.path] + AndroidCheckCommandTests.flags(fleet))
+                }
+                let verified = try deviceSays("verified")
+                #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
+                let rejected = try deviceSays("1026")
+                #expect(rejected.status == 1, "\(rejected.stdout)\(rejected.stderr)")
+                #expect(rejected.stdout.contains("device-not-verified"), "\(rejected.stdout)")
+                #expect(rejected.stdout.contains("state 1026 (verifier error: rejected by the server)"), "\(rejected.stdout)")
+                let usage = try CheckCommandTests.run(["verify-app", "--entitlements", wide, "--device-state", device.path])
+                #expect(usage.status == 64 && usage.stderr.contains("--device-state goes with --manifest"), "\(usage.stderr)")
             }
         }
     }

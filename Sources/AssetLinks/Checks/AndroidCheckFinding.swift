@@ -59,6 +59,15 @@ public enum AndroidCheckFinding {
         condition: "a *. registration: the bare domain, which must serve the file, does not", source: "A-ADD",
         producer: "android-check")
 
+    // MARK: What the app declares and what a device says (§10.4, §10.5): need the app's manifest or a device
+    public static let dynamicRuleOutOfScope = FindingDefinition("dynamic-rule-out-of-scope", .warning,
+        affects: "Android 15+ with Google services (older versions ignore dynamic rules)",
+        condition: "a dynamic rule's path can match no path the app's manifest claims for the host (the manifest filters first, so the rule never decides)",
+        source: "A-CFG", producer: "scope")
+    public static let deviceNotVerified = FindingDefinition("device-not-verified", .warning, affects: "Android 12+ (pm get-app-links)",
+        condition: "pasted `adb shell pm get-app-links` output shows a host of the package in a state outside the verified set (none, denied, legacy_failure, 1024+)",
+        source: "A-VER", producer: "device")
+
     // MARK: Google's verdict (§6, §10.5)
     public static let googleVerdictError = FindingDefinition("google-verdict-error", .error, affects: CheckVersions.google,
         condition: "Google's API answers with errorCode[] (severity per code: INVALID_QUERY and UNSPECIFIED info, MALFORMED_CONTENT a warning while statements remain)",
@@ -83,6 +92,7 @@ public enum AndroidCheckFindingCatalog {
         AndroidCheckFinding.handleAllURLsMissing, AndroidCheckFinding.expectedPackageMissing,
         AndroidCheckFinding.expectedFingerprintMissing, AndroidCheckFinding.fingerprintUploadKeyOnly,
         AndroidCheckFinding.loginCredsMissing, AndroidCheckFinding.wildcardFileMissing,
+        AndroidCheckFinding.dynamicRuleOutOfScope, AndroidCheckFinding.deviceNotVerified,
         AndroidCheckFinding.googleVerdictError, AndroidCheckFinding.googleNotLinked, AndroidCheckFinding.googleStale,
         AndroidCheckFinding.googleUnavailable,
     ]

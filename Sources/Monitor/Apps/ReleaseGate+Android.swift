@@ -24,12 +24,22 @@ extension ReleaseGate {
     ///     were given, so the Apple half does not already report it).
     ///   - strictGoogle: Google's copy lagging the origin (`google-stale`) fails the gate; otherwise it
     ///     is info, as a lagging Apple CDN is.
+    ///   - device: pasted `adb shell pm get-app-links` output; a host of an app the device does not
+    ///     count as verified adds `device-not-verified` to the host's case.
     public static func evaluateAndroid(manifest: AndroidManifest, apps: [AndroidAppExpectation], urls: [String],
-                                       checks: [String: AndroidHostCheck], reportUnclaimed: Bool, strictGoogle: Bool) -> [GateCase] {
+                                       checks: [String: AndroidHostCheck], reportUnclaimed: Bool, strictGoogle: Bool,
+                                       device: DeviceLinkStates? = nil) -> [GateCase] {
         var cases: [GateCase] = []
         for host in manifest.verifiedHosts {
             guard let check = checks[host.description] else { continue }
-            let findings = check.report.findings.map { finding -> Finding in
+            // The manifest's own scope: a dynamic rule outside it never decides (dynamic-rule-out-of-scope).
+            var scoped: [Finding] = []
+            if let file = check.report.file {
+                let claimed = claimedPaths(manifest, host: host)
+                for app in apps { scoped += DynamicRuleScope.findings(file, packageName: app.packageName, claimed: claimed) }
+            }
+            for app in apps { scoped += device?.findings(packageName: app.packageName, host: host.description) ?? [] }
+            let findings = (check.report.findings + scoped).map { finding -> Finding in
                 guard finding.code == AndroidCheckFinding.googleStale.code else { return finding }
                 var lagging = finding
                 if strictGoogle {
@@ -79,5 +89,21 @@ extension ReleaseGate {
                                   couldNotCheck: couldNotCheck && findings.isEmpty, seconds: 0))
         }
         return cases
+    }
+
+    /// The paths the manifest's autoVerify filters claim for `host` (Android merges a filter's data
+    /// elements: each host with each path); empty when some filter claims every path of it.
+    static func claimedPaths(_ manifest: AndroidManifest, host: ManifestHost) -> [ManifestPath] {
+        let filters = manifest.webFilters.filter { $0.autoVerify && $0.hosts.contains(host) }
+        guard !filters.contains(where: { $0.paths.isEmpty }) else { return [] }
+        return filters.flatMap(\.paths).map { path in
+            switch path {
+            case .path(let t): .exact(t)
+            case .prefix(let t): .prefix(t)
+            case .suffix(let t): .suffix(t)
+            // `.` `*` `\` are pathPattern's syntax, `[ ] { } +` pathAdvancedPattern's: the literal part ends there.
+            case .pattern(let t), .advancedPattern(let t): .pattern(literalPrefix: String(t.prefix { !".*\\[{+?".contains($0) }))
+            }
+        }
     }
 }

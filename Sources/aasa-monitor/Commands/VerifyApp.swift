@@ -42,6 +42,11 @@ extension AASAMonitor {
         @Option(name: .customLong("url"), help: ArgumentHelp("A URL that must open the app; repeatable.", valueName: "URL"))
         var urls: [String] = []
 
+        @Option(name: .customLong("device-state"), help: ArgumentHelp(
+            "The output of adb shell pm get-app-links PACKAGE from a test device (Android 12+); a host it does not show as verified is a device-not-verified warning; - for stdin.",
+            valueName: "FILE"))
+        var deviceState: String?
+
         @Flag(help: "Fail when Apple's CDN or Google's API serves an older file than the origin (default: report it, pass).")
         var strictCDN = false
 
@@ -66,7 +71,10 @@ extension AASAMonitor {
             }
             if entitlements == nil, !appIDs.isEmpty { throw ValidationError("--app-id goes with --entitlements.") }
             if manifest == nil, !android.packages.isEmpty { throw ValidationError("--package goes with --manifest.") }
-            if entitlements == "-", manifest == "-" { throw ValidationError("Only one of --entitlements and --manifest can be read from stdin.") }
+            if manifest == nil, deviceState != nil { throw ValidationError("--device-state goes with --manifest.") }
+            if [entitlements, manifest, deviceState].filter({ $0 == "-" }).count > 1 {
+                throw ValidationError("Only one of --entitlements, --manifest and --device-state can be read from stdin.")
+            }
         }
 
         func run() async throws {
@@ -154,8 +162,10 @@ extension AASAMonitor {
                                               checks: checks, strictCDN: strictCDN)
             if let androidManifest {
                 report.packages = androidApps.map(\.packageName)
+                // The device's own word, when given: read leniently (lines it does not know are skipped).
+                let device = try deviceState.map { DeviceLinkStates.read(String(decoding: try InputFile.read($0), as: UTF8.self)) }
                 report.cases += ReleaseGate.evaluateAndroid(manifest: androidManifest, apps: androidApps, urls: urls, checks: androidChecks,
-                                                            reportUnclaimed: entitlements == nil, strictGoogle: strictCDN)
+                                                            reportUnclaimed: entitlements == nil, strictGoogle: strictCDN, device: device)
             }
             if let junit {
                 do {
