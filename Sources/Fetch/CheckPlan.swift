@@ -25,13 +25,35 @@ public struct PlatformPlan: Sendable {
     public var sameAsLast: @Sendable (TransportFacts) -> Bool
     /// The last check's findings of this platform; those of the requests not made this time are kept.
     public var carried: [Finding]
+    /// Read the certificate on a full TLS handshake (a new connection, no resumed session). Otherwise
+    /// the primary fetch may ride on a kept connection or resume the host's TLS session, and reports
+    /// the certificate that connection's (or session's) full handshake showed.
+    public var certificateDue = true
+    /// Ask the primary fetch conditionally: `If-None-Match` with the stored file's strong ETag. A 304
+    /// answer means the stored file is current; the check then asks nothing else (the fetcher marks it
+    /// `notModified` and the caller keeps the last result). Nil: an unconditional fetch.
+    public var ifNoneMatch: String?
 
     public init(copyDue: Bool, comparisonsDue: Bool, sameAsLast: @escaping @Sendable (TransportFacts) -> Bool,
-                carried: [Finding]) {
+                carried: [Finding], certificateDue: Bool = true, ifNoneMatch: String? = nil) {
         self.copyDue = copyDue
         self.comparisonsDue = comparisonsDue
         self.sameAsLast = sameAsLast
         self.carried = carried
+        self.certificateDue = certificateDue
+        self.ifNoneMatch = ifNoneMatch
+    }
+
+    /// This plan without its conditional header when `condition` holds.
+    func unconditional(if condition: Bool) -> PlatformPlan {
+        var plan = self
+        if condition { plan.ifNoneMatch = nil }
+        return plan
+    }
+
+    /// The primary answer is a 304 to our conditional fetch: the stored file is current.
+    public func notModified(_ primary: TransportFacts) -> Bool {
+        ifNoneMatch != nil && primary.failure == nil && primary.status == 304
     }
 
     /// Every request on every check (no history to lean on).
@@ -54,12 +76,13 @@ public struct PlatformPlan: Sendable {
 
     /// Whether the secondary requests decided after the primary fetch should be made.
     public func comparesAfter(_ primary: TransportFacts) -> Bool {
-        comparisonsDue || Self.looksBlocked(primary) || !sameAsLast(primary)
+        if notModified(primary) { return comparisonsDue }
+        return comparisonsDue || Self.looksBlocked(primary) || !sameAsLast(primary)
     }
 
     /// Whether the copy, when it was not due, should be asked after the primary fetch.
     public func asksCopyAfter(_ primary: TransportFacts) -> Bool {
-        !copyDue && !sameAsLast(primary)
+        !copyDue && !notModified(primary) && !sameAsLast(primary)
     }
 }
 
@@ -69,9 +92,15 @@ public struct SecondaryAsked: Hashable, Sendable {
     public var copy: Bool
     /// The comparisons (other user agents; Apple's root location) were made.
     public var comparisons: Bool
+    /// The primary fetch was a full TLS handshake, so its certificate facts are as the server sends them now.
+    public var certificate: Bool
+    /// The primary fetch was unconditional (no If-None-Match).
+    public var fullFetch: Bool
 
-    public init(copy: Bool, comparisons: Bool) {
+    public init(copy: Bool, comparisons: Bool, certificate: Bool = true, fullFetch: Bool = true) {
         self.copy = copy
         self.comparisons = comparisons
+        self.certificate = certificate
+        self.fullFetch = fullFetch
     }
 }

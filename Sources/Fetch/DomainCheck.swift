@@ -18,4 +18,7 @@ public struct DomainCheck: Sendable {
     public var report: CheckReport
     /// Whether Apple's CDN was asked and the comparisons made on this check (`PlatformPlan`).
     public var asked = SecondaryAsked(copy: true, comparisons: true)
+    /// `.well-known` answered 304 to a conditional fetch: the stored file is current, nothing was
+    /// transferred or judged (`report` says nothing), and the caller keeps its last result.
+    public var notModified = false
 }

@@ -46,6 +46,12 @@ public struct FetchConfiguration: Sendable {
     /// Concurrent transfers overall, and per remote IP address (politeness towards shared hosts).
     public var maxConnections: Int
     public var maxConnectionsPerAddress: Int
+    /// TLS sessions kept for resumption across checks (rounded up to a multiple of 8). A check whose
+    /// certificate is not due (`PlatformPlan.certificateDue`) and finds no kept connection resumes its
+    /// host's session instead of a full handshake. libcurl 7.88 keeps 8 sessions per share handle, so
+    /// the loop holds `tlsSessions / 8` share handles and picks one by host; a session costs a few KB
+    /// (its ticket and the peer's certificate chain), so the cache is bounded, not one per domain. 0: none.
+    public var tlsSessions: Int = 4096
     /// Threads that run blocking getaddrinfo calls, so the transfer loop never waits on DNS.
     public var resolverThreads: Int
     public var resolver: any HostResolver

@@ -27,7 +27,7 @@ public final class Fetcher: Sendable {
             connectTimeoutMilliseconds: Int(configuration.connectTimeout.milliseconds),
             totalTimeoutMilliseconds: Int(configuration.totalTimeout.milliseconds))
         self.loop = TransferLoop(settings: settings, maxTotal: configuration.maxConnections,
-                                 maxPerAddress: configuration.maxConnectionsPerAddress)
+                                 maxPerAddress: configuration.maxConnectionsPerAddress, tlsSessions: configuration.tlsSessions)
         self.resolvers = ResolverPool(resolver: configuration.resolver, threads: configuration.resolverThreads)
     }
 
@@ -49,6 +49,10 @@ public final class Fetcher: Sendable {
     /// `plan`: which secondary requests (CDN, plain user agent, root location) can change the answer.
     func check(_ host: HostName, pinned: Pin?, plan: PlatformPlan = .everything) async -> DomainCheck {
         let started = Date()
+        // The CDN's copy is compared with the origin's file, and the comparisons with its answer: when
+        // either is asked now, the file itself is needed.
+        let plan = plan.unconditional(if: (configuration.checkCDN && plan.copyDue)
+            || (plan.comparisonsDue && (configuration.compareUserAgents || configuration.rootLocation == .always)))
         async let cdnFacts: TransportFacts? = configuration.checkCDN && plan.copyDue ? fetchCDN(for: host) : nil
         let pin = if let pinned { pinned } else { await pin(host.ascii) }
         let wellKnownURL = "https://\(host.ascii)/.well-known/apple-app-site-association"
@@ -72,10 +76,12 @@ public final class Fetcher: Sendable {
                 ? transfer(.wellKnown, url: wellKnownURL, host: host.ascii, target: target,
                            userAgent: configuration.plainUserAgent, certificate: false)
                 : nil
-            // Its own handshake, so every check sees the certificate (the other requests of the check
-            // may ride on a cached connection and borrow it below).
+            // A full handshake when the certificate is due, so the check sees it as served now (the other
+            // requests of the check may ride on that connection and borrow it below); otherwise a kept
+            // connection or a resumed session, which report the certificate of their own full handshake.
             wellKnown = await transfer(.wellKnown, url: wellKnownURL, host: host.ascii, target: target,
-                                       userAgent: configuration.appleUserAgent, freshConnection: true)
+                                       userAgent: configuration.appleUserAgent, freshConnection: plan.certificateDue,
+                                       ifNoneMatch: plan.ifNoneMatch)
             root = await rootFacts
             plain = await plainFacts
             compared = compareNow || plan.comparesAfter(wellKnown)
@@ -91,7 +97,7 @@ public final class Fetcher: Sendable {
                 plain = await plainLater
             }
             // Whatever the plan: when `.well-known` serves nothing, the root location decides where a device reads.
-            if root == nil, !CheckEvaluation.serves(wellKnown) {
+            if root == nil, !plan.notModified(wellKnown), !CheckEvaluation.serves(wellKnown) {
                 root = await transfer(.root, url: rootURL, host: host.ascii, target: target,
                                       userAgent: configuration.appleUserAgent)
             }
@@ -114,7 +120,10 @@ public final class Fetcher: Sendable {
                                               carried: carried)
         return DomainCheck(host: host, startedAt: started, finishedAt: Date(), wellKnown: wellKnown, root: root,
                            cdn: cdnResult, plainUserAgent: plain, report: report,
-                           asked: SecondaryAsked(copy: cdnResult != nil, comparisons: compared))
+                           asked: SecondaryAsked(copy: cdnResult != nil, comparisons: compared,
+                                                 certificate: plan.certificateDue && wellKnown.tls != nil,
+                                                 fullFetch: plan.ifNoneMatch == nil),
+                           notModified: plan.notModified(wellKnown))
     }
 
     /// Checks many hosts, at most `maxInFlight` at a time, handing each result to `each` as it
@@ -205,11 +214,13 @@ public final class Fetcher: Sendable {
     }
 
     func transfer(_ location: TransportFacts.Location, url: String, host: String, port: Int = 443, target: PinnedTarget,
-                  userAgent: String, certificate: Bool = true, freshConnection: Bool = false) async -> TransportFacts {
+                  userAgent: String, certificate: Bool = true, freshConnection: Bool = false,
+                  ifNoneMatch: String? = nil) async -> TransportFacts {
         var request = TransferRequest(location: location, url: url, host: host, port: port, userAgent: userAgent,
                                       connectTarget: target.connectTarget, pinnedAddresses: target.addresses,
                                       dnsSeconds: target.dnsSeconds, wantCertificate: certificate)
         request.freshConnection = freshConnection
+        request.ifNoneMatch = ifNoneMatch
         var facts = await run(request)
         // A failed verification tells us why but not what the certificate says; a second look with
         // verification off records subject, names, issuer and expiry. Its answer is never used.

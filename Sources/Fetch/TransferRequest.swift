@@ -19,9 +19,13 @@ struct TransferRequest: Sendable {
     /// Off only for the second probe after a verification failure, which records certificate facts
     /// and nothing else.
     var verifyPeer: Bool = true
-    /// Open a new connection rather than reuse a cached one (CURLOPT_FRESH_CONNECT): curl reports the
-    /// certificate only during a handshake, and a long-lived fetcher keeps connections between checks.
+    /// A full TLS handshake: a new connection (CURLOPT_FRESH_CONNECT) that resumes no session
+    /// (CURLOPT_SSL_SESSIONID_CACHE off), so the server sends, and curl verifies, its certificate as it
+    /// is now. Otherwise a kept connection or a resumed session reports the certificate of the
+    /// handshake that opened it (see `PlatformPlan.certificateDue`).
     var freshConnection: Bool = false
+    /// Sent as If-None-Match: the stored file's strong ETag, when the plan allows a conditional fetch.
+    var ifNoneMatch: String?
 
     /// The per-address concurrency key.
     var addressKey: String { pinnedAddresses.first?.description ?? host }

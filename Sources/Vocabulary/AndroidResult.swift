@@ -38,6 +38,8 @@ public struct AndroidResult: Hashable, Sendable, Codable {
     /// (a fingerprint, relation or package removed, a statement newly dropped) compare the two, for
     /// as long as the origin serves that file. nil for the first file seen.
     public var previousGrants: AndroidFileGrants?
+    /// The strong ETag the origin sent with its file (a clean 200), for the next check's conditional fetch.
+    public var originETag: String?
 
     public init(verdict: Verdict, serves: Bool, versionSHA256: String? = nil, versionSince: Date? = nil, findings: [Finding] = [],
                 identities: [AndroidIdentityResult] = [], google: GoogleVerdict? = nil, probedAt: Date? = nil,

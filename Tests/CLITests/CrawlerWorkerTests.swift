@@ -128,7 +128,7 @@ import TestSupport
     }
 
     @Test func aNegativeCadenceIsRefusedBeforeAnythingRuns() throws {
-        for option in ["--cdn-interval", "--google-interval", "--comparison-interval"] {
+        for option in ["--cdn-interval", "--google-interval", "--comparison-interval", "--certificate-interval", "--full-fetch-interval"] {
             let refused = try BuiltCommand.run(["worker", "--database-url", "postgresql://nowhere.invalid/x", "\(option)=-5"])
             #expect(refused.status == 64, "\(option): \(refused.stderr)")
             #expect(refused.stderr.contains("\(option) must be a number of minutes, 0 or more"), "\(refused.stderr)")

@@ -1,6 +1,6 @@
 #pragma once
 /* CShim: only what Swift cannot call directly.
- * - libcurl's curl_easy_setopt/getinfo and curl_multi_setopt are variadic: Swift cannot call them,
+ * - libcurl's curl_easy_setopt/getinfo, curl_multi_setopt and curl_share_setopt are variadic: Swift cannot call them,
  *   so there is one typed entry per argument kind.
  * - accept4 and a few epoll/socket helpers are GNU-only or macro-based.
  * Everything else (policy, retries, limits) lives in Swift where it is typed and tested. */
@@ -24,6 +24,7 @@ CURLcode cshim_curl_getinfo_off(CURL *h, CURLINFO i, curl_off_t *v);
 CURLcode cshim_curl_getinfo_string(CURL *h, CURLINFO i, char **v);
 CURLcode cshim_curl_getinfo_ptr(CURL *h, CURLINFO i, void **v);
 CURLMcode cshim_curl_multi_setopt_long(CURLM *m, CURLMoption o, long v);
+CURLSHcode cshim_curl_share_setopt_long(CURLSH *s, CURLSHoption o, long v);
 
 /* accept4 is declared only under _GNU_SOURCE. */
 int cshim_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags);

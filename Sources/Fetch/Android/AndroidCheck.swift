@@ -22,6 +22,9 @@ public struct AndroidCheck: Sendable {
     public var report: AndroidCheckReport
     /// Whether Google's API was asked and the comparisons made on this check (`PlatformPlan`).
     public var asked = SecondaryAsked(copy: true, comparisons: true)
+    /// assetlinks.json answered 304 to a conditional fetch: the stored file is current, nothing was
+    /// transferred or judged, and the caller keeps its last result.
+    public var notModified = false
 
     /// The URL a host's Android file is fetched from (a wildcard registration's `ascii` is already the bare domain).
     public static func fileURL(for host: HostName) -> String { "https://\(host.ascii)/.well-known/assetlinks.json" }

@@ -36,6 +36,9 @@ extension Fetcher {
                       pin pinned: Pin?, plan: PlatformPlan = .everything) async -> AndroidCheck {
         let started = Date()
         let url = AndroidCheck.fileURL(for: host)
+        // Google's answer is compared with the origin's file, and the comparisons with its answer.
+        let plan = plan.unconditional(if: (configuration.googleDAL != nil && plan.copyDue)
+            || (plan.comparisonsDue && configuration.compareUserAgents))
         async let googleAnswer: GoogleAnswer? = plan.copyDue ? askGoogle(about: host, expectations: expectations) : nil
         let pinned = if let pinned { pinned } else { await pin(host.ascii) }
         var origin: TransportFacts
@@ -49,7 +52,8 @@ extension Fetcher {
         case .success(let target):
             // Due comparisons start with Google's fetch; the others wait to see its answer (`PlatformPlan`).
             async let comparedNow = plan.comparisonsDue ? otherUserAgents(url, host: host, target: target) : []
-            origin = await transfer(.wellKnown, url: url, host: host.ascii, target: target, userAgent: configuration.googleUserAgent)
+            origin = await transfer(.wellKnown, url: url, host: host.ascii, target: target, userAgent: configuration.googleUserAgent,
+                                    ifNoneMatch: plan.ifNoneMatch)
             others = await comparedNow
             compared = plan.comparisonsDue || plan.comparesAfter(origin)
             if !plan.comparisonsDue, compared {
@@ -96,7 +100,8 @@ extension Fetcher {
         let report = AndroidCheckEvaluation.evaluate(facts)
         return AndroidCheck(host: host, startedAt: started, finishedAt: Date(), origin: origin, otherUserAgents: others,
                             includes: includeFacts, google: google, report: report,
-                            asked: SecondaryAsked(copy: google != nil, comparisons: compared))
+                            asked: SecondaryAsked(copy: google != nil, comparisons: compared, fullFetch: plan.ifNoneMatch == nil),
+                            notModified: plan.notModified(origin))
     }
 
     /// The file with a browser's and Android's user agent (when the comparison is on), in that order.

@@ -25,7 +25,7 @@ final class CurlTransfer {
     private let measureLimit: Int
 
     init(request: TransferRequest, settings: TransferSettings, connections: ConnectionCertificates,
-         completion: @escaping @Sendable (TransportFacts) -> Void) throws(CurlError) {
+         sessions: UnsafeMutableRawPointer? = nil, completion: @escaping @Sendable (TransportFacts) -> Void) throws(CurlError) {
         self.easy = try CurlEasy()
         self.request = request
         self.connections = connections
@@ -33,6 +33,8 @@ final class CurlTransfer {
         self.bodyLimit = settings.bodyLimit
         self.measureLimit = settings.measureLimit
         try configure(settings)
+        // The host's share of TLS sessions (TransferLoop.sessionShare), used only on the loop's thread.
+        if let sessions { try set(CURLOPT_SHARE, pointer: sessions) }
     }
 
     private func set(_ option: CURLoption, _ value: Int) throws(CurlError) { try easy.set(option, value) }
@@ -62,7 +64,12 @@ final class CurlTransfer {
         try set(CURLOPT_SSL_VERIFYPEER, request.verifyPeer ? 1 : 0)
         try set(CURLOPT_SSL_VERIFYHOST, request.verifyPeer ? 2 : 0)
         if request.wantCertificate { try set(CURLOPT_CERTINFO, 1) }
-        if request.freshConnection { try set(CURLOPT_FRESH_CONNECT, 1) }
+        if request.freshConnection {
+            try set(CURLOPT_FRESH_CONNECT, 1)
+            // A resumed session would skip the certificate: a full handshake is what was asked for.
+            try set(CURLOPT_SSL_SESSIONID_CACHE, 0)
+        }
+        if let etag = request.ifNoneMatch { try easy.set(CURLOPT_HTTPHEADER, list: ["If-None-Match: \(etag)"]) }
         // The requests of one check start together: wait to share one HTTP/2 connection rather
         // than open one each.
         try set(CURLOPT_PIPEWAIT, 1)

@@ -25,13 +25,27 @@ final class TransferLoop: @unchecked Sendable {
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
     private var activePerAddress: [String: Int] = [:]
     private let connections = ConnectionCertificates()
+    /// Share handles holding TLS sessions only (CURL_LOCK_DATA_SSL_SESSION), 8 each in libcurl 7.88;
+    /// a host always uses the same one, so its session survives between its checks. Connections stay
+    /// in the multi handle's cache (a share with connections would take them out of it). Every easy
+    /// handle that uses them runs on the loop thread, so no lock callbacks are set: libcurl needs them
+    /// only when a share is used from several threads at once.
+    private let sessionShares: [UnsafeMutableRawPointer]
     private let finished = NSCondition()
     private var threadDone = false
 
-    init(settings: TransferSettings, maxTotal: Int, maxPerAddress: Int) {
+    init(settings: TransferSettings, maxTotal: Int, maxPerAddress: Int, tlsSessions: Int = 0) {
         CurlGlobal.initializeOnce()
         guard let multi = curl_multi_init() else { preconditionFailure("curl_multi_init failed: out of memory") }
         self.multi = multi
+        self.sessionShares = (0..<(max(tlsSessions, 0) + 7) / 8).compactMap { _ in
+            guard let share = curl_share_init() else { return nil }
+            guard cshim_curl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue)) == CURLSHE_OK else {
+                curl_share_cleanup(share)
+                return nil
+            }
+            return share
+        }
         self.settings = settings
         self.maxTotal = max(1, maxTotal)
         self.maxPerAddress = max(1, maxPerAddress)
@@ -76,6 +90,8 @@ final class TransferLoop: @unchecked Sendable {
         while !threadDone { finished.wait() }
         finished.unlock()
         curl_multi_cleanup(multi)
+        // After the multi: every easy handle is gone by now, and a share in use refuses to be freed.
+        for share in sessionShares { curl_share_cleanup(share) }
     }
 
     private func run() {
@@ -146,7 +162,8 @@ final class TransferLoop: @unchecked Sendable {
     private func start(_ request: TransferRequest, completion: @escaping @Sendable (TransportFacts) -> Void, key: String) {
         let transfer: CurlTransfer
         do {
-            transfer = try CurlTransfer(request: request, settings: settings, connections: connections, completion: completion)
+            transfer = try CurlTransfer(request: request, settings: settings, connections: connections,
+                                        sessions: sessionShare(for: request.host), completion: completion)
         } catch {
             completion(TransportFacts(location: request.location, url: request.url,
                                       failure: FetchFailure(kind: .other, message: "\(error)")))
@@ -160,6 +177,14 @@ final class TransferLoop: @unchecked Sendable {
         }
         active[transfer.handle] = transfer
         activePerAddress[key, default: 0] += 1
+    }
+
+    /// The share that keeps `host`'s TLS session: FNV-1a of the name, so the same host always finds it.
+    private func sessionShare(for host: String) -> UnsafeMutableRawPointer? {
+        guard !sessionShares.isEmpty else { return nil }
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in host.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return sessionShares[Int(hash % UInt64(sessionShares.count))]
     }
 
     private func harvest() {

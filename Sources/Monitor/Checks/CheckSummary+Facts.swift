@@ -28,9 +28,7 @@ extension CheckSummary {
             findings: findings,
             applinksDetailCount: document?.applinks.map(\.details.count),
             expectations: expectations,
-            certificate: certificateSource?.tls.map {
-                CertificateSummary(trusted: $0.trusted, notAfter: $0.notAfter, failureReason: $0.failureReason)
-            },
+            certificate: certificateSource.flatMap(CheckSummary.certificate(of:)),
             cdn: cdn.map { CDNSummary(facts: $0, findings: findings, sha256: sha256) })
     }
 }
@@ -49,5 +47,12 @@ extension CDNSummary {
         self.init(served: served, failureReason: failure,
                   matchesOrigin: !findings.contains { $0.code == "cdn-stale" },
                   versionSHA256: served && !facts.body.isEmpty && !facts.bodyTruncated ? sha256(facts.body) : nil)
+    }
+}
+
+extension CheckSummary {
+    /// The certificate facts the alert rules keep, from one exchange (nil when it reports none).
+    static func certificate(of facts: TransportFacts) -> CertificateSummary? {
+        facts.tls.map { CertificateSummary(trusted: $0.trusted, notAfter: $0.notAfter, failureReason: $0.failureReason) }
     }
 }

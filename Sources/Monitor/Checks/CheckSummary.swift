@@ -60,6 +60,12 @@ public struct CheckSummary: Hashable, Sendable, Codable {
     /// What `.well-known` answered Apple's fetcher (status, or failure kind; the file's digest with a
     /// 200), so the next check can tell whether it moved; nil in summaries stored before it was kept.
     public var wellKnownAnswer: String?
+    /// The strong ETag `.well-known` sent with a clean 200, for the next check's conditional fetch
+    /// (`SecondaryCadence.validator`); nil otherwise.
+    public var wellKnownETag: String?
+    /// A digest of the expectations (Apple's and Android's) this summary was measured against. A 304
+    /// keeps the summary, so a conditional fetch is made only while the expectations are still these.
+    public var expectationsKey: String?
 
     public init(checkedAt: Date, verdict: Verdict, originReachable: Bool, versionSHA256: String? = nil,
                 versionSince: Date? = nil, documentParsed: Bool = false, findings: [Finding] = [], applinksDetailCount: Int? = nil,

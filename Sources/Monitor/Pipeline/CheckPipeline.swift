@@ -55,11 +55,16 @@ public struct CheckPipeline: Sendable {
         var androidCheck: AndroidCheck?
         let lastAndroid = previous.last?.android
         let sha256: @Sendable ([UInt8]) -> String = { SHA256.hex($0) }
-        let applePlan = cadence.applePlan(last: previous.last, asked: domain.lastAsked, now: started, sha256: sha256)
+        // A 304 keeps the last result, measured against the expectations of then: after an edit, fetch in full.
+        let expectationsKey = Self.expectationsKey(expectations, android: android)
+        let keepsExpectations = previous.last?.expectationsKey == expectationsKey
+        var applePlan = cadence.applePlan(last: previous.last, asked: domain.lastAsked, now: started, sha256: sha256)
+        if !keepsExpectations { applePlan.ifNoneMatch = nil }
         if checksAndroid && domain.platforms.watches(.android) {
             // Google's copy may lag the origin by its maxAge (plus a grace): the evaluation needs to know since when.
             let since = lastAndroid?.versionSince.map { started.timeIntervalSince($0) }
-            let androidPlan = cadence.androidPlan(last: lastAndroid, asked: domain.lastAsked, now: started, sha256: sha256)
+            var androidPlan = cadence.androidPlan(last: lastAndroid, asked: domain.lastAsked, now: started, sha256: sha256)
+            if !keepsExpectations { androidPlan.ifNoneMatch = nil }
             let both = await fetcher.checkPlatforms(host, android: android, originChangedSecondsAgo: since,
                                                     apple: applePlan, androidPlan: androidPlan)
             check = both.apple
@@ -68,14 +73,30 @@ public struct CheckPipeline: Sendable {
             check = await fetcher.check(host, plan: applePlan)
         }
         let now = check.finishedAt
-        var summary = CheckSummary(check: check, expectations: expectations)
-        summary.wellKnownAnswer = OriginAnswer.key(check.wellKnown, sha256: sha256)
+        var summary: CheckSummary
+        if check.notModified, let last = previous.last {
+            // 304 to our If-None-Match: the stored file is current, so is what was judged of it. Only a
+            // certificate read on this check's handshake is new.
+            summary = last
+            summary.checkedAt = now
+            if let certificate = CheckSummary.certificate(of: check.wellKnown) { summary.certificate = certificate }
+        } else {
+            summary = CheckSummary(check: check, expectations: expectations)
+            summary.wellKnownAnswer = OriginAnswer.key(check.wellKnown, sha256: sha256)
+            summary.wellKnownETag = Validator.etag(check.wellKnown)
+            summary.expectationsKey = expectationsKey
+        }
         // A copy not asked this time stands as last seen (its findings were carried by the evaluation).
         if !check.asked.copy { summary.cdn = previous.last?.cdn }
         summary.android = androidCheck.map { androidCheck in
+            if androidCheck.notModified, var kept = lastAndroid {
+                kept.probedAt = androidCheck.finishedAt
+                return kept
+            }
             var result = AndroidResult(check: androidCheck, expectations: android, watchedURLs: expectations.androidWatchedURLs,
                                        sha256: SHA256.hex)
             result.originAnswer = OriginAnswer.key(androidCheck.origin, sha256: sha256)
+            result.originETag = Validator.etag(androidCheck.origin)
             if !androidCheck.asked.copy { result.google = lastAndroid?.google }
             return result
         }
@@ -91,6 +112,12 @@ public struct CheckPipeline: Sendable {
         }
         let outcome = try await recordRetrying(record, giveUpAfter: giveUpAfter)
         return Result(outcome: outcome, step: step)
+    }
+
+    /// The digest of what a check is measured against (`CheckSummary.expectationsKey`).
+    static func expectationsKey(_ expectations: Expectations, android: [AndroidAppExpectation]) -> String? {
+        struct Measured: Encodable { var apple: Expectations; var android: [AndroidAppExpectation] }
+        return (try? StoredJSON.encode(Measured(apple: expectations, android: android))).map { SHA256.hex(Array($0.utf8)) }
     }
 
     /// The behavioural difference to the previous file, in lines, when the origin's file changed.
@@ -175,7 +202,9 @@ public struct CheckPipeline: Sendable {
         record.asked = LastAsked(appleCDN: check.asked.copy && check.cdn != nil ? check.finishedAt : nil,
                                  googleAPI: android.map { $0.asked.copy && $0.google != nil } == true ? check.finishedAt : nil,
                                  // One time for both platforms' comparisons: stamped when each platform checked made them.
-                                 comparisons: check.asked.comparisons && android?.asked.comparisons != false ? check.finishedAt : nil)
+                                 comparisons: check.asked.comparisons && android?.asked.comparisons != false ? check.finishedAt : nil,
+                                 certificate: check.asked.certificate ? check.finishedAt : nil,
+                                 fullFetch: check.asked.fullFetch && android?.asked.fullFetch != false ? check.finishedAt : nil)
         return record
     }
 

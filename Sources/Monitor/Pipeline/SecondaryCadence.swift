@@ -23,14 +23,29 @@ public struct SecondaryCadence: Sendable, Hashable {
     /// looks blocked or its answer moved.
     public var comparisons: TimeInterval
 
-    public init(appleCDN: TimeInterval = 6 * 3600, googleAPI: TimeInterval = 6 * 3600, comparisons: TimeInterval = 86_400) {
+    /// The certificate, read on a full TLS handshake: every 6 hours, and on every check while it is
+    /// untrusted, failing, unknown or within this long of expiring. In between, `.well-known` rides on a
+    /// kept connection or resumes the host's TLS session (no certificate crosses the wire), and the
+    /// certificate of that connection's or session's full handshake stands.
+    public var certificate: TimeInterval
+    /// The platforms' own files fetched without If-None-Match, whatever their ETag says: once a day. In
+    /// between, a file last served as a clean 200 with a strong ETag is asked conditionally, and a 304
+    /// keeps the stored result. Apple's and Google's fetchers never ask conditionally, so a server whose
+    /// 304 is wrong (or whose 200 now differs in headers) is seen at the latest by the next full fetch.
+    public var fullFetch: TimeInterval
+
+    public init(appleCDN: TimeInterval = 6 * 3600, googleAPI: TimeInterval = 6 * 3600, comparisons: TimeInterval = 86_400,
+                certificate: TimeInterval = 6 * 3600, fullFetch: TimeInterval = 86_400) {
         self.appleCDN = appleCDN
         self.googleAPI = googleAPI
         self.comparisons = comparisons
+        self.certificate = certificate
+        self.fullFetch = fullFetch
     }
 
-    /// Every secondary request on every check: the behaviour before cadences, for comparisons in benchmarks.
-    public static let everyCheck = SecondaryCadence(appleCDN: 0, googleAPI: 0, comparisons: 0)
+    /// Every secondary request, a full handshake and a full fetch on every check: the behaviour before
+    /// cadences, for comparisons in benchmarks.
+    public static let everyCheck = SecondaryCadence(appleCDN: 0, googleAPI: 0, comparisons: 0, certificate: 0, fullFetch: 0)
 
     func due(_ lastAsked: Date?, every interval: TimeInterval, now: Date) -> Bool {
         guard let lastAsked else { return true }
@@ -42,8 +57,19 @@ public struct SecondaryCadence: Sendable, Hashable {
         guard let last else { return .everything }
         // While the origin serves a file, a CDN that failed or lagged last time is asked until it agrees.
         let cdnUnsettled = last.versionSHA256 != nil && !(last.cdn.map { $0.served && $0.matchesOrigin } ?? false)
-        return plan(copyDue: cdnUnsettled || due(asked.appleCDN, every: appleCDN, now: now), lastAnswer: last.wellKnownAnswer,
-                    findings: last.findings, asked: asked, now: now, sha256: sha256)
+        var plan = plan(copyDue: cdnUnsettled || due(asked.appleCDN, every: appleCDN, now: now), lastAnswer: last.wellKnownAnswer,
+                        etag: last.wellKnownETag,
+                        findings: last.findings, asked: asked, now: now, sha256: sha256)
+        plan.certificateDue = certificateDue(last.certificate, asked: asked, now: now)
+        return plan
+    }
+
+    /// A full handshake is due at its cadence, and on every check while the certificate is not a
+    /// trusted one with a known expiry further away than the cadence (so the 14/7/1-day warnings and
+    /// an expiry are judged on a certificate read since).
+    func certificateDue(_ last: CertificateSummary?, asked: LastAsked, now: Date) -> Bool {
+        guard let last, last.trusted, let notAfter = last.notAfter, notAfter.timeIntervalSince(now) > certificate else { return true }
+        return due(asked.certificate, every: certificate, now: now)
     }
 
     /// Android's plan for a check of a domain whose last Android result is `last`.
@@ -53,15 +79,37 @@ public struct SecondaryCadence: Sendable, Hashable {
         let googleUnsettled = last.isWatched && (google.map {
             $0.unavailable != nil || !$0.errorCodes.isEmpty || !$0.notLinked.isEmpty || $0.staleBeyondGrace || $0.matchesOrigin == false
         } ?? true)
-        return plan(copyDue: googleUnsettled || due(asked.googleAPI, every: googleAPI, now: now), lastAnswer: last.originAnswer,
-                    findings: last.findings, asked: asked, now: now, sha256: sha256)
+        var plan = plan(copyDue: googleUnsettled || due(asked.googleAPI, every: googleAPI, now: now), lastAnswer: last.originAnswer,
+                        etag: last.originETag, findings: last.findings, asked: asked, now: now, sha256: sha256)
+        // Android's fetch rides on the AASA fetch's connection, whose handshake reads the certificate.
+        plan.certificateDue = false
+        return plan
     }
 
-    private func plan(copyDue: Bool, lastAnswer: String?, findings: [Finding], asked: LastAsked, now: Date,
+    /// A conditional fetch only when the full fetch is not due and the last answer was a clean 200
+    /// with a strong ETag (`Validator.etag`); the fetcher asks unconditionally anyway when it will ask
+    /// the copy or make the comparisons, which need the file itself.
+    private func plan(copyDue: Bool, lastAnswer: String?, etag: String?, findings: [Finding], asked: LastAsked, now: Date,
                       sha256: @escaping @Sendable ([UInt8]) -> String) -> PlatformPlan {
-        PlatformPlan(copyDue: copyDue, comparisonsDue: due(asked.comparisons, every: comparisons, now: now),
-                     sameAsLast: { facts in lastAnswer != nil && OriginAnswer.key(facts, sha256: sha256) == lastAnswer },
-                     carried: findings)
+        let comparisonsDue = due(asked.comparisons, every: comparisons, now: now)
+        let conditional = !due(asked.fullFetch, every: fullFetch, now: now) && lastAnswer?.hasPrefix("200 ") == true
+        return PlatformPlan(copyDue: copyDue, comparisonsDue: comparisonsDue,
+                            sameAsLast: { facts in lastAnswer != nil && OriginAnswer.key(facts, sha256: sha256) == lastAnswer },
+                            carried: findings, ifNoneMatch: conditional ? etag : nil)
+    }
+}
+
+/// Which validator of an answer may stand for its file in a conditional fetch.
+enum Validator {
+    /// The ETag of a clean 200 (no failure, a trusted certificate) when it is strong. A weak ETag
+    /// (`W/"…"`) promises only equivalent content — nginx weakens its own when it compresses on the
+    /// fly — and Last-Modified has one-second resolution and servers that compare it loosely, so
+    /// neither is trusted to stand for the exact bytes the stored version holds.
+    static func etag(_ facts: TransportFacts) -> String? {
+        guard facts.failure == nil, facts.status == 200, facts.tls?.trusted != false, !facts.bodyTruncated,
+              let etag = facts.headers["etag"], etag.hasPrefix("\""), etag.hasSuffix("\""), etag.count >= 2,
+              etag.utf8.count <= 200 else { return nil }
+        return etag
     }
 }
 

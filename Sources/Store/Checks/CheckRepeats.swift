@@ -53,7 +53,8 @@ extension CheckStore {
                                SQLArray(sorted.map(\.latencyMilliseconds)), SQLArray(sorted.map(\.consecutiveFailures)),
                                SQLArray(sorted.map(\.nextCheckAt)), SQLArray(seen.map(\.0.platform)), SQLArray(seen.map(\.0.sha256)),
                                SQLArray(seen.map(\.1)), SQLArray(sorted.map(\.asked.appleCDN)),
-                               SQLArray(sorted.map(\.asked.googleAPI)), SQLArray(sorted.map(\.asked.comparisons)))
+                               SQLArray(sorted.map(\.asked.googleAPI)), SQLArray(sorted.map(\.asked.comparisons)),
+                               SQLArray(sorted.map(\.asked.certificate)), SQLArray(sorted.map(\.asked.fullFetch)))
         return Set(try written.map { try $0.decode(0, as: Int64.self) })
     }
 
@@ -61,14 +62,17 @@ extension CheckStore {
         """
         WITH input AS (
           SELECT * FROM unnest($1::bigint[], $2::text[], $3::timestamptz[], $4::text[], $5::int[], $6::int[], $7::timestamptz[],
-                               $11::timestamptz[], $12::timestamptz[], $13::timestamptz[])
-            AS t(domain_id, attempt_key, finished_at, verdict, latency_ms, failures, next_check_at, cdn_at, google_at, compared_at)
+                               $11::timestamptz[], $12::timestamptz[], $13::timestamptz[], $14::timestamptz[], $15::timestamptz[])
+            AS t(domain_id, attempt_key, finished_at, verdict, latency_ms, failures, next_check_at, cdn_at, google_at, compared_at,
+                 certificate_at, full_fetch_at)
         ), done AS (
           UPDATE domains d SET lease_until = NULL, leased_by = NULL, lease_attempt_key = NULL,
             next_check_at = i.next_check_at, check_round = d.check_round + 1, last_checked_at = i.finished_at,
             last_verdict = i.verdict, consecutive_failures = i.failures,
             cdn_asked_at = COALESCE(i.cdn_at, d.cdn_asked_at), google_asked_at = COALESCE(i.google_at, d.google_asked_at),
-            compared_at = COALESCE(i.compared_at, d.compared_at)
+            compared_at = COALESCE(i.compared_at, d.compared_at),
+            certificate_read_at = COALESCE(i.certificate_at, d.certificate_read_at),
+            full_fetch_at = COALESCE(i.full_fetch_at, d.full_fetch_at)
           FROM input i WHERE d.id = i.domain_id AND d.lease_attempt_key = i.attempt_key
           RETURNING d.id, i.finished_at, i.latency_ms, i.verdict
         ), counted AS (

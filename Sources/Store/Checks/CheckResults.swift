@@ -125,7 +125,8 @@ extension Database {
             try connection.execute(Self.finishDomain, record.domainID, record.nextCheckAt, record.finishedAt,
                                    record.domainVerdict ?? record.verdict, record.consecutiveFailures, checkID, record.reason,
                                    record.verdict, record.latencyMilliseconds, record.domainExpectations,
-                                   record.asked.appleCDN, record.asked.googleAPI, record.asked.comparisons)
+                                   record.asked.appleCDN, record.asked.googleAPI, record.asked.comparisons,
+                                   record.asked.certificate, record.asked.fullFetch)
             if let streaks = record.streaks {
                 try connection.replaceStreaks(domainID: record.domainID, with: streaks, checkID: checkID)
             }
@@ -159,6 +160,8 @@ extension Database {
             consecutive_failures = $5, last_reason = $7, last_expectations = $10::jsonb,
             cdn_asked_at = COALESCE($11::timestamptz, cdn_asked_at), google_asked_at = COALESCE($12::timestamptz, google_asked_at),
             compared_at = COALESCE($13::timestamptz, compared_at),
+            certificate_read_at = COALESCE($14::timestamptz, certificate_read_at),
+            full_fetch_at = COALESCE($15::timestamptz, full_fetch_at),
             last_check_id = COALESCE($6, last_check_id),
             last_changed_at = CASE WHEN $6::bigint IS NULL THEN last_changed_at ELSE $3 END
           WHERE id = $1

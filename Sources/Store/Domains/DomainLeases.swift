@@ -34,7 +34,8 @@ extension DomainStore {
                          alertOpenAfter: try row.decode("alert_open_after"),
                          alertResolveAfter: try row.decode("alert_resolve_after"), platforms: try row.decode("platforms"),
                          lastAsked: LastAsked(appleCDN: try row.decode("cdn_asked_at"), googleAPI: try row.decode("google_asked_at"),
-                                              comparisons: try row.decode("compared_at")),
+                                              comparisons: try row.decode("compared_at"),
+                                              certificate: try row.decode("certificate_read_at"), fullFetch: try row.decode("full_fetch_at")),
                          requested: try row.decode("requested"))
         }
     }
@@ -69,7 +70,7 @@ extension DomainStore {
         FROM picked WHERE d.id = picked.id
         RETURNING d.id, d.host, d.display_name, d.interval_seconds, d.lease_attempt_key, d.check_round,
                   d.consecutive_failures, d.alert_open_after, d.alert_resolve_after, d.platforms, d.cdn_asked_at, d.google_asked_at,
-                  d.compared_at, picked.requested
+                  d.compared_at, d.certificate_read_at, d.full_fetch_at, picked.requested
         """
     }
 

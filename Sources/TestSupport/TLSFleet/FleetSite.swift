@@ -56,6 +56,10 @@ extension FleetSite {
             FleetSite(name: "big", files: [json(wellKnown, FleetFiles.large)], cdn: .failure("SWCERR00102 Response too large")),
             FleetSite(name: "gzip", files: [json(wellKnown, FleetFiles.compressible)],
                       directives: "gzip on; gzip_types *; gzip_min_length 1;", cdn: .copy(FleetFiles.compressible)),
+            // Answers 304 to any conditional request, whatever it asks: a server (or a cache in front of
+            // it) whose 304 is wrong. Apple's fetcher never asks conditionally, so it sees the new file.
+            FleetSite(name: "stale304", files: [json(wellKnown, good)], directives: #"if ($http_if_none_match) { return 304; }"#,
+                      cdn: .copy(good)),
             FleetSite(name: "bom", files: [json(wellKnown, [0xEF, 0xBB, 0xBF] + good)], cdn: .copy(good)),
             FleetSite(name: "invalid", files: [json(wellKnown, FleetFiles.invalid)], cdn: .failure("SWCERR00103 Unable to parse JSON")),
             FleetSite(name: "signed", files: [File(path: wellKnown, body: signed, contentType: "application/pkcs7-mime")], cdn: .copy(signed)),

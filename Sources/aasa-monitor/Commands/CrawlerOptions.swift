@@ -33,6 +33,14 @@ struct CrawlerOptions: ParsableArguments {
             help: "Minutes between the browser/Android user-agent and root-location comparisons while the platform's own fetch answers as before (0: every check).")
     var comparisonIntervalMinutes: Double = SecondaryCadence().comparisons / 60
 
+    @Option(name: .customLong("certificate-interval"),
+            help: "Minutes between full TLS handshakes that read the certificate; in between a check rides on a kept connection or a resumed session (0: every check).")
+    var certificateIntervalMinutes: Double = SecondaryCadence().certificate / 60
+
+    @Option(name: .customLong("full-fetch-interval"),
+            help: "Minutes between unconditional fetches of the platforms' own files; in between a file last served with a strong ETag is asked with If-None-Match (0: every check).")
+    var fullFetchIntervalMinutes: Double = SecondaryCadence().fullFetch / 60
+
     /// Lets a test watch several intervals pass in seconds. Below the product's one-minute minimum,
     /// so it is refused unless the environment says this is a test (a typo must not turn the crawler
     /// into a load generator against strangers' sites).
@@ -48,7 +56,9 @@ struct CrawlerOptions: ParsableArguments {
         guard leaseSeconds >= 5 else { throw ValidationError("--lease-seconds must be at least 5") }
         guard pollSeconds > 0 else { throw ValidationError("--poll-seconds must be positive") }
         for (name, minutes) in [("--cdn-interval", cdnIntervalMinutes), ("--google-interval", googleIntervalMinutes),
-                                ("--comparison-interval", comparisonIntervalMinutes)] where !(minutes >= 0 && minutes.isFinite) {
+                                ("--comparison-interval", comparisonIntervalMinutes),
+                                ("--certificate-interval", certificateIntervalMinutes),
+                                ("--full-fetch-interval", fullFetchIntervalMinutes)] where !(minutes >= 0 && minutes.isFinite) {
             throw ValidationError("\(name) must be a number of minutes, 0 or more")
         }
         if let testIntervalSeconds {
@@ -63,7 +73,8 @@ struct CrawlerOptions: ParsableArguments {
         let fetcher = try Fetcher(try fetch.configuration())
         let schedule = SchedulePolicy(testIntervalOverride: testIntervalSeconds.map { .seconds($0) })
         let cadence = SecondaryCadence(appleCDN: cdnIntervalMinutes * 60, googleAPI: googleIntervalMinutes * 60,
-                                       comparisons: comparisonIntervalMinutes * 60)
+                                       comparisons: comparisonIntervalMinutes * 60, certificate: certificateIntervalMinutes * 60,
+                                       fullFetch: fullFetchIntervalMinutes * 60)
         let pipeline = CheckPipeline(database: database, fetcher: fetcher, schedule: schedule, cadence: cadence)
         let configuration = DomainScheduler.Configuration(
             workerID: workerID ?? DomainScheduler.defaultWorkerID(), maxInFlight: maxInFlight,
