@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# The platform-scale benchmark (issue #17): N registered domains (default 1,000,000) on the embedded
+# PostgreSQL, then every page and API a user opens, timed against a real `serve` process.
+#
+#   Benchmarks/scale-bench.sh [N]                 seed N domains, sizes, page latencies
+#   Benchmarks/scale-bench.sh --round N SECONDS   (see scale-round.sh) sustained checks
+#
+# Builds aasa-monitor and ScaleBench in release (NO_BUILD=1 to use what is built), starts `serve`
+# (--no-crawl --no-notify: only the pages) on an embedded PostgreSQL under DATA_DIR (default: a fresh
+# temporary one; an existing one that already lists domains is not seeded again, KEEP=1 keeps a
+# fresh one), seeds N domains with ScaleBench (both platforms' results in each domain's latest check,
+# a day of hourly repeats each, a month of history for the first 1,000, one app linked to 1,000),
+# prints the database's size, then for each page RUNS requests (default 50) uncached — a NOTIFY on
+# the change channel before each, as after a crawler's check, so a cached page is recomputed — and
+# cached (the same request again), and p50/p95 of curl's time_total. The JSON export is fetched
+# once while serve's RSS is sampled every 20 ms.
+# Env: DATA_DIR, RUNS (50), KEEP (0), NO_BUILD.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -x /opt/swift/usr/bin/swift ] && export PATH="$PATH:/opt/swift/usr/bin"
+n=${1:-1000000}
+runs=${RUNS:-50}
+
+if [ "${NO_BUILD:-0}" != 1 ]; then
+  nice -n 10 swift build -c release --product aasa-monitor >&2
+  nice -n 10 swift build -c release --product ScaleBench >&2
+fi
+bin=$(swift build -c release --show-bin-path)
+
+data=${DATA_DIR:-}
+fresh=0
+if [ -z "$data" ]; then data=$(mktemp -d); fresh=1; fi
+work=$(mktemp -d)
+serve_pid=
+cleanup() {
+  if [ -n "$serve_pid" ]; then kill "$serve_pid" 2>/dev/null || true; wait "$serve_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+  if [ "$fresh" = 1 ] && [ "${KEEP:-0}" != 1 ]; then rm -rf "$data"; fi
+  [ "$fresh" = 1 ] && [ "${KEEP:-0}" = 1 ] && echo "kept the data directory: $data" >&2
+  return 0
+}
+trap cleanup EXIT
+
+"$bin/aasa-monitor" serve --data-dir "$data" --port 0 --no-crawl --no-notify >"$work/serve.out" 2>"$work/serve.err" &
+serve_pid=$!
+for _ in $(seq 600); do grep -q listening "$work/serve.out" && break; sleep 0.1; done
+grep -q listening "$work/serve.out" || { cat "$work/serve.err" >&2; echo "scale-bench: serve did not start" >&2; exit 1; }
+url=$(awk '/listening on/ {print $4}' "$work/serve.out")
+export DATABASE_URL="postgresql:///aasa_monitor?host=$data/run&port=5432&user=aasa_monitor"
+psql_() { psql -X -q -t -A "$DATABASE_URL" "$@"; }
+
+echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')  load average: $(cut -d' ' -f1-3 /proc/loadavg)  $(nproc) cores  N=$n"
+if [ "$(psql_ -c 'SELECT count(*) FROM domains')" = 0 ]; then
+  /usr/bin/time -f "seed: %e s wall, %M KB peak RSS (ScaleBench)" nice -n 10 "$bin/ScaleBench" seed "$n"
+else
+  echo "the database already lists $(psql_ -c 'SELECT count(*) FROM domains') domains: not seeded again"
+fi
+"$bin/ScaleBench" sizes
+
+email=bench@example.com password="benchmark password"
+"$bin/aasa-monitor" user create --admin "$email" --password-stdin --data-dir "$data" <<<"$password" >/dev/null 2>&1 || true
+token=$("$bin/aasa-monitor" token create scale-bench --read-only --data-dir "$data" 2>/dev/null | tail -1)
+jar=$work/cookies
+curl -sf -c "$jar" -b "$jar" "$url/login" >"$work/login.html"
+csrf=$(grep -o 'name="csrf" value="[^"]*"' "$work/login.html" | head -1 | sed 's/.*value="//; s/"$//')
+curl -sf -c "$jar" -b "$jar" -o /dev/null --data-urlencode "email=$email" --data-urlencode "password=$password" \
+  --data-urlencode "csrf=$csrf" "$url/login"
+session=$(awk '$6 == "aasa_session" {print $7}' "$jar")
+[ -n "$session" ] || { echo "scale-bench: could not log in" >&2; exit 1; }
+cookie="Cookie: aasa_session=$session"
+bearer="Authorization: Bearer $token"
+
+first=$(psql_ -c 'SELECT min(id) FROM domains')
+recent=$(psql_ -c "SELECT max(id) FROM domains WHERE platforms = 'both'")
+app=$(psql_ -c 'SELECT min(id) FROM apps')
+pages=$(( n / 50 )); deep=$(( pages < 10000 ? pages : 10000 )); [ "$deep" -ge 1 ] || deep=1
+mid=$(( n / 2 ))
+
+# name|path|header
+targets=(
+  "overview page 1|/|$cookie"
+  "overview page $deep|/?page=$deep|$cookie"
+  "overview page $deep by host|/?sort=host&page=$deep|$cookie"
+  "search host substring 'e${mid}'|/?q=e${mid}|$cookie"
+  "filter state failing|/?state=failing|$cookie"
+  "filter platform android|/?platform=android|$cookie"
+  "filter platform android page $deep|/?platform=android&page=$deep|$cookie"
+  "domain page (a month of history)|/domains/$first|$cookie"
+  "domain page (a day of repeats)|/domains/$recent|$cookie"
+  "app page (1,000 domains x 2 platforms)|/apps/$app|$cookie"
+  "API list page 1|/api/v1/domains|$bearer"
+  "API list page $deep|/api/v1/domains?page=$deep&per_page=50|$bearer"
+  "API domain|/api/v1/domains/$recent|$bearer"
+  "API app|/api/v1/apps/$app|$bearer"
+  "/metrics|/metrics|"
+)
+
+time_once() { # path header -> "seconds status bytes"
+  curl -s -o /dev/null -w '%{time_total} %{http_code} %{size_download}\n' ${2:+-H "$2"} "$url$1"
+}
+stats() { # reads seconds, prints p50 p95 in ms (nearest rank)
+  sort -n | awk '{ v[NR] = $1 * 1000 } END { a = int(NR * 0.50 + 0.999); b = int(NR * 0.95 + 0.999);
+    if (a < 1) a = 1; if (b < 1) b = 1; printf "%.1f %.1f\n", v[a], v[b] }'
+}
+printf '%-44s %6s %10s %10s %10s %10s %10s\n' page status "bytes" "p50 ms" "p95 ms" "p50 cached" "p95 cached"
+for t in "${targets[@]}"; do
+  IFS='|' read -r name path header <<<"$t"
+  read -r _ status size < <(time_once "$path" "$header")
+  : >"$work/uncached"; : >"$work/cached"
+  for _ in $(seq "$runs"); do
+    psql_ -c "NOTIFY aasa_data_changed, 'domains'"
+    sleep 0.15     # the change feed coalesces notifications for 100 ms
+    time_once "$path" "$header" | cut -d' ' -f1 >>"$work/uncached"
+  done
+  time_once "$path" "$header" >/dev/null
+  for _ in $(seq "$runs"); do time_once "$path" "$header" | cut -d' ' -f1 >>"$work/cached"; done
+  read -r u50 u95 < <(stats <"$work/uncached")
+  read -r c50 c95 < <(stats <"$work/cached")
+  printf '%-44s %6s %10s %10s %10s %10s %10s\n' "$name" "$status" "$size" "$u50" "$u95" "$c50" "$c95"
+done
+
+# The JSON export, once, with serve's resident memory sampled while it is answered.
+rss() { awk '/^VmRSS/ {print $2}' "/proc/$serve_pid/status"; }
+before=$(rss)
+( while kill -0 "$serve_pid" 2>/dev/null; do rss; sleep 0.02; done ) >"$work/rss" &
+sampler=$!
+curl -s -o "$work/export.json" -w '%{time_starttransfer} %{time_total} %{http_code} %{size_download}\n' -H "$cookie" \
+  "$url/export/domains.json" >"$work/export.timing"
+kill "$sampler" 2>/dev/null || true; wait "$sampler" 2>/dev/null || true
+read -r ttfb total status size <"$work/export.timing"
+peak=$(sort -n "$work/rss" | tail -1)
+printf 'export JSON: status %s, %s bytes, first byte after %.0f ms, done after %.0f ms; serve RSS %s MB before, peak %s MB during (sampled every 20 ms)\n' \
+  "$status" "$size" "$(echo "$ttfb * 1000" | bc)" "$(echo "$total * 1000" | bc)" "$((before / 1024))" "$((peak / 1024))"
+echo "serve peak RSS over the whole run (VmHWM): $(awk '/^VmHWM/ {print int($2 / 1024)}' "/proc/$serve_pid/status") MB"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
