@@ -41,6 +41,33 @@ import Vocabulary
         #expect(RobotsRules(Array(hostile.utf8)).allows(Self.file, agent: "*"))
     }
 
+    /// Found by the robots-rules fuzz target (its reference reads bytes as Google's parser does; the
+    /// reproducer is Fuzz/RobotsRulesFuzz/seeds/crash-agent-with-version.txt): a User-agent value names
+    /// the product token it starts with, so "Googlebot /p" or "Googlebot/2.1" is Googlebot's group.
+    /// Also read as Google reads bytes: a byte-order mark, lines ended by CR alone, and other Unicode
+    /// line breaks that end no line.
+    @Test func userAgentsNameTheirProductTokenAndLinesAreGooglesLines() {
+        let versioned = RobotsRules(Array("User-agent: *\nAllow: /\n\nUser-agent: Googlebot/2.1 (+http://www.google.com/bot.html)\nDisallow: /.well-known/\n".utf8))
+        #expect(!versioned.allows(Self.file, agent: "googlebot") && versioned.namesAgent("googlebot"))
+        #expect(versioned.allows(Self.file, agent: "otherbot"))
+        let spaced = RobotsRules(Array("User-agent: Googlebot /p\nDisallow: /\n".utf8))
+        #expect(!spaced.allows(Self.file, agent: "googlebot"))
+        // `*` names every crawler only alone or before a space; "*bot" names none.
+        #expect(!RobotsRules(Array("User-agent: * # everyone\nDisallow: /\n".utf8)).allows(Self.file, agent: "otherbot"))
+        #expect(RobotsRules(Array("User-agent: *bot\nDisallow: /\n".utf8)).allows(Self.file, agent: "otherbot"))
+        // A UTF-8 byte-order mark before the first line (editors on Windows write one) is skipped.
+        #expect(!RobotsRules([0xEF, 0xBB, 0xBF] + Array("User-agent: *\nDisallow: /\n".utf8)).allows(Self.file, agent: "googlebot"))
+        // CR alone ends a line; a vertical tab, form feed or U+2028 does not (Google reads one line).
+        #expect(!RobotsRules(Array("User-agent: *\rDisallow: /\r".utf8)).allows(Self.file, agent: "googlebot"))
+        for separator in ["\u{0B}", "\u{0C}", "\u{2028}", "\u{85}"] {
+            #expect(RobotsRules(Array("User-agent: *\(separator)Disallow: /\n".utf8)).allows(Self.file, agent: "googlebot"), "\(separator.unicodeScalars.first?.value ?? 0)")
+        }
+        // A combining mark after the colon is part of the value, not a reason to skip the line: the
+        // rule ends agent a's group, so b's Disallow is not a's.
+        let combining = RobotsRules(Array("User-agent: a\nDisallow:\u{301}x\nUser-agent: b\nDisallow: /\n".utf8))
+        #expect(combining.allows(Self.file, agent: "a") && !combining.allows(Self.file, agent: "b"))
+    }
+
     static func facts(_ url: String, status: Int?, body: String = "", failure: FetchFailure? = nil) -> TransportFacts {
         TransportFacts(location: .wellKnown, url: url, status: status, headers: ["content-type": "application/json"],
                        body: Array(body.utf8), failure: failure)

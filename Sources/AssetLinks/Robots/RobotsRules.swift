@@ -1,13 +1,18 @@
 /// A site's robots.txt as Google's crawlers read it (RFC 9309 with Google's documented choices), for
 /// one question: may a crawler fetch a path? Pure; never throws; any bytes in.
 ///
-/// - Lines are `field: value`; `#` starts a comment; field names are case-insensitive; unknown fields
-///   (`Sitemap`, `Crawl-delay`) are ignored.
+/// - Read as bytes, as Google's parser does: a leading UTF-8 byte-order mark is skipped; lines end at
+///   LF, CR or CRLF (not at other Unicode line breaks); `#` starts a comment; a line is `field: value`
+///   split at its first colon, spaces and tabs trimmed; field names are case-insensitive; unknown
+///   fields (`Sitemap`, `Crawl-delay`) are ignored.
 /// - A group is one or more `User-agent` lines followed by its rules; a crawler obeys every group
-///   naming its product token (case-insensitive), or else the `*` groups, or else nothing.
+///   naming its product token, or else the `*` groups, or else nothing. A `User-agent` value names
+///   the token it starts with — letters, `_` and `-`, compared case-insensitively (`Googlebot/2.1`
+///   names googlebot) — or `*` when it is `*` alone or followed by a space.
 /// - A rule's path is a prefix pattern with `*` (any run of characters) and a final `$` (end of path).
 ///   The longest matching pattern decides; between an `Allow` and a `Disallow` of equal length, the
-///   `Allow` wins. An empty `Disallow` allows everything.
+///   `Allow` wins. An empty `Disallow` allows everything. Invalid UTF-8 in a pattern reads as U+FFFD
+///   (such a pattern matches no path a URL has).
 public struct RobotsRules: Hashable, Sendable {
     public struct Rule: Hashable, Sendable {
         public var allow: Bool
@@ -30,33 +35,66 @@ public struct RobotsRules: Hashable, Sendable {
     public static let sizeLimit = 500 * 1024
 
     public init(_ bytes: [UInt8]) {
+        var body = bytes.prefix(Self.sizeLimit)
+        if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
         var groups: [Group] = []
         var current: Group?
         var inRules = false
-        for raw in String(decoding: bytes.prefix(Self.sizeLimit), as: UTF8.self).split(whereSeparator: \.isNewline) {
-            let line = raw.prefix { $0 != "#" }
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            let field = line[..<colon].trimmingSpaces().lowercased()
-            let value = line[line.index(after: colon)...].trimmingSpaces()
-            switch field {
-            case "user-agent":
+        for line in Self.lines(body) {
+            let content = line.prefix { $0 != UInt8(ascii: "#") }
+            guard let colon = content.firstIndex(of: UInt8(ascii: ":")) else { continue }
+            let field = Self.trimmed(content[..<colon]).map(Self.asciiLowercased)
+            let value = Self.trimmed(content[(colon + 1)...])
+            if field.elementsEqual("user-agent".utf8) {
                 if inRules || current == nil {
                     if let current { groups.append(current) }
                     current = Group(agents: [], rules: [])
                     inRules = false
                 }
-                current?.agents.append(value.lowercased())
-            case "allow", "disallow":
+                current?.agents.append(Self.productToken(value))
+            } else if field.elementsEqual("allow".utf8) || field.elementsEqual("disallow".utf8) {
                 guard current != nil else { continue }
                 inRules = true
                 // An empty Disallow says "nothing is disallowed"; an empty Allow says nothing.
-                if !value.isEmpty { current?.rules.append(Rule(allow: field == "allow", pattern: value)) }
-            default:
-                continue
+                if !value.isEmpty {
+                    current?.rules.append(Rule(allow: field.elementsEqual("allow".utf8), pattern: String(decoding: value, as: UTF8.self)))
+                }
             }
         }
         if let current { groups.append(current) }
         self.groups = groups
+    }
+
+    /// The lines of `bytes`, ended by LF, CR or CRLF.
+    static func lines(_ bytes: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
+        var lines: [ArraySlice<UInt8>] = []
+        var start = bytes.startIndex, index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            guard byte == 0x0A || byte == 0x0D else { index += 1; continue }
+            lines.append(bytes[start..<index])
+            index += byte == 0x0D && index + 1 < bytes.endIndex && bytes[index + 1] == 0x0A ? 2 : 1
+            start = index
+        }
+        lines.append(bytes[start..<bytes.endIndex])
+        return lines
+    }
+
+    static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        let space: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+        guard let first = bytes.firstIndex(where: { !space($0) }), let last = bytes.lastIndex(where: { !space($0) }) else { return [] }
+        return bytes[first...last]
+    }
+
+    static func asciiLowercased(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte + 0x20 : byte }
+
+    /// The product token a `User-agent` value names (Google's `ExtractUserAgent`): `*` when the value is
+    /// `*` alone or `*` and a space; otherwise its leading letters, `_` and `-`, lower-cased (empty
+    /// when it starts with anything else, which names no crawler).
+    static func productToken(_ value: ArraySlice<UInt8>) -> String {
+        if value.first == UInt8(ascii: "*"), value.count == 1 || [0x20, 0x09].contains(value[value.startIndex + 1]) { return "*" }
+        let token = value.prefix { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x5F || $0 == 0x2D }
+        return String(decoding: token.map(asciiLowercased), as: UTF8.self)
     }
 
     /// The rule that decides `path` for the crawler whose product token is `agent` (`googlebot`, or `*`
@@ -108,12 +146,5 @@ public struct RobotsRules: Hashable, Sendable {
         }
         while i < p.count, p[i] == UInt8(ascii: "*") { i += 1 }
         return i == p.count
-    }
-}
-
-private extension Substring {
-    func trimmingSpaces() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        return String(drop(while: isSpace).reversed().drop(while: isSpace).reversed())
     }
 }
