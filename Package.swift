@@ -85,7 +85,7 @@ let package = Package(
         .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile", "Vocabulary"], swiftSettings: strict),
         .testTarget(name: "AppManifestsTests", dependencies: ["AppManifests", "Vocabulary"], swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport", "TextEncoding", "Vocabulary"], swiftSettings: strict),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport", "TextEncoding", "Vocabulary", "AASA"], swiftSettings: strict),
         .testTarget(name: "OutboundTests", dependencies: ["Outbound", "TestSupport", "CCurl"], swiftSettings: strict),
         .testTarget(name: "FetchTests", dependencies: ["Vocabulary", "AASA", "AssetLinks", "Outbound", "Fetch", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MonitorTests", dependencies: ["Vocabulary", "AASA", "AssetLinks", "Outbound", "Fetch", "Store", "Monitor", "TestSupport"], swiftSettings: strict),

@@ -3,9 +3,11 @@ import Vocabulary
 /// The typed form of an apple-app-site-association file, as the parser understood it.
 ///
 /// This is the contract between the parser/validator and the matcher/diff: change it additively
-/// (new fields with defaults), never by renaming. Values that were present but of the wrong type
+/// (new optional fields), never by renaming. It is also stored, coded as is, in
+/// `association_versions.reading` (a version is read once, when first stored), so a rename would
+/// make the stored readings unreadable. Values that were present but of the wrong type
 /// are dropped here and reported as findings by the parser.
-public struct AASADocument: Hashable, Sendable {
+public struct AASADocument: Hashable, Sendable, Codable {
     public var applinks: AppLinks?
     /// Services whose value is `{"apps": [...]}`: webcredentials, activitycontinuation, appclips,
     /// authsrv and any unknown service that has that shape, keyed by service name.
@@ -21,7 +23,7 @@ public struct AASADocument: Hashable, Sendable {
 }
 
 /// `{"apps": ["TEAMID.bundle", ...]}` for a non-applinks service.
-public struct AppsService: Hashable, Sendable {
+public struct AppsService: Hashable, Sendable, Codable {
     public var apps: [String]
     public var location: SourceLocation
 
@@ -32,8 +34,8 @@ public struct AppsService: Hashable, Sendable {
 }
 
 /// The `applinks` service (aasa-spec.md §5).
-public struct AppLinks: Hashable, Sendable {
-    public enum DetailsForm: String, Hashable, Sendable {
+public struct AppLinks: Hashable, Sendable, Codable {
+    public enum DetailsForm: String, Hashable, Sendable, Codable {
         case array, dictionary, missing, invalid
     }
 
@@ -60,7 +62,7 @@ public struct AppLinks: Hashable, Sendable {
     }
 }
 
-public struct SubstitutionVariable: Hashable, Sendable {
+public struct SubstitutionVariable: Hashable, Sendable, Codable {
     public var name: String
     public var values: [String]
     public var location: SourceLocation
@@ -73,7 +75,7 @@ public struct SubstitutionVariable: Hashable, Sendable {
 }
 
 /// One entry of `applinks.details` (aasa-spec.md §6).
-public struct DetailEntry: Hashable, Sendable {
+public struct DetailEntry: Hashable, Sendable, Codable {
     /// The app identifiers this entry applies to, as a device reads them: `appIDs` when that key is
     /// present (even if empty), otherwise `appID`; for the dictionary form, the key.
     public var appIDs: [String]
@@ -86,7 +88,7 @@ public struct DetailEntry: Hashable, Sendable {
     public var defaults: RuleSettings?
     public var location: SourceLocation
 
-    public enum RulesSource: String, Hashable, Sendable {
+    public enum RulesSource: String, Hashable, Sendable, Codable {
         case components, paths, none
     }
 
@@ -102,7 +104,7 @@ public struct DetailEntry: Hashable, Sendable {
 
 /// The keys a component or a `defaults` dictionary may carry; nil means "not specified here",
 /// so the defaults hierarchy (rule → entry defaults → applinks defaults → built-in) can resolve it.
-public struct RuleSettings: Hashable, Sendable {
+public struct RuleSettings: Hashable, Sendable, Codable {
     public var path: String?
     public var query: QuerySpec?
     public var fragment: String?
@@ -122,7 +124,7 @@ public struct RuleSettings: Hashable, Sendable {
 }
 
 /// The `?` key: a pattern for the whole query string, or patterns for named items.
-public enum QuerySpec: Hashable, Sendable {
+public enum QuerySpec: Hashable, Sendable, Codable {
     case string(String)
     /// Items in document order; a name may appear once (JSON object keys).
     case items([QueryItemPattern])
@@ -131,7 +133,7 @@ public enum QuerySpec: Hashable, Sendable {
     case voided
 }
 
-public struct QueryItemPattern: Hashable, Sendable {
+public struct QueryItemPattern: Hashable, Sendable, Codable {
     public var name: String
     public var pattern: String
 
@@ -142,7 +144,7 @@ public struct QueryItemPattern: Hashable, Sendable {
 }
 
 /// One rule: a component dictionary, or a legacy path converted to one.
-public struct Rule: Hashable, Sendable {
+public struct Rule: Hashable, Sendable, Codable {
     public var settings: RuleSettings
     public var comment: String?
     /// For a converted legacy path, the original string (with any `NOT ` prefix).

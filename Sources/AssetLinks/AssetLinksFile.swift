@@ -11,7 +11,7 @@ public enum Relation {
 }
 
 /// What a statement grants its permission to.
-public enum StatementTarget: Hashable, Sendable {
+public enum StatementTarget: Hashable, Sendable, Codable {
     /// An app: the package and its signing-certificate fingerprints (upper case, colon-separated).
     case androidApp(packageName: String, fingerprints: [String])
     /// A web site, normalised: scheme and host lower case, no trailing dot, no default port.
@@ -19,7 +19,7 @@ public enum StatementTarget: Hashable, Sendable {
 }
 
 /// A statement Google honours: every relation valid, the target valid.
-public struct Statement: Hashable, Sendable {
+public struct Statement: Hashable, Sendable, Codable {
     /// Position of the statement in the file's array.
     public var index: Int
     public var relations: [String]
@@ -46,14 +46,14 @@ public struct Statement: Hashable, Sendable {
 }
 
 /// `{"include": "https://…"}`: another list to read, fetched like the main file.
-public struct IncludeDirective: Hashable, Sendable {
+public struct IncludeDirective: Hashable, Sendable, Codable {
     public var index: Int
     public var url: String
 }
 
 /// A statement's `dynamic_app_link_components`: the rules in order, or — when any field is malformed —
 /// the fact that Android discards all of them and lets the manifest decide (assetlinks-spec.md §4.2).
-public enum DynamicRuleList: Hashable, Sendable {
+public enum DynamicRuleList: Hashable, Sendable, Codable {
     case rules([DynamicRule])
     /// Why the list was discarded, and where.
     case dropped(reason: String, pointer: String)
@@ -65,7 +65,7 @@ public enum DynamicRuleList: Hashable, Sendable {
 }
 
 /// One component: every filter it has must match; `exclude` turns a match into "not opened".
-public struct DynamicRule: Hashable, Sendable {
+public struct DynamicRule: Hashable, Sendable, Codable {
     public var path: String?
     public var fragment: String?
     /// `"?"` entries in file order: each must match some query parameter.
@@ -106,7 +106,7 @@ public struct DynamicRule: Hashable, Sendable {
     }
 }
 
-public struct QueryEntry: Hashable, Sendable {
+public struct QueryEntry: Hashable, Sendable, Codable {
     public var name: String
     public var value: String
 
@@ -117,7 +117,9 @@ public struct QueryEntry: Hashable, Sendable {
 }
 
 /// An assetlinks.json as Google reads it: the statements it honours and the includes it follows.
-public struct AssetLinksFile: Hashable, Sendable {
+/// Stored as coded here in `association_versions.reading` (read once, when the version is first
+/// stored): change it additively, never by renaming.
+public struct AssetLinksFile: Hashable, Sendable, Codable {
     public var statements: [Statement]
     public var includes: [IncludeDirective]
     /// How many elements the top-level array has (valid or not).

@@ -1,3 +1,4 @@
+import AASA
 import Foundation
 import Store
 import TestSupport
@@ -107,6 +108,49 @@ import Vocabulary
         try Migrator(migrations: all).migrate(database.configuration)
         #expect(try db.check(id: today)?.android == Self.expectedAndroid)
         #expect(try db.check(id: older)?.android == AndroidResult(verdict: .pass, serves: false))
+    }
+
+    /// A stored version's reading (0033) as this version writes it, for a small AASA with a rule,
+    /// defaults and a query: the stored spelling of `VersionReading<AASADocument>`. A rename in the
+    /// document types changes this text, and rows already stored would no longer read: change them
+    /// additively (a new optional field), or write a migration that rewrites the stored readings.
+    static let aasaFile = Array(#"{"applinks":{"defaults":{"caseSensitive":false},"details":[{"appIDs":["ABCDE12345.shop"],"components":[{"/":"/p/*","?":{"x":"1"},"comment":"c"}]}]}}"#.utf8)
+    static let aasaReading = #"{"document":{"appServices":{},"applinks":{"defaults":{"caseSensitive":false},"details":[{"appIDs":["ABCDE12345.shop"],"location":{"column":60,"line":1,"pointer":"/applinks/details/0"},"rules":[{"comment":"c","location":{"column":104,"line":1,"pointer":"/applinks/details/0/components/0"},"settings":{"path":"/p/*","query":{"items":{"_0":[{"name":"x","pattern":"1"}]}}}}],"rulesSource":"components"}],"detailsForm":"array","location":{"column":13,"line":1,"pointer":"/applinks"},"substitutionVariables":[]},"wasSigned":false},"size":148,"text":{"lines":[{"pointer":"","text":"{"},{"pointer":"/applinks","text":"  \"applinks\": {"},{"pointer":"/applinks/defaults","text":"    \"defaults\": {"},{"pointer":"/applinks/defaults/caseSensitive","text":"      \"caseSensitive\": false"},{"pointer":"/applinks/defaults","text":"    },"},{"pointer":"/applinks/details","text":"    \"details\": ["},{"pointer":"/applinks/details/0","text":"      {"},{"pointer":"/applinks/details/0/appIDs","text":"        \"appIDs\": ["},{"pointer":"/applinks/details/0/appIDs/0","text":"          \"ABCDE12345.shop\""},{"pointer":"/applinks/details/0/appIDs","text":"        ],"},{"pointer":"/applinks/details/0/components","text":"        \"components\": ["},{"pointer":"/applinks/details/0/components/0","text":"          {"},{"pointer":"/applinks/details/0/components/0/~1","text":"            \"/\": \"/p/*\","},{"pointer":"/applinks/details/0/components/0/?","text":"            \"?\": {"},{"pointer":"/applinks/details/0/components/0/?/x","text":"              \"x\": \"1\""},{"pointer":"/applinks/details/0/components/0/?","text":"            },"},{"pointer":"/applinks/details/0/components/0/comment","text":"            \"comment\": \"c\""},{"pointer":"/applinks/details/0/components/0","text":"          }"},{"pointer":"/applinks/details/0/components","text":"        ]"},{"pointer":"/applinks/details/0","text":"      }"},{"pointer":"/applinks/details","text":"    ]"},{"pointer":"/applinks","text":"  }"},{"pointer":"","text":"}"}],"pretty":true}}"#
+
+    @Test func versionReadingsKeepTheirStoredSpelling() throws {
+        let reading = VersionReading(aasa: Self.aasaFile)
+        let written = try StoredJSON.encode(reading)
+        #expect(written == Self.aasaReading)
+        #expect(try StoredJSON.decode(VersionReading<AASADocument>.self, from: Self.aasaReading) == reading)
+    }
+
+    /// Versions main stored (before 0033: bytes, no reading) keep their bytes exactly and read back as
+    /// unread, for their first reader to read once (StoredVersionsTests); a reading stored since reads back as written.
+    @Test func versionsWrittenByMainReadBackUnchanged() throws {
+        let database = try TestPostgres.createDatabase(migrated: false)
+        defer { database.drop() }
+        let all = try Migrator(directory: TestPostgres.migrationsDirectory()).migrations
+        try Migrator(migrations: all.filter { $0.version != 33 }).migrate(database.configuration)
+        let db = Database(configuration: database.configuration, poolSize: 2)
+        defer { db.close() }
+        let key = VersionKey(.apple, sha256: SHA256.hex(Self.aasaFile))
+        try db.execute("INSERT INTO association_versions (platform, sha256, body, size) VALUES ('apple', $1, $2, $3)",
+                       key.sha256, Self.aasaFile, Self.aasaFile.count)
+        try Migrator(migrations: all).migrate(database.configuration)
+        #expect(try db.version(key)?.body == Self.aasaFile)
+        guard case .unread(let bytes)? = try db.versionReading(key, of: AASADocument.self) else {
+            Issue.record("main's version reads as unread")
+            return
+        }
+        #expect(bytes == Self.aasaFile)
+        try db.saveReading(VersionReading(aasa: Self.aasaFile), for: key)
+        #expect(try db.value("SELECT reading::text FROM association_versions", as: String.self).isEmpty == false)
+        guard case .read(let reading)? = try db.versionReading(key, of: AASADocument.self) else {
+            Issue.record("a saved reading reads back")
+            return
+        }
+        #expect(reading == VersionReading(aasa: Self.aasaFile))
+        #expect(try db.version(key)?.body == Self.aasaFile, "the bytes stay as served")
     }
 
     @Test func aStoredShapeThisVersionCannotReadIsAnErrorNamingTheColumn() throws {

@@ -56,7 +56,7 @@ import AASA
         let m = DomainPageModel(
             id: 7, host: e, displayHost: e, state: .failing, verdictSentence: e, checking: true, lastCheck: 1, nextCheck: 99,
             findings: [finding, Finding(code: "x", severity: .info, message: e)],
-            file: .init(bytes: file, hash: e, firstSeen: 0),
+            file: .init(text: VersionReading(aasa: file).text, size: file.count, hash: e, firstSeen: 0),
             locations: [.init(title: e, url: e, status: 200, contentType: e, size: 3, versionHash: e, tlsIssuer: e,
                               certificateNotAfter: 86_400 * 40, totalMilliseconds: 12, failure: e)],
             timeline: [.init(checkID: 1, time: 0, state: .failing, versionHash: e, newVersion: true, summary: e)],
@@ -117,17 +117,6 @@ import AASA
         expectSafe(AccountPages.setup(email: e, errors: ["email": e], csrf: e))
         expectSafe(AccountPages.changePassword(viewer: viewer, errors: ["current": e]))
         expectSafe(AccountPages.problem(status: 404, title: e, message: e, viewer: viewer, requestID: e))
-    }
-
-    @Test func prettyJSONKeepsOrderAndPointers() throws {
-        let lines = try #require(PrettyJSON.lines(Array(#"{"b":1,"a/x":[true,{"k":"v\"w"}]}"#.utf8)))
-        #expect(lines.map(\.text) == ["{", "  \"b\": 1,", "  \"a/x\": [", "    true,", "    {", "      \"k\": \"v\\\"w\"",
-                                      "    }", "  ]", "}"])
-        #expect(lines[1].pointer == "/b")
-        #expect(lines[3].pointer == "/a~1x/0")
-        #expect(lines[5].pointer == "/a~1x/1/k")
-        #expect(PrettyJSON.lines(Array("{\"a\":".utf8)) == nil)
-        #expect(PrettyJSON.lines(Array("[] x".utf8)) == nil)
     }
 
     @Test func textDiffCollapsesUnchangedRuns() {

@@ -128,8 +128,8 @@ public struct CheckPipeline: Sendable {
             return []
         }
         let database = self.database
-        guard let stored = try? await BlockingCallQueue.run({ try database.version(VersionKey(.apple, sha256: oldSHA)) }),
-              let old = AASAParser.parse(stored.body).document else { return [] }
+        guard let stored = try? await BlockingCallQueue.run({ try StoredVersions.apple(oldSHA, in: database) }),
+              let old = stored.document else { return [] }
         let diff = AASADiff.diff(old: old, new: document, urls: urls)
         // The CLI's indentation is for a terminal; the stored event lines go without it.
         return diff.lines.map { $0.trimmingCharacters(in: .whitespaces) }
@@ -143,8 +143,8 @@ public struct CheckPipeline: Sendable {
         guard let oldSHA = previous?.versionSHA256, let newSHA = current?.versionSHA256, oldSHA != newSHA,
               let body, let file = AssetLinksReader.read(body).file else { return [] }
         let database = self.database
-        guard let stored = try? await BlockingCallQueue.run({ try database.version(VersionKey(.android, sha256: oldSHA)) }),
-              let old = AssetLinksReader.read(stored.body).file else { return [] }
+        guard let stored = try? await BlockingCallQueue.run({ try StoredVersions.android(oldSHA, in: database) }),
+              let old = stored.document else { return [] }
         let diff = AssetLinksDiff.diff(old: old, new: file, urls: urls)
         return diff.isBehaviourallyEqual ? [] : diff.lines
     }
@@ -158,9 +158,20 @@ public struct CheckPipeline: Sendable {
 
     func makeRecord(domain: LeasedDomain, check: DomainCheck, android: AndroidCheck? = nil, startedAt: Date, previous: MonitorState,
                     step: MonitorState.Step) throws -> CheckRecord {
-        let body = step.check.versionSHA256.flatMap { sha in deviceFacts(check).map { StoredBody(.apple, sha256: sha, bytes: $0.body) } }
-        let cdnBody = step.check.cdn?.versionSHA256.flatMap { sha in check.cdn.map { StoredBody(.apple, sha256: sha, bytes: $0.body) } }
-        let androidBody = step.check.android?.versionSHA256.flatMap { sha in android.map { StoredBody(.android, sha256: sha, bytes: $0.origin.body) } }
+        // A file new to the domain is read for the views now, once (StoredVersions): a file the domain
+        // served before is stored, read, already. A version is stored for every check, so this test
+        // keeps the reading off the unchanged checks.
+        let last = previous.last
+        let body = try step.check.versionSHA256.flatMap { sha in try deviceFacts(check).map {
+            try StoredBody(.apple, sha256: sha, bytes: $0.body, reading: sha == last?.versionSHA256 ? nil : VersionReading(aasa: $0.body))
+        } }
+        let cdnBody = try step.check.cdn?.versionSHA256.flatMap { sha in try check.cdn.map {
+            try StoredBody(.apple, sha256: sha, bytes: $0.body, reading: sha == last?.cdn?.versionSHA256 ? nil : VersionReading(aasa: $0.body))
+        } }
+        let androidBody = try step.check.android?.versionSHA256.flatMap { sha in try android.map {
+            try StoredBody(.android, sha256: sha, bytes: $0.origin.body,
+                           reading: sha == last?.android?.versionSHA256 ? nil : VersionReading(assetLinks: $0.origin.body))
+        } }
         var transport = CheckTransport(wellKnown: check.wellKnown, root: check.root, cdn: check.cdn,
                                        plainUserAgent: check.plainUserAgent, deviceLocation: check.report.deviceLocation)
         if let android { transport.setAndroid(origin: android.origin, otherUserAgents: android.otherUserAgents, includes: android.includes) }

@@ -24,10 +24,12 @@ extension DomainVerdict {
         guard let latest = try connection.latestCheck(domainID: domainID) else { return nil }
         let androidApps = try connection.androidExpectations(domainIDs: [domainID])
         let expectations = Expectations(rows: try connection.expectations(domainIDs: [domainID]), android: androidApps)
-        let document = latest.body.flatMap { AASAValidator.validate($0).document }
+        // The stored readings: neither file is parsed again to re-measure it.
+        let document = try latest.appleVersion.flatMap { try StoredVersions.apple($0.sha256, in: connection)?.document }
         let results = ExpectationEvaluation.evaluate(expectations, document: document)
+        let androidFile = try latest.androidVersion.flatMap { try StoredVersions.android($0.sha256, in: connection)?.document }
         let android = latest.android.map { stored -> AndroidResult in
-            let file = latest.androidBody.flatMap { AssetLinksReader.read($0).file }
+            let file = androidFile
             // The statements of included files are not stored: such a file is left to the next check.
             if let file, !file.includes.isEmpty { return stored }
             return stored.remeasured(file: file, url: "https://\(latest.host)/.well-known/assetlinks.json",

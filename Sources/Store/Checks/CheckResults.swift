@@ -71,16 +71,24 @@ public struct CheckRecord: Sendable {
     }
 }
 
-/// A platform's association file: its bytes with their hex SHA-256.
+/// A platform's association file: its bytes with their hex SHA-256, and — when the writer read it
+/// (the pipeline does when the file is new to the domain) — its reading for the views.
 public struct StoredBody: Sendable, Hashable {
     public var platform: Platform
     public var sha256: String
     public var bytes: [UInt8]
+    /// The `VersionReading` coded once here, at the edge; nil leaves it to the first reader.
+    public private(set) var readingJSON: String?
 
     public init(_ platform: Platform, sha256: String, bytes: [UInt8]) {
         self.platform = platform
         self.sha256 = sha256
         self.bytes = bytes
+    }
+
+    public init<Document>(_ platform: Platform, sha256: String, bytes: [UInt8], reading: VersionReading<Document>?) throws {
+        self.init(platform, sha256: sha256, bytes: bytes)
+        readingJSON = try reading.map { try StoredJSON.encode($0) }
     }
 
     public var key: VersionKey { VersionKey(platform, sha256: sha256) }

@@ -1,5 +1,5 @@
 import Vocabulary
-/// A domain's latest stored check — the file's verdict, the findings, the file itself: what the domain's
+/// A domain's latest stored check — the file's verdict, the findings, which files it saw: what the domain's
 /// verdict (`DomainVerdict`, Monitor) is re-measured from when its expectations change between checks.
 public struct LatestCheck: Sendable {
     public var checkID: Int64
@@ -7,10 +7,10 @@ public struct LatestCheck: Sendable {
     public var fileVerdict: Verdict
     public var findings: [Finding]
     /// The file the origin served (the one the expectations are measured against); nil when none.
-    public var body: [UInt8]?
+    public var appleVersion: VersionKey?
     /// Android's side of the check and the assetlinks.json it measured (nil: not checked / none served).
     public var android: AndroidResult?
-    public var androidBody: [UInt8]?
+    public var androidVersion: VersionKey?
     /// The domain's host (ASCII; a `*.` registration's is the bare domain, whose file Android reads).
     public var host: String
 }
@@ -20,7 +20,7 @@ extension DomainStore {
     /// called in a transaction, so a check being recorded at the same time waits (or goes first).
     public func latestCheck(domainID: Int64) throws -> LatestCheck? {
         guard let row = try firstRow("""
-            SELECT c.id, c.verdict, c.findings, v.body, c.android, a.body AS android_body, d.host FROM domains d
+            SELECT c.id, c.verdict, c.findings, v.sha256 AS apple_sha256, c.android, a.sha256 AS android_sha256, d.host FROM domains d
             JOIN checks c ON c.id = d.last_check_id
             LEFT JOIN association_versions v ON v.id = c.origin_version_id
             LEFT JOIN association_versions a ON a.id = c.android_version_id
@@ -28,8 +28,10 @@ extension DomainStore {
             FOR UPDATE OF d
             """, domainID) else { return nil }
         return LatestCheck(checkID: try row.decode("id"), fileVerdict: try row.decode("verdict"),
-                                findings: try row.decodeJSON("findings"), body: try row.decode("body"),
-                                android: try row.decode("android"), androidBody: try row.decode("android_body"),
+                                findings: try row.decodeJSON("findings"),
+                                appleVersion: try row.decode("apple_sha256", as: String?.self).map { VersionKey(.apple, sha256: $0) },
+                                android: try row.decode("android"),
+                                androidVersion: try row.decode("android_sha256", as: String?.self).map { VersionKey(.android, sha256: $0) },
                                 host: try row.decode("host"))
     }
 

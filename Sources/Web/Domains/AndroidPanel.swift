@@ -1,5 +1,6 @@
 import AssetLinks
 import Foundation
+import Monitor
 import Store
 import Vocabulary
 
@@ -40,9 +41,9 @@ struct AndroidPanel: Sendable {
         panel.includes = (latest?.transport.assetLinksIncludes ?? []).map { .init($0, versionHash: nil, title: "Include") }
         let versions = try db.versions(domainID: d.id, platform: .android)
         panel.versions = versions.map { .init(hash: $0.sha256, firstSeen: DomainHandlers.epoch($0.firstSeenAt), size: $0.size) }
-        if let sha = latest?.androidVersionSHA256, let body = try db.versionBody(VersionKey(.android, sha256: sha)) {
+        if let sha = latest?.androidVersionSHA256, let reading = try StoredVersions.android(sha, in: db) {
             let firstSeen = versions.first { $0.sha256 == sha }?.firstSeenAt ?? latest?.startedAt ?? Date()
-            panel.file = .init(bytes: body, hash: sha, firstSeen: DomainHandlers.epoch(firstSeen))
+            panel.file = .init(text: reading.text, size: reading.size, hash: sha, firstSeen: DomainHandlers.epoch(firstSeen))
         }
         panel.diff = try diffView(versions: versions, watched: try db.watchedURLs(domainID: d.id).map(\.url), query: query, db: db)
         return panel
@@ -66,15 +67,16 @@ struct AndroidPanel: Sendable {
         let known = Set(versions.map(\.sha256))
         let to = query["ato"].flatMap { known.contains($0) ? $0 : nil } ?? versions[0].sha256
         let from = query["afrom"].flatMap { known.contains($0) ? $0 : nil } ?? versions[1].sha256
-        guard let old = try db.versionBody(VersionKey(.android, sha256: from)),
-              let new = try db.versionBody(VersionKey(.android, sha256: to)) else { return nil }
+        guard let old = try StoredVersions.android(from, in: db), let new = try StoredVersions.android(to, in: db) else { return nil }
         return compare(old: old, new: new, fromHash: from, toHash: to, watched: watched)
     }
 
-    static func compare(old: [UInt8], new: [UInt8], fromHash: String, toHash: String, watched: [String]) -> DomainPageModel.DiffView {
+    /// Two stored versions compared from their readings (statements and text): nothing is parsed here.
+    static func compare(old: VersionReading<AssetLinksFile>, new: VersionReading<AssetLinksFile>, fromHash: String, toHash: String,
+                        watched: [String]) -> DomainPageModel.DiffView {
         var behavioural: [String] = []
         var urls: [DomainPageModel.WatchedChange] = []
-        let before = AssetLinksReader.read(old).file, after = AssetLinksReader.read(new).file
+        let before = old.document, after = new.document
         if let before, let after {
             let diff = AssetLinksDiff.diff(old: before, new: after, urls: watched)
             for g in diff.grantsRemoved { behavioural.append("\(g.target): \(g.relation) was removed.") }
@@ -95,10 +97,8 @@ struct AndroidPanel: Sendable {
             behavioural.append(after == nil ? "The new file cannot be read: Android verifies no app for this host."
                                             : "The old file could not be read; the new one can.")
         }
-        func lines(_ bytes: [UInt8]) -> [String] {
-            PrettyJSON.lines(bytes)?.map(\.text) ?? String(decoding: bytes, as: UTF8.self).components(separatedBy: "\n")
-        }
-        return .init(fromHash: fromHash, toHash: toHash, behavioural: behavioural, watched: urls, text: TextDiff.diff(lines(old), lines(new)))
+        return .init(fromHash: fromHash, toHash: toHash, behavioural: behavioural, watched: urls,
+                     text: TextDiff.diff(old.text.lines.map(\.text), new.text.lines.map(\.text)))
     }
 }
 

@@ -141,9 +141,9 @@ public enum DomainPage {
             notes[p] = notes[p].map { $0 + "; " + f.code } ?? f.code
         }
         var lines: HTML = .empty
-        if let pretty = PrettyJSON.lines(file.bytes) {
+        if file.text.pretty {
             var used = Set<String>()
-            for line in pretty {
+            for line in file.text.lines {
                 if let note = notes[line.pointer], !used.contains(line.pointer) {
                     used.insert(line.pointer)
                     lines.append("<span class=\"line marked\" data-note=\"\(note)\" title=\"\(note)\">\(line.text)</span>")
@@ -152,14 +152,17 @@ public enum DomainPage {
                 }
             }
         } else {
-            for line in String(decoding: file.bytes.prefix(256 << 10), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
-                lines.append("<span class=\"line\">\(line)</span>")
+            // Not JSON: its text as served, the first 256 KB of it (the Raw link has the rest).
+            var shown = 0
+            for line in file.text.lines where shown < 256 << 10 {
+                shown += line.text.utf8.count + 1
+                lines.append("<span class=\"line\">\(line.text)</span>")
             }
         }
         return """
             <section class="card" id="\(id)"><div class="page-head"><h2>\(title)</h2>\
             <a class="button" href="/versions/\(file.hash)">Raw</a></div>\
-            <p class="muted">Version <code>\(String(file.hash.prefix(12)))</code>, \(file.bytes.count) bytes, first seen \
+            <p class="muted">Version <code>\(String(file.hash.prefix(12)))</code>, \(file.size) bytes, first seen \
             \(DisplayTime.dateTime(file.firstSeen)).</p><pre class="file">\(lines)</pre></section>
             """
     }

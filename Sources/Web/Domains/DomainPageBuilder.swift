@@ -22,9 +22,9 @@ enum DomainPageBuilder {
 
         let versions = try db.versions(domainID: d.id, platform: .apple)
         var file: DomainPageModel.FileView?
-        if let sha = latest?.originVersionSHA256, let body = try db.versionBody(VersionKey(.apple, sha256: sha)) {
+        if let sha = latest?.originVersionSHA256, let reading = try StoredVersions.apple(sha, in: db) {
             let firstSeen = versions.first { $0.sha256 == sha }?.firstSeenAt ?? latest?.startedAt ?? now
-            file = .init(bytes: body, hash: sha, firstSeen: DomainHandlers.epoch(firstSeen))
+            file = .init(text: reading.text, size: reading.size, hash: sha, firstSeen: DomainHandlers.epoch(firstSeen))
         }
         var locations: [DomainPageModel.LocationView] = []
         if let latest {
@@ -108,15 +108,16 @@ enum DomainPageBuilder {
         let known = Set(versions.map(\.sha256))
         let to = query["to"].flatMap { known.contains($0) ? $0 : nil } ?? versions[0].sha256
         let from = query["from"].flatMap { known.contains($0) ? $0 : nil } ?? versions[1].sha256
-        guard let old = try db.versionBody(VersionKey(.apple, sha256: from)), let new = try db.versionBody(VersionKey(.apple, sha256: to)) else { return nil }
+        guard let old = try StoredVersions.apple(from, in: db), let new = try StoredVersions.apple(to, in: db) else { return nil }
         return compare(old: old, new: new, fromHash: from, toHash: to, watched: watched)
     }
 
-    static func compare(old: [UInt8], new: [UInt8], fromHash: String, toHash: String, watched: [String]) -> DomainPageModel.DiffView {
+    /// Two stored versions compared from their readings (documents and text): nothing is parsed here.
+    static func compare(old: VersionReading<AASADocument>, new: VersionReading<AASADocument>, fromHash: String, toHash: String,
+                        watched: [String]) -> DomainPageModel.DiffView {
         var behavioural: [String] = []
         var watchedChanges: [DomainPageModel.WatchedChange] = []
-        let oldReport = AASAValidator.validate(old), newReport = AASAValidator.validate(new)
-        if let a = oldReport.document, let b = newReport.document {
+        if let a = old.document, let b = new.document {
             let diff = AASADiff.diff(old: a, new: b, urls: watched)
             for o in diff.openers {
                 watchedChanges.append(.init(url: o.url, before: o.old.map { "opens " + $0 } ?? "stays in the browser",
@@ -139,14 +140,11 @@ enum DomainPageBuilder {
                     }
                 }
             }
-        } else if oldReport.document != nil || newReport.document != nil {
-            behavioural.append(newReport.document == nil ? "The new file cannot be read: devices would associate no app."
-                                                         : "The old file could not be read; the new one can.")
-        }
-        func lines(_ bytes: [UInt8]) -> [String] {
-            PrettyJSON.lines(bytes)?.map(\.text) ?? String(decoding: bytes, as: UTF8.self).components(separatedBy: "\n")
+        } else if old.document != nil || new.document != nil {
+            behavioural.append(new.document == nil ? "The new file cannot be read: devices would associate no app."
+                                                   : "The old file could not be read; the new one can.")
         }
         return .init(fromHash: fromHash, toHash: toHash, behavioural: behavioural, watched: watchedChanges,
-                     text: TextDiff.diff(lines(old), lines(new)))
+                     text: TextDiff.diff(old.text.lines.map(\.text), new.text.lines.map(\.text)))
     }
 }

@@ -3,12 +3,16 @@ import AASA
 
 /// Everything the domain page shows, gathered by the handler from the store and the AASA module.
 public struct DomainPageModel: Sendable {
+    /// The current file as stored when it was first seen (`VersionReading`): its text, never its
+    /// bytes, so the page cannot parse them (the Raw link serves them byte for byte).
     public struct FileView: Sendable {
-        public var bytes: [UInt8]
+        public var text: FileText
+        public var size: Int
         public var hash: String
         public var firstSeen: Int64
-        public init(bytes: [UInt8], hash: String, firstSeen: Int64) {
-            self.bytes = bytes
+        public init(text: FileText, size: Int, hash: String, firstSeen: Int64) {
+            self.text = text
+            self.size = size
             self.hash = hash
             self.firstSeen = firstSeen
         }

@@ -1,13 +1,21 @@
+import Vocabulary
+
 /// Pretty-prints JSON keeping the key order of the file (Foundation's serializer would sort or
 /// shuffle it) and records, for each output line, the JSON pointer of the value that starts there,
 /// so findings can be marked on the line a person reads.
 public enum PrettyJSON {
-    public struct Line: Sendable, Equatable {
-        public var text: String
-        public var pointer: String
+    public typealias Line = FileText.Line
+
+    /// The file as pages show it: pretty lines, or — when the bytes are not JSON — their text lines
+    /// as served (split at line feeds, empty lines kept), so a page never shows less than the file.
+    public static func text(_ bytes: [UInt8]) -> FileText {
+        if let pretty = lines(bytes) { return FileText(pretty: true, lines: pretty) }
+        // Split on the byte, not Swift's Character: "\r\n" is one Character and would never split.
+        return FileText(pretty: false, lines: bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
+            .map { FileText.Line(text: String(decoding: $0, as: UTF8.self), pointer: "") })
     }
 
-    /// nil when the bytes are not JSON (the page then shows them as text).
+    /// nil when the bytes are not JSON.
     public static func lines(_ bytes: [UInt8]) -> [Line]? {
         var p = Printer(bytes: bytes)
         p.skipSpace()

@@ -1,0 +1,68 @@
+import AASA
+import AssetLinks
+import Foundation
+import Store
+import Testing
+import TestSupport
+import Vocabulary
+@testable import Web
+
+/// The domain page renders a stored file from the reading stored with its version
+/// (`association_versions.reading`, written when the version was first stored), never from its bytes.
+@Suite(.serialized) struct StoredReadingPageTests {
+    static let older = Array(#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/product/*"}]}]}}"#.utf8)
+    static let newer = Array(#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/help/*"}]}]}}"#.utf8)
+
+    /// A reading changed in the database is what the page shows, though the bytes beside it say
+    /// otherwise: the page did not parse them. Versions written without a reading (here by
+    /// `insertCheck`, as by main before migration 0033) are read on the first view and written back.
+    @Test func thePageShowsTheStoredReadingNotTheBytes() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            guard case .added(let id) = try db.importDomain(host: "shop.example", displayName: "shop.example", wildcard: false, appIDs: []) else {
+                Issue.record("not registered")
+                return
+            }
+            try db.insertCheck(NewCheckRow(domainID: id, startedAt: Date().addingTimeInterval(-60), finishedAt: Date().addingTimeInterval(-59),
+                                           verdict: .pass, originBody: Self.older, latencyMilliseconds: 40, changed: true))
+            try db.insertCheck(NewCheckRow(domainID: id, startedAt: Date(), finishedAt: Date(), verdict: .pass, originBody: Self.newer,
+                                           latencyMilliseconds: 40, changed: true))
+            let unread: SQL = "SELECT count(*)::int FROM association_versions WHERE reading IS NULL"
+            #expect(try db.value(unread, as: Int.self) == 2)
+            let client = WebClient(app: WebApp(database: db, configuration: TestApp.configuration))
+            client.setUpAdmin()
+            let first = client.get("/domains/\(id)").bodyText
+            #expect(first.contains("&quot;/&quot;: &quot;/help/*&quot;") || first.contains("\"/\": \"/help/*\""), "the current file, pretty")
+            #expect(first.contains("rule removed"))
+            #expect(try db.value(unread, as: Int.self) == 0, "both versions read once, on the first view, and written back")
+
+            // Doctor the stored readings: the current file's first line, and the older file's document.
+            try db.execute("""
+                UPDATE association_versions SET reading = jsonb_set(reading, '{text,lines,0,text}', '"STORED READING LINE"') WHERE sha256 = $1
+                """, SHA256.hex(Self.newer))
+            try db.execute("UPDATE association_versions SET reading = jsonb_set(reading, '{document}', 'null') WHERE sha256 = $1",
+                           SHA256.hex(Self.older))
+            let page = client.get("/domains/\(id)").bodyText
+            #expect(page.contains("<span class=\"line\">STORED READING LINE</span>"))
+            #expect(page.contains("The old file could not be read; the new one can."))
+            #expect(!page.contains("rule removed"))
+            // The raw download still serves the bytes, byte for byte.
+            #expect(client.get("/versions/\(SHA256.hex(Self.newer))").body == Self.newer)
+        }
+    }
+
+    /// By types: what the page is built from holds no bytes, and the diffs take stored readings, so
+    /// the view has nothing to hand a parser. (This does not compile if either takes bytes again.)
+    @Test func theViewTakesReadingsNotBytes() {
+        let apple: (VersionReading<AASADocument>, VersionReading<AASADocument>, String, String, [String]) -> DomainPageModel.DiffView
+            = DomainPageBuilder.compare
+        let android: (VersionReading<AssetLinksFile>, VersionReading<AssetLinksFile>, String, String, [String]) -> DomainPageModel.DiffView
+            = AndroidPanel.compare
+        let file = DomainPageModel.FileView(text: FileText(pretty: false, lines: [.init(text: "as stored", pointer: "")]),
+                                            size: 9, hash: "ab", firstSeen: 0)
+        #expect(file.text.lines.map(\.text) == ["as stored"])
+        let diff = apple(VersionReading(aasa: Self.older), VersionReading(aasa: Self.newer), "a", "b", ["https://shop.example/product/1"])
+        #expect(diff.watched.map(\.after) == ["stays in the browser"])
+        let none = android(VersionReading(assetLinks: Array("[]".utf8)), VersionReading(assetLinks: Array("x".utf8)), "a", "b", [])
+        #expect(none.behavioural == ["The new file cannot be read: Android verifies no app for this host."])
+    }
+}
