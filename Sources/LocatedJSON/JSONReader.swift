@@ -105,13 +105,8 @@ package struct JSONReader {
 
     private mutating func readObject(depth: Int) throws(Fatal) -> JSONValue {
         let start = position
-        index += 1
         var members: [JSONMember] = []
-        skipWhitespace()
-        if !atEnd && current == UInt8(ascii: "}") {
-            index += 1
-            return JSONValue(kind: .object(members), position: start)
-        }
+        if open(closing: UInt8(ascii: "}")) { return JSONValue(kind: .object(members), position: start) }
         while true {
             skipWhitespace()
             guard !atEnd else { throw unclosed("object", start) }
@@ -146,14 +141,7 @@ package struct JSONReader {
             guard !atEnd else { throw unclosed("object", start) }
             switch current {
             case UInt8(ascii: ","):
-                let comma = position
-                index += 1
-                skipWhitespace()
-                if !atEnd && current == UInt8(ascii: "}") {
-                    report(comma, "A comma before the closing } is not allowed in JSON.", hint: "Delete the trailing comma.")
-                    index += 1
-                    return finishObject(members, start)
-                }
+                if skipComma(closing: UInt8(ascii: "}")) { return finishObject(members, start) }
             case UInt8(ascii: "}"):
                 index += 1
                 return finishObject(members, start)
@@ -163,6 +151,28 @@ package struct JSONReader {
                 throw fatal(position, "Expected ',' or '}' after the value of \"\(key)\", found \(describe(current)).")
             }
         }
+    }
+
+    /// Steps over a container's opening bracket; true when the container is empty (its closing
+    /// bracket is then consumed too).
+    private mutating func open(closing: UInt8) -> Bool {
+        index += 1
+        skipWhitespace()
+        guard !atEnd && current == closing else { return false }
+        index += 1
+        return true
+    }
+
+    /// Steps over a comma between members or elements; true when the container closes right after it
+    /// (a trailing comma, reported and forgiven, the closing bracket consumed).
+    private mutating func skipComma(closing: UInt8) -> Bool {
+        let comma = position
+        index += 1
+        skipWhitespace()
+        guard !atEnd && current == closing else { return false }
+        report(comma, "A comma before the closing \(Character(Unicode.Scalar(closing))) is not allowed in JSON.", hint: "Delete the trailing comma.")
+        index += 1
+        return true
     }
 
     private mutating func finishObject(_ members: [JSONMember], _ start: TextPosition) -> JSONValue {
@@ -196,13 +206,8 @@ package struct JSONReader {
 
     private mutating func readArray(depth: Int) throws(Fatal) -> JSONValue {
         let start = position
-        index += 1
         var elements: [JSONValue] = []
-        skipWhitespace()
-        if !atEnd && current == UInt8(ascii: "]") {
-            index += 1
-            return JSONValue(kind: .array(elements), position: start)
-        }
+        if open(closing: UInt8(ascii: "]")) { return JSONValue(kind: .array(elements), position: start) }
         while true {
             skipWhitespace()
             path.push(.index(elements.count))
@@ -213,14 +218,7 @@ package struct JSONReader {
             guard !atEnd else { throw unclosed("array", start) }
             switch current {
             case UInt8(ascii: ","):
-                let comma = position
-                index += 1
-                skipWhitespace()
-                if !atEnd && current == UInt8(ascii: "]") {
-                    report(comma, "A comma before the closing ] is not allowed in JSON.", hint: "Delete the trailing comma.")
-                    index += 1
-                    return JSONValue(kind: .array(elements), position: start)
-                }
+                if skipComma(closing: UInt8(ascii: "]")) { return JSONValue(kind: .array(elements), position: start) }
             case UInt8(ascii: "]"):
                 index += 1
                 return JSONValue(kind: .array(elements), position: start)

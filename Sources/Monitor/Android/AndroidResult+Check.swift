@@ -86,12 +86,8 @@ extension AndroidResult {
             copy.servedGrants = last
             copy.previousGrants = previous?.previousGrants
         }
-        guard let sha = versionSHA256 else { copy.versionSince = nil; return copy }
-        if let previous, previous.versionSHA256 == sha, let since = previous.versionSince {
-            copy.versionSince = since
-        } else {
-            copy.versionSince = checkedAt
-        }
+        copy.versionSince = CheckSummary.versionSince(of: versionSHA256, previous: previous.map { ($0.versionSHA256, $0.versionSince) },
+                                                      checkedAt: checkedAt)
         return copy
     }
 }

@@ -5,7 +5,9 @@ import Vocabulary
 /// A line of the by-app overview (the page, the API's list, /metrics, `app list`): the app and its
 /// links counted by state, each link judged for this app against its domain's latest changed check
 /// (`AppLinkVerdict`), so a developer-mode link ignores a failing CDN and an Android link counts
-/// what assetlinks.json grants the app, whatever the domain's overall state says.
+/// what assetlinks.json grants the app, whatever the domain's overall state says. The stored line
+/// (`AppListing`: name, IDs, domain and alert counts) is read through as if its fields were this one's.
+@dynamicMemberLookup
 public struct AppSummary: Sendable, Equatable {
     /// A column of the app's matrix: a platform and a service.
     public struct LinkKind: Hashable, Sendable, Comparable {
@@ -17,12 +19,7 @@ public struct AppSummary: Sendable, Equatable {
         }
     }
 
-    public var id: Int64
-    public var name: String
-    public var appleAppIDs: [String]
-    public var androidPackage: String?
-    public var domainCount: Int
-    public var openAlerts: Int
+    public var listing: AppListing
     /// Links per platform and service, by state.
     public var links: [LinkKind: [DomainState: Int]]
 
@@ -30,6 +27,8 @@ public struct AppSummary: Sendable, Equatable {
     public var states: [DomainState: Int] {
         links.values.reduce(into: [:]) { total, byState in total.merge(byState, uniquingKeysWith: +) }
     }
+
+    public subscript<Value>(dynamicMember field: KeyPath<AppListing, Value>) -> Value { listing[keyPath: field] }
 
     public var linkCount: Int { links.values.reduce(0) { $0 + $1.values.reduce(0, +) } }
 
@@ -48,10 +47,7 @@ public struct AppSummary: Sendable, Equatable {
             let state = state(of: row.link, app: app, latest: row.latest)
             links[row.appID, default: [:]][LinkKind(platform: row.link.platform, service: row.link.service), default: [:]][state, default: 0] += 1
         }
-        return try store.appListings().map {
-            AppSummary(id: $0.id, name: $0.name, appleAppIDs: $0.appleAppIDs, androidPackage: $0.androidPackage,
-                       domainCount: $0.domainCount, openAlerts: $0.openAlerts, links: links[$0.id] ?? [:])
-        }
+        return try store.appListings().map { AppSummary(listing: $0, links: links[$0.id] ?? [:]) }
     }
 
     /// The same judgement as the app page's cell (`AppMatrix.cell`), without its run.

@@ -96,12 +96,17 @@ public struct CheckSummary: Hashable, Sendable, Codable {
             copy.certificate = previous.certificate
         }
         copy.android = android?.continuing(from: previous?.android, at: checkedAt)
-        guard let sha = versionSHA256 else { copy.versionSince = nil; return copy }
-        if let previous, previous.versionSHA256 == sha, let since = previous.versionSince {
-            copy.versionSince = since
-        } else {
-            copy.versionSince = checkedAt
-        }
+        copy.versionSince = Self.versionSince(of: versionSHA256, previous: previous.map { ($0.versionSHA256, $0.versionSince) },
+                                              checkedAt: checkedAt)
         return copy
+    }
+
+    /// Since when the served file (by its digest) has been served: the previous check's date while the
+    /// digest is the same, this check's when it changed, nil when no file is served. One rule for
+    /// both platforms' files.
+    static func versionSince(of sha: String?, previous: (sha: String?, since: Date?)?, checkedAt: Date) -> Date? {
+        guard let sha else { return nil }
+        if let previous, previous.sha == sha, let since = previous.since { return since }
+        return checkedAt
     }
 }
