@@ -33,12 +33,4 @@ extension AccountStore {
     }
 }
 
-extension APITokenRecord {
-    init(row: Row) throws {
-        id = try row.decode("id")
-        name = try row.decode("name")
-        role = try row.decode("role")
-        createdAt = try row.decode("created_at")
-        lastUsedAt = try row.decode("last_used_at")
-    }
-}
+extension APITokenRecord: RowDecodable {}

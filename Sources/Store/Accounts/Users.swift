@@ -7,15 +7,9 @@ public struct UserRecord: Sendable, Hashable {
     public var passwordHash: String
     public var role: Role
     public var createdAt: Date
-
-    init(row: Row) throws {
-        id = try row.decode("id")
-        email = try row.decode("email")
-        passwordHash = try row.decode("password_hash")
-        role = try row.decode("role")
-        createdAt = try row.decode("created_at")
-    }
 }
+
+extension UserRecord: RowDecodable {}
 
 extension AccountStore {
     public func userCount() throws -> Int {

@@ -3,7 +3,7 @@ import Vocabulary
 
 /// What one changed check of a domain says that an app link is judged by: Apple's findings and
 /// expectation results, and Android's side.
-public struct LinkEvidence: Sendable {
+public struct LinkEvidence: Sendable, RowDecodable {
     public var checkID: Int64
     public var startedAt: Date
     public var findings: [Finding]
@@ -23,13 +23,8 @@ public struct LinkEvidence: Sendable {
         self.androidVersionSHA256 = androidVersionSHA256
     }
 
-    init(row: Row) throws {
-        checkID = try row.decode("check_id")
-        startedAt = try row.decode("started_at")
-        findings = try row.decodeJSON("findings")
-        expectations = try row.decode("expectations")
-        android = try row.decode("android")
-        androidVersionSHA256 = try row.decode("android_sha")
+    enum CodingKeys: String, CodingKey {
+        case checkID, startedAt, findings, expectations, android, androidVersionSHA256 = "android_sha"
     }
 
     static let columns: SQL = """

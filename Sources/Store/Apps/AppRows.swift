@@ -110,7 +110,7 @@ public struct AppRecord: Sendable, Equatable {
 }
 
 /// One link of an app with the state of its domain, for the app page, the API and /metrics.
-public struct AppLinkRecord: Sendable {
+public struct AppLinkRecord: Sendable, RowDecodable {
     public var domainID: Int64
     public var host: String
     public var displayName: String
@@ -132,23 +132,6 @@ public struct AppLinkRecord: Sendable {
     /// `*.example.com` for a wildcard.
     public var displayHost: String { wildcard ? "*.\(displayName)" : displayName }
 
-    init(row: Row) throws {
-        domainID = try row.decode("domain_id")
-        host = try row.decode("host")
-        displayName = try row.decode("display_name")
-        wildcard = try row.decode("wildcard")
-        platform = try row.decode("platform")
-        service = try row.decode("service")
-        developerMode = try row.decode("developer_mode")
-        managedMode = try row.decode("managed_mode")
-        declaredAs = try row.decode("declared_as")
-        lastCheckID = try row.decode("last_check_id")
-        lastVerdict = try row.decode("last_verdict")
-        lastReason = try row.decode("last_reason")
-        lastChangedAt = try row.decode("last_changed_at")
-        lastExpectations = try row.decode("last_expectations")
-        checking = try row.decode("checking")
-    }
 }
 
 /// A watched URL of an app, on its domain.

@@ -2,7 +2,7 @@ import Vocabulary
 import Foundation
 
 /// A stored check, as the domain page and the API show it.
-public struct CheckRow: Sendable {
+public struct CheckRow: Sendable, RowDecodable {
     public var id: Int64
     public var startedAt: Date
     public var finishedAt: Date?
@@ -21,20 +21,10 @@ public struct CheckRow: Sendable {
     /// Android's side of the check; nil when Android was not checked.
     public var android: AndroidResult?
 
-    init(row: Row) throws {
-        id = try row.decode("id")
-        startedAt = try row.decode("started_at")
-        finishedAt = try row.decode("finished_at")
-        verdict = try row.decode("verdict")
-        originVersionSHA256 = try row.decode("origin_sha")
-        cdnVersionSHA256 = try row.decode("cdn_sha")
-        androidVersionSHA256 = try row.decode("android_sha")
-        changed = try row.decode("changed")
-        latencyMilliseconds = try row.decode("latency_ms")
-        transport = try row.decode("transport")
-        findings = try row.decodeJSON("findings")
-        expectations = try row.decode("expectations")
-        android = try row.decode("android")
+    enum CodingKeys: String, CodingKey {
+        case id, startedAt, finishedAt, verdict, changed, transport, findings, expectations, android
+        case originVersionSHA256 = "origin_sha", cdnVersionSHA256 = "cdn_sha", androidVersionSHA256 = "android_sha"
+        case latencyMilliseconds = "latency_ms"
     }
 
     static let select: SQL = """

@@ -62,7 +62,7 @@ public struct WatchedURLExpectation: Sendable, Hashable {
 }
 
 /// One registered domain with its settings and scheduling state.
-public struct DomainRecord: Sendable {
+public struct DomainRecord: Sendable, RowDecodable {
     public var id: Int64
     public var host: String
     public var displayName: String
@@ -91,26 +91,7 @@ public struct DomainRecord: Sendable {
         checkRequestedAt != nil || (leaseUntil.map { $0 > now } ?? false)
     }
 
-    init(row: Row) throws {
-        id = try row.decode("id")
-        host = try row.decode("host")
-        displayName = try row.decode("display_name")
-        wildcard = try row.decode("wildcard")
-        intervalSeconds = try row.decode("interval_seconds")
-        badgeEnabled = try row.decode("badge_enabled")
-        platforms = try row.decode("platforms")
-        nextCheckAt = try row.decode("next_check_at")
-        checkRequestedAt = try row.decode("check_requested_at")
-        leaseUntil = try row.decode("lease_until")
-        lastCheckID = try row.decode("last_check_id")
-        lastCheckedAt = try row.decode("last_checked_at")
-        lastVerdict = try row.decode("last_verdict")
-        lastReason = try row.decode("last_reason")
-        lastExpectations = try row.decode("last_expectations")
-        lastChangedAt = try row.decode("last_changed_at")
-        createdAt = try row.decode("created_at")
-    }
-
+    /// The columns of `RowDecodable`: each property's name in snake_case.
     static let columns: SQL = """
         id, host, display_name, wildcard, interval_seconds, badge_enabled, platforms, next_check_at, check_requested_at, lease_until,
         last_check_id, last_checked_at, last_verdict, last_reason, last_expectations, last_changed_at, created_at

@@ -1,0 +1,91 @@
+/// A row type that states its columns once: its stored properties, through `Decodable`. Each
+/// property reads the column of its name in snake_case (`lastCheckedAt` → `last_checked_at`,
+/// `lastCheckID` → `last_check_id`); a `CodingKeys` case with another raw value names another
+/// column (`originVersionSHA256 = "origin_sha"`). A column is decoded as its `SQLDecodable` type
+/// (so a stored value the code does not know is an error naming the table and column, as with
+/// `Row.decode`), any other `Decodable` as stored JSON (`Row.decodeJSON`); a missing column is an
+/// error, never a default. In the spirit of postgres-nio's `PostgresRow.decode(_:)`.
+protocol RowDecodable: Decodable {}
+
+extension RowDecodable {
+    init(row: Row) throws {
+        self = try Self(from: RowDecoder(row: row))
+    }
+}
+
+/// Decodes one `Row` into a `RowDecodable` (only a keyed container: a row is columns by name).
+private struct RowDecoder: Decoder {
+    let row: Row
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(Columns<Key>(row: row))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        throw DatabaseError.decoding(column: "*", message: "a row is read by column name, not by position")
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        throw DatabaseError.decoding(column: "*", message: "a row is read by column name, not as one value")
+    }
+}
+
+private struct Columns<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let row: Row
+    var codingPath: [any CodingKey] { [] }
+    var allKeys: [Key] { row.columnNames.compactMap { Key(stringValue: $0) } }
+
+    /// Every column is "present": a missing one must fail in `decodeNil`/`decode` with its name,
+    /// not read as nil the way `decodeIfPresent` would take an absent key.
+    func contains(_ key: Key) -> Bool { true }
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        let name = Self.column(key)
+        guard let index = row.columnNames.firstIndex(of: name) else {
+            throw DatabaseError.decoding(column: name, message: "no such column in the result (\(row.columnNames.joined(separator: ", ")))")
+        }
+        return row.values[index] == nil
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        let name = Self.column(key)
+        guard let coded = T.self as? any SQLDecodable.Type else { return try row.decodeJSON(name) }
+        guard let value = try row.decode(name, as: coded) as? T else {
+            throw DatabaseError.decoding(column: name, message: "did not decode as \(T.self)")
+        }
+        return value
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        throw DatabaseError.decoding(column: Self.column(key), message: "a column holds one value, not columns")
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        throw DatabaseError.decoding(column: Self.column(key), message: "a column holds one value, not a list of columns")
+    }
+
+    func superDecoder() throws -> any Decoder { RowDecoder(row: row) }
+    func superDecoder(forKey key: Key) throws -> any Decoder { RowDecoder(row: row) }
+
+    /// The column of a property: its name in snake_case. A word of capitals stays one word
+    /// (`lastCheckID` → `last_check_id`, `URLCount` → `url_count`); a name already in snake_case
+    /// (a `CodingKeys` raw value) is itself.
+    static func column(_ key: Key) -> String {
+        let bytes = Array(key.stringValue.utf8)
+        func isUpper(_ b: UInt8) -> Bool { b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") }
+        func isLower(_ b: UInt8) -> Bool { b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z") }
+        var name: [UInt8] = []
+        name.reserveCapacity(bytes.count + 4)
+        for (i, byte) in bytes.enumerated() {
+            if isUpper(byte), i > 0 {
+                let afterWord = !isUpper(bytes[i - 1]) && bytes[i - 1] != UInt8(ascii: "_")
+                let startsWord = i + 1 < bytes.count && isLower(bytes[i + 1])
+                if afterWord || startsWord { name.append(UInt8(ascii: "_")) }
+            }
+            name.append(isUpper(byte) ? byte + 32 : byte)
+        }
+        return String(decoding: name, as: UTF8.self)
+    }
+}
