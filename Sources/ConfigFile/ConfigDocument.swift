@@ -73,25 +73,6 @@ public struct AppEntry: Sendable, Equatable {
 
 /// A domain to monitor with its expectations, as text from the file.
 public struct DomainEntry: Sendable, Equatable {
-    public struct AppID: Sendable, Equatable {
-        public var service: String
-        public var appID: String
-        public init(service: String, appID: String) {
-            self.service = service
-            self.appID = appID
-        }
-    }
-
-    public struct WatchedURL: Sendable, Equatable {
-        public var url: String
-        /// An app ID the URL must open, or `browser`.
-        public var expect: String
-        public init(url: String, expect: String) {
-            self.url = url
-            self.expect = expect
-        }
-    }
-
     /// Where each value was written, so a refusal names its line.
     public struct Lines: Sendable, Equatable {
         public var entry = 0, host = 0, interval = 0, badge = 0, platforms = 0
@@ -110,12 +91,12 @@ public struct DomainEntry: Sendable, Equatable {
     /// both, apple or android as written (checked by the registry); nil: not managed by the file
     /// (new domains: both).
     public var platforms: String?
-    public var appIDs: [AppID]
-    public var watchedURLs: [WatchedURL]
+    public var appIDs: [AppIDEntry]
+    public var watchedURLs: [WatchedURLEntry]
     public var lines: Lines
 
-    public init(host: String, intervalMinutes: Int? = nil, badge: Bool? = nil, platforms: String? = nil, appIDs: [AppID] = [],
-                watchedURLs: [WatchedURL] = [], lines: Lines = Lines()) {
+    public init(host: String, intervalMinutes: Int? = nil, badge: Bool? = nil, platforms: String? = nil, appIDs: [AppIDEntry] = [],
+                watchedURLs: [WatchedURLEntry] = [], lines: Lines = Lines()) {
         self.host = host
         self.platforms = platforms
         self.intervalMinutes = intervalMinutes

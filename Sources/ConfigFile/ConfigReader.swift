@@ -254,172 +254,198 @@ private struct Walker {
     static let domainKeys = ["host", "interval_minutes", "badge", "platforms", "app_ids", "watched_urls"]
 
     mutating func domain(_ node: Node) -> DomainEntry? {
-        guard let pairs = mapping(node, what: "a domain", keys: Self.domainKeys) else { return nil }
-        var entry = DomainEntry(host: "")
-        entry.lines.entry = Self.line(node)
-        var complete = true
-        for (key, _, value) in pairs {
-            switch key {
-            case "host":
-                read(value, what: "host", into: &entry.host, line: &entry.lines.host, complete: &complete)
-            case "interval_minutes":
-                entry.lines.interval = Self.line(value)
-                entry.intervalMinutes = integer(value, what: "interval_minutes")
-                if entry.intervalMinutes == nil { complete = false }
-            case "badge":
-                entry.lines.badge = Self.line(value)
-                if let b = boolean(value, what: "badge") { entry.badge = b } else { complete = false }
-            case "platforms":
-                entry.lines.platforms = Self.line(value)
-                if let word = string(value, what: "platforms") { entry.platforms = word } else { complete = false }
-            case "app_ids":
-                // service: [TEAMID.bundle.id, …]; the app IDs themselves are checked by the registry.
-                for (service, serviceNode, ids) in mapping(value, what: "app_ids", keys: nil) ?? [] {
-                    // Refused here, not only by the registry: the writer groups app IDs by known
-                    // service, so a misspelt one would not be written back in the file's order.
-                    // The values are read first either way, so they count against the read budget.
-                    let listed = strings(ids, what: "app_ids.\(service)")
-                    guard Service(rawValue: service) != nil else {
-                        fail(serviceNode, "unknown service \"\(service)\" in app_ids; expected \(Service.allCases.map(\.rawValue).joined(separator: ", "))")
-                        complete = false
-                        continue
-                    }
-                    for (id, line) in listed {
-                        entry.appIDs.append(DomainEntry.AppID(service: service, appID: id))
-                        entry.lines.services.append(Self.line(serviceNode))
-                        entry.lines.appIDs.append(line)
-                    }
+        entry(node, what: "a domain", keys: Self.domainKeys, DomainEntry(host: ""), needs: [("host", "a domain needs host:")]) {
+            $0.domainField(&$1, $2, $3, &$4)
+        }
+    }
+
+    mutating func domainField(_ entry: inout DomainEntry, _ key: String, _ value: Node, _ complete: inout Bool) {
+        switch key {
+        case "host":
+            read(value, what: "host", into: &entry.host, line: &entry.lines.host, complete: &complete)
+        case "interval_minutes":
+            entry.lines.interval = Self.line(value)
+            entry.intervalMinutes = integer(value, what: "interval_minutes")
+            if entry.intervalMinutes == nil { complete = false }
+        case "badge":
+            entry.lines.badge = Self.line(value)
+            if let b = boolean(value, what: "badge") { entry.badge = b } else { complete = false }
+        case "platforms":
+            entry.lines.platforms = Self.line(value)
+            if let word = string(value, what: "platforms") { entry.platforms = word } else { complete = false }
+        case "app_ids":
+            // service: [TEAMID.bundle.id, …]; the app IDs themselves are checked by the registry.
+            for (service, serviceNode, ids) in mapping(value, what: "app_ids", keys: nil) ?? [] {
+                // Refused here, not only by the registry: the writer groups app IDs by known
+                // service, so a misspelt one would not be written back in the file's order.
+                // The values are read first either way, so they count against the read budget.
+                let listed = strings(ids, what: "app_ids.\(service)")
+                guard Service(rawValue: service) != nil else {
+                    fail(serviceNode, "unknown service \"\(service)\" in app_ids; expected \(Service.allCases.map(\.rawValue).joined(separator: ", "))")
+                    complete = false
+                    continue
                 }
-            case "watched_urls":
-                for item in sequence(value, what: "watched_urls") ?? [] {
-                    guard let fields = mapping(item, what: "a watched URL", keys: ["url", "expect"]) else { continue }
-                    var url: String?, expect: String?
-                    var lines = (url: Self.line(item), expect: Self.line(item))
-                    for (k, _, v) in fields {
-                        if k == "url" { url = string(v, what: "url"); lines.url = Self.line(v) }
-                        if k == "expect" { expect = string(v, what: "expect"); lines.expect = Self.line(v) }
-                    }
-                    guard let url, let expect else {
-                        if !fields.contains(where: { $0.key == "url" }) { fail(item, "a watched URL needs url:") }
-                        if !fields.contains(where: { $0.key == "expect" }) {
-                            fail(item, "a watched URL needs expect: an app ID that must open it, or browser")
-                        }
-                        continue
-                    }
-                    entry.watchedURLs.append(DomainEntry.WatchedURL(url: url, expect: expect))
-                    entry.lines.watchedURLs.append(lines.url)
-                    entry.lines.expectations.append(lines.expect)
+                for (id, line) in listed {
+                    entry.appIDs.append(AppIDEntry(service: service, appID: id))
+                    entry.lines.services.append(Self.line(serviceNode))
+                    entry.lines.appIDs.append(line)
                 }
-            default:
-                break
             }
+        case "watched_urls":
+            for item in sequence(value, what: "watched_urls") ?? [] {
+                guard let fields = mapping(item, what: "a watched URL", keys: ["url", "expect"]) else { continue }
+                var url: String?, expect: String?
+                var lines = (url: Self.line(item), expect: Self.line(item))
+                for (k, _, v) in fields {
+                    if k == "url" { url = string(v, what: "url"); lines.url = Self.line(v) }
+                    if k == "expect" { expect = string(v, what: "expect"); lines.expect = Self.line(v) }
+                }
+                guard let url, let expect else {
+                    if !fields.contains(where: { $0.key == "url" }) { fail(item, "a watched URL needs url:") }
+                    if !fields.contains(where: { $0.key == "expect" }) {
+                        fail(item, "a watched URL needs expect: an app ID that must open it, or browser")
+                    }
+                    continue
+                }
+                entry.watchedURLs.append(WatchedURLEntry(url: url, expect: expect))
+                entry.lines.watchedURLs.append(lines.url)
+                entry.lines.expectations.append(lines.expect)
+            }
+        default:
+            break
         }
-        if !pairs.contains(where: { $0.key == "host" }) {
-            fail(node, "a domain needs host:")
-            return nil
-        }
-        return complete ? entry : nil
     }
 
     static let appKeys = ["name", "apple_app_ids", "apple_domains", "android_package", "fingerprints", "android_hosts", "watched_urls"]
 
     mutating func app(_ node: Node) -> AppEntry? {
-        guard let pairs = mapping(node, what: "an app", keys: Self.appKeys) else { return nil }
-        var entry = AppEntry(name: "")
-        entry.lines.entry = Self.line(node)
-        var complete = true
-        for (key, _, value) in pairs {
-            switch key {
-            case "name":
-                read(value, what: "name", into: &entry.name, line: &entry.lines.name, complete: &complete)
-            case "android_package":
-                read(value, what: "android_package", into: &entry.androidPackage, line: &entry.lines.androidPackage, complete: &complete)
-            case "apple_app_ids":
-                for (id, line) in strings(value, what: "apple_app_ids") { entry.appleAppIDs.append(id); entry.lines.appleAppIDs.append(line) }
-            case "apple_domains":
-                for (d, line) in strings(value, what: "apple_domains") { entry.appleDomains.append(d); entry.lines.appleDomains.append(line) }
-            case "android_hosts":
-                for (h, line) in strings(value, what: "android_hosts") { entry.androidHosts.append(h); entry.lines.androidHosts.append(line) }
-            case "watched_urls":
-                for (u, line) in strings(value, what: "watched_urls") { entry.watchedURLs.append(u); entry.lines.watchedURLs.append(line) }
-            case "fingerprints":
-                // A fingerprint alone is the app-signing key; {fingerprint, role} names another role.
-                for item in sequence(value, what: "fingerprints") ?? [] {
-                    if case .scalar = item {
-                        if let f = string(item, what: "a fingerprint") { entry.fingerprints.append(.init(fingerprint: f)); entry.lines.fingerprints.append(Self.line(item)) }
-                        continue
-                    }
-                    guard let fields = mapping(item, what: "a fingerprint", keys: ["fingerprint", "role"]) else { continue }
-                    var fingerprint: AppEntry.Fingerprint?
-                    var role = "app-signing"
-                    for (k, _, v) in fields {
-                        if k == "fingerprint", let f = string(v, what: "fingerprint") { fingerprint = .init(fingerprint: f) }
-                        if k == "role", let r = string(v, what: "role") { role = r }
-                    }
-                    guard var fingerprint else {
-                        fail(item, "a fingerprint entry needs fingerprint:")
-                        continue
-                    }
-                    fingerprint.role = role
-                    entry.fingerprints.append(fingerprint)
-                    entry.lines.fingerprints.append(Self.line(item))
-                }
-            default:
-                break
-            }
+        entry(node, what: "an app", keys: Self.appKeys, AppEntry(name: ""), needs: [("name", "an app needs name: (its identity across applies)")]) {
+            $0.appField(&$1, $2, $3, &$4)
         }
-        if !pairs.contains(where: { $0.key == "name" }) { fail(node, "an app needs name: (its identity across applies)"); complete = false }
-        return complete ? entry : nil
+    }
+
+    mutating func appField(_ entry: inout AppEntry, _ key: String, _ value: Node, _ complete: inout Bool) {
+        switch key {
+        case "name":
+            read(value, what: "name", into: &entry.name, line: &entry.lines.name, complete: &complete)
+        case "android_package":
+            read(value, what: "android_package", into: &entry.androidPackage, line: &entry.lines.androidPackage, complete: &complete)
+        case "apple_app_ids":
+            for (id, line) in strings(value, what: "apple_app_ids") { entry.appleAppIDs.append(id); entry.lines.appleAppIDs.append(line) }
+        case "apple_domains":
+            for (d, line) in strings(value, what: "apple_domains") { entry.appleDomains.append(d); entry.lines.appleDomains.append(line) }
+        case "android_hosts":
+            for (h, line) in strings(value, what: "android_hosts") { entry.androidHosts.append(h); entry.lines.androidHosts.append(line) }
+        case "watched_urls":
+            for (u, line) in strings(value, what: "watched_urls") { entry.watchedURLs.append(u); entry.lines.watchedURLs.append(line) }
+        case "fingerprints":
+            // A fingerprint alone is the app-signing key; {fingerprint, role} names another role.
+            for item in sequence(value, what: "fingerprints") ?? [] {
+                if case .scalar = item {
+                    if let f = string(item, what: "a fingerprint") { entry.fingerprints.append(.init(fingerprint: f)); entry.lines.fingerprints.append(Self.line(item)) }
+                    continue
+                }
+                guard let fields = mapping(item, what: "a fingerprint", keys: ["fingerprint", "role"]) else { continue }
+                var fingerprint: AppEntry.Fingerprint?
+                var role = "app-signing"
+                for (k, _, v) in fields {
+                    if k == "fingerprint", let f = string(v, what: "fingerprint") { fingerprint = .init(fingerprint: f) }
+                    if k == "role", let r = string(v, what: "role") { role = r }
+                }
+                guard var fingerprint else {
+                    fail(item, "a fingerprint entry needs fingerprint:")
+                    continue
+                }
+                fingerprint.role = role
+                entry.fingerprints.append(fingerprint)
+                entry.lines.fingerprints.append(Self.line(item))
+            }
+        default:
+            break
+        }
     }
 
     mutating func channel(_ node: Node) -> ChannelEntry? {
-        guard let pairs = mapping(node, what: "a channel", keys: nil) else { return nil }
-        var entry = ChannelEntry(name: "", kind: "")
-        entry.lines.entry = Self.line(node)
-        var complete = true
-        for (key, _, value) in pairs {
-            switch key {
-            case "name":
-                read(value, what: "name", into: &entry.name, line: &entry.lines.name, complete: &complete)
-            case "kind":
-                read(value, what: "kind", into: &entry.kind, line: &entry.lines.kind, complete: &complete)
-            case "min_severity":
-                entry.lines.minSeverity = Self.line(value)
-                guard let text = string(value, what: "min_severity") else { complete = false; continue }
-                guard let severity = AlertSeverity(rawValue: text) else {
-                    fail(value, "min_severity must be critical, warning or info, not \"\(text)\"")
-                    complete = false
-                    continue
-                }
-                entry.minSeverity = severity
-            case "domains":
-                for (host, line) in strings(value, what: "domains") {
-                    entry.domains.append(host)
-                    entry.lines.domains.append(line)
-                }
-            case "apps":
-                for (app, line) in strings(value, what: "apps") {
-                    entry.apps.append(app)
-                    entry.lines.apps.append(line)
-                }
-            case "enabled":
-                entry.lines.enabled = Self.line(value)
-                if let b = boolean(value, what: "enabled") { entry.enabled = b } else { complete = false }
-            default:
-                // A kind's own setting (to, url, secret, routing_key, …): checked by the kind.
-                guard let template = string(value, what: key) else { complete = false; continue }
-                do {
-                    let text = try ConfigText(resolving: template, environment: environment)
-                    entry.settings.append((key, text))
-                    entry.lines.settings[key] = Self.line(value)
-                } catch {
-                    fail(value, "\(key): \(error)")
-                    complete = false
-                }
+        entry(node, what: "a channel", keys: nil, ChannelEntry(name: "", kind: ""),
+              needs: [("name", "a channel needs name: (its identity across applies)"), ("kind", "a channel needs kind:")]) {
+            $0.channelField(&$1, $2, $3, &$4)
+        }
+    }
+
+    mutating func channelField(_ entry: inout ChannelEntry, _ key: String, _ value: Node, _ complete: inout Bool) {
+        switch key {
+        case "name":
+            read(value, what: "name", into: &entry.name, line: &entry.lines.name, complete: &complete)
+        case "kind":
+            read(value, what: "kind", into: &entry.kind, line: &entry.lines.kind, complete: &complete)
+        case "min_severity":
+            entry.lines.minSeverity = Self.line(value)
+            guard let text = string(value, what: "min_severity") else { complete = false; return }
+            guard let severity = AlertSeverity(rawValue: text) else {
+                fail(value, "min_severity must be critical, warning or info, not \"\(text)\"")
+                complete = false
+                return
+            }
+            entry.minSeverity = severity
+        case "domains":
+            for (host, line) in strings(value, what: "domains") {
+                entry.domains.append(host)
+                entry.lines.domains.append(line)
+            }
+        case "apps":
+            for (app, line) in strings(value, what: "apps") {
+                entry.apps.append(app)
+                entry.lines.apps.append(line)
+            }
+        case "enabled":
+            entry.lines.enabled = Self.line(value)
+            if let b = boolean(value, what: "enabled") { entry.enabled = b } else { complete = false }
+        default:
+            // A kind's own setting (to, url, secret, routing_key, …): checked by the kind.
+            guard let template = string(value, what: key) else { complete = false; return }
+            do {
+                let text = try ConfigText(resolving: template, environment: environment)
+                entry.settings.append((key, text))
+                entry.lines.settings[key] = Self.line(value)
+            } catch {
+                fail(value, "\(key): \(error)")
+                complete = false
             }
         }
-        if !pairs.contains(where: { $0.key == "name" }) { fail(node, "a channel needs name: (its identity across applies)"); complete = false }
-        if !pairs.contains(where: { $0.key == "kind" }) { fail(node, "a channel needs kind:"); complete = false }
+    }
+
+    /// What every entry (domain, app, channel) shares: a mapping of known keys, each read by `field`;
+    /// the entry's line; a key it cannot do without refused with `needs`' sentence; nil when any value
+    /// was refused, so a half-read entry never reaches the registry.
+    mutating func entry<Entry: ConfigEntry>(_ node: Node, what: String, keys: [String]?, _ empty: Entry,
+                                            needs: [(key: String, sentence: String)],
+                                            field: (inout Self, inout Entry, String, Node, inout Bool) -> Void) -> Entry? {
+        guard let pairs = mapping(node, what: what, keys: keys) else { return nil }
+        var entry = empty
+        entry.lines.entry = Self.line(node)
+        var complete = true
+        for (key, _, value) in pairs { field(&self, &entry, key, value, &complete) }
+        for (key, sentence) in needs where !pairs.contains(where: { $0.key == key }) {
+            fail(node, sentence)
+            complete = false
+        }
         return complete ? entry : nil
     }
 }
+
+/// An entry of the file that remembers the line it starts on (`lines.entry`).
+protocol ConfigEntry {
+    associatedtype Lines: EntryLines
+    var lines: Lines { get set }
+}
+
+protocol EntryLines {
+    var entry: Int { get set }
+}
+
+extension DomainEntry: ConfigEntry {}
+extension DomainEntry.Lines: EntryLines {}
+extension AppEntry: ConfigEntry {}
+extension AppEntry.Lines: EntryLines {}
+extension ChannelEntry: ConfigEntry {}
+extension ChannelEntry.Lines: EntryLines {}

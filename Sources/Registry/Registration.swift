@@ -3,26 +3,6 @@ import Vocabulary
 /// A registration or an edit as the form, the API or an import file gave it: text as typed, checked
 /// by `DomainRegistry` (`AppID` and `HostName` rules, the offered intervals, watched URLs on the host).
 public struct Registration: Sendable, Equatable {
-    public struct AppIDEntry: Sendable, Equatable {
-        /// A service name (applinks, webcredentials, appclips, activitycontinuation).
-        public var service: String
-        public var appID: String
-        public init(service: String, appID: String) {
-            self.service = service
-            self.appID = appID
-        }
-    }
-
-    public struct WatchedURLEntry: Sendable, Equatable {
-        public var url: String
-        /// An app ID the URL must open, or "browser" (or nothing) when it must stay in the browser.
-        public var expect: String
-        public init(url: String, expect: String) {
-            self.url = url
-            self.expect = expect
-        }
-    }
-
     /// An Android app the domain must verify, as typed: a package and its fingerprints (separated by
     /// spaces, commas or new lines; lower case and bare hex accepted, stored in the one form).
     public struct AndroidAppEntry: Sendable, Equatable {

@@ -114,8 +114,8 @@ extension DomainRegistry {
             // An interval the file leaves out is checked as the default, and kept as it is for a
             // domain that exists (see `ConfigPlanner`).
             let registration = Registration(
-                host: entry.host, appIDs: entry.appIDs.map { .init(service: $0.service, appID: $0.appID) },
-                watchedURLs: entry.watchedURLs.map { .init(url: $0.url, expect: $0.expect) },
+                host: entry.host, appIDs: entry.appIDs,
+                watchedURLs: entry.watchedURLs,
                 intervalMinutes: entry.intervalMinutes ?? defaultMinutes, badge: entry.badge ?? false, platforms: entry.platforms)
             do {
                 let draft = try validate(registration, editing: nil)

@@ -1,0 +1,22 @@
+/// An expected app ID as typed (the form, the API, an import, a config file), before the registry
+/// checks it (`AppID`, `Service`): one type from every way in to `DomainRegistry`.
+public struct AppIDEntry: Sendable, Equatable {
+    /// A service name (applinks, webcredentials, appclips, activitycontinuation).
+    public var service: String
+    public var appID: String
+    public init(service: String, appID: String) {
+        self.service = service
+        self.appID = appID
+    }
+}
+
+/// A watched URL as typed, before the registry checks it.
+public struct WatchedURLEntry: Sendable, Equatable {
+    public var url: String
+    /// An app ID the URL must open, or "browser" (or nothing) when it must stay in the browser.
+    public var expect: String
+    public init(url: String, expect: String) {
+        self.url = url
+        self.expect = expect
+    }
+}
