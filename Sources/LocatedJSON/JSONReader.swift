@@ -55,6 +55,12 @@ package struct JSONReader {
         lineStart = offset
         lineStartContinuations = continuations
     }
+
+    /// Keeps line and column right over a byte at `index` that is skipped, not read: a newline
+    /// starts a line, a UTF-8 continuation byte adds no column.
+    private mutating func passOver(_ byte: UInt8) {
+        if byte == 0x0A { newLine(startingAt: index + 1) } else if byte & 0xC0 == 0x80 { continuations += 1 }
+    }
     private var atEnd: Bool { index >= bytes.count }
     private var current: UInt8 { bytes[index] }
 
@@ -462,23 +468,15 @@ package struct JSONReader {
                         // then named a column past the end of the file (found by fuzzing).
                         index = min(index + 2, bytes.count)
                         continue
-                    case 0x0A:
-                        newLine(startingAt: index + 1)
-                    case 0x80...0xBF:
-                        continuations += 1
                     default:
-                        break
+                        passOver(bytes[index])
                     }
                     index += 1
                 }
                 // An unclosed string runs to the end of the file: nothing is left to close.
                 if index >= bytes.count { break scan }
-            case 0x0A:
-                newLine(startingAt: index + 1)
-            case 0x80...0xBF:
-                continuations += 1
             default:
-                break
+                passOver(byte)
             }
             index += 1
         }
@@ -510,11 +508,8 @@ package struct JSONReader {
         index += 2
         while index < bytes.count {
             let byte = bytes[index]
-            if byte & 0xC0 == 0x80 { continuations += 1 }
-            if byte == 0x0A {
-                newLine(startingAt: index + 1)
-                if !block { index += 1; return }
-            }
+            passOver(byte)
+            if byte == 0x0A && !block { index += 1; return }
             if block && byte == UInt8(ascii: "*") && index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "/") {
                 index += 2
                 return
