@@ -3,8 +3,9 @@
 /// `lastCheckID` → `last_check_id`); a `CodingKeys` case with another raw value names another
 /// column (`originVersionSHA256 = "origin_sha"`). A column is decoded as its `SQLDecodable` type
 /// (so a stored value the code does not know is an error naming the table and column, as with
-/// `Row.decode`), any other `Decodable` as stored JSON (`Row.decodeJSON`); a missing column is an
-/// error, never a default. In the spirit of postgres-nio's `PostgresRow.decode(_:)`.
+/// `Row.decode`), a property that is itself `RowDecodable` from the same row's columns (a group of
+/// fields two row types share), any other `Decodable` as stored JSON (`Row.decodeJSON`); a missing
+/// column is an error, never a default. In the spirit of postgres-nio's `PostgresRow.decode(_:)`.
 protocol RowDecodable: Decodable {}
 
 extension RowDecodable {
@@ -51,6 +52,12 @@ private struct Columns<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let name = Self.column(key)
+        if let group = T.self as? any RowDecodable.Type {
+            guard let value = try group.init(row: row) as? T else {
+                throw DatabaseError.decoding(column: name, message: "did not decode as \(T.self)")
+            }
+            return value
+        }
         guard let coded = T.self as? any SQLDecodable.Type else { return try row.decodeJSON(name) }
         guard let value = try row.decode(name, as: coded) as? T else {
             throw DatabaseError.decoding(column: name, message: "did not decode as \(T.self)")

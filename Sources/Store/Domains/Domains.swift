@@ -1,14 +1,21 @@
 import Vocabulary
 import Foundation
 
-/// A domain as the dashboard registers or edits it.
-public struct DomainDraft: Sendable, Equatable {
+/// What a domain is watched as: written by a draft, read back in its record (one declaration for
+/// both, read through as if the fields were theirs).
+public struct DomainSettings: Sendable, Equatable, RowDecodable {
     public var host: String
     public var displayName: String
     public var wildcard: Bool
     public var intervalSeconds: Int
     public var badgeEnabled: Bool
     public var platforms: WatchedPlatforms
+}
+
+/// A domain as the dashboard registers or edits it.
+@dynamicMemberLookup
+public struct DomainDraft: Sendable, Equatable {
+    public var settings: DomainSettings
     /// (service, TEAMID.bundle.id)
     public var appIDs: [AppIDExpectation]
     public var watchedURLs: [WatchedURLExpectation]
@@ -20,14 +27,15 @@ public struct DomainDraft: Sendable, Equatable {
                 appIDs: [AppIDExpectation], watchedURLs: [WatchedURLExpectation], platforms: WatchedPlatforms = .both,
                 androidApps: [AndroidAppExpectationDraft]? = nil) {
         self.androidApps = androidApps
-        self.host = host
-        self.platforms = platforms
-        self.displayName = displayName
-        self.wildcard = wildcard
-        self.intervalSeconds = intervalSeconds
-        self.badgeEnabled = badgeEnabled
+        settings = DomainSettings(host: host, displayName: displayName, wildcard: wildcard, intervalSeconds: intervalSeconds,
+                                  badgeEnabled: badgeEnabled, platforms: platforms)
         self.appIDs = appIDs
         self.watchedURLs = watchedURLs
+    }
+
+    public subscript<Value>(dynamicMember field: WritableKeyPath<DomainSettings, Value>) -> Value {
+        get { settings[keyPath: field] }
+        set { settings[keyPath: field] = newValue }
     }
 }
 
@@ -62,14 +70,11 @@ public struct WatchedURLExpectation: Sendable, Hashable {
 }
 
 /// One registered domain with its settings and scheduling state.
+@dynamicMemberLookup
 public struct DomainRecord: Sendable, RowDecodable {
     public var id: Int64
-    public var host: String
-    public var displayName: String
-    public var wildcard: Bool
-    public var intervalSeconds: Int
-    public var badgeEnabled: Bool
-    public var platforms: WatchedPlatforms
+    /// Read from the same row's columns (`RowDecodable` inside a row type).
+    public var settings: DomainSettings
     public var nextCheckAt: Date
     public var checkRequestedAt: Date?
     public var leaseUntil: Date?
@@ -85,6 +90,11 @@ public struct DomainRecord: Sendable, RowDecodable {
     public var lastExpectations: ExpectationResults?
     public var lastChangedAt: Date?
     public var createdAt: Date
+
+    public subscript<Value>(dynamicMember field: WritableKeyPath<DomainSettings, Value>) -> Value {
+        get { settings[keyPath: field] }
+        set { settings[keyPath: field] = newValue }
+    }
 
     /// A check was asked for or is running right now.
     public func isChecking(now: Date) -> Bool {
