@@ -27,16 +27,6 @@ public struct ConfigDocument: Sendable, Equatable {
 /// An app (Apple and/or Android) and the domains it claims, as text from the file: the fields of
 /// the app form (`AppRegistration`), checked by the app registry by the same rules.
 public struct AppEntry: Sendable, Equatable {
-    public struct Fingerprint: Sendable, Equatable {
-        public var fingerprint: String
-        /// app-signing (the default), upload or other.
-        public var role: String
-        public init(fingerprint: String, role: String = "app-signing") {
-            self.fingerprint = fingerprint
-            self.role = role
-        }
-    }
-
     public struct Lines: Sendable, Equatable {
         public var entry = 0, name = 0, androidPackage = 0
         public var appleAppIDs: [Int] = [], fingerprints: [Int] = [], appleDomains: [Int] = [], androidHosts: [Int] = []
@@ -51,7 +41,7 @@ public struct AppEntry: Sendable, Equatable {
     public var appleDomains: [String]
     /// Empty: no Android app.
     public var androidPackage: String
-    public var fingerprints: [Fingerprint]
+    public var fingerprints: [FingerprintEntry]
     /// Hosts Android verifies.
     public var androidHosts: [String]
     /// URLs that must open the app.
@@ -59,7 +49,7 @@ public struct AppEntry: Sendable, Equatable {
     public var lines: Lines
 
     public init(name: String, appleAppIDs: [String] = [], appleDomains: [String] = [], androidPackage: String = "",
-                fingerprints: [Fingerprint] = [], androidHosts: [String] = [], watchedURLs: [String] = [], lines: Lines = Lines()) {
+                fingerprints: [FingerprintEntry] = [], androidHosts: [String] = [], watchedURLs: [String] = [], lines: Lines = Lines()) {
         self.name = name
         self.appleAppIDs = appleAppIDs
         self.appleDomains = appleDomains

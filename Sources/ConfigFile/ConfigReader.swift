@@ -346,7 +346,7 @@ private struct Walker {
                     continue
                 }
                 guard let fields = mapping(item, what: "a fingerprint", keys: ["fingerprint", "role"]) else { continue }
-                var fingerprint: AppEntry.Fingerprint?
+                var fingerprint: FingerprintEntry?
                 var role = "app-signing"
                 for (k, _, v) in fields {
                     if k == "fingerprint", let f = string(v, what: "fingerprint") { fingerprint = .init(fingerprint: f) }

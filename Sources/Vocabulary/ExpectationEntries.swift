@@ -20,3 +20,15 @@ public struct WatchedURLEntry: Sendable, Equatable {
         self.expect = expect
     }
 }
+
+/// A signing-key fingerprint of an Android app as typed, with its role, before the registry checks
+/// it (`CertificateFingerprint`, `SigningKeyRole`).
+public struct FingerprintEntry: Sendable, Equatable {
+    public var fingerprint: String
+    /// `app-signing` (the default), `upload` or `other`.
+    public var role: String
+    public init(fingerprint: String, role: String = SigningKeyRole.appSigning.rawValue) {
+        self.fingerprint = fingerprint
+        self.role = role
+    }
+}

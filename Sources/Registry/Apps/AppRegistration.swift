@@ -1,17 +1,8 @@
+import Store
 import Vocabulary
 
 /// An app as the form, the API or the CLI gave it: text as typed, checked by `AppRegistry`.
 public struct AppRegistration: Sendable, Equatable {
-    public struct FingerprintEntry: Sendable, Equatable {
-        public var fingerprint: String
-        /// `app-signing`, `upload` or `other`.
-        public var role: String
-        public init(fingerprint: String, role: String = SigningKeyRole.appSigning.rawValue) {
-            self.fingerprint = fingerprint
-            self.role = role
-        }
-    }
-
     /// Empty: named after the first Apple bundle ID or the Android package.
     public var name: String
     /// `TEAMID.bundle.id` per Apple variant.
@@ -36,6 +27,30 @@ public struct AppRegistration: Sendable, Equatable {
         self.appleDomains = appleDomains
         self.androidHosts = androidHosts
         self.watchedURLs = watchedURLs
+    }
+}
+
+extension AppRegistration {
+    /// A stored app written back as typed entries (the form, the API's PATCH, the config file's
+    /// export), so planning them again gives the same app: Apple links as the entitlement entry they
+    /// came from, Android links as hosts, each once in link order.
+    init(_ app: AppRecord, links: [AppLinkRecord], watchedURLs: [String]) {
+        var appleDomains: [String] = [], androidHosts: [String] = []
+        for link in links {
+            switch link.platform {
+            case .apple:
+                // Links are stored with the entry as written; a link from before that has none gets
+                // the entry its fields spell (an entitlement entry has at most one mode).
+                let mode = link.developerMode ? "?mode=developer" : link.managedMode ? "?mode=managed" : ""
+                let written = link.declaredAs.isEmpty ? "\(link.service.rawValue):\(link.displayHost)\(mode)" : link.declaredAs
+                if !appleDomains.contains(written) { appleDomains.append(written) }
+            case .android:
+                if !androidHosts.contains(link.displayHost) { androidHosts.append(link.displayHost) }
+            }
+        }
+        self.init(name: app.name, appleAppIDs: app.appleAppIDs, androidPackage: app.androidPackage ?? "",
+                  fingerprints: app.fingerprints.map { FingerprintEntry(fingerprint: $0.fingerprint, role: $0.role.rawValue) },
+                  appleDomains: appleDomains, androidHosts: androidHosts, watchedURLs: watchedURLs)
     }
 }
 

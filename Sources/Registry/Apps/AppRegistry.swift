@@ -217,24 +217,7 @@ public struct AppRegistry: Sendable {
     /// them again gives the same app. nil when there is no such app.
     public func registration(appID: Int64) throws -> AppRegistration? {
         guard let app = try store.app(id: appID) else { return nil }
-        let links = try store.appLinks(appID: appID)
-        var appleDomains: [String] = [], androidHosts: [String] = []
-        for link in links {
-            switch link.platform {
-            case .apple:
-                // Links are stored with the entry as written; a link from before that has none gets
-                // the entry its fields spell (an entitlement entry has at most one mode).
-                let mode = link.developerMode ? "?mode=developer" : link.managedMode ? "?mode=managed" : ""
-                let written = link.declaredAs.isEmpty ? "\(link.service.rawValue):\(link.displayHost)\(mode)" : link.declaredAs
-                if !appleDomains.contains(written) { appleDomains.append(written) }
-            case .android:
-                if !androidHosts.contains(link.displayHost) { androidHosts.append(link.displayHost) }
-            }
-        }
-        return AppRegistration(name: app.name, appleAppIDs: app.appleAppIDs, androidPackage: app.androidPackage ?? "",
-                               fingerprints: app.fingerprints.map { .init(fingerprint: $0.fingerprint, role: $0.role.rawValue) },
-                               appleDomains: appleDomains, androidHosts: androidHosts,
-                               watchedURLs: try store.appWatchedURLs(appID: appID).map(\.url))
+        return AppRegistration(app, links: try store.appLinks(appID: appID), watchedURLs: try store.appWatchedURLs(appID: appID).map(\.url))
     }
 
     /// What editing the app to `r` (and the files' entries) would do, without writing: the edit's

@@ -54,22 +54,9 @@ extension DomainRegistry {
                     watchedURLs: watched.map { .init(url: $0.url, expect: $0.expectedAppID ?? "browser") }))
             }
             for app in state.apps {
-                let links = state.appLinks[app.id, default: []]
-                var appleDomains: [String] = [], androidHosts: [String] = []
-                for link in links {
-                    switch link.platform {
-                    case .apple:
-                        let mode = link.developerMode ? "?mode=developer" : link.managedMode ? "?mode=managed" : ""
-                        let entry = link.declaredAs.isEmpty ? "\(link.service.rawValue):\(link.displayHost)\(mode)" : link.declaredAs
-                        if !appleDomains.contains(entry) { appleDomains.append(entry) }
-                    case .android:
-                        if !androidHosts.contains(link.displayHost) { androidHosts.append(link.displayHost) }
-                    }
-                }
-                document.apps.append(AppEntry(
-                    name: app.name, appleAppIDs: app.appleAppIDs, appleDomains: appleDomains, androidPackage: app.androidPackage ?? "",
-                    fingerprints: app.fingerprints.map { .init(fingerprint: $0.fingerprint, role: $0.role.rawValue) },
-                    androidHosts: androidHosts, watchedURLs: state.appWatched[app.id, default: []].map(\.url)))
+                let r = AppRegistration(app, links: state.appLinks[app.id, default: []], watchedURLs: state.appWatched[app.id, default: []].map(\.url))
+                document.apps.append(AppEntry(name: r.name, appleAppIDs: r.appleAppIDs, appleDomains: r.appleDomains, androidPackage: r.androidPackage,
+                                              fingerprints: r.fingerprints, androidHosts: r.androidHosts, watchedURLs: r.watchedURLs))
             }
             for channel in state.channels {
                 let fields = ChannelFields.of(channel.kind)
@@ -143,7 +130,7 @@ extension DomainRegistry {
         for entry in entries {
             let registration = AppRegistration(
                 name: entry.name, appleAppIDs: entry.appleAppIDs, androidPackage: entry.androidPackage,
-                fingerprints: entry.fingerprints.map { .init(fingerprint: $0.fingerprint, role: $0.role) },
+                fingerprints: entry.fingerprints,
                 appleDomains: entry.appleDomains, androidHosts: entry.androidHosts, watchedURLs: entry.watchedURLs)
             do {
                 let plan = try apps.plan(registration, editing: try store.app(name: entry.name))
