@@ -132,6 +132,27 @@ struct ReadContext {
         report(definition, location(path, position), message, hint: hint, severity: severity)
     }
 
+    /// A member the statement cannot do without: when `object` lacks it, the statement is dropped
+    /// (`valid` false) and `missing` is reported at the object.
+    mutating func required(_ key: String, of object: JSONValue, _ path: JSONPath, valid: inout Bool,
+                           _ missing: FindingDefinition, _ message: String, hint: String) -> JSONMember? {
+        if let member = object.member(key) { return member }
+        valid = false
+        report(missing, path, object.position, message, hint: hint)
+        return nil
+    }
+
+    /// A member's text: when it is not a string, the statement is dropped (`valid` false) and
+    /// `definition` is reported at the value.
+    mutating func string(_ key: String, _ member: JSONMember, _ path: JSONPath, valid: inout Bool, _ definition: FindingDefinition,
+                         hint: String) -> String? {
+        if let text = member.value.stringValue { return text }
+        valid = false
+        report(definition, path, member.value.position,
+               "\"\(key)\" is \(member.value.typeDescription), not a string; Google drops the statement.", hint: hint)
+        return nil
+    }
+
     /// Reports each key of `members` not in `known` once, as a warning when it is a near miss of a
     /// known key (`packageName` for `package_name` loses the real field), else as info.
     mutating func reportUnknownKeys(_ members: [JSONMember], known: [String], at path: JSONPath, what: String,

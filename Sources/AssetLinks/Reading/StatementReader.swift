@@ -41,13 +41,9 @@ enum StatementReader {
 
     private static func readRelations(_ statement: JSONValue, _ path: JSONPath, _ context: inout ReadContext,
                                       valid: inout Bool) -> [String]? {
-        guard let member = statement.member("relation") else {
-            valid = false
-            context.report(AndroidFinding.relationMissing, path, statement.position,
-                "The statement has no \"relation\"; Google drops it.",
-                hint: "Add \"relation\": [\"delegate_permission/common.handle_all_urls\"].")
-            return nil
-        }
+        guard let member = context.required("relation", of: statement, path, valid: &valid, AndroidFinding.relationMissing,
+            "The statement has no \"relation\"; Google drops it.",
+            hint: "Add \"relation\": [\"delegate_permission/common.handle_all_urls\"].") else { return nil }
         let relationPath = path.appending("relation")
         guard case .array(let items) = member.value.kind else {
             valid = false

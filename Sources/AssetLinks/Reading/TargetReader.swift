@@ -5,13 +5,9 @@ import Vocabulary
 enum TargetReader {
     static func read(_ statement: JSONValue, _ statementPath: JSONPath, _ context: inout ReadContext,
                      valid: inout Bool) -> StatementTarget? {
-        guard let member = statement.member("target") else {
-            valid = false
-            context.report(AndroidFinding.targetMissing, statementPath, statement.position,
-                "The statement has no \"target\"; Google drops it.",
-                hint: "Add \"target\": {\"namespace\": \"android_app\", \"package_name\": …, \"sha256_cert_fingerprints\": […]}.")
-            return nil
-        }
+        guard let member = context.required("target", of: statement, statementPath, valid: &valid, AndroidFinding.targetMissing,
+            "The statement has no \"target\"; Google drops it.",
+            hint: "Add \"target\": {\"namespace\": \"android_app\", \"package_name\": …, \"sha256_cert_fingerprints\": […]}.") else { return nil }
         let path = statementPath.appending("target").materialized()
         let target = member.value
         guard case .object(let members) = target.kind else {
@@ -58,21 +54,12 @@ enum TargetReader {
 
     private static func readPackageName(_ target: JSONValue, _ path: JSONPath, _ context: inout ReadContext,
                                         valid: inout Bool) -> String? {
-        guard let member = target.member("package_name") else {
-            valid = false
-            context.report(AndroidFinding.packageNameMissing, path, target.position,
-                "The android_app target has no \"package_name\"; Google drops the statement.",
-                hint: "Add \"package_name\": your app's application ID, e.g. \"com.example.app\".")
-            return nil
-        }
+        guard let member = context.required("package_name", of: target, path, valid: &valid, AndroidFinding.packageNameMissing,
+            "The android_app target has no \"package_name\"; Google drops the statement.",
+            hint: "Add \"package_name\": your app's application ID, e.g. \"com.example.app\".") else { return nil }
         let namePath = path.appending("package_name")
-        guard let name = member.value.stringValue else {
-            valid = false
-            context.report(AndroidFinding.packageNameInvalid, namePath, member.value.position,
-                "\"package_name\" is \(member.value.typeDescription), not a string; Google drops the statement.",
-                hint: "Write the application ID as a string.")
-            return nil
-        }
+        guard let name = context.string("package_name", member, namePath, valid: &valid, AndroidFinding.packageNameInvalid,
+                                        hint: "Write the application ID as a string.") else { return nil }
         // Google is known to refuse an empty name and whitespace (G-COMPAT); other defects make a name
         // no app can have, but whether Google keeps the statement is not documented, so it stays.
         let bytes = Array(name.utf8)
@@ -109,12 +96,8 @@ enum TargetReader {
     private static func readFingerprints(_ target: JSONValue, _ path: JSONPath, _ context: inout ReadContext,
                                          valid: inout Bool) -> [String]? {
         let hint = "Copy the SHA-256 certificate fingerprint from Play Console › App integrity › App signing."
-        guard let member = target.member("sha256_cert_fingerprints") else {
-            valid = false
-            context.report(AndroidFinding.fingerprintsMissing, path, target.position,
-                "The android_app target has no \"sha256_cert_fingerprints\"; Google drops the statement.", hint: hint)
-            return nil
-        }
+        guard let member = context.required("sha256_cert_fingerprints", of: target, path, valid: &valid, AndroidFinding.fingerprintsMissing,
+            "The android_app target has no \"sha256_cert_fingerprints\"; Google drops the statement.", hint: hint) else { return nil }
         let listPath = path.appending("sha256_cert_fingerprints")
         guard case .array(let items) = member.value.kind, !items.isEmpty else {
             valid = false
@@ -169,20 +152,11 @@ enum TargetReader {
 
     private static func readSite(_ target: JSONValue, _ path: JSONPath, _ context: inout ReadContext,
                                  valid: inout Bool) -> StatementTarget? {
-        guard let member = target.member("site") else {
-            valid = false
-            context.report(AndroidFinding.webSiteMissing, path, target.position,
-                "The web target has no \"site\"; Google drops the statement.", hint: "Add \"site\": \"https://example.com\".")
-            return nil
-        }
+        guard let member = context.required("site", of: target, path, valid: &valid, AndroidFinding.webSiteMissing,
+            "The web target has no \"site\"; Google drops the statement.", hint: "Add \"site\": \"https://example.com\".") else { return nil }
         let sitePath = path.appending("site")
-        guard let text = member.value.stringValue else {
-            valid = false
-            context.report(AndroidFinding.webSiteInvalid, sitePath, member.value.position,
-                "\"site\" is \(member.value.typeDescription), not a string; Google drops the statement.",
-                hint: "Write \"site\": \"https://example.com\".")
-            return nil
-        }
+        guard let text = context.string("site", member, sitePath, valid: &valid, AndroidFinding.webSiteInvalid,
+                                        hint: "Write \"site\": \"https://example.com\".") else { return nil }
         switch WebOrigin.parse(text, siteOnly: true) {
         case .failure(let problem):
             valid = false
