@@ -26,17 +26,18 @@ public struct MonitorMetrics: Sendable {
 extension CheckStore {
     public func monitorMetrics() throws -> MonitorMetrics {
         var m = MonitorMetrics()
-        for r in try rows("""
-            SELECT coalesce(last_verdict, 'never') AS v, count(*) AS n FROM domains GROUP BY 1
-            """) { m.domainsByState[try r.decode("v")] = try r.decode("n") }
-        for r in try rows("""
-            SELECT p.platform, p.verdict, count(*) AS n FROM domains d JOIN checks c ON c.id = d.last_check_id,
-              LATERAL (VALUES ('apple',
-            """ + AndroidResult.sqlAppleVerdict + "), ('android', " + AndroidResult.sqlAndroidVerdict + """
-              )) p (platform, verdict)
-            WHERE p.verdict IS NOT NULL GROUP BY 1, 2
-            """) {
-            m.domainsByPlatform[try r.decode("platform"), default: [:]][try r.decode("verdict")] = try r.decode("n")
+        // By domain_counts (migration 0039), kept as domains change: at a million domains, grouping the
+        // domains joined to their latest checks took seconds (issue #17).
+        for k in try rows("""
+            SELECT nullif(verdict, '') AS verdict, platforms, nullif(file_verdict, '') AS file_verdict,
+              nullif(android_verdict, '') AS android_verdict, n
+            FROM domain_counts WHERE n <> 0
+            """).map(CountedDomains.init(row:)) {
+            m.domainsByState[k.verdict?.rawValue ?? "never", default: 0] += k.n
+            if k.platforms != .android, let v = k.fileVerdict { m.domainsByPlatform[.apple, default: [:]][v, default: 0] += k.n }
+            if k.platforms != .apple, let v = k.androidVerdict { m.domainsByPlatform[.android, default: [:]][v, default: 0] += k.n }
+            // The domain's state counts unmet expectations as fail; the latest check's file verdict is the file's alone.
+            if k.verdict == .fail, let v = k.fileVerdict, v != .fail { m.unmetExpectations += k.n }
         }
         for r in try rows("""
             SELECT f->>'code' AS code, count(DISTINCT d.id) AS n FROM domains d JOIN checks c ON c.id = d.last_check_id,
@@ -62,23 +63,17 @@ extension CheckStore {
             m.latencyCount = perBucket.prefix(bounds.count + 1).reduce(0, +)
             m.latencySum = try totals.decode("latency_sum")
         }
+        // Requested, plus due and not requested: each through its partial index (one OR read every domain).
         m.queueDepth = try value("""
-            SELECT count(*) FROM domains WHERE NOT paused AND (check_requested_at IS NOT NULL OR next_check_at <= now())
-              AND (lease_until IS NULL OR lease_until < now())
+            SELECT (SELECT count(*) FROM domains WHERE check_requested_at IS NOT NULL AND NOT paused
+                      AND (lease_until IS NULL OR lease_until < now()))
+                 + (SELECT count(*) FROM domains WHERE next_check_at <= now() AND NOT paused AND check_requested_at IS NULL
+                      AND (lease_until IS NULL OR lease_until < now()))
             """)
-        m.unmetExpectations = try value(Self.unmetExpectations)
         for r in try rows("SELECT state, count(*) AS n FROM deliveries GROUP BY 1") {
             m.deliveriesByState[try r.decode("state")] = try r.decode("n")
         }
         return m
-    }
-
-    /// The domain's state counts unmet expectations as `fail`; `checks.verdict` is the file's alone.
-    static var unmetExpectations: SQL {
-        """
-        SELECT count(*) FROM domains d JOIN checks c ON c.id = d.last_check_id
-        WHERE d.last_verdict = 'fail' AND c.verdict IN ('pass', 'warn')
-        """
     }
 
     /// Every check ever made: per verdict, and the latency histogram's counters (with their bounds)

@@ -1,0 +1,156 @@
+import Foundation
+@testable import Store
+import TestSupport
+import Testing
+import Vocabulary
+
+/// The overview and /metrics read kept counts and ordered indexes (migrations 0039, 0040; issue #17)
+/// instead of ranking and counting every domain. These hold the fast paths to what ranking every
+/// matching domain says (the ranked path, which the other orders and searches still take) and the
+/// kept counts to a count of the rows, through inserts, verdict changes, checks, leases and deletes.
+@Suite struct OverviewAtScaleTests {
+    /// 60 domains: every verdict and none, every platform setting, a latest check that serves
+    /// assetlinks.json or not, requested, leased (and one leased while paused), names that tie.
+    static func seed(_ db: Database) throws {
+        try db.execute("""
+            INSERT INTO domains (host, display_name, last_verdict, platforms, last_checked_at, last_changed_at, next_check_at)
+            SELECT 'd' || g || '.example', CASE WHEN g % 7 = 0 THEN 'Same.example' ELSE 'd' || g || '.example' END,
+              (ARRAY['pass', 'warn', 'fail', NULL])[1 + g % 4], (ARRAY['both', 'apple', 'android'])[1 + g % 3],
+              now() - g * interval '1 minute', now() - g * interval '1 hour', now() + interval '1 hour'
+            FROM generate_series(1, 60) g
+            """)
+        try db.execute("""
+            INSERT INTO checks (domain_id, attempt_key, started_at, finished_at, verdict, changed, android)
+            SELECT id, 'k', now(), now(), coalesce(last_verdict, 'pass'), true,
+              CASE id % 5 WHEN 0 THEN NULL
+                WHEN 1 THEN '{"verdict": "fail", "serves": true, "identities": [], "findings": [], "watchedURLs": []}'::jsonb
+                WHEN 2 THEN '{"verdict": "warn", "serves": false, "identities": [], "findings": [], "watchedURLs": []}'::jsonb
+                ELSE '{"verdict": "pass", "serves": false, "findings": [], "watchedURLs": [],
+                       "identities": [{"packageName": "a.b", "expectedFingerprints": [], "uploadKeys": [], "named": true, "grantedFingerprints": []}]}'::jsonb END
+            FROM domains WHERE last_verdict IS NOT NULL
+            """)
+        try db.execute("UPDATE domains d SET last_check_id = c.id FROM checks c WHERE c.domain_id = d.id")
+        // Being checked: two requested, two leased (as the lease writes it: due now), one leased then paused.
+        try db.execute("UPDATE domains SET check_requested_at = now() WHERE host IN ('d3.example', 'd8.example')")
+        try db.execute("""
+            UPDATE domains SET lease_until = now() + interval '5 minutes', next_check_at = now() - interval '1 second'
+            WHERE host IN ('d10.example', 'd13.example', 'd22.example')
+            """)
+        try db.execute("UPDATE domains SET paused = true WHERE host = 'd22.example'")
+    }
+
+    static func filters() -> [OverviewFilter] {
+        var all: [OverviewFilter] = []
+        for state in [nil] + DomainState.allCases.map(Optional.some) {
+            for platform in [nil, Platform.apple, .android] {
+                all.append(OverviewFilter(state: state, search: "", sort: "state", descending: false, limit: 1000, offset: 0, platform: platform))
+                all.append(OverviewFilter(state: state, search: "", sort: "host", descending: false, limit: 1000, offset: 0, platform: platform))
+            }
+        }
+        return all
+    }
+
+    @Test func theIndexedOrdersAgreeWithRankingEveryDomain() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            try Self.seed(db)
+            var reference: [DomainState: Int] = [:]
+            for row in try db.rows("SELECT " + DomainState.sqlOfDomainRow + " AS state, count(*) AS n FROM domains d GROUP BY 1") {
+                reference[try row.decode("state")] = try row.decode("n")
+            }
+            for f in Self.filters() {
+                let fast = try db.overview(f)
+                // The ranked path (a search matching every host) over the same filter and order.
+                var ranked = f
+                ranked.search = ".example"
+                let slow = try db.overview(ranked)
+                #expect(fast.items.map(\.id) == slow.items.map(\.id), "\(f)")
+                #expect(fast.items.map(\.state) == slow.items.map(\.state), "\(f)")
+                #expect(fast.matching == slow.matching, "\(f)")
+                #expect(fast.counts == reference, "\(f)")
+                // Pages cut the same order.
+                var page = f, rankedPage = ranked
+                (page.limit, page.offset, rankedPage.limit, rankedPage.offset) = (7, 14, 7, 14)
+                #expect(try db.overview(page).items.map(\.id) == db.overview(rankedPage).items.map(\.id), "\(f)")
+            }
+            let everything = try db.overview(Self.filters()[0])
+            #expect(everything.counts[.checking] == 5 && everything.matching == 60)
+            #expect(everything.items.prefix(5).allSatisfy { $0.state == .failing })
+        }
+    }
+
+    @Test func keptCountsAndLatestVerdictsFollowEveryChange() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            try Self.seed(db)
+            try Self.expectCountsMatchTheRows(db)
+            // A verdict change, a platform change, a new latest check that stops serving assetlinks.json,
+            // a repeat that writes the same latest check, deletes (one statement, several rows).
+            try db.execute("UPDATE domains SET last_verdict = 'fail' WHERE host = 'd1.example'")
+            try db.execute("UPDATE domains SET platforms = 'apple' WHERE host = 'd2.example'")
+            let id: Int64 = try db.value("SELECT id FROM domains WHERE host = 'd6.example'")
+            let check: Int64 = try db.value("""
+                INSERT INTO checks (domain_id, attempt_key, started_at, verdict, changed, android)
+                VALUES ($1, 'k2', now(), 'warn', true, '{"verdict": "fail", "serves": false, "identities": []}'::jsonb) RETURNING id
+                """, id)
+            try db.execute("UPDATE domains SET last_check_id = $2, last_verdict = 'warn' WHERE id = $1", id, check)
+            try db.execute("UPDATE domains SET last_check_id = last_check_id, last_checked_at = now()")
+            // Many domains change verdict in one statement, some back and forth between two combinations.
+            try db.execute("UPDATE domains SET last_verdict = CASE WHEN last_verdict = 'warn' THEN 'pass' ELSE 'warn' END WHERE host LIKE 'd2%'")
+            try db.execute("DELETE FROM domains WHERE host LIKE 'd1%'")
+            try Self.expectCountsMatchTheRows(db)
+            #expect(try db.value("SELECT last_android_verdict FROM domains WHERE id = $1", id, as: String?.self) == nil)
+            #expect(try db.value("SELECT last_file_verdict FROM domains WHERE id = $1", id, as: String?.self) == "warn")
+            try db.execute("TRUNCATE domains CASCADE")
+            #expect(try db.value("SELECT count(*) FROM domain_counts", as: Int.self) == 0)
+        }
+    }
+
+    /// domain_counts equals a count of the rows, and each row's kept verdicts equal its latest
+    /// check read as `AndroidResult.sqlAppleVerdict`/`sqlAndroidVerdict` say (the trigger's copy).
+    static func expectCountsMatchTheRows(_ db: Database) throws {
+        let kept = try db.rows("SELECT verdict, platforms, file_verdict, android_verdict, n FROM domain_counts WHERE n <> 0 ORDER BY 1, 2, 3, 4")
+            .map { "\(try $0.decode("verdict", as: String.self)) \(try $0.decode("platforms", as: String.self)) "
+                + "\(try $0.decode("file_verdict", as: String.self)) \(try $0.decode("android_verdict", as: String.self)) \(try $0.decode("n", as: Int.self))" }
+        let counted = try db.rows("""
+            SELECT coalesce(last_verdict, '') AS v, platforms AS p, coalesce(last_file_verdict, '') AS f,
+              coalesce(last_android_verdict, '') AS a, count(*) AS n FROM domains GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+            """).map { "\(try $0.decode("v", as: String.self)) \(try $0.decode("p", as: String.self)) "
+                + "\(try $0.decode("f", as: String.self)) \(try $0.decode("a", as: String.self)) \(try $0.decode("n", as: Int.self))" }
+        #expect(kept == counted)
+        let disagreeing: Int = try db.value("SELECT count(*) FROM domains d LEFT JOIN checks c ON c.id = d.last_check_id WHERE "
+            + "d.last_file_verdict IS DISTINCT FROM c.verdict OR d.last_android_verdict IS DISTINCT FROM (CASE WHEN "
+            + AndroidResult.sqlIsWatched + " THEN c.android->>'verdict' END)")
+        #expect(disagreeing == 0)
+    }
+
+    @Test func theDefaultOrderReadsItsIndex() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            try Self.seed(db)
+            // Sorting is off, so only an index in this order gives a plan without a Sort node: the
+            // index's expression must be DomainState.sqlVerdictRank's, case for case.
+            let plan = try db.withTransaction { connection in
+                try connection.execute("SET LOCAL enable_sort = off")
+                try connection.execute("SET LOCAL enable_seqscan = off")
+                return try connection.rows("EXPLAIN SELECT d.id FROM domains d ORDER BY " + DomainState.sqlVerdictRank
+                                           + ", lower(d.display_name), d.id LIMIT 5").map { try $0.decode("QUERY PLAN", as: String.self) }
+            }
+            #expect(plan.contains { $0.contains("domains_state_order") } && !plan.contains { $0.contains("Sort") }, "\(plan)")
+        }
+    }
+
+    @Test func searchFindsSubstringsOfHostAndDisplayName() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            try Self.seed(db)
+            try db.execute("INSERT INTO domains (host, display_name) VALUES ('xn--bcher-kva.example', 'bücher.example')")
+            func hosts(_ q: String) throws -> [String] {
+                try db.overview(OverviewFilter(state: nil, search: q, sort: "host", descending: false, limit: 100, offset: 0)).items.map(\.host)
+            }
+            #expect(try hosts("ÜCHER") == ["xn--bcher-kva.example"])
+            #expect(try hosts("bcher-k") == ["xn--bcher-kva.example"])
+            #expect(try hosts("d1") .count == 11)
+            #expect(try hosts("d1_").isEmpty)
+            // An edit renames the searched copy too.
+            try db.execute("UPDATE domains SET display_name = 'renamed.example' WHERE host = 'd59.example'")
+            #expect(try hosts("renamed") == ["d59.example"])
+        }
+    }
+}
