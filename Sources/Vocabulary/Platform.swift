@@ -3,3 +3,13 @@
 public enum Platform: String, Hashable, Sendable, Codable, CaseIterable {
     case apple, android
 }
+
+extension Platform {
+    /// The platform's name in sentences and on pages ("Apple", "Android").
+    public var label: String {
+        switch self {
+        case .apple: "Apple"
+        case .android: "Android"
+        }
+    }
+}

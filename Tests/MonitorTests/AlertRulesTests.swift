@@ -12,14 +12,14 @@ import Testing
     func failingSubjects(_ check: RuleCheck) -> [String] { check.failures.map(\.subject) }
 
     @Test func originUnreachable() {
-        #expect(AlertRules.originUnreachable(passingCheck()).failures.isEmpty)
-        let rule = AlertRules.originUnreachable(unreachableCheck())
+        #expect(AlertRules.originUnreachable(passingApple()).failures.isEmpty)
+        let rule = AlertRules.originUnreachable(unreachableApple())
         #expect(rule.evaluated && rule.failures.count == 1)
         #expect(rule.failures[0].summary.contains("connection refused"))
     }
 
     @Test func originInvalidOnAnErrorFindingOnly() {
-        var check = passingCheck()
+        var check = passingApple()
         check.findings = [finding("size-near-128k", .warning), finding("root-path-deprecated", .deprecation)]
         #expect(AlertRules.originInvalid(check).failures.isEmpty)
         check.findings.append(finding("content-type-not-json", .error))
@@ -28,11 +28,11 @@ import Testing
         check.findings = [finding("cdn-failure", .error)]
         #expect(AlertRules.originInvalid(check).failures.isEmpty)
         // Unreachable: the unreachable rule speaks, this one holds.
-        #expect(!AlertRules.originInvalid(unreachableCheck()).evaluated)
+        #expect(!AlertRules.originInvalid(unreachableApple()).evaluated)
     }
 
     @Test func appIDMissingPerServiceAndAppID() {
-        var check = passingCheck()
+        var check = passingApple()
         #expect(AlertRules.appIDMissing(check).failures.isEmpty)
         check.expectations.missingAppIDs = [.applinks: ["T.a", "T.b"], .webcredentials: ["T.a"]]
         #expect(failingSubjects(AlertRules.appIDMissing(check)) == ["applinks T.a", "applinks T.b", "webcredentials T.a"])
@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func detailsEmpty() {
-        var check = passingCheck()
+        var check = passingApple()
         #expect(AlertRules.detailsEmpty(check).failures.isEmpty)
         check.applinksDetailCount = nil  // no applinks at all: nothing routed on purpose
         #expect(AlertRules.detailsEmpty(check).failures.isEmpty)
@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func watchedURLChanged() {
-        var check = passingCheck()
+        var check = passingApple()
         check.expectations.watchedURLs = [
             WatchedURLResult(url: "https://e.example/a", expected: .opensApp("T.x"), actual: .opensApp("T.x")),
             WatchedURLResult(url: "https://e.example/b", expected: .opensApp("T.x"), actual: .staysInBrowser),
@@ -84,7 +84,7 @@ import Testing
     }
 
     @Test func cdnFailureIsTheLowerTier() {
-        var check = passingCheck()
+        var check = passingApple()
         #expect(AlertRules.cdnFailure(check).failures.isEmpty)
         check.cdn = CDNSummary(served: false, failureReason: "SSL error")
         let rule = AlertRules.cdnFailure(check)
@@ -93,22 +93,22 @@ import Testing
     }
 
     @Test func cdnStaleOnlyAfterTheGracePeriod() {
-        var check = passingCheck(sha: "new")
+        var check = passingApple(sha: "new")
         check.cdn = CDNSummary(served: true, matchesOrigin: false)
         check.versionSince = now.addingTimeInterval(-47 * 3600)
-        #expect(!AlertRules.cdnStale(check, policy: policy, now: now).evaluated, "within the grace: expected lag")
+        #expect(!AlertRules.cdnStale(check, checkedAt: now, policy: policy, now: now).evaluated, "within the grace: expected lag")
         check.versionSince = now.addingTimeInterval(-49 * 3600)
-        #expect(AlertRules.cdnStale(check, policy: policy, now: now).failures.count == 1)
+        #expect(AlertRules.cdnStale(check, checkedAt: now, policy: policy, now: now).failures.count == 1)
         check.cdn?.matchesOrigin = true
-        let caughtUp = AlertRules.cdnStale(check, policy: policy, now: now)
+        let caughtUp = AlertRules.cdnStale(check, checkedAt: now, policy: policy, now: now)
         #expect(caughtUp.evaluated && caughtUp.failures.isEmpty)
     }
 
     @Test func newVersionNotice() {
-        #expect(AlertRules.newVersionNotice(previous: nil, current: passingCheck(), diffSummary: nil, now: now) == nil)
-        #expect(AlertRules.newVersionNotice(previous: passingCheck(), current: passingCheck(), diffSummary: nil, now: now) == nil)
-        #expect(AlertRules.newVersionNotice(previous: unreachableCheck(), current: passingCheck(), diffSummary: nil, now: now) == nil)
-        let notice = AlertRules.newVersionNotice(previous: passingCheck(sha: "aaaa"), current: passingCheck(sha: "bbbb"),
+        #expect(AlertRules.newVersionNotice(previous: nil, current: passingApple(), diffSummary: nil, now: now) == nil)
+        #expect(AlertRules.newVersionNotice(previous: passingApple(), current: passingApple(), diffSummary: nil, now: now) == nil)
+        #expect(AlertRules.newVersionNotice(previous: unreachableApple(), current: passingApple(), diffSummary: nil, now: now) == nil)
+        let notice = AlertRules.newVersionNotice(previous: passingApple(sha: "aaaa"), current: passingApple(sha: "bbbb"),
                                                  diffSummary: "/buy/* now opens T.shop.", now: now)
         #expect(notice?.kind == .notice && notice?.severity == .info && notice?.key == AlertKey(rule: .newVersion, subject: "bbbb"))
         #expect(notice?.summary.hasSuffix("/buy/* now opens T.shop.") == true)

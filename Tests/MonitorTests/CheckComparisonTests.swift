@@ -20,8 +20,8 @@ import Testing
 
     @Test func verdictFlip() {
         var current = passingCheck()
-        current.verdict = .warn
-        current.findings = [finding("size-near-128k", .warning)]
+        current.apple?.verdict = .warn
+        current.apple?.findings = [finding("size-near-128k", .warning)]
         let events = CheckComparison.events(previous: passingCheck(), current: current)
         #expect(events == [.verdictChanged(from: .pass, to: .warn), .findingsAppeared([finding("size-near-128k", .warning)])])
     }
@@ -40,11 +40,11 @@ import Testing
 
     @Test func findingsIdentifiedByCodeAndLocationNotMessage() {
         var previous = passingCheck()
-        previous.findings = [finding("a", at: "/x"), finding("b", at: "/y")]
+        previous.apple?.findings = [finding("a", at: "/x"), finding("b", at: "/y")]
         var current = passingCheck()
         var reworded = finding("a", at: "/x")
         reworded.message = "new wording"
-        current.findings = [reworded, finding("b", at: "/z"), finding("c")]
+        current.apple?.findings = [reworded, finding("b", at: "/z"), finding("c")]
         let events = CheckComparison.events(previous: previous, current: current)
         #expect(events == [.findingsAppeared([finding("b", at: "/z"), finding("c")]),
                            .findingsDisappeared([finding("b", at: "/y")])])
@@ -52,22 +52,22 @@ import Testing
 
     @Test func appIDRemovedAndRestored() {
         var previous = passingCheck()
-        previous.expectations.missingAppIDs = [.webcredentials: ["T.old"]]
+        previous.apple?.expectations.missingAppIDs = [.webcredentials: ["T.old"]]
         var current = passingCheck()
-        current.expectations.missingAppIDs = [.applinks: ["T.app"]]
+        current.apple?.expectations.missingAppIDs = [.applinks: ["T.app"]]
         let events = CheckComparison.events(previous: previous, current: current)
         #expect(events == [.appIDsDisappeared(.applinks, ["T.app"]), .appIDsReappeared(.webcredentials, ["T.old"])])
     }
 
     @Test func watchedURLStopsOpeningTheApp() {
         var previous = passingCheck()
-        previous.expectations.watchedURLs = [
+        previous.apple?.expectations.watchedURLs = [
             WatchedURLResult(url: "https://e.example/p", expected: .opensApp("T.app"), actual: .opensApp("T.app")),
             WatchedURLResult(url: "https://e.example/q", expected: .staysInBrowser, actual: .staysInBrowser),
         ]
         var current = previous
-        current.expectations.watchedURLs[0].actual = .staysInBrowser
-        current.expectations.watchedURLs.append(
+        current.apple?.expectations.watchedURLs[0].actual = .staysInBrowser
+        current.apple?.expectations.watchedURLs.append(
             WatchedURLResult(url: "https://e.example/new", expected: .staysInBrowser, actual: .opensApp("T.app")))
         let events = CheckComparison.events(previous: previous, current: current)
         // The newly watched URL has no previous outcome, so it did not "flip".

@@ -17,11 +17,11 @@ import Testing
         let summary = CheckSummary(checkedAt: now, wellKnown: wellKnown, root: nil, cdn: cdn, deviceLocation: .wellKnown,
                                    document: document, findings: [], verdict: .pass, expectations: ExpectationResults(),
                                    sha256: fakeSHA)
-        #expect(summary.originReachable && summary.documentParsed)
-        #expect(summary.versionSHA256 == "sha-of-2")
-        #expect(summary.applinksDetailCount == 0)
+        #expect(summary.apple?.originReachable == true && summary.apple?.documentParsed == true)
+        #expect(summary.apple?.versionSHA256 == "sha-of-2")
+        #expect(summary.apple?.applinksDetailCount == 0)
         #expect(summary.certificate == CertificateSummary(trusted: true, notAfter: tls.notAfter))
-        #expect(summary.cdn == CDNSummary(served: true, failureReason: nil, matchesOrigin: true, versionSHA256: "sha-of-2"))
+        #expect(summary.apple?.cdn == CDNSummary(served: true, failureReason: nil, matchesOrigin: true, versionSHA256: "sha-of-2"))
     }
 
     @Test func unreachableOriginKeepsNoVersion() {
@@ -29,8 +29,8 @@ import Testing
         let summary = CheckSummary(checkedAt: now, wellKnown: wellKnown, root: nil, cdn: nil, deviceLocation: nil,
                                    document: nil, findings: [], verdict: .fail, expectations: ExpectationResults(),
                                    sha256: fakeSHA)
-        #expect(!summary.originReachable && !summary.documentParsed)
-        #expect(summary.versionSHA256 == nil && summary.certificate == nil && summary.cdn == nil)
+        #expect(summary.apple?.originReachable == false && summary.apple?.documentParsed == false)
+        #expect(summary.apple?.versionSHA256 == nil && summary.certificate == nil && summary.apple?.cdn == nil)
     }
 
     @Test func status404IsReachableButServesNothing() {
@@ -38,7 +38,7 @@ import Testing
         let summary = CheckSummary(checkedAt: now, wellKnown: wellKnown, root: nil, cdn: nil, deviceLocation: nil,
                                    document: nil, findings: [], verdict: .fail, expectations: ExpectationResults(),
                                    sha256: fakeSHA)
-        #expect(summary.originReachable && summary.versionSHA256 == nil)
+        #expect(summary.apple?.originReachable == true && summary.apple?.versionSHA256 == nil)
         #expect(summary.certificate?.trusted == true)
     }
 

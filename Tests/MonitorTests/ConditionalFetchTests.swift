@@ -43,14 +43,14 @@ import Vocabulary
             _ = try database.importDomain(host: host, displayName: host, wildcard: false, appIDs: [])
             let (first, firstResult) = try await round(fleet, pipeline)
             #expect(aasa(first, host).map(\.status) == [200])
-            let etag = try #require(firstResult.step.check.wellKnownETag)
+            let etag = try #require(firstResult.step.check.apple?.wellKnownETag)
             #expect(etag.hasPrefix("\""), "nginx's own strong ETag: \(etag)")
 
             // Unchanged: asked with If-None-Match, answered 304, the stored result stands.
             let (second, secondResult) = try await round(fleet, pipeline)
             #expect(aasa(second, host).map(\.status) == [304], "\(second)")
-            #expect(secondResult.step.check.versionSHA256 == firstResult.step.check.versionSHA256)
-            #expect(secondResult.step.check.findings == firstResult.step.check.findings)
+            #expect(secondResult.step.check.apple?.versionSHA256 == firstResult.step.check.apple?.versionSHA256)
+            #expect(secondResult.step.check.apple?.findings == firstResult.step.check.apple?.findings)
             #expect(secondResult.step.changes.isEmpty)
             #expect(try count(database, "SELECT count(*)::int FROM association_versions") == 1)
             #expect(try count(database, "SELECT count(*)::int FROM check_repeats") == 1, "a 304 is an unchanged repeat")
@@ -60,7 +60,7 @@ import Vocabulary
             try fleet.serve(Array(changed.utf8), at: Self.path, on: "good")
             let (third, thirdResult) = try await round(fleet, pipeline)
             #expect(aasa(third, host).map(\.status) == [200], "\(third)")
-            #expect(thirdResult.step.check.versionSHA256 == SHA256.hex(Array(changed.utf8)))
+            #expect(thirdResult.step.check.apple?.versionSHA256 == SHA256.hex(Array(changed.utf8)))
             #expect(thirdResult.step.changes.contains { if case .versionChanged = $0 { true } else { false } })
             #expect(try count(database, "SELECT count(*)::int FROM association_versions") == 2)
         }
@@ -77,12 +77,12 @@ import Vocabulary
             try fleet.serve(Array(changed.utf8), at: Self.path, on: "stale304")
             let (second, secondResult) = try await round(fleet, pipeline)
             #expect(aasa(second, host).map(\.status) == [304], "the server's wrong 304: \(second)")
-            #expect(secondResult.step.check.versionSHA256 == firstResult.step.check.versionSHA256)
+            #expect(secondResult.step.check.apple?.versionSHA256 == firstResult.step.check.apple?.versionSHA256)
             // The full fetch's cadence comes round (the time is on the domain, as a restarted worker reads it).
             try database.execute("UPDATE domains SET full_fetch_at = now() - interval '25 hours'")
             let (third, thirdResult) = try await round(fleet, pipeline)
             #expect(aasa(third, host).map(\.status) == [200], "\(third)")
-            #expect(thirdResult.step.check.versionSHA256 == SHA256.hex(Array(changed.utf8)))
+            #expect(thirdResult.step.check.apple?.versionSHA256 == SHA256.hex(Array(changed.utf8)))
         }
     }
 

@@ -33,7 +33,7 @@ import TestSupport
             }
             let first = try #require(try await checkDueDomains(pipeline).first?.1.step)
             let fileVerdict = first.check.verdict
-            #expect(fileVerdict != .fail, "the served file itself is valid: \(first.check.findings.map(\.code))")
+            #expect(fileVerdict != .fail, "the served file itself is valid: \((first.check.apple?.findings ?? []).map(\.code))")
 
             // The check keeps the file's verdict; the domain fails, saying which app ID is missing.
             #expect(try database.value("SELECT verdict FROM checks WHERE domain_id = $1", id, as: String.self) == fileVerdict.rawValue)

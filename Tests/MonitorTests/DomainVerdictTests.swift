@@ -1,3 +1,4 @@
+import Foundation
 import Vocabulary
 import AASA
 import Testing
@@ -58,5 +59,22 @@ import Testing
         // A failing verdict without findings still says something.
         #expect(DomainVerdict(fileVerdict: .fail, findings: [], expectations: missing).reason
                 == "App ID \(Self.app) is missing from applinks.")
+    }
+
+    /// A domain watched for Android only: its state is Android's alone — a summary with no Apple side
+    /// is judged by Android's file, even one that serves nothing (its owner chose Android).
+    @Test func anAndroidOnlyCheckIsJudgedByAndroidAlone() {
+        let passing = CheckSummary(checkedAt: Date(timeIntervalSince1970: 0), reachable: true,
+                                   android: AndroidResult(verdict: .pass, serves: true, versionSHA256: "ab"))
+        #expect(DomainVerdict(passing) == DomainVerdict(verdict: .pass, reason: nil))
+        #expect(passing.verdict == .pass, "the check's own verdict is Android's file")
+        let none = AndroidResult(verdict: .fail, serves: false, findings: [error])
+        let missing = CheckSummary(checkedAt: Date(timeIntervalSince1970: 0), reachable: true, android: none)
+        #expect(DomainVerdict(missing) == DomainVerdict(verdict: .fail, reason: "Android: The server answered HTTP 404."))
+        #expect(missing.verdict == .fail)
+        // Beside a passing Apple side, the same unwatched Android result (no file, no app expected) does not count.
+        var both = missing
+        both.apple = AppleResult(verdict: .pass, originReachable: true, documentParsed: true)
+        #expect(DomainVerdict(both) == DomainVerdict(verdict: .pass, reason: nil))
     }
 }

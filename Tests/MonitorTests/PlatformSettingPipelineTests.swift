@@ -6,7 +6,8 @@ import Vocabulary
 @testable import Monitor
 
 /// The per-domain platform setting through the real pipeline (real PostgreSQL, the HTTPS fleet
-/// serving both files): a domain watched for Apple only never asks for assetlinks.json.
+/// serving both files): a domain watched for Apple only never asks for assetlinks.json; one watched for
+/// Android only never asks for the AASA or Apple's CDN, and its state and alerts are Android's alone.
 @Suite(.serialized) struct PlatformSettingPipelineTests {
     static let assetLinks = #"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.shop", "sha256_cert_fingerprints": ["AA:\#(Array(repeating: "11", count: 31).joined(separator: ":"))"]}}]"#
 
@@ -31,6 +32,80 @@ import Vocabulary
             let appleID = try #require(try database.domain(host: "apple-side.fleet.test")?.id)
             #expect(try database.checks(domainID: appleID, onlyChanges: false, limit: 5).allSatisfy { $0.android == nil })
             #expect(try database.versions(domainID: appleID, platform: .android).isEmpty)
+        }
+    }
+
+    func writeAssetLinks(_ fleet: TestTLSFleet) throws {
+        let url = fleet.directory.appendingPathComponent("www/_default/.well-known/assetlinks.json")
+        try Data(Self.assetLinks.utf8).write(to: url)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
+    }
+
+    func create(_ database: Database, _ host: String, _ platforms: WatchedPlatforms) throws {
+        _ = try database.createDomain(DomainDraft(host: host, displayName: host, wildcard: false, intervalSeconds: 3600,
+                                                  badgeEnabled: false, appIDs: [], watchedURLs: [], platforms: platforms),
+                                      requestFirstCheck: false)
+    }
+
+    /// Apple's file is broken on every host (not JSON) and Android's passes: the Android-only domain
+    /// makes no Apple request (nginx's log), stores no Apple side, passes and opens no alert; the
+    /// domain watched for both fails and alerts, as before.
+    @Test func anAndroidOnlyDomainAsksNothingOfAppleAndItsStateIsAndroids() async throws {
+        try await withFleetPipeline(serving: "this is not JSON", checkCDN: true) { fleet, database, pipeline in
+            try writeAssetLinks(fleet)
+            try create(database, "android-side.fleet.test", .android)
+            try create(database, "both-sides.fleet.test", .both)
+            for _ in 0..<2 {
+                let before = fleet.requests().count
+                try makeAllDue(database)
+                let results = try await checkDueDomains(pipeline)
+                let requests = fleet.requests().dropFirst(before)
+                let byHost = Dictionary(uniqueKeysWithValues: results.map { ($0.0.host, $0.1.step.check) })
+                let own = requests.filter { $0.host == "android-side.fleet.test" }
+                #expect(own.contains { $0.uri == "/.well-known/assetlinks.json" }, "\(own)")
+                #expect(!own.contains { $0.uri.contains("apple-app-site-association") }, "no AASA request: \(own)")
+                #expect(!requests.contains { $0.host == "cdn.fleet.test" && $0.uri.contains("android-side") }, "no Apple CDN request")
+                #expect(requests.contains { $0.host == "cdn.fleet.test" && $0.uri.contains("both-sides") }, "the other domain's CDN copy is asked")
+                let androidOnly = try #require(byHost["android-side.fleet.test"])
+                #expect(androidOnly.apple == nil && androidOnly.android?.verdict == .pass)
+                #expect(byHost["both-sides.fleet.test"]?.apple?.verdict == .fail)
+            }
+            let androidSide = try #require(try database.domain(host: "android-side.fleet.test"))
+            #expect(androidSide.lastVerdict == .pass, "\(androidSide.lastReason ?? "")")
+            #expect(try database.domain(host: "both-sides.fleet.test")?.lastVerdict == .fail)
+            let stored = try database.checks(domainID: androidSide.id, onlyChanges: false, limit: 5)
+            #expect(!stored.isEmpty && stored.allSatisfy { $0.verdict == .pass && $0.findings.isEmpty && $0.transport.wellKnown == nil })
+            #expect(try database.versions(domainID: androidSide.id, platform: .apple).isEmpty)
+            #expect(try count(database, "SELECT count(*)::int FROM alerts a JOIN domains d ON d.id = a.domain_id WHERE d.host = 'android-side.fleet.test'") == 0)
+            #expect(try count(database, "SELECT count(*)::int FROM alerts a JOIN domains d ON d.id = a.domain_id WHERE d.host = 'both-sides.fleet.test' AND a.state = 'open' AND a.rule = 'origin-invalid'") == 1)
+        }
+    }
+
+    /// A domain watched for both whose AASA is broken has an open Apple alert; switched to Android only,
+    /// its next check closes that alert once, with a recovery notice per channel that says why (the
+    /// owner stopped watching Apple, so the incident is over for them; the file did not recover), and
+    /// its state becomes Android's.
+    @Test func switchingToAndroidOnlyClosesApplesOpenAlertOnce() async throws {
+        try await withFleetPipeline(serving: "this is not JSON") { fleet, database, pipeline in
+            try writeAssetLinks(fleet)
+            try create(database, "switch.fleet.test", .both)
+            try database.execute("INSERT INTO channels (kind, target) VALUES ('webhook', 'https://hooks.example/a')")
+            func round() async throws -> [AlertEvent] {
+                try makeAllDue(database)
+                return try await checkDueDomains(pipeline).flatMap(\.1.step.alerts).filter { $0.kind != .notice }
+            }
+            #expect(try await round().isEmpty)
+            #expect(try await round().map(\.key.rule) == [.originInvalid])
+            #expect(try database.domain(host: "switch.fleet.test")?.lastVerdict == .fail)
+
+            try database.execute("UPDATE domains SET platforms = 'android' WHERE host = 'switch.fleet.test'")
+            let closed = try await round()
+            #expect(closed.map { "\($0.kind.rawValue) \($0.key)" } == ["resolved origin-invalid"])
+            #expect(closed.first?.summary.hasPrefix("Closed: Apple is no longer watched for this domain.") == true, "\(closed)")
+            #expect(try count(database, "SELECT count(*)::int FROM alerts WHERE state = 'open'") == 0)
+            #expect(try count(database, "SELECT count(*)::int FROM deliveries WHERE event = 'resolved'") == 1, "one notice per channel")
+            #expect(try database.domain(host: "switch.fleet.test")?.lastVerdict == .pass)
+            #expect(try await round().isEmpty, "closed once")
         }
     }
 }

@@ -20,10 +20,10 @@ import Vocabulary
     }
 
     func lastApple(cdn: CDNSummary? = CDNSummary(served: true)) -> CheckSummary {
-        var last = CheckSummary(checkedAt: now, verdict: .pass, originReachable: true, versionSHA256: sha(file), cdn: cdn)
+        var last = AppleResult(verdict: .pass, originReachable: true, versionSHA256: sha(file), cdn: cdn)
         last.wellKnownAnswer = OriginAnswer.key(served(file), sha256: sha)
         last.findings = [Finding(code: "user-agent-differs", severity: .warning, message: "m"), Finding(code: "size", severity: .info, message: "m")]
-        return last
+        return CheckSummary(checkedAt: now, reachable: true, apple: last)
     }
 
     @Test func noLastCheckAsksEverything() {
@@ -50,7 +50,7 @@ import Vocabulary
         #expect(SecondaryCadence().applePlan(last: lastApple(cdn: CDNSummary(served: false, failureReason: "x")), asked: recent,
                                              now: now, sha256: sha).copyDue)
         var noFile = lastApple(cdn: CDNSummary(served: false, failureReason: "x"))
-        noFile.versionSHA256 = nil
+        noFile.apple?.versionSHA256 = nil
         #expect(!SecondaryCadence().applePlan(last: noFile, asked: recent, now: now, sha256: sha).copyDue,
                 "a CDN without a file for a site without one says nothing new")
     }
@@ -72,7 +72,7 @@ import Vocabulary
         #expect(PlatformPlan.looksBlocked(TransportFacts(location: .wellKnown, url: "u", failure: FetchFailure(kind: .reset, message: "r"))))
         #expect(!PlatformPlan.looksBlocked(TransportFacts(location: .wellKnown, url: "u", failure: FetchFailure(kind: .dns, message: "d"))))
         var last = lastApple()
-        last.wellKnownAnswer = OriginAnswer.key(status(403), sha256: sha)
+        last.apple?.wellKnownAnswer = OriginAnswer.key(status(403), sha256: sha)
         let plan = SecondaryCadence().applePlan(last: last, asked: LastAsked(appleCDN: now, comparisons: now), now: now, sha256: sha)
         #expect(plan.sameAsLast(status(403)) && plan.comparesAfter(status(403)), "the same 403 again is compared again")
     }
@@ -136,15 +136,16 @@ import Vocabulary
             let agents = Set(first.filter { $0.host == "good.fleet.test" }.map(\.userAgent))
             #expect(agents.count == 4, "AASA-Bot, GoogleAssociationService, a browser, Android: \(agents)")
             #expect(first.contains { $0.host == "cdn.fleet.test" } && first.contains { $0.host == "dal.fleet.test" })
-            let findings = try #require(firstResults.first?.1.step.check).findings
+            let findings = try #require(firstResults.first?.1.step.check.apple).findings
 
             let (second, secondResults) = try await round(fleet, pipeline)
             let own = second.filter { $0.host == "good.fleet.test" }
             #expect(own.map(\.userAgent).sorted() == ["AASA-Bot/1.0.0", "GoogleAssociationService"], "\(second)")
             #expect(!second.contains { $0.host == "cdn.fleet.test" || $0.host == "dal.fleet.test" }, "\(second)")
             let check = try #require(secondResults.first?.1.step.check)
-            #expect(check.findings == findings, "what was not asked again stands as last seen")
-            #expect(check.cdn == firstResults.first?.1.step.check.cdn)
+            let apple = try #require(check.apple)
+            #expect(apple.findings == findings, "what was not asked again stands as last seen")
+            #expect(apple.cdn == firstResults.first?.1.step.check.apple?.cdn)
             #expect(check.android?.google == firstResults.first?.1.step.check.android?.google)
             #expect(try count(database, "SELECT count(*)::int FROM checks") == 1, "the second check is an unchanged repeat")
 

@@ -52,8 +52,9 @@ extension Fetcher {
         case .success(let target):
             // Due comparisons start with Google's fetch; the others wait to see its answer (`PlatformPlan`).
             async let comparedNow = plan.comparisonsDue ? otherUserAgents(url, host: host, target: target) : []
+            // A full handshake when the certificate is due (a domain watched for Android only reads it here).
             origin = await transfer(.wellKnown, url: url, host: host.ascii, target: target, userAgent: configuration.googleUserAgent,
-                                    ifNoneMatch: plan.ifNoneMatch)
+                                    freshConnection: plan.certificateDue, ifNoneMatch: plan.ifNoneMatch)
             others = await comparedNow
             compared = plan.comparisonsDue || plan.comparesAfter(origin)
             if !plan.comparisonsDue, compared {
@@ -100,7 +101,8 @@ extension Fetcher {
         let report = AndroidCheckEvaluation.evaluate(facts)
         return AndroidCheck(host: host, startedAt: started, finishedAt: Date(), origin: origin, otherUserAgents: others,
                             includes: includeFacts, google: google, report: report,
-                            asked: SecondaryAsked(copy: google != nil, comparisons: compared, fullFetch: plan.ifNoneMatch == nil),
+                            asked: SecondaryAsked(copy: google != nil, comparisons: compared,
+                                                 certificate: plan.certificateDue && origin.tls != nil, fullFetch: plan.ifNoneMatch == nil),
                             notModified: plan.notModified(origin))
     }
 

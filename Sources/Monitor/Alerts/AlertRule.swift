@@ -40,6 +40,17 @@ public enum AlertRule: String, Hashable, Sendable, Codable, CaseIterable, Compar
         }
     }
 
+    /// The platform whose file the rule judges; nil for the host's own (its certificate) and for notices.
+    /// A rule of a platform the domain is not watched for is withdrawn: its open alerts close.
+    public var platform: Platform? {
+        switch self {
+        case .originUnreachable, .originInvalid, .appIDMissing, .detailsEmpty, .watchedURLChanged, .cdnFailure, .cdnStale: .apple
+        case .androidFileInvalid, .androidIdentityMissing, .androidHandleAllURLsDropped, .androidDynamicRulesInvalid,
+             .androidWatchedURLFlipped, .googleVerdict: .android
+        case .certificateExpiring, .certificateUntrusted, .newVersion: nil
+        }
+    }
+
     /// A certificate's expiry date is a fact, not a flaky measurement: waiting for a second check
     /// to confirm it would only delay the warning.
     var opensOnFirstFailure: Bool { self == .certificateExpiring }

@@ -9,6 +9,20 @@ public enum AlertStateMachine {
         for track in tracks { byKey[track.key] = track }
         var events: [AlertEvent] = []
 
+        // A withdrawn rule's alerts will never see a passing check: waiting for `resolveAfter` of
+        // them would leave them open for good. They close now, saying why, so a channel that was
+        // told of the alert hears that it is over.
+        for check in checks {
+            guard let reason = check.withdrawn else { continue }
+            for (key, track) in byKey where key.rule == check.rule {
+                if track.isOpen {
+                    events.append(AlertEvent(kind: .resolved, key: key, severity: check.rule.severity,
+                                             summary: "Closed: \(reason) It was: \(track.summary)", at: now))
+                }
+                byKey[key] = nil
+            }
+        }
+
         for check in checks where check.evaluated {
             var failing: Set<AlertKey> = []
             for failure in check.failures {

@@ -1,4 +1,5 @@
 import Foundation
+import Vocabulary
 
 /// What the monitor remembers about a domain between checks: the previous check and the alerts'
 /// streaks. Codable, so the store keeps it as one value written in the check's transaction.
@@ -27,21 +28,22 @@ public struct MonitorState: Hashable, Sendable, Codable {
 
     /// Advances the state by one check. `diffSummary` describes the behavioural difference to the
     /// previous file, when there is one, for the new-version notice; `androidDiff` the same for
-    /// Android's file, one line per difference.
-    public func advanced(by check: CheckSummary, policy: AlertPolicy, now: Date, diffSummary: String? = nil,
-                         androidDiff: [String] = []) -> Step {
+    /// Android's file, one line per difference. The rules of a platform `watched` leaves out are
+    /// withdrawn: alerts opened while it was watched close with this check.
+    public func advanced(by check: CheckSummary, policy: AlertPolicy, now: Date, watched: WatchedPlatforms = .both,
+                         diffSummary: String? = nil, androidDiff: [String] = []) -> Step {
         let current = check.continuing(from: last)
         let changes = CheckComparison.events(previous: last, current: current)
-        let rules = AlertRules.evaluate(current, policy: policy, now: now)
+        let rules = AlertRules.evaluate(current, policy: policy, now: now, watched: watched)
         var (tracks, alerts) = AlertStateMachine.step(tracks: tracks, checks: rules, policy: policy, now: now)
-        if let notice = AlertRules.newVersionNotice(previous: last, current: current, diffSummary: diffSummary, now: now) {
+        if let notice = AlertRules.newVersionNotice(previous: last?.apple, current: current.apple, diffSummary: diffSummary, now: now) {
             alerts.append(notice)
         }
         if let notice = AndroidAlertRules.newVersionNotice(previous: last?.android, current: current.android, diffSummary: androidDiff, now: now) {
             alerts.append(notice)
         }
         let next = MonitorState(last: current, tracks: tracks,
-                                consecutiveUnreachable: current.originReachable ? 0 : consecutiveUnreachable + 1)
+                                consecutiveUnreachable: current.reachable ? 0 : consecutiveUnreachable + 1)
         return Step(state: next, check: current, changes: changes, alerts: alerts)
     }
 }

@@ -1,3 +1,4 @@
+import Vocabulary
 /// One rule's verdict on one check: which subjects fail, or that the rule could not be judged.
 public struct RuleCheck: Hashable, Sendable {
     public struct Failure: Hashable, Sendable {
@@ -18,12 +19,21 @@ public struct RuleCheck: Hashable, Sendable {
     /// app IDs without a document): its alerts neither count a failure nor a recovery.
     public var evaluated: Bool
     public var failures: [Failure]
+    /// Set when the rule no longer applies to the domain (its platform is not watched any more): why.
+    /// Its open alerts close at once with this reason, and streaks of unopened ones are forgotten.
+    public var withdrawn: String?
 
-    public init(rule: AlertRule, evaluated: Bool = true, failures: [Failure] = []) {
+    public init(rule: AlertRule, evaluated: Bool = true, failures: [Failure] = [], withdrawn: String? = nil) {
         self.rule = rule
         self.evaluated = evaluated
         self.failures = failures
+        self.withdrawn = withdrawn
     }
 
     static func notEvaluated(_ rule: AlertRule) -> RuleCheck { RuleCheck(rule: rule, evaluated: false) }
+
+    /// The rule of a platform the domain is not watched for.
+    static func withdrawn(_ rule: AlertRule, platform: Platform) -> RuleCheck {
+        RuleCheck(rule: rule, evaluated: false, withdrawn: "\(platform.label) is no longer watched for this domain.")
+    }
 }

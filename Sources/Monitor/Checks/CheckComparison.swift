@@ -4,7 +4,12 @@ import AASA
 /// Compares a check with the one before it. Pure; the first check of a domain changes nothing.
 public enum CheckComparison {
     public static func events(previous: CheckSummary?, current: CheckSummary) -> [CheckEvent] {
-        guard let previous else { return [] }
+        guard let previous, let previousApple = previous.apple, let currentApple = current.apple else { return [] }
+        return events(previous: previousApple, current: currentApple)
+    }
+
+    /// The events of Apple's side (Android's changes are told by its own notices and diff).
+    static func events(previous: AppleResult, current: AppleResult) -> [CheckEvent] {
         var events: [CheckEvent] = []
         if previous.originReachable != current.originReachable {
             events.append(current.originReachable ? .becameReachable : .becameUnreachable)

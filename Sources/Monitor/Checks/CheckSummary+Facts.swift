@@ -3,7 +3,7 @@ import AASA
 import Foundation
 
 extension CheckSummary {
-    /// Builds the summary of one check from the fetched facts and the evaluation's results.
+    /// The summary of an Apple-only check (no Android side) from the fetched facts and the evaluation's results.
     ///
     /// - Parameters:
     ///   - deviceLocation: the location a device would use (the evaluation's answer), nil when none serves.
@@ -11,25 +11,46 @@ extension CheckSummary {
     public init(checkedAt: Date, wellKnown: TransportFacts, root: TransportFacts?, cdn: TransportFacts?,
                 deviceLocation: TransportFacts.Location?, document: AASADocument?, findings: [Finding],
                 verdict: Verdict, expectations: ExpectationResults, sha256: ([UInt8]) -> String) {
-        let device: TransportFacts? = switch deviceLocation {
-        case .wellKnown: wellKnown
-        case .root: root
-        case .cdn, nil: nil
-        }
-        let reachable = wellKnown.status != nil || root?.status != nil
-        let certificateSource = device ?? (wellKnown.tls != nil ? wellKnown : root)
+        let apple = AppleResult(wellKnown: wellKnown, root: root, cdn: cdn, deviceLocation: deviceLocation, document: document,
+                                findings: findings, verdict: verdict, expectations: expectations, sha256: sha256)
+        let device = AppleResult.deviceFacts(wellKnown: wellKnown, root: root, deviceLocation: deviceLocation)
+        self.init(checkedAt: checkedAt, reachable: apple.originReachable,
+                  certificate: CertificateSummary(facts: device ?? (wellKnown.tls != nil ? wellKnown : root)), apple: apple)
+    }
+}
+
+extension AppleResult {
+    /// Apple's side of one check from the fetched facts and the evaluation's results.
+    public init(wellKnown: TransportFacts, root: TransportFacts?, cdn: TransportFacts?,
+                deviceLocation: TransportFacts.Location?, document: AASADocument?, findings: [Finding],
+                verdict: Verdict, expectations: ExpectationResults, sha256: ([UInt8]) -> String) {
+        let device = Self.deviceFacts(wellKnown: wellKnown, root: root, deviceLocation: deviceLocation)
         self.init(
-            checkedAt: checkedAt,
             verdict: verdict,
-            originReachable: reachable,
+            originReachable: wellKnown.status != nil || root?.status != nil,
             versionSHA256: device.map { sha256($0.body) },
             versionSince: nil,
             documentParsed: document != nil,
             findings: findings,
             applinksDetailCount: document?.applinks.map(\.details.count),
             expectations: expectations,
-            certificate: certificateSource.flatMap(CheckSummary.certificate(of:)),
             cdn: cdn.map { CDNSummary(facts: $0, findings: findings, sha256: sha256) })
+    }
+
+    static func deviceFacts(wellKnown: TransportFacts, root: TransportFacts?, deviceLocation: TransportFacts.Location?) -> TransportFacts? {
+        switch deviceLocation {
+        case .wellKnown: wellKnown
+        case .root: root
+        case .cdn, nil: nil
+        }
+    }
+}
+
+extension CertificateSummary {
+    /// The certificate facts of one transfer; nil when it did no TLS handshake (no answer, or a reused connection).
+    init?(facts: TransportFacts?) {
+        guard let tls = facts?.tls else { return nil }
+        self.init(trusted: tls.trusted, notAfter: tls.notAfter, failureReason: tls.failureReason)
     }
 }
 
@@ -50,9 +71,3 @@ extension CDNSummary {
     }
 }
 
-extension CheckSummary {
-    /// The certificate facts the alert rules keep, from one exchange (nil when it reports none).
-    static func certificate(of facts: TransportFacts) -> CertificateSummary? {
-        facts.tls.map { CertificateSummary(trusted: $0.trusted, notAfter: $0.notAfter, failureReason: $0.failureReason) }
-    }
-}

@@ -36,10 +36,10 @@ public struct CDNSummary: Hashable, Sendable, Codable {
     }
 }
 
-/// Everything the comparison and the alert rules need to know about one check, small enough to be
-/// remembered as the "previous check" of the next one. Built by the pipeline from the check report.
-public struct CheckSummary: Hashable, Sendable, Codable {
-    public var checkedAt: Date
+/// Apple's side of one check: the AASA as a device and Apple's CDN see it, measured against the
+/// domain's Apple expectations. Absent from the `CheckSummary` of a domain not watched for Apple.
+public struct AppleResult: Hashable, Sendable, Codable {
+    /// The file's verdict (its findings and transport; unmet expectations count in `DomainVerdict`).
     public var verdict: Verdict
     /// An HTTP response arrived from the location a device would use (any status).
     public var originReachable: Bool
@@ -53,25 +53,18 @@ public struct CheckSummary: Hashable, Sendable, Codable {
     /// `applinks.details` entry count; nil when the file has no `applinks`.
     public var applinksDetailCount: Int?
     public var expectations: ExpectationResults
-    public var certificate: CertificateSummary?
     public var cdn: CDNSummary?
-    /// Android's side of the same check; nil when Android was not checked.
-    public var android: AndroidResult?
     /// What `.well-known` answered Apple's fetcher (status, or failure kind; the file's digest with a
     /// 200), so the next check can tell whether it moved; nil in summaries stored before it was kept.
     public var wellKnownAnswer: String?
     /// The strong ETag `.well-known` sent with a clean 200, for the next check's conditional fetch
-    /// (`SecondaryCadence.validator`); nil otherwise.
+    /// (`Validator.etag`); nil otherwise.
     public var wellKnownETag: String?
-    /// A digest of the expectations (Apple's and Android's) this summary was measured against. A 304
-    /// keeps the summary, so a conditional fetch is made only while the expectations are still these.
-    public var expectationsKey: String?
 
-    public init(checkedAt: Date, verdict: Verdict, originReachable: Bool, versionSHA256: String? = nil,
-                versionSince: Date? = nil, documentParsed: Bool = false, findings: [Finding] = [], applinksDetailCount: Int? = nil,
-                expectations: ExpectationResults = ExpectationResults(), certificate: CertificateSummary? = nil,
-                cdn: CDNSummary? = nil) {
-        self.checkedAt = checkedAt
+    public init(verdict: Verdict, originReachable: Bool, versionSHA256: String? = nil, versionSince: Date? = nil,
+                documentParsed: Bool = false, findings: [Finding] = [], applinksDetailCount: Int? = nil,
+                expectations: ExpectationResults = ExpectationResults(), cdn: CDNSummary? = nil, wellKnownAnswer: String? = nil,
+                wellKnownETag: String? = nil) {
         self.verdict = verdict
         self.originReachable = originReachable
         self.versionSHA256 = versionSHA256
@@ -80,24 +73,69 @@ public struct CheckSummary: Hashable, Sendable, Codable {
         self.findings = findings
         self.applinksDetailCount = applinksDetailCount
         self.expectations = expectations
-        self.certificate = certificate
         self.cdn = cdn
+        self.wellKnownAnswer = wellKnownAnswer
+        self.wellKnownETag = wellKnownETag
     }
 
     /// Findings about the origin: everything except the CDN's, which belong to a lower alert tier.
     public var originFindings: [Finding] { findings.filter { !$0.code.hasPrefix("cdn-") } }
 
     /// Carries `versionSince` over from the previous check when the origin still serves the same file.
+    public func continuing(from previous: AppleResult?, at checkedAt: Date) -> AppleResult {
+        var copy = self
+        copy.versionSince = CheckSummary.versionSince(of: versionSHA256, previous: previous.map { ($0.versionSHA256, $0.versionSince) },
+                                                      checkedAt: checkedAt)
+        return copy
+    }
+}
+
+/// Everything the comparison and the alert rules need to know about one check, small enough to be
+/// remembered as the "previous check" of the next one: one result per platform the domain is watched
+/// for, and what belongs to the host. Built by the pipeline from the platforms' check reports.
+///
+/// Stored as `checks.summary` by the synthesized `Codable` (migration 0035 moved the Apple fields of
+/// summaries stored before the platforms were apart into `apple`).
+public struct CheckSummary: Hashable, Sendable, Codable {
+    public var checkedAt: Date
+    /// An HTTP response (any status) arrived from the host for a watched platform's own fetch: the
+    /// scheduler backs off a host that gives none.
+    public var reachable: Bool
+    /// The host's certificate as the fetch a device uses saw it: Apple's location when Apple is
+    /// watched, else Android's. Its rules (expiry, trust) belong to the host, not to one platform.
+    public var certificate: CertificateSummary?
+    /// Apple's side; nil when the domain is not watched for Apple (platform setting `android`).
+    public var apple: AppleResult?
+    /// Android's side of the same check; nil when Android was not checked.
+    public var android: AndroidResult?
+    /// A digest of the expectations (Apple's and Android's) this summary was measured against. A 304
+    /// keeps a platform's result, so a conditional fetch is made only while the expectations are still these.
+    public var expectationsKey: String?
+
+    public init(checkedAt: Date, reachable: Bool, certificate: CertificateSummary? = nil, apple: AppleResult? = nil,
+                android: AndroidResult? = nil, expectationsKey: String? = nil) {
+        self.checkedAt = checkedAt
+        self.reachable = reachable
+        self.certificate = certificate
+        self.apple = apple
+        self.android = android
+        self.expectationsKey = expectationsKey
+    }
+
+    /// The check's own verdict (`checks.verdict`): Apple's file when Apple is watched (Android's counts
+    /// in the domain's state, `DomainVerdict`), else Android's file.
+    public var verdict: Verdict { apple?.verdict ?? android?.verdict ?? .pass }
+
+    /// Carries `versionSince` over from the previous check when a platform's origin still serves the same file.
     public func continuing(from previous: CheckSummary?) -> CheckSummary {
         var copy = self
         // A transfer on a reused (kept-alive) connection reports no certificate; the server's
         // certificate has not changed within that connection, so the last one seen still holds.
-        if copy.certificate == nil, originReachable, let previous, previous.originReachable {
+        if copy.certificate == nil, reachable, let previous, previous.reachable {
             copy.certificate = previous.certificate
         }
+        copy.apple = apple?.continuing(from: previous?.apple, at: checkedAt)
         copy.android = android?.continuing(from: previous?.android, at: checkedAt)
-        copy.versionSince = Self.versionSince(of: versionSHA256, previous: previous.map { ($0.versionSHA256, $0.versionSince) },
-                                              checkedAt: checkedAt)
         return copy
     }
 

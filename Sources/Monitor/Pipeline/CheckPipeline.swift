@@ -13,8 +13,6 @@ public struct CheckPipeline: Sendable {
     public let fetcher: Fetcher
     public let schedule: SchedulePolicy
     public let alertDefaults: AlertPolicy
-    /// Also check Android's assetlinks.json (one DNS answer and connection with the AASA).
-    public let checksAndroid: Bool
     /// How often Apple's CDN, Google's API and the user-agent and root-location comparisons are asked
     /// when nothing else calls for them (`SecondaryCadence`, `PlatformPlan`).
     public let cadence: SecondaryCadence
@@ -22,9 +20,8 @@ public struct CheckPipeline: Sendable {
     let repeatWriter: RepeatWriter
 
     public init(database: Database, fetcher: Fetcher, schedule: SchedulePolicy = SchedulePolicy(),
-                alertDefaults: AlertPolicy = AlertPolicy(), checksAndroid: Bool = true, cadence: SecondaryCadence = SecondaryCadence()) {
+                alertDefaults: AlertPolicy = AlertPolicy(), cadence: SecondaryCadence = SecondaryCadence()) {
         self.database = database
-        self.checksAndroid = checksAndroid
         self.cadence = cadence
         self.fetcher = fetcher
         self.schedule = schedule
@@ -51,7 +48,10 @@ public struct CheckPipeline: Sendable {
         // Hosts are validated at registration; one that no longer parses keeps its lease until it
         // expires and is reported by the scheduler.
         let host = try HostName(domain.host)
-        let check: DomainCheck
+        // The platform setting decides what is asked: a platform the domain is not watched for makes
+        // no request at all (no AASA, no Apple CDN for `android`; no assetlinks.json, no Google for `apple`).
+        let watched = domain.platforms
+        var check: DomainCheck?
         var androidCheck: AndroidCheck?
         let lastAndroid = previous.last?.android
         let sha256: @Sendable ([UInt8]) -> String = { SHA256.hex($0) }
@@ -60,35 +60,36 @@ public struct CheckPipeline: Sendable {
         let keepsExpectations = previous.last?.expectationsKey == expectationsKey
         var applePlan = cadence.applePlan(last: previous.last, asked: domain.lastAsked, now: started, sha256: sha256)
         if !keepsExpectations { applePlan.ifNoneMatch = nil }
-        if checksAndroid && domain.platforms.watches(.android) {
+        if watched.watches(.android) {
             // Google's copy may lag the origin by its maxAge (plus a grace): the evaluation needs to know since when.
             let since = lastAndroid?.versionSince.map { started.timeIntervalSince($0) }
             var androidPlan = cadence.androidPlan(last: lastAndroid, asked: domain.lastAsked, now: started, sha256: sha256)
             if !keepsExpectations { androidPlan.ifNoneMatch = nil }
-            let both = await fetcher.checkPlatforms(host, android: android, originChangedSecondsAgo: since,
-                                                    apple: applePlan, androidPlan: androidPlan)
-            check = both.apple
-            androidCheck = both.android
+            if watched.watches(.apple) {
+                let both = await fetcher.checkPlatforms(host, android: android, originChangedSecondsAgo: since,
+                                                        apple: applePlan, androidPlan: androidPlan)
+                check = both.apple
+                androidCheck = both.android
+            } else {
+                // No AASA fetch to read the certificate on: Android's own fetch keeps its cadence.
+                androidPlan.certificateDue = cadence.certificateDue(previous.last?.certificate, asked: domain.lastAsked, now: started)
+                androidCheck = await fetcher.checkAndroid(host, expectations: android, originChangedSecondsAgo: since, plan: androidPlan)
+            }
         } else {
             check = await fetcher.check(host, plan: applePlan)
         }
-        let now = check.finishedAt
-        var summary: CheckSummary
-        if check.notModified, let last = previous.last {
-            // 304 to our If-None-Match: the stored file is current, so is what was judged of it. Only a
-            // certificate read on this check's handshake is new.
-            summary = last
-            summary.checkedAt = now
-            if let certificate = CheckSummary.certificate(of: check.wellKnown) { summary.certificate = certificate }
-        } else {
-            summary = CheckSummary(check: check, expectations: expectations)
-            summary.wellKnownAnswer = OriginAnswer.key(check.wellKnown, sha256: sha256)
-            summary.wellKnownETag = Validator.etag(check.wellKnown)
-            summary.expectationsKey = expectationsKey
+        let now = check?.finishedAt ?? androidCheck?.finishedAt ?? Date()
+        let appleSide = check.map { check in
+            // 304 to our If-None-Match: the stored file is current, so is what was judged of it.
+            if check.notModified, let kept = previous.last?.apple { return kept }
+            var result = AppleResult(check: check, expectations: expectations)
+            result.wellKnownAnswer = OriginAnswer.key(check.wellKnown, sha256: sha256)
+            result.wellKnownETag = Validator.etag(check.wellKnown)
+            // A copy not asked this time stands as last seen (its findings were carried by the evaluation).
+            if !check.asked.copy { result.cdn = previous.last?.apple?.cdn }
+            return result
         }
-        // A copy not asked this time stands as last seen (its findings were carried by the evaluation).
-        if !check.asked.copy { summary.cdn = previous.last?.cdn }
-        summary.android = androidCheck.map { androidCheck in
+        let androidSide = androidCheck.map { androidCheck in
             if androidCheck.notModified, var kept = lastAndroid {
                 kept.probedAt = androidCheck.finishedAt
                 return kept
@@ -100,11 +101,18 @@ public struct CheckPipeline: Sendable {
             if !androidCheck.asked.copy { result.google = lastAndroid?.google }
             return result
         }
-        let diffLines = await behaviourDiff(previous: previous.last, current: summary, document: check.report.document,
+        let summary = CheckSummary(
+            checkedAt: now,
+            reachable: appleSide?.originReachable == true || androidCheck?.origin.status != nil,
+            // The host's certificate as a device meets it: Apple's location when Apple is watched, else Google's fetch's.
+            // A 304 or a resumed session reads none: the last one stands (`continuing`).
+            certificate: check.flatMap(CertificateSummary.init(apple:)) ?? CertificateSummary(facts: androidCheck?.origin),
+            apple: appleSide, android: androidSide, expectationsKey: expectationsKey)
+        let diffLines = await behaviourDiff(previous: previous.last?.apple, current: summary.apple, document: check?.report.document,
                                             urls: expectations.watchedURLs.map(\.url))
         let androidLines = await androidDiff(previous: previous.last?.android, current: summary.android, body: androidCheck?.origin.body,
                                               urls: expectations.androidWatchedURLs.map(\.url))
-        let step = previous.advanced(by: summary, policy: alertPolicy(for: domain), now: now,
+        let step = previous.advanced(by: summary, policy: alertPolicy(for: domain), now: now, watched: watched,
                                      diffSummary: diffLines.isEmpty ? nil : diffLines.joined(separator: "; "), androidDiff: androidLines)
         var record = try makeRecord(domain: domain, check: check, android: androidCheck, startedAt: started, previous: previous, step: step)
         for index in record.alertChanges.indices where record.alertChanges[index].kind == .notice {
@@ -122,9 +130,9 @@ public struct CheckPipeline: Sendable {
 
     /// The behavioural difference to the previous file, in lines, when the origin's file changed.
     /// Best effort: a previous file that cannot be read back gives no lines, never a failed check.
-    func behaviourDiff(previous: CheckSummary?, current: CheckSummary, document: AASADocument?,
+    func behaviourDiff(previous: AppleResult?, current: AppleResult?, document: AASADocument?,
                        urls: [String]) async -> [String] {
-        guard let document, let oldSHA = previous?.versionSHA256, let newSHA = current.versionSHA256, oldSHA != newSHA else {
+        guard let document, let oldSHA = previous?.versionSHA256, let newSHA = current?.versionSHA256, oldSHA != newSHA else {
             return []
         }
         let database = self.database
@@ -156,24 +164,26 @@ public struct CheckPipeline: Sendable {
         return policy
     }
 
-    func makeRecord(domain: LeasedDomain, check: DomainCheck, android: AndroidCheck? = nil, startedAt: Date, previous: MonitorState,
+    func makeRecord(domain: LeasedDomain, check: DomainCheck?, android: AndroidCheck? = nil, startedAt: Date, previous: MonitorState,
                     step: MonitorState.Step) throws -> CheckRecord {
+        let apple = step.check.apple
+        let finishedAt = step.check.checkedAt
         // A file new to the domain is read for the views now, once (StoredVersions): a file the domain
         // served before is stored, read, already. A version is stored for every check, so this test
         // keeps the reading off the unchanged checks.
         let last = previous.last
-        let body = try step.check.versionSHA256.flatMap { sha in try deviceFacts(check).map {
-            try StoredBody(.apple, sha256: sha, bytes: $0.body, reading: sha == last?.versionSHA256 ? nil : VersionReading(aasa: $0.body))
+        let body = try apple?.versionSHA256.flatMap { sha in try check.flatMap(deviceFacts).map {
+            try StoredBody(.apple, sha256: sha, bytes: $0.body, reading: sha == last?.apple?.versionSHA256 ? nil : VersionReading(aasa: $0.body))
         } }
-        let cdnBody = try step.check.cdn?.versionSHA256.flatMap { sha in try check.cdn.map {
-            try StoredBody(.apple, sha256: sha, bytes: $0.body, reading: sha == last?.cdn?.versionSHA256 ? nil : VersionReading(aasa: $0.body))
+        let cdnBody = try apple?.cdn?.versionSHA256.flatMap { sha in try check?.cdn.map {
+            try StoredBody(.apple, sha256: sha, bytes: $0.body, reading: sha == last?.apple?.cdn?.versionSHA256 ? nil : VersionReading(aasa: $0.body))
         } }
         let androidBody = try step.check.android?.versionSHA256.flatMap { sha in try android.map {
             try StoredBody(.android, sha256: sha, bytes: $0.origin.body,
                            reading: sha == last?.android?.versionSHA256 ? nil : VersionReading(assetLinks: $0.origin.body))
         } }
-        var transport = CheckTransport(wellKnown: check.wellKnown, root: check.root, cdn: check.cdn,
-                                       plainUserAgent: check.plainUserAgent, deviceLocation: check.report.deviceLocation)
+        var transport = CheckTransport(wellKnown: check?.wellKnown, root: check?.root, cdn: check?.cdn,
+                                       plainUserAgent: check?.plainUserAgent, deviceLocation: check?.report.deviceLocation)
         if let android { transport.setAndroid(origin: android.origin, otherUserAgents: android.otherUserAgents, includes: android.includes) }
         // Open/closed alerts and announced thresholds are "alert state"; streak counts alone are not,
         // or every check of a failing domain would be a change.
@@ -183,48 +193,55 @@ public struct CheckPipeline: Sendable {
         let changed = previous.last == nil || !step.changes.isEmpty || !step.alerts.isEmpty
             || !step.check.isRepeat(of: previous.last) || alertState(previous.tracks) != alertState(step.state.tracks)
         // A first check that ran because it was requested puts the second on the host's slot (see nextCheck).
-        let next = schedule.nextCheck(after: check.finishedAt, interval: .seconds(domain.intervalSeconds),
+        let next = schedule.nextCheck(after: finishedAt, interval: .seconds(domain.intervalSeconds),
                                       consecutiveUnreachable: step.state.consecutiveUnreachable,
                                       domainKey: UInt64(bitPattern: domain.id), round: UInt64(bitPattern: domain.round),
                                       spreading: domain.round == 0 && domain.requested ? domain.host : nil)
-        let latency = check.wellKnown.timings?.total ?? check.finishedAt.timeIntervalSince(check.startedAt)
+        let latency = (check?.wellKnown ?? android?.origin)?.timings?.total ?? finishedAt.timeIntervalSince(startedAt)
         // An unchanged check stores none of the JSON: encoding it anyway was CPU spent on every check.
         func json(_ value: some Encodable) throws -> String { changed ? try StoredJSON.encode(value) : "" }
         var record = try CheckRecord(
-            domainID: domain.id, attemptKey: domain.attemptKey, startedAt: startedAt, finishedAt: check.finishedAt,
+            domainID: domain.id, attemptKey: domain.attemptKey, startedAt: startedAt, finishedAt: finishedAt,
             verdict: step.check.verdict, version: body, cdnVersion: cdnBody, changed: changed,
             latencyMilliseconds: Int((latency * 1000).rounded()),
-            findings: step.check.findings,
+            // Apple's findings and expectations; Android's travel in `android` (checks.android).
+            findings: apple?.findings ?? [],
             transport: transport,
-            expectations: step.check.expectations,
+            expectations: apple?.expectations ?? ExpectationResults(),
             summaryJSON: try json(step.check),
             eventsJSON: try json(step.changes),
             consecutiveFailures: step.state.consecutiveUnreachable,
             nextCheckAt: next,
             streaks: previous.tracks == step.state.tracks ? nil : try step.state.tracks.map { try $0.row() },
-            alertChanges: step.alerts.map { AlertChange(event: $0, domain: domain, findings: step.check.findings) })
+            alertChanges: step.alerts.map { event in
+                // An alert carries the findings of the platform whose rule it is.
+                let findings = event.key.rule.platform == .android ? step.check.android?.findings : apple?.findings
+                return AlertChange(event: event, domain: domain, findings: findings ?? [])
+            })
         // The domain's state counts unmet expectations; the check's verdict stays the file's.
         let domainVerdict = DomainVerdict(step.check)
         record.domainVerdict = domainVerdict.verdict
         record.reason = domainVerdict.reason
-        record.domainExpectations = step.check.documentParsed ? step.check.expectations : nil
+        record.domainExpectations = apple?.documentParsed == true ? apple?.expectations : nil
         record.androidVersion = androidBody
         record.android = step.check.android
-        record.asked = LastAsked(appleCDN: check.asked.copy && check.cdn != nil ? check.finishedAt : nil,
-                                 googleAPI: android.map { $0.asked.copy && $0.google != nil } == true ? check.finishedAt : nil,
+        record.asked = LastAsked(appleCDN: check.map { $0.asked.copy && $0.cdn != nil } == true ? finishedAt : nil,
+                                 googleAPI: android.map { $0.asked.copy && $0.google != nil } == true ? finishedAt : nil,
                                  // One time for both platforms' comparisons: stamped when each platform checked made them.
-                                 comparisons: check.asked.comparisons && android?.asked.comparisons != false ? check.finishedAt : nil,
-                                 certificate: check.asked.certificate ? check.finishedAt : nil,
-                                 fullFetch: check.asked.fullFetch && android?.asked.fullFetch != false ? check.finishedAt : nil)
+                                 comparisons: Self.everyPlatform(check?.asked.comparisons, android?.asked.comparisons) ? finishedAt : nil,
+                                 // The certificate is read on Apple's fetch; on Android's only where Apple is not watched.
+                                 certificate: (check?.asked.certificate ?? android?.asked.certificate) == true ? finishedAt : nil,
+                                 fullFetch: Self.everyPlatform(check?.asked.fullFetch, android?.asked.fullFetch) ? finishedAt : nil)
         return record
     }
 
+    /// True when every platform checked (at least one) says so; nil: the platform was not checked.
+    static func everyPlatform(_ apple: Bool?, _ android: Bool?) -> Bool {
+        apple != false && android != false && (apple != nil || android != nil)
+    }
+
     func deviceFacts(_ check: DomainCheck) -> TransportFacts? {
-        switch check.report.deviceLocation {
-        case .wellKnown: check.wellKnown
-        case .root: check.root
-        case .cdn, nil: nil
-        }
+        AppleResult.deviceFacts(wellKnown: check.wellKnown, root: check.root, deviceLocation: check.report.deviceLocation)
     }
 
     func recordRetrying(_ record: CheckRecord, giveUpAfter: Duration) async throws -> CheckRecordOutcome {
@@ -271,22 +288,32 @@ extension CheckRecord {
     }
 }
 
-extension CheckSummary {
-    /// The summary of a fetched check measured against the domain's expectations.
+extension AppleResult {
+    /// Apple's side of a fetched check measured against the domain's expectations.
     public init(check: DomainCheck, expectations: Expectations) {
         let report = check.report
         let results = ExpectationEvaluation.evaluate(expectations, document: report.document)
-        self.init(checkedAt: check.finishedAt, wellKnown: check.wellKnown, root: check.root, cdn: check.cdn,
+        self.init(wellKnown: check.wellKnown, root: check.root, cdn: check.cdn,
                   deviceLocation: report.deviceLocation, document: report.document, findings: report.findings,
                   verdict: report.verdict, expectations: results,
                   sha256: SHA256.hex)
     }
+}
 
+extension CertificateSummary {
+    /// The certificate of the Apple location a device uses, else of whichever origin location did TLS.
+    init?(apple check: DomainCheck) {
+        let device = AppleResult.deviceFacts(wellKnown: check.wellKnown, root: check.root, deviceLocation: check.report.deviceLocation)
+        self.init(facts: device ?? (check.wellKnown.tls != nil ? check.wellKnown : check.root))
+    }
+}
+
+extension CheckSummary {
     /// True when this check says the same as `previous` (ignoring when it ran): an unchanged repeat.
     func isRepeat(of previous: CheckSummary?) -> Bool {
         guard var previous else { return false }
         previous.checkedAt = checkedAt
-        previous.versionSince = versionSince
+        previous.apple?.versionSince = apple?.versionSince
         // A probe that found what the last one found changes nothing but its time.
         if previous.android != nil, let probedAt = android?.probedAt { previous.android?.probedAt = probedAt }
         return previous == self

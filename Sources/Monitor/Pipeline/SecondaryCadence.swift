@@ -52,15 +52,15 @@ public struct SecondaryCadence: Sendable, Hashable {
         return now.timeIntervalSince(lastAsked) >= interval
     }
 
-    /// Apple's plan for a check of a domain whose last check is `last`.
-    func applePlan(last: CheckSummary?, asked: LastAsked, now: Date, sha256: @escaping @Sendable ([UInt8]) -> String) -> PlatformPlan {
-        guard let last else { return .everything }
+    /// Apple's plan for a check of a domain whose last check is `last` (everything when it had no Apple side).
+    func applePlan(last summary: CheckSummary?, asked: LastAsked, now: Date, sha256: @escaping @Sendable ([UInt8]) -> String) -> PlatformPlan {
+        guard let summary, let last = summary.apple else { return .everything }
         // While the origin serves a file, a CDN that failed or lagged last time is asked until it agrees.
         let cdnUnsettled = last.versionSHA256 != nil && !(last.cdn.map { $0.served && $0.matchesOrigin } ?? false)
         var plan = plan(copyDue: cdnUnsettled || due(asked.appleCDN, every: appleCDN, now: now), lastAnswer: last.wellKnownAnswer,
                         etag: last.wellKnownETag,
                         findings: last.findings, asked: asked, now: now, sha256: sha256)
-        plan.certificateDue = certificateDue(last.certificate, asked: asked, now: now)
+        plan.certificateDue = certificateDue(summary.certificate, asked: asked, now: now)
         return plan
     }
 

@@ -36,9 +36,15 @@ extension DomainVerdict {
                                      expectations: androidApps.map(AndroidAppExpectation.init(row:)),
                                      watchedURLs: expectations.androidWatchedURLs)
         }
-        let measured = DomainVerdict(fileVerdict: latest.fileVerdict, findings: latest.findings, expectations: results, android: android)
+        // The platform setting as it is now decides, so a change of it shows at once: a platform no
+        // longer watched stops counting; Apple's side, newly watched, counts from its first check.
+        let watchedAndroid = latest.platforms.watches(.android) ? android : nil
+        let appleMeasured = latest.platforms.watches(.apple) && latest.checkedApple
+        let measured = appleMeasured
+            ? DomainVerdict(fileVerdict: latest.fileVerdict, findings: latest.findings, expectations: results, android: watchedAndroid)
+            : DomainVerdict(android: watchedAndroid)
         try connection.setDomainState(domainID: domainID, verdict: measured.verdict, reason: measured.reason,
-                                      expectations: document == nil ? nil : results, basedOnCheck: latest.checkID)
+                                      expectations: document == nil || !appleMeasured ? nil : results, basedOnCheck: latest.checkID)
         return measured
     }
 }

@@ -34,16 +34,33 @@ public struct DomainVerdict: Hashable, Sendable {
         }
     }
 
-    /// Apple's side, made worse by Android's when the domain is watched for Android (it serves
-    /// assetlinks.json or an Android app is expected of it); the reason then names the platform.
+    /// The domain's verdict from the platforms its check judged: Apple's side made worse by Android's
+    /// when the domain is watched for Android (it serves assetlinks.json or an Android app is expected
+    /// of it; the reason then names the platform); Android's alone when Apple is not watched.
     public init(_ check: CheckSummary) {
-        self.init(fileVerdict: check.verdict, findings: check.findings, expectations: check.expectations, android: check.android)
+        if let apple = check.apple {
+            self.init(fileVerdict: apple.verdict, findings: apple.findings, expectations: apple.expectations, android: check.android)
+        } else {
+            self.init(android: check.android)
+        }
     }
 
     /// Apple's side (the file's verdict, findings and measured expectations), then Android's.
     public init(fileVerdict: Verdict, findings: [Finding], expectations: ExpectationResults, android: AndroidResult?) {
         self.init(fileVerdict: fileVerdict, findings: findings, expectations: expectations)
         guard let android, android.isWatched else { return }
+        worsen(by: android)
+    }
+
+    /// A domain watched for Android only: Android's file decides, even when the site serves none and
+    /// expects no app (its owner chose Android, so a missing file is a failure, not "not watched").
+    public init(android: AndroidResult?) {
+        self.init(verdict: .pass, reason: nil)
+        guard let android else { return }
+        worsen(by: android)
+    }
+
+    private mutating func worsen(by android: AndroidResult) {
         if android.verdict > verdict {
             verdict = android.verdict
             reason = android.findings.min { $0.severity.rank < $1.severity.rank }.map { "Android: " + $0.message }

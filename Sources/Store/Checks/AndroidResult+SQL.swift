@@ -10,6 +10,14 @@ extension AndroidResult {
 
     /// Each platform's verdict of the check `c` for the domain `d`, NULL where the platform is not watched
     /// (`domains.platforms`) or, for Android, does not count: the overview and /metrics read these.
-    static var sqlAppleVerdict: SQL { "CASE WHEN d.platforms <> 'android' THEN c.verdict END" }
-    static var sqlAndroidVerdict: SQL { "CASE WHEN d.platforms <> 'apple' AND " + sqlIsWatched + " THEN c.android->>'verdict' END" }
+    /// A domain watched for Android only counts Android's verdict even when the site serves no file and
+    /// expects no app: its owner chose Android (`DomainVerdict(android:)`).
+    static var sqlAppleVerdict: SQL { "CASE WHEN d.platforms <> 'android' AND " + sqlCheckedApple + " THEN c.verdict END" }
+    static var sqlAndroidVerdict: SQL {
+        "CASE WHEN d.platforms = 'android' OR (d.platforms <> 'apple' AND " + sqlIsWatched + ") THEN c.android->>'verdict' END"
+    }
+
+    /// The check `c` fetched Apple's file: false only for one made while the domain was watched for
+    /// Android only (Android's transport and no `.well-known` AASA), whose `c.verdict` is Android's.
+    static var sqlCheckedApple: SQL { "NOT (c.transport ? 'assetLinks' AND NOT c.transport ? 'wellKnown')" }
 }

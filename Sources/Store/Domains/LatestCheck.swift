@@ -13,14 +13,19 @@ public struct LatestCheck: Sendable {
     public var androidVersion: VersionKey?
     /// The domain's host (ASCII; a `*.` registration's is the bare domain, whose file Android reads).
     public var host: String
+    /// What the domain is watched for now (the check may predate a change of the setting).
+    public var platforms: WatchedPlatforms
+    /// The check fetched Apple's file (false: the domain was watched for Android only then).
+    public var checkedApple: Bool
 }
 
 extension DomainStore {
     /// The domain's latest stored check, nil before the first one. Locks the domain's row when
     /// called in a transaction, so a check being recorded at the same time waits (or goes first).
     public func latestCheck(domainID: Int64) throws -> LatestCheck? {
-        guard let row = try firstRow("""
-            SELECT c.id, c.verdict, c.findings, v.sha256 AS apple_sha256, c.android, a.sha256 AS android_sha256, d.host FROM domains d
+        guard let row = try firstRow("SELECT c.id, c.verdict, c.findings, v.sha256 AS apple_sha256, c.android, a.sha256 AS android_sha256, "
+            + "d.host, d.platforms, " + AndroidResult.sqlCheckedApple + """
+             AS checked_apple FROM domains d
             JOIN checks c ON c.id = d.last_check_id
             LEFT JOIN association_versions v ON v.id = c.origin_version_id
             LEFT JOIN association_versions a ON a.id = c.android_version_id
@@ -32,7 +37,8 @@ extension DomainStore {
                                 appleVersion: try row.decode("apple_sha256", as: String?.self).map { VersionKey(.apple, sha256: $0) },
                                 android: try row.decode("android"),
                                 androidVersion: try row.decode("android_sha256", as: String?.self).map { VersionKey(.android, sha256: $0) },
-                                host: try row.decode("host"))
+                                host: try row.decode("host"), platforms: try row.decode("platforms"),
+                                checkedApple: try row.decode("checked_apple"))
     }
 
     /// Sets the domain's overall state, reason and measured expectations (nil: no usable file), only

@@ -269,12 +269,3 @@ enum AppPages {
         return Layout.page(title: "Delete " + app.name, viewer: viewer, active: .apps, body: body)
     }
 }
-
-extension Platform {
-    var label: String {
-        switch self {
-        case .apple: "Apple"
-        case .android: "Android"
-        }
-    }
-}
