@@ -46,7 +46,8 @@ public enum AlertRule: String, Hashable, Sendable, Codable, CaseIterable, Compar
         switch self {
         case .originUnreachable, .originInvalid, .appIDMissing, .detailsEmpty, .watchedURLChanged, .cdnFailure, .cdnStale: .apple
         case .androidFileInvalid, .androidIdentityMissing, .androidHandleAllURLsDropped, .androidDynamicRulesInvalid,
-             .androidWatchedURLFlipped, .googleVerdict: .android
+             .androidWatchedURLFlipped, .androidPackageRemoved, .androidRelationRemoved, .androidFingerprintRemoved,
+             .androidStatementDropped, .googleVerdict: .android
         case .certificateExpiring, .certificateUntrusted, .newVersion: nil
         }
     }
