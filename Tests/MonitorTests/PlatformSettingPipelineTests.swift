@@ -68,6 +68,7 @@ import Vocabulary
                 #expect(requests.contains { $0.host == "cdn.fleet.test" && $0.uri.contains("both-sides") }, "the other domain's CDN copy is asked")
                 let androidOnly = try #require(byHost["android-side.fleet.test"])
                 #expect(androidOnly.apple == nil && androidOnly.android?.verdict == .pass)
+                #expect(androidOnly.certificate?.trusted == true, "the host's certificate, read on Android's fetch (then kept)")
                 #expect(byHost["both-sides.fleet.test"]?.apple?.verdict == .fail)
             }
             let androidSide = try #require(try database.domain(host: "android-side.fleet.test"))
