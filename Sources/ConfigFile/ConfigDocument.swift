@@ -69,6 +69,8 @@ public struct DomainEntry: Sendable, Equatable {
         /// Per app ID (flattened in file order): the line of its service key and of the ID itself.
         public var services: [Int] = [], appIDs: [Int] = []
         public var watchedURLs: [Int] = [], expectations: [Int] = []
+        /// Per watched URL: the line of its `android:` (the URL's own line when it has none).
+        public var androidExpectations: [Int] = []
         public init() {}
     }
 

@@ -293,12 +293,13 @@ private struct Walker {
             }
         case "watched_urls":
             for item in sequence(value, what: "watched_urls") ?? [] {
-                guard let fields = mapping(item, what: "a watched URL", keys: ["url", "expect"]) else { continue }
-                var url: String?, expect: String?
-                var lines = (url: Self.line(item), expect: Self.line(item))
+                guard let fields = mapping(item, what: "a watched URL", keys: ["url", "expect", "android"]) else { continue }
+                var url: String?, expect: String?, android: String?
+                var lines = (url: Self.line(item), expect: Self.line(item), android: Self.line(item))
                 for (k, _, v) in fields {
                     if k == "url" { url = string(v, what: "url"); lines.url = Self.line(v) }
                     if k == "expect" { expect = string(v, what: "expect"); lines.expect = Self.line(v) }
+                    if k == "android" { android = string(v, what: "android"); lines.android = Self.line(v) }
                 }
                 guard let url, let expect else {
                     if !fields.contains(where: { $0.key == "url" }) { fail(item, "a watched URL needs url:") }
@@ -307,9 +308,10 @@ private struct Walker {
                     }
                     continue
                 }
-                entry.watchedURLs.append(WatchedURLEntry(url: url, expect: expect))
+                entry.watchedURLs.append(WatchedURLEntry(url: url, expect: expect, android: android))
                 entry.lines.watchedURLs.append(lines.url)
                 entry.lines.expectations.append(lines.expect)
+                entry.lines.androidExpectations.append(lines.android)
             }
         default:
             break

@@ -37,7 +37,8 @@ public enum ConfigWriter {
         }
         if !d.watchedURLs.isEmpty {
             let watched: [Node] = d.watchedURLs.map { w in
-                let fields: [(Node, Node)] = [("url", text(w.url)), ("expect", text(w.expect))]
+                var fields: [(Node, Node)] = [("url", text(w.url)), ("expect", text(w.expect))]
+                if let android = w.android { fields.append(("android", text(android))) }
                 return Node(fields)
             }
             pairs.append(("watched_urls", Node(watched, .implicit, .block)))

@@ -171,7 +171,15 @@ public struct DomainRegistry: Sendable {
                     problems[.expectation(i)] = "Write an app ID or \"browser\". " + error.message
                 }
             }
-            watched.append(WatchedURLExpectation(url: url, expectedAppID: expected))
+            var android: AndroidURLExpectation?
+            if let typed = entry.android, !typed.trimmingCharacters(in: .whitespaces).isEmpty {
+                do {
+                    android = try AndroidURLExpectation(typed: typed)
+                } catch {
+                    problems[.androidExpectation(i)] = "Write the Android package the URL must open, or \"nothing\". " + error.message
+                }
+            }
+            watched.append(WatchedURLExpectation(url: url, expectedAppID: expected, android: android))
         }
         var minutes = r.intervalMinutes ?? 0
         if r.intervalMinutes == nil {

@@ -55,6 +55,8 @@ public enum RegistrationField: Hashable, Sendable, Comparable {
     case watchedURL(Int)
     /// The expected outcome of the i-th watched URL.
     case expectation(Int)
+    /// Its expected outcome on Android, when stated apart.
+    case androidExpectation(Int)
     /// The package, and the fingerprints, of the i-th expected Android app.
     case androidPackage(Int)
     case androidFingerprints(Int)

@@ -15,9 +15,13 @@ public struct WatchedURLEntry: Sendable, Equatable {
     public var url: String
     /// An app ID the URL must open, or "browser" (or nothing) when it must stay in the browser.
     public var expect: String
-    public init(url: String, expect: String) {
+    /// What it must do on Android when stated apart from `expect`: a package name, or "nothing" (or
+    /// "browser"); nil or empty: derived from `expect` (`AndroidURLExpectation`).
+    public var android: String?
+    public init(url: String, expect: String, android: String? = nil) {
         self.url = url
         self.expect = expect
+        self.android = android
     }
 }
 

@@ -14,6 +14,23 @@ import Testing
         #expect(text.contains("${HOOK_SECRET}"))
     }
 
+    /// A watched URL's Android outcome stated apart (`android:`) is read and written back; left out, it stays out.
+    @Test func aWatchedURLsAndroidOutcomeReadsAndWritesBack() throws {
+        let text = """
+            domains:
+              - host: a.example
+                watched_urls:
+                  - {url: "https://a.example/p/1", expect: browser, android: com.example.shop}
+                  - {url: "https://a.example/p/2", expect: ABCDE12345.com.example.a}
+            """
+        let original = try ConfigReader.read(Array(text.utf8), environment: [:]).get()
+        #expect(original.domains.first?.watchedURLs.map(\.android) == ["com.example.shop", nil])
+        let written = try ConfigWriter.yaml(original)
+        #expect(written.components(separatedBy: "android:").count == 2, "\(written)")
+        let again = try ConfigReader.read(Array(written.utf8), environment: [:]).get()
+        #expect(Self.withoutLines(again) == Self.withoutLines(original))
+    }
+
     /// Found by a long fuzz run: services listed in another order than the documented one were
     /// written back in the documented order, so the app IDs read back in a different order.
     @Test func servicesKeepTheFileOrder() throws {

@@ -59,6 +59,24 @@ import Vocabulary
         #expect(result.reason.contains("no dynamic rules"), "\(result.reason)")
     }
 
+    /// A URL whose Android outcome is stated apart from Apple's gets that outcome, whatever Apple's
+    /// (or an app watching it) would give; the others keep the derived one.
+    @Test func aStatedAndroidOutcomeWins() {
+        let domain = [WatchedURL(url: "https://shop.example/a", expected: .staysInBrowser),
+                      WatchedURL(url: "https://shop.example/b", expected: .opensApp("ABCDE12345.com.example.shop")),
+                      WatchedURL(url: "https://shop.example/c", expected: .opensApp("ABCDE12345.com.example.shop"))]
+        let stated: [String: URLOutcome] = ["https://shop.example/a": .opensApp(Self.other), "https://shop.example/b": .staysInBrowser,
+                                            "https://shop.example/cart": .staysInBrowser]
+        #expect(AndroidWatchedURLs.expected(domain: domain, apps: [(package: Self.shop, urls: ["https://shop.example/cart"])], stated: stated) == [
+            WatchedURL(url: "https://shop.example/cart", expected: .staysInBrowser),
+            WatchedURL(url: "https://shop.example/a", expected: .opensApp(Self.other)),
+            WatchedURL(url: "https://shop.example/b", expected: .staysInBrowser),
+            WatchedURL(url: "https://shop.example/c", expected: .opensApp(Self.shop)),
+        ])
+        // Without an expected package, a URL that must open Apple's app is not judged on Android — unless stated.
+        #expect(AndroidWatchedURLs.expected(domain: domain, apps: [], stated: stated).map(\.url) == ["https://shop.example/a", "https://shop.example/b"])
+    }
+
     /// A package with expected keys opens a URL only through a statement listing one of them: what
     /// the app's own builds see (and what the app page shows, from this stored judgement).
     @Test func aPackageWithKnownKeysOpensOnlyThroughThem() throws {

@@ -142,4 +142,36 @@ import Vocabulary
         }
         return 0
     }
+
+    /// A watched URL may state its Android outcome apart from Apple's: validated by the registry, kept
+    /// in `watched_urls.expected_android` as one type, and what the pipeline expects on Android.
+    @Test func aWatchedURLStatesItsAndroidOutcomeApart() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let registry = DomainRegistry(store: db)
+            #expect(throws: RegistrationError.invalid([
+                .androidExpectation(0): "Write the Android package the URL must open, or \"nothing\". \"shop\" has one segment; an application ID has at least two, e.g. com.example.app.",
+            ])) {
+                try registry.register(Registration(host: "shop.example", watchedURLs: [.init(url: "https://shop.example/a", expect: "browser", android: "shop")],
+                                                   intervalMinutes: 60))
+            }
+            let id = try registry.register(Registration(host: "shop.example", watchedURLs: [
+                .init(url: "https://shop.example/a", expect: "browser", android: " com.example.shop "),
+                .init(url: "https://shop.example/b", expect: Self.app, android: "Nothing"),
+                .init(url: "https://shop.example/c", expect: Self.app),
+            ], intervalMinutes: 60))
+            #expect(try db.watchedURLs(domainID: id).map(\.android) == [.opensPackage("com.example.shop"), .opensNothing, nil])
+            #expect(try db.value("SELECT string_agg(coalesce(expected_android, '-'), ',' ORDER BY id) FROM watched_urls", as: String.self)
+                    == "com.example.shop,nothing,-")
+            let expectations = Expectations(rows: try db.expectations(domainIDs: [id]))
+            #expect(expectations.watchedURLs.map(\.expected) == [.staysInBrowser, .opensApp(Self.app), .opensApp(Self.app)])
+            // /c has no Android package to open (none expected): not judged on Android; the stated two are.
+            #expect(expectations.androidWatchedURLs == [WatchedURL(url: "https://shop.example/a", expected: .opensApp("com.example.shop")),
+                                                        WatchedURL(url: "https://shop.example/b", expected: .staysInBrowser)])
+            // An edit without it goes back to the derived outcome.
+            try registry.edit(domainID: id, Registration(host: "shop.example", watchedURLs: [.init(url: "https://shop.example/a", expect: "browser")],
+                                                          intervalMinutes: 60))
+            #expect(try db.watchedURLs(domainID: id).map(\.android) == [nil])
+            #expect(AndroidURLExpectation(rawValue: "not a package") == nil && AndroidURLExpectation(rawValue: "nothing") == .opensNothing)
+        }
+    }
 }

@@ -270,4 +270,23 @@ import TestSupport
             #expect(json.bodyText.contains("\"host\":\"badge.example\""))
         }
     }
+
+    /// A watched URL's Android outcome over the API: written, read back, refused with its field.
+    @Test func aWatchedURLsAndroidOutcomeOverTheAPI() throws {
+        try withAPI { api, db in
+            let created = api.call("POST", "/api/v1/domains", json: """
+                {"host": "shop.example", "watched_urls": [{"url": "https://shop.example/p/1", "expect": "browser", "android": "com.example.shop"},
+                                                          {"url": "https://shop.example/p/2", "expect": "browser"}]}
+                """)
+            #expect(created.status == 201, "\(created.body)")
+            let watched = try #require(created.body["watched_urls"] as? [[String: Any]])
+            #expect(watched.first?["android"] as? String == "com.example.shop" && watched.last?["android"] == nil)
+            let id = try #require(created.body["id"] as? Int)
+            #expect(try db.watchedURLs(domainID: Int64(id)).map(\.android) == [.opensPackage("com.example.shop"), nil])
+            let refused = api.call("POST", "/api/v1/domains", json: #"{"host": "b.example", "watched_urls": [{"url": "https://b.example/", "expect": "browser", "android": "app"}]}"#)
+            #expect(refused.status == 400 && errorOf(refused.body).field == "watched_urls[0].android", "\(refused.body)")
+            let patched = api.call("PATCH", "/api/v1/domains/\(id)", json: #"{"badge": true}"#)
+            #expect(((patched.body["watched_urls"] as? [[String: Any]])?.first?["android"] as? String) == "com.example.shop", "kept when left out")
+        }
+    }
 }

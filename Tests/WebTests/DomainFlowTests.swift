@@ -202,4 +202,27 @@ import TestSupport
             #expect(unreadable.status == 422 && unreadable.bodyText.contains("cannot be read"))
         }
     }
+
+    /// The form takes a watched URL's Android outcome beside Apple's: refused beside its field with
+    /// what was typed kept, stored, and shown again on the edit form.
+    @Test func theFormTakesAWatchedURLsAndroidOutcome() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let client = adminClient(db)
+            client.get("/domains/new")
+            let refused = client.post("/domains", [("host", "shop.example"), ("url", "https://shop.example/p/1"), ("expect", "browser"),
+                                                    ("android_expect", "shop app"), ("interval", "60")])
+            #expect(refused.status == 422)
+            #expect(refused.bodyText.contains(HTML.escape("Write the Android package the URL must open, or \"nothing\".")), "\(refused.bodyText)")
+            #expect(refused.bodyText.contains("aria-describedby=\"err-android_expect.0\"") && refused.bodyText.contains("value=\"shop app\""))
+            let r = client.post("/domains", [("host", "shop.example"),
+                                              ("url", "https://shop.example/p/1"), ("expect", "browser"), ("android_expect", "com.example.shop"),
+                                              ("url", "https://shop.example/p/2"), ("expect", "browser"), ("android_expect", ""),
+                                              ("interval", "60")])
+            #expect(r.status == 303, "\(r.bodyText)")
+            let id = Int64(try #require(try db.listDomains().first?.id))
+            #expect(try db.watchedURLs(domainID: id).map(\.android) == [.opensPackage("com.example.shop"), nil])
+            let edit = client.get("/domains/\(id)/edit").bodyText
+            #expect(edit.contains("name=\"android_expect\" value=\"com.example.shop\""), "\(edit)")
+        }
+    }
 }

@@ -40,8 +40,8 @@ import AASA
         let e = Self.evil
         m.host = e
         m.appIDs = [(.applinks, e)]
-        m.watched = [(e, e)]
-        m.errors = ["host": e, "appid.0": e, "url.0": e, "form": e]
+        m.watched = [(e, e, e)]
+        m.errors = ["host": e, "appid.0": e, "url.0": e, "android_expect.0": e, "form": e]
         let page = RegisterPage.render(m, viewer: viewer)
         expectSafe(page)
         #expect(page.rendered.contains("aria-invalid=\"true\" aria-describedby=\"err-host\""))

@@ -15,15 +15,23 @@ public enum AndroidWatchedURLs {
     ///   first expected Android package. Without an expected package there is nothing to open, so such
     ///   a URL is not judged on Android.
     /// `apps`: the packages linked for Android with their watched URLs, in the registration's order.
-    public static func expected(domain: [WatchedURL], apps: [(package: String, urls: [String])]) -> [WatchedURL] {
+    /// `stated`: the domain's URLs whose Android outcome is stated apart from Apple's
+    /// (`AndroidURLExpectation`): that outcome, whatever Apple's or an app's would give.
+    public static func expected(domain: [WatchedURL], apps: [(package: String, urls: [String])],
+                                stated: [String: URLOutcome] = [:]) -> [WatchedURL] {
         var out: [WatchedURL] = []
         var seen = Set<String>()
         for app in apps {
             for url in app.urls where seen.insert(url).inserted {
-                out.append(WatchedURL(url: url, expected: .opensApp(app.package)))
+                out.append(WatchedURL(url: url, expected: stated[url] ?? .opensApp(app.package)))
             }
         }
         for watched in domain where !seen.contains(watched.url) {
+            if let outcome = stated[watched.url] {
+                out.append(WatchedURL(url: watched.url, expected: outcome))
+                seen.insert(watched.url)
+                continue
+            }
             switch watched.expected {
             case .staysInBrowser:
                 out.append(WatchedURL(url: watched.url, expected: .staysInBrowser))

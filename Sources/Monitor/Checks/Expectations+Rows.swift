@@ -8,17 +8,20 @@ extension Expectations {
     public init(rows: [ExpectationRow], android: [AndroidExpectationRow] = []) {
         var appIDs: [Service: [String]] = [:]
         var watched: [WatchedURL] = []
+        var stated: [String: URLOutcome] = [:]
         for row in rows {
             switch row.kind {
             case .appID(let service, let appID):
                 appIDs[service, default: []].append(appID)
-            case .watchedURL(let url, let expected):
+            case .watchedURL(let url, let expected, let androidExpectation):
                 watched.append(WatchedURL(url: url, expected: expected.map(URLOutcome.opensApp) ?? .staysInBrowser))
+                if let androidExpectation { stated[url] = androidExpectation.outcome }
             }
         }
         self.init(appIDs: appIDs, watchedURLs: watched,
                   androidWatchedURLs: AndroidWatchedURLs.expected(domain: watched,
-                                                                  apps: android.map { ($0.packageName, $0.watchedURLs) }))
+                                                                  apps: android.map { ($0.packageName, $0.watchedURLs) },
+                                                                  stated: stated))
     }
 }
 

@@ -154,7 +154,7 @@ struct ConfigPlanner {
                 if d.draft.badgeEnabled { details.append("badge: true") }
                 if d.draft.platforms != .both { details.append("platforms: \(d.draft.platforms.rawValue)") }
                 details += d.draft.appIDs.map { "app_ids.\($0.service.rawValue): \($0.appID)" }
-                details += d.draft.watchedURLs.map { "watched_urls: \($0.url) (expect \($0.expectedAppID ?? "browser"))" }
+                details += d.draft.watchedURLs.map { "watched_urls: \($0.url) (expect \($0.expectedAppID ?? "browser")\($0.android.map { ", android \($0)" } ?? ""))" }
                 plan.steps.append(.init(action: .add, subject: .domain(name), details: details))
                 work.append(.addDomain(d.key, d.draft))
                 registersDomains = true
@@ -181,9 +181,9 @@ struct ConfigPlanner {
             let storedURLs = state.watched[existing.id, default: []], ownURLs = state.ownWatchedURLs(existing.id)
             let wantedURLs = Set(draft.watchedURLs)
             details += wantedURLs.subtracting(storedURLs).sorted { $0.url < $1.url }
-                .map { "+ watched_urls: \($0.url) (expect \($0.expectedAppID ?? "browser"))" }
+                .map { "+ watched_urls: \($0.url) (expect \($0.expectedAppID ?? "browser")\($0.android.map { ", android \($0)" } ?? ""))" }
             details += ownURLs.subtracting(wantedURLs).sorted { $0.url < $1.url }
-                .map { "- watched_urls: \($0.url) (expect \($0.expectedAppID ?? "browser"))" }
+                .map { "- watched_urls: \($0.url) (expect \($0.expectedAppID ?? "browser")\($0.android.map { ", android \($0)" } ?? ""))" }
             if !details.isEmpty {
                 plan.steps.append(.init(action: .change, subject: .domain(name), details: details))
                 work.append(.changeDomain(existing.id, state.withAppPlaced(draft, domainID: existing.id)))

@@ -24,8 +24,8 @@ struct ConfigState {
             switch row.kind {
             case .appID(let service, let appID):
                 appIDs[row.domainID, default: []].insert(AppIDExpectation(service: service, appID: appID))
-            case .watchedURL(let url, let expected):
-                watched[row.domainID, default: []].insert(WatchedURLExpectation(url: url, expectedAppID: expected))
+            case .watchedURL(let url, let expected, let android):
+                watched[row.domainID, default: []].insert(WatchedURLExpectation(url: url, expectedAppID: expected, android: android))
             }
         }
         for d in domains { byKey[DomainKey(host: d.host, wildcard: d.wildcard)] = d }
@@ -38,8 +38,8 @@ struct ConfigState {
             switch row.kind {
             case .appID(let service, let appID):
                 appPlacedIDs[row.domainID, default: []].insert(AppIDExpectation(service: service, appID: appID))
-            case .watchedURL(let url, let expected):
-                appPlacedURLs[row.domainID, default: []].insert(WatchedURLExpectation(url: url, expectedAppID: expected))
+            case .watchedURL(let url, let expected, let android):
+                appPlacedURLs[row.domainID, default: []].insert(WatchedURLExpectation(url: url, expectedAppID: expected, android: android))
             }
         }
     }

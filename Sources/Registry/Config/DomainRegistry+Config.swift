@@ -51,7 +51,7 @@ extension DomainRegistry {
                     // Left out when it is the default, so an export of a setup that never chose stays as it was.
                     platforms: domain.platforms == .both ? nil : domain.platforms.rawValue,
                     appIDs: apps.map { .init(service: $0.service.rawValue, appID: $0.appID) },
-                    watchedURLs: watched.map { .init(url: $0.url, expect: $0.expectedAppID ?? "browser") }))
+                    watchedURLs: watched.map { .init(url: $0.url, expect: $0.expectedAppID ?? "browser", android: $0.android?.rawValue) }))
             }
             for app in state.apps {
                 let r = AppRegistration(app, links: state.appLinks[app.id, default: []], watchedURLs: state.appWatched[app.id, default: []].map(\.url))
@@ -169,6 +169,7 @@ extension DomainRegistry {
         case .appID(let i): return at(lines.appIDs, i)
         case .watchedURL(let i): return at(lines.watchedURLs, i)
         case .expectation(let i): return at(lines.expectations, i)
+        case .androidExpectation(let i): return at(lines.androidExpectations, i)
         case .androidPackage, .androidFingerprints: return lines.entry  // config files do not declare them
         }
     }

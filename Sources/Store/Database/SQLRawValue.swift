@@ -27,6 +27,7 @@ extension AlertSeverity: SQLDecodable, SQLEncodable {}
 extension Severity: SQLDecodable, SQLEncodable {}
 extension Platform: SQLDecodable, SQLEncodable {}
 extension WatchedPlatforms: SQLDecodable, SQLEncodable {}
+extension AndroidURLExpectation: SQLDecodable, SQLEncodable {}
 
 /// A check's expectation results (`checks.expectations`): written by the pipeline, read by the pages,
 /// the API and the re-evaluation of a domain's state, all as this one type.

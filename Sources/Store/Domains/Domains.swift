@@ -59,13 +59,16 @@ public struct AppIDExpectation: Sendable, Hashable {
     }
 }
 
-/// A URL that must open `expectedAppID`, or stay in the browser when it is nil.
+/// A URL that must open `expectedAppID`, or stay in the browser when it is nil; `android`: what it
+/// must do on Android when stated apart (nil: derived from Apple's, `AndroidWatchedURLs.expected`).
 public struct WatchedURLExpectation: Sendable, Hashable {
     public var url: String
     public var expectedAppID: String?
-    public init(url: String, expectedAppID: String?) {
+    public var android: AndroidURLExpectation?
+    public init(url: String, expectedAppID: String?, android: AndroidURLExpectation? = nil) {
         self.url = url
         self.expectedAppID = expectedAppID
+        self.android = android
     }
 }
 
@@ -169,9 +172,9 @@ extension DomainStore {
         }
         for w in watchedURLs {
             try execute("""
-                INSERT INTO watched_urls (domain_id, url, expected_outcome, expected_app_id) VALUES ($1, $2, $3, $4)
+                INSERT INTO watched_urls (domain_id, url, expected_outcome, expected_app_id, expected_android) VALUES ($1, $2, $3, $4, $5)
                 ON CONFLICT (domain_id, url) DO NOTHING
-                """, domainID, w.url, w.expectedAppID == nil ? "stays-in-browser" : "opens-app", w.expectedAppID)
+                """, domainID, w.url, w.expectedAppID == nil ? "stays-in-browser" : "opens-app", w.expectedAppID, w.android)
         }
     }
 
@@ -216,8 +219,9 @@ extension DomainStore {
     }
 
     public func watchedURLs(domainID: Int64) throws -> [WatchedURLExpectation] {
-        try rows("SELECT url, expected_app_id FROM watched_urls WHERE domain_id = $1 ORDER BY id", domainID)
-            .map { WatchedURLExpectation(url: try $0.decode("url"), expectedAppID: try $0.decode("expected_app_id")) }
+        try rows("SELECT url, expected_app_id, expected_android FROM watched_urls WHERE domain_id = $1 ORDER BY id", domainID)
+            .map { WatchedURLExpectation(url: try $0.decode("url"), expectedAppID: try $0.decode("expected_app_id"),
+                                         android: try $0.decode("expected_android")) }
     }
 
     @discardableResult

@@ -4,7 +4,8 @@ import Vocabulary
 public struct ExpectationRow: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         case appID(service: Service, appID: String)
-        case watchedURL(url: String, expectedAppID: String?)
+        /// `android`: what the URL must do on Android when stated apart from Apple's (nil: derived).
+        case watchedURL(url: String, expectedAppID: String?, android: AndroidURLExpectation? = nil)
     }
 
     public var domainID: Int64
@@ -26,7 +27,8 @@ extension DomainStore {
         }
         let urls = try rows(Self.watchedURLsOf, ids).map { row in
             ExpectationRow(domainID: try row.decode("domain_id"),
-                           kind: .watchedURL(url: try row.decode("url"), expectedAppID: try row.decode("expected_app_id")))
+                           kind: .watchedURL(url: try row.decode("url"), expectedAppID: try row.decode("expected_app_id"),
+                                             android: try row.decode("expected_android")))
         }
         return appIDs + urls
     }
@@ -40,12 +42,12 @@ extension DomainStore {
                     INSERT INTO expected_app_ids (domain_id, service, app_id) VALUES ($1, $2, $3)
                     ON CONFLICT DO NOTHING
                     """, row.domainID, service, appID)
-            case .watchedURL(let url, let expected):
+            case .watchedURL(let url, let expected, let android):
                 try execute("""
-                    INSERT INTO watched_urls (domain_id, url, expected_outcome, expected_app_id)
-                    VALUES ($1, $2, CASE WHEN $3::text IS NULL THEN 'stays-in-browser' ELSE 'opens-app' END, $3)
+                    INSERT INTO watched_urls (domain_id, url, expected_outcome, expected_app_id, expected_android)
+                    VALUES ($1, $2, CASE WHEN $3::text IS NULL THEN 'stays-in-browser' ELSE 'opens-app' END, $3, $4)
                     ON CONFLICT DO NOTHING
-                    """, row.domainID, url, expected)
+                    """, row.domainID, url, expected, android)
             }
         }
     }
@@ -55,6 +57,6 @@ extension DomainStore {
     }
 
     static var watchedURLsOf: SQL {
-        "SELECT domain_id, url, expected_app_id FROM watched_urls WHERE domain_id = ANY($1::bigint[]) ORDER BY id"
+        "SELECT domain_id, url, expected_app_id, expected_android FROM watched_urls WHERE domain_id = ANY($1::bigint[]) ORDER BY id"
     }
 }

@@ -218,6 +218,8 @@ enum APIPatterns {
     static let appID = #"^[A-Z0-9]{10}\.[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$"#
     /// A watched URL's expected outcome: an app ID, or `browser`.
     static let expectation = #"^(browser|[A-Z0-9]{10}\.[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*)$"#
+    /// A watched URL's outcome on Android, when stated apart: an Android package name, or `nothing`.
+    static let androidExpectation = #"^(nothing|[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+)$"#
     /// A whole http(s) URL, without white space or control characters; it must be on the domain (422 when not).
     static let watchedURL = #"^https?://[!-~\u0080-\uD7FF\uE000-\uFFFF]+$"#
     /// Search text: anything but control characters.
@@ -230,5 +232,5 @@ enum APIPatterns {
     /// A Telegram chat: its number (negative for groups and channels), or @ and a public channel's name.
     static let telegramChat = #"^(-?[0-9]{1,20}|@[A-Za-z0-9_]{4,64})$"#
 
-    static let all = [host, appID, expectation, watchedURL, searchText, sha256, credential, telegramChat]
+    static let all = [host, appID, expectation, androidExpectation, watchedURL, searchText, sha256, credential, telegramChat]
 }

@@ -71,6 +71,8 @@ enum DomainAPI {
         let url: String
         /// An app ID, or "browser".
         let expect: String
+        /// What it must do on Android when stated apart: a package name, or "nothing"; absent: derived from `expect`.
+        var android: String?
     }
 
     /// A registration or a change as the API takes it, after the body fitted `registrationSchema`
@@ -99,7 +101,9 @@ enum DomainAPI {
             if case .bool(let b)? = members["badge"] { badge = b }
             platforms = string(members["platforms"])
             app_ids = objects(members["app_ids"])?.map { AppIDJSON(service: string($0["service"]) ?? "", app_id: string($0["app_id"]) ?? "") }
-            watched_urls = objects(members["watched_urls"])?.map { WatchedJSON(url: string($0["url"]) ?? "", expect: string($0["expect"]) ?? "") }
+            watched_urls = objects(members["watched_urls"])?.map {
+                WatchedJSON(url: string($0["url"]) ?? "", expect: string($0["expect"]) ?? "", android: string($0["android"]))
+            }
         }
     }
 
@@ -120,7 +124,10 @@ enum DomainAPI {
                                                          description: "A whole URL on the domain (422 when it is on another host)",
                                                          example: "https://example.com/app/1")),
                                          ("expect", .string(pattern: APIPatterns.expectation, maxLength: 255,
-                                                            description: "An app ID, or browser", example: "browser"))],
+                                                            description: "An app ID, or browser", example: "browser")),
+                                         ("android", .string(pattern: APIPatterns.androidExpectation, maxLength: 255,
+                                                             description: "What it must do on Android, when not what expect implies: an Android package name, or nothing",
+                                                             example: "com.example.app"))],
                                         required: ["url", "expect"]),
                                 maxItems: 100)),
     ]
@@ -166,7 +173,7 @@ enum DomainAPI {
                            last_changed_at: d.lastChangedAt, next_check_at: d.nextCheckAt)
         if let detail {
             j.app_ids = detail.apps.map { AppIDJSON(service: $0.service.rawValue, app_id: $0.appID) }
-            j.watched_urls = detail.watched.map { WatchedJSON(url: $0.url, expect: $0.expectedAppID ?? "browser") }
+            j.watched_urls = detail.watched.map { WatchedJSON(url: $0.url, expect: $0.expectedAppID ?? "browser", android: $0.android?.rawValue) }
             j.android = androidJSON(d, latest: detail.latest)
         }
         return j
@@ -194,7 +201,7 @@ enum DomainAPI {
 
     static func registration(_ input: DomainInput) -> Registration {
         Registration(host: input.host ?? "", appIDs: (input.app_ids ?? []).map { .init(service: $0.service, appID: $0.app_id) },
-                     watchedURLs: (input.watched_urls ?? []).map { .init(url: $0.url, expect: $0.expect) },
+                     watchedURLs: (input.watched_urls ?? []).map { .init(url: $0.url, expect: $0.expect, android: $0.android) },
                      intervalMinutes: input.interval_minutes, badge: input.badge ?? false, platforms: input.platforms)
     }
 
@@ -219,6 +226,7 @@ enum DomainAPI {
         case .appID(let i): "app_ids[\(i)].app_id"
         case .watchedURL(let i): "watched_urls[\(i)].url"
         case .expectation(let i): "watched_urls[\(i)].expect"
+        case .androidExpectation(let i): "watched_urls[\(i)].android"
         // The API does not take a domain's own Android apps (an app's are /api/v1/apps).
         case .androidPackage, .androidFingerprints: "body"
         }
@@ -260,7 +268,7 @@ enum DomainAPI {
         input = DomainInput(host: nil, interval_minutes: input.interval_minutes ?? d.intervalSeconds / 60, badge: input.badge ?? d.badgeEnabled,
                             platforms: input.platforms ?? d.platforms.rawValue,
                             app_ids: input.app_ids ?? current.0.map { AppIDJSON(service: $0.service.rawValue, app_id: $0.appID) },
-                            watched_urls: input.watched_urls ?? current.1.map { WatchedJSON(url: $0.url, expect: $0.expectedAppID ?? "browser") })
+                            watched_urls: input.watched_urls ?? current.1.map { WatchedJSON(url: $0.url, expect: $0.expectedAppID ?? "browser", android: $0.android?.rawValue) })
         do {
             try c.registry.edit(domainID: d.id, registration(input))
         } catch let refusal as RegistrationError {

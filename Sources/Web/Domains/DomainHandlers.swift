@@ -105,7 +105,7 @@ enum DomainHandlers {
         m.badge = d.badgeEnabled
         m.platforms = d.platforms
         m.appIDs = try store.appIDExpectations(domainID: d.id).map { ($0.service, $0.appID) }
-        m.watched = try store.watchedURLs(domainID: d.id).map { ($0.url, $0.expectedAppID ?? "browser") }
+        m.watched = try store.watchedURLs(domainID: d.id).map { ($0.url, $0.expectedAppID ?? "browser", $0.android?.rawValue ?? "") }
         m.android = try store.androidAppExpectations(domainID: d.id).map { ($0.packageName, $0.fingerprints.joined(separator: " ")) }
         return .html(RegisterPage.render(m, viewer: try c.signedIn))
     }

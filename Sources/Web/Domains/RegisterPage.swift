@@ -20,7 +20,7 @@ public struct RegisterFormModel: Sendable {
     public var host: String = ""
     /// One entry per row the user filled, per service.
     public var appIDs: [(service: Service, appID: String)] = []
-    public var watched: [(url: String, expect: String)] = []
+    public var watched: [(url: String, expect: String, android: String)] = []
     /// Android apps the domain must verify: package and fingerprints as typed.
     public var android: [(package: String, fingerprints: String)] = []
     public var intervalMinutes: Int = 60
@@ -65,7 +65,7 @@ public enum RegisterPage {
                 """)
         }
         var urlRows = m.watched
-        urlRows.append(("", ""))
+        urlRows.append(("", "", ""))
         var urls: HTML = .empty
         for (i, row) in urlRows.enumerated() {
             urls.append("""
@@ -73,7 +73,10 @@ public enum RegisterPage {
                 <input type="text" name="url" value="\(row.url)" placeholder="https://example.com/product/42" \
                 aria-label="Watched URL \(i + 1)"\(described("url.\(i)"))>\
                 <input type="text" name="expect" value="\(row.expect)" placeholder="app ID, or browser" \
-                aria-label="Expected outcome for URL \(i + 1)"></div>\(error("url.\(i)"))\(error("expect.\(i)"))</div>
+                aria-label="Expected outcome for URL \(i + 1)"\(described("expect.\(i)"))>\
+                <input type="text" name="android_expect" value="\(row.android)" placeholder="Android: as Apple, a package, or nothing" \
+                aria-label="Expected outcome on Android for URL \(i + 1)"\(described("android_expect.\(i)"))></div>\
+                \(error("url.\(i)"))\(error("expect.\(i)"))\(error("android_expect.\(i)"))</div>
                 """)
         }
         var androidRows = m.android

@@ -18,7 +18,7 @@ enum RegistrationInput {
     struct Fields {
         var host: String
         var appIDs: [(service: String, appID: String)]
-        var watched: [(url: String, expect: String)]
+        var watched: [(url: String, expect: String, android: String)]
         var intervalMinutes: String
         var badge: Bool
         /// As sent; nil when the form had no platforms field (the registry then keeps "both").
@@ -32,10 +32,10 @@ enum RegistrationInput {
         for (i, id) in ids.enumerated() where !id.trimmingCharacters(in: .whitespaces).isEmpty {
             apps.append((i < services.count ? services[i] : "applinks", id))
         }
-        let urls = form.all("url"), expects = form.all("expect")
-        var watched: [(String, String)] = []
+        let urls = form.all("url"), expects = form.all("expect"), androids = form.all("android_expect")
+        var watched: [(String, String, String)] = []
         for (i, url) in urls.enumerated() where !url.trimmingCharacters(in: .whitespaces).isEmpty {
-            watched.append((url, i < expects.count ? expects[i] : ""))
+            watched.append((url, i < expects.count ? expects[i] : "", i < androids.count ? androids[i] : ""))
         }
         let packages = form.all("package"), prints = form.all("fingerprints")
         var android: [(String, String)] = []
@@ -53,7 +53,7 @@ enum RegistrationInput {
         // The form always sends one of the offered intervals; 0 is never offered, so an unreadable
         // value is refused like any other that is not.
         Registration(host: f.host, appIDs: f.appIDs.map { .init(service: $0.service, appID: $0.appID) },
-                     watchedURLs: f.watched.map { .init(url: $0.url, expect: $0.expect) },
+                     watchedURLs: f.watched.map { .init(url: $0.url, expect: $0.expect, android: $0.android) },
                      intervalMinutes: Int(f.intervalMinutes) ?? 0, badge: f.badge, platforms: f.platforms)
             .withAndroidApps(f.android.map { .init(package: $0.package, fingerprints: $0.fingerprints) })
     }
@@ -68,7 +68,7 @@ enum RegistrationInput {
         model.platforms = f.platforms.flatMap(WatchedPlatforms.init(rawValue:)) ?? .both
         model.intervalMinutes = Int(f.intervalMinutes) ?? 60
         model.appIDs = f.appIDs.map { (selectedOption(forService: $0.service), $0.appID) }
-        model.watched = f.watched.map { ($0.url, $0.expect) }
+        model.watched = f.watched
         model.android = f.android
         model.errors = Dictionary(errors.map { (formKey($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
         return model
@@ -90,6 +90,7 @@ enum RegistrationInput {
         case .service(let i), .appID(let i): "appid.\(i)"
         case .watchedURL(let i): "url.\(i)"
         case .expectation(let i): "expect.\(i)"
+        case .androidExpectation(let i): "android_expect.\(i)"
         case .androidPackage(let i): "package.\(i)"
         case .androidFingerprints(let i): "fingerprints.\(i)"
         }
