@@ -140,4 +140,64 @@ import TestSupport
             #expect(Set(allHooks.compactMap { $0.headers["webhook-id"] }).count == 2)
         }
     }
+
+    func serveAssetLinks(_ fleet: TestTLSFleet, _ text: String) throws {
+        let url = fleet.directory.appendingPathComponent("www/_default/.well-known/assetlinks.json")
+        try Data(text.utf8).write(to: url)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
+    }
+
+    /// Spec §11's "statement newly dropped" on real things: the site's assetlinks.json keeps its app
+    /// statement but its web statement turns invalid; after the threshold the receiver gets exactly one
+    /// signed alert.opened naming the rule, and once the file is fixed exactly one alert.resolved.
+    @Test func anAndroidStatementNewlyDroppedReachesTheReceiverOnceThenRecoversOnce() async throws {
+        try await TestTLSFleet.with { fleet in
+            let testDatabase = try TestPostgres.createDatabase()
+            defer { testDatabase.drop() }
+            let smtp = try TestSMTP()
+            let receiver = try TestWebhookReceiver()
+            let host = fleet.host("e2e-android")
+            let app = #"{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.shop", "sha256_cert_fingerprints": ["\#(FleetAssetLinks.appSigningKey)"]}}"#
+            func web(_ site: String) -> String {
+                #"{"relation": ["delegate_permission/common.get_login_creds"], "target": {"namespace": "web", "site": "\#(site)"}}"#
+            }
+            let good = "[\(app), \(web("https://\(host)"))]", bad = "[\(app), \(web("https://\(host)/login"))]"
+            try serve(fleet, Self.good)
+            try serveAssetLinks(fleet, good)
+            let process = try Process(testDatabase: testDatabase, fleet: fleet, smtp: smtp)
+            defer { process.shutDown() }
+            guard case .created(let domainID) = try process.database.createDomain(DomainDraft(
+                host: host, displayName: host, wildcard: false, intervalSeconds: 3600, badgeEnabled: false,
+                appIDs: [AppIDExpectation(service: .applinks, appID: "ABCDE12345.shop")], watchedURLs: []))
+            else { Issue.record("domain not created"); return }
+            _ = try ChannelSetup.add(kind: .webhook, target: receiver.url, minSeverity: .critical, in: process.database)
+
+            try await process.check(domainID: domainID)          // passing
+            try serveAssetLinks(fleet, bad)
+            try await process.check(domainID: domainID)          // failing 1 of 2: no alert yet
+            #expect(try process.database.deliveries().isEmpty)
+            try await process.check(domainID: domainID)          // failing 2 of 2: the alert opens
+            #expect(try process.database.deliveries().count == 1)
+            #expect(try waitUntil { try process.database.deliveries().allSatisfy { $0.state == .sent } })
+            let hooks = receiver.waitForRequests(1)
+            #expect(hooks.count == 1)
+            let first = try #require(hooks.first)
+            let opened = try #require(try JSONSerialization.jsonObject(with: Data(first.body)) as? [String: Any])
+            #expect(opened["type"] as? String == "alert.opened")
+            let data = try #require(opened["data"] as? [String: Any])
+            #expect(data["rule"] as? String == "android-statement-dropped", "\(data)")
+            #expect(data["severity"] as? String == "critical")
+
+            try await process.check(domainID: domainID)          // still failing: nothing new
+            try serveAssetLinks(fleet, good)
+            try await process.check(domainID: domainID)          // fixed: the alert resolves
+            #expect(try process.database.deliveries().count == 2)
+            #expect(try waitUntil { try process.database.deliveries().allSatisfy { $0.state == .sent } })
+            let all = receiver.waitForRequests(2)
+            #expect(all.count == 2)
+            let resolved = try #require(try JSONSerialization.jsonObject(with: Data(all[1].body)) as? [String: Any])
+            #expect(resolved["type"] as? String == "alert.resolved")
+            #expect((resolved["data"] as? [String: Any])?["rule"] as? String == "android-statement-dropped")
+        }
+    }
 }
