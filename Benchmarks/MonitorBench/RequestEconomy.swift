@@ -23,11 +23,13 @@ func fullConfiguration(_ fleet: TestTLSFleet, parallel: Int) throws -> FetchConf
 }
 
 /// One scheduler run over every domain once; returns checks/s and requests per check (nginx's count).
+/// `fetcher`: one that lives across rounds, as a worker's does (kept connections, TLS sessions);
+/// nil makes a fresh one for the round.
 func economyRound(_ database: Database, fleet: TestTLSFleet, parallel: Int, cadence: SecondaryCadence,
-                  expected: Int) async throws -> (rate: Double, requestsPerCheck: Double) {
+                  expected: Int, fetcher kept: Fetcher? = nil) async throws -> (rate: Double, requestsPerCheck: Double) {
     try database.execute("UPDATE domains SET next_check_at = now() - interval '1 second'")
-    let fetcher = try Fetcher(try fullConfiguration(fleet, parallel: parallel))
-    defer { fetcher.shutdown() }
+    let fetcher = try kept ?? Fetcher(try fullConfiguration(fleet, parallel: parallel))
+    defer { if kept == nil { fetcher.shutdown() } }
     let scheduler = DomainScheduler(
         pipeline: CheckPipeline(database: database, fetcher: fetcher, schedule: SchedulePolicy(), cadence: cadence),
         configuration: DomainScheduler.Configuration(workerID: "bench", maxInFlight: parallel * 2, batchSize: 128,
@@ -90,8 +92,8 @@ func economyCurl(_ hosts: [HostName], fleet: TestTLSFleet, parallel: Int) throws
     return Double(hosts.count) / seconds(since: start)
 }
 
-func requestEconomy(domains: Int, parallel: Int, fleet: TestTLSFleet) async throws {
-    print("monitor-bench --economy: \(domains) domains, each serving an AASA and an assetlinks.json, with a CDN copy and Google's answer agreeing; parallelism \(parallel)")
+/// `domains` hosts of nginx's default server serving both files, each with a CDN copy and Google's answer agreeing.
+func economyHosts(_ domains: Int, fleet: TestTLSFleet) throws -> [HostName] {
     // Every name under fleet.test that no scenario claims gets nginx's default server: both files there.
     let android = fleet.directory.appendingPathComponent("www/_default/.well-known/assetlinks.json")
     try Data(FleetAssetLinks.good).write(to: android)
@@ -101,6 +103,12 @@ func requestEconomy(domains: Int, parallel: Int, fleet: TestTLSFleet) async thro
         try fleet.serveCDNCopy(FleetFiles.good, for: host.ascii)
         fleet.googleAPI.set(.frozen(FleetAssetLinks.good), for: host.ascii)
     }
+    return hosts
+}
+
+func requestEconomy(domains: Int, parallel: Int, fleet: TestTLSFleet) async throws {
+    print("monitor-bench --economy: \(domains) domains, each serving an AASA and an assetlinks.json, with a CDN copy and Google's answer agreeing; parallelism \(parallel)")
+    let hosts = try economyHosts(domains, fleet: fleet)
     try await TestPostgres.withDatabase(poolSize: 16) { database in
         for host in hosts {
             _ = try database.importDomain(host: host.ascii, displayName: host.unicode, wildcard: false, appIDs: [])

@@ -9,6 +9,8 @@
 //
 //   MonitorBench [--domains 10000] [--parallel 128] [--unchanged-rounds 3] [--claim-domains 100000] [--skip-claim]
 //   MonitorBench --economy 2000 [--parallel 128]     (requests per check and checks/s, both platforms)
+//   MonitorBench --handshakes 2000 [--parallel 64] [--unchanged-rounds 3]   (full handshakes, resumptions, 304s per check)
+//   MonitorBench --workers 1,2,4 --domains 2000      (worker processes against one PostgreSQL: checks/s per count)
 import Fetch
 import Foundation
 import Monitor
@@ -25,6 +27,10 @@ struct Options {
     var skipClaim = false
     /// `--economy N`: only the request-economy comparison (RequestEconomy.swift) with N domains.
     var economy: Int?
+    /// `--handshakes N`: only the handshake economy (Handshakes.swift) with N domains.
+    var handshakes: Int?
+    /// `--workers 1,2,4`: only the worker-process scaling run (Workers.swift).
+    var workers: [Int] = []
 
     init(_ arguments: [String]) {
         var i = 1
@@ -37,6 +43,10 @@ struct Options {
             case "--claim-domains": claimDomains = value ?? claimDomains; i += 1
             case "--skip-claim": skipClaim = true
             case "--economy": economy = value; i += 1
+            case "--handshakes": handshakes = value; i += 1
+            case "--workers":
+                workers = (i + 1 < arguments.count ? arguments[i + 1] : "").split(separator: ",").compactMap { Int($0) }
+                i += 1
             default: break
             }
             i += 1
@@ -148,6 +158,16 @@ let fleet = try TestTLSFleet(workerProcesses: 2)
 defer { fleet.stop() }
 if let domains = options.economy {
     try await requestEconomy(domains: domains, parallel: options.parallel, fleet: fleet)
+    fleet.stop()
+    exit(0)
+}
+if let domains = options.handshakes {
+    try await handshakeEconomy(domains: domains, parallel: options.parallel, rounds: options.unchangedRounds, fleet: fleet)
+    fleet.stop()
+    exit(0)
+}
+if !options.workers.isEmpty {
+    try workerScaling(domains: options.domains, counts: options.workers, fleet: fleet)
     fleet.stop()
     exit(0)
 }

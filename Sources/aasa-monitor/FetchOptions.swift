@@ -29,6 +29,11 @@ struct FetchOptions: ParsableArguments {
         valueName: "URL"))
     var googleDALBase: String?
 
+    @Option(name: .customLong("tls-sessions"), help: ArgumentHelp(
+        "TLS sessions this process keeps for resumption between checks (default \(FetchConfiguration().tlsSessions); a few KB each; 0: none). Size it to the domains one worker checks when memory allows. Env: AASA_MONITOR_TLS_SESSIONS.",
+        valueName: "N"))
+    var tlsSessions: Int?
+
     func validate() throws {
         _ = try resolved(environment: ProcessInfo.processInfo.environment)
     }
@@ -61,6 +66,10 @@ struct FetchOptions: ParsableArguments {
             }
         } catch {
             throw ValidationError(String(describing: error))
+        }
+        if let sessions = tlsSessions ?? environment["AASA_MONITOR_TLS_SESSIONS"].flatMap({ Int($0) }) {
+            guard sessions >= 0 else { throw ValidationError("--tls-sessions must be 0 or more") }
+            configuration.tlsSessions = sessions
         }
         if let file = configuration.extraCAFile, !FileManager.default.isReadableFile(atPath: file) {
             throw ValidationError("cannot read the CA file \(file)")
