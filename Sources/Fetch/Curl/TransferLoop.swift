@@ -179,12 +179,10 @@ final class TransferLoop: @unchecked Sendable {
         activePerAddress[key, default: 0] += 1
     }
 
-    /// The share that keeps `host`'s TLS session: FNV-1a of the name, so the same host always finds it.
+    /// The share that keeps `host`'s TLS session: a stable hash of the name, so the same host always finds it.
     private func sessionShare(for host: String) -> UnsafeMutableRawPointer? {
         guard !sessionShares.isEmpty else { return nil }
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in host.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return sessionShares[Int(hash % UInt64(sessionShares.count))]
+        return sessionShares[Int(HostHash.fnv1a(host) % UInt64(sessionShares.count))]
     }
 
     private func harvest() {

@@ -1,4 +1,5 @@
 import Foundation
+import Vocabulary
 
 /// When a domain is checked next: its interval, spread by jitter, stretched by backoff while the
 /// origin cannot be reached. Pure: the same inputs always give the same time.
@@ -96,11 +97,7 @@ public struct SchedulePolicy: Hashable, Sendable {
     /// A host's place in any interval, in [0, 1): FNV-1a over its bytes, then the mixer (FNV alone
     /// leaves names that differ in the last character close together).
     static func phase(of host: String) -> Double {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in host.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-        }
-        return unitInterval(mix(hash))
+        unitInterval(mix(HostHash.fnv1a(host)))
     }
 
     static func seconds(_ duration: Duration) -> TimeInterval {
