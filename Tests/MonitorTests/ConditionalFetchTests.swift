@@ -113,44 +113,6 @@ import Vocabulary
         }
     }
 
-    /// A certificate renewed behind a kept connection or a resumable session is seen when the
-    /// certificate's cadence comes round: that check makes a full handshake, whatever the server would
-    /// resume (the fleet keeps its ticket key across the reload, as servers sharing ticket keys do).
-    @Test func aRenewedCertificateIsSeenWhenTheCadenceComesRound() async throws {
-        try await withPipeline { fleet, database, pipeline in
-            let host = "good.fleet.test"
-            _ = try database.importDomain(host: host, displayName: host, wildcard: false, appIDs: [])
-            let (_, firstResult) = try await round(fleet, pipeline)
-            let old = try #require(firstResult.step.check.certificate?.notAfter)
-
-            try fleet.renewWildcardCertificate()
-            // The reload is done when a fresh fetcher's full handshake shows the renewed certificate.
-            let probe = try fleetFetcher(fleet)
-            defer { probe.shutdown() }
-            let deadline = ContinuousClock.now + .seconds(60)
-            var renewed: Date?
-            while ContinuousClock.now < deadline {
-                if let seen = await probe.check(try HostName(host)).wellKnown.tls?.notAfter, seen > old.addingTimeInterval(86_400) {
-                    renewed = seen
-                    break
-                }
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            let new = try #require(renewed, "nginx never served the renewed certificate")
-
-            // Not due: this check may ride on the old session (what it reports is the old handshake's).
-            let (between, _) = try await round(fleet, pipeline)
-            let own = try #require(aasa(between, host).first)
-            #expect(own.connectionRequest > 1 || own.sessionReused, "no full handshake between cadences: \(own)")
-
-            try database.execute("UPDATE domains SET certificate_read_at = now() - interval '7 hours'")
-            let (due, dueResult) = try await round(fleet, pipeline)
-            let fresh = try #require(aasa(due, host).first)
-            #expect(fresh.connectionRequest == 1 && !fresh.sessionReused, "\(fresh)")
-            #expect(dueResult.step.check.certificate?.notAfter == new, "old \(old), renewed \(new)")
-        }
-    }
-
     /// With every cadence at 0 (the behaviour before), each check makes its full handshake and an
     /// unconditional fetch.
     @Test func zeroCadencesHandshakeAndFetchInFullEveryCheck() async throws {
