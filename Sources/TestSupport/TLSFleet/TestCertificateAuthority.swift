@@ -31,8 +31,6 @@ public final class TestCertificateAuthority: Sendable {
         case current
         /// Valid in January 2020 only: expired long ago.
         case expired
-        /// Valid from now for 40 days: a renewal of a `.current` certificate (which ends after 20).
-        case renewed
     }
 
     /// Issues a server certificate for `names` (first is the CN), signed by this CA.
@@ -50,7 +48,6 @@ public final class TestCertificateAuthority: Sendable {
                          "-in", csr, "-out", cert, "-notext"]
         switch validity {
         case .current: arguments += ["-days", "20"]
-        case .renewed: arguments += ["-days", "40"]
         case .expired: arguments += ["-startdate", "20200101000000Z", "-enddate", "20200201000000Z"]
         }
         try ToolRunner.run("openssl", arguments, in: directory)

@@ -121,24 +121,6 @@ public final class TestTLSFleet: @unchecked Sendable {
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
     }
 
-    /// Renews the wildcard certificate (every `*.fleet.test` site's; the new one ends 40 days from now
-    /// instead of 20) and reloads nginx, as a site renewing its certificate does. Session tickets stay
-    /// valid across the reload (the fleet's fixed ticket key), so a client may resume a session made with
-    /// the old certificate. The reload finishes shortly after this returns: wait for a fresh handshake
-    /// to show the new certificate.
-    public func renewWildcardCertificate() throws {
-        let renewed = try authority.issue("wildcard-renewed", names: ["*.\(Self.domain)", Self.domain], validity: .renewed)
-        let fm = FileManager.default
-        for (from, to) in [(renewed.certificateFile, "wildcard.pem"), (renewed.keyFile, "wildcard.key")] {
-            let target = authority.directory.appendingPathComponent(to).path
-            _ = try? fm.removeItem(atPath: target)
-            try fm.copyItem(atPath: from, toPath: target)
-            try fm.setAttributes([.posixPermissions: 0o644], ofItemAtPath: target)
-        }
-        // SIGHUP: the master re-reads its configuration and certificates and starts new workers.
-        kill(nginx.processIdentifier, SIGHUP)
-    }
-
     /// Every request nginx has answered so far, in the order it logged them (written as each completes).
     public func requests() -> [FleetRequest] {
         let text = (try? String(contentsOf: directory.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
@@ -277,17 +259,12 @@ public final class TestTLSFleet: @unchecked Sendable {
                 uwsgi_temp_path \(temp)/uwsgi;
                 scgi_temp_path \(temp)/scgi;
                 ssl_protocols TLSv1.2 TLSv1.3;
-                # One ticket key for the fleet's life, so TLS sessions stay resumable across a reload (a
-                # certificate swap), as on servers that share ticket keys between machines and restarts.
-                ssl_session_ticket_key \(directory.appendingPathComponent("ticket.key").path);
                 keepalive_requests 10000;
                 \(servers.joined(separator: "\n"))
             }
 
             """
         try fm.createDirectory(atPath: temp, withIntermediateDirectories: true)
-        // 80 bytes: nginx's AES-256 ticket key form.
-        try Data((0..<80).map { _ in UInt8.random(in: 0...255) }).write(to: directory.appendingPathComponent("ticket.key"))
         let file = directory.appendingPathComponent("nginx.conf")
         try Data(config.utf8).write(to: file)
         // Workers run as nobody when we are root: they must be able to read the docroots.
