@@ -39,13 +39,12 @@ extension CheckStore {
             // The domain's state counts unmet expectations as fail; the latest check's file verdict is the file's alone.
             if k.verdict == .fail, let v = k.fileVerdict, v != .fail { m.unmetExpectations += k.n }
         }
-        for r in try rows("""
-            SELECT f->>'code' AS code, count(DISTINCT d.id) AS n FROM domains d JOIN checks c ON c.id = d.last_check_id,
-              jsonb_array_elements(c.findings) f
-            -- An error finding fails the file and so the domain: only failing domains' findings are opened.
-            WHERE d.last_verdict = 'fail' AND f->>'severity' = 'error' GROUP BY 1
-            """) { m.failingByCode[try r.decode("code")] = try r.decode("n") }
-        // Every check's counters in one pass over domain_stats, plus the deleted domains' counts.
+        // Kept per code as domains change (failing_code_counts, migration 0049): joining the failing
+        // domains to their latest checks' findings read every failing domain (issue #17).
+        for r in try rows("SELECT code, n FROM failing_code_counts WHERE n > 0") {
+            m.failingByCode[try r.decode("code")] = try r.decode("n")
+        }
+        // Every check's counters, kept as totals (check_counter_totals, migration 0049).
         if let totals = try firstRow(Self.checkCounters) {
             for (verdict, column) in [("pass", "passed"), ("warn", "warned"), ("fail", "failed")] {
                 let n: Int = try totals.decode(column)
@@ -77,24 +76,17 @@ extension CheckStore {
     }
 
     /// Every check ever made: per verdict, and the latency histogram's counters (with their bounds)
-    /// and sum. The counters every check adds to in its domain's `domain_stats` row plus those of
-    /// deleted domains, so they never go down; one aggregate per counter in one pass (unnesting the
-    /// 10,000 arrays took 26 ms, this 3).
+    /// and sum: what the checks added to `domain_stats` plus the deleted domains' counts, kept as a
+    /// few rows of totals by migration 0049's triggers (summing a million domain_stats rows took
+    /// seconds), so they never go down.
     static var checkCounters: SQL {
         """
-        WITH living AS (
-          SELECT coalesce(sum(checks_passed), 0) AS passed, coalesce(sum(checks_warned), 0) AS warned,
-                 coalesce(sum(checks_failed), 0) AS failed, coalesce(sum(latency_sum_ms), 0) AS latency_sum,
-                 ARRAY[sum(latency_buckets[1]), sum(latency_buckets[2]), sum(latency_buckets[3]), sum(latency_buckets[4]),
-                       sum(latency_buckets[5]), sum(latency_buckets[6]), sum(latency_buckets[7]), sum(latency_buckets[8]),
-                       sum(latency_buckets[9]), sum(latency_buckets[10])] AS buckets
-          FROM domain_stats
-        )
-        SELECT (l.passed + r.checks_passed)::bigint AS passed, (l.warned + r.checks_warned)::bigint AS warned,
-               (l.failed + r.checks_failed)::bigint AS failed, (l.latency_sum + r.latency_sum_ms)::bigint AS latency_sum,
-               ARRAY(SELECT (coalesce(l.buckets[i], 0) + r.latency_buckets[i])::bigint FROM generate_series(1, 10) i ORDER BY i) AS buckets,
+        SELECT coalesce(sum(checks_passed), 0)::bigint AS passed, coalesce(sum(checks_warned), 0)::bigint AS warned,
+               coalesce(sum(checks_failed), 0)::bigint AS failed, coalesce(sum(latency_sum_ms), 0)::bigint AS latency_sum,
+               ARRAY(SELECT coalesce(sum(t.latency_buckets[i]), 0)::bigint FROM check_counter_totals t, generate_series(1, 10) i
+                     GROUP BY i ORDER BY i) AS buckets,
                aasa_latency_bounds() AS bounds
-        FROM living l, retired_check_counts r
+        FROM check_counter_totals
         """
     }
 }
