@@ -168,6 +168,51 @@ import Vocabulary
         }
     }
 
+    /// An app claiming more domains than a page holds: the matrix shows one page of domains at a time
+    /// (issue #17: a thousand links made a 755 KB page), while the summary counts every link and names
+    /// the first broken one wherever it is, the open alerts are every domain's, and the API still
+    /// returns the whole matrix.
+    @Test func theMatrixIsPagedAndTheSummaryCountsEveryPage() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let app = WebApp(database: db, configuration: TestApp.configuration)
+            let client = WebClient(app: app)
+            client.setUpAdmin()
+            let token = SecretToken.generate(prefix: "aasa_")
+            _ = try db.createAPIToken(name: "test", tokenHash: token.digest, userID: nil, role: .admin)
+            let count = AppMatrix.domainsPerPage + 10
+            let hosts = (0..<count).map { String(format: "s%03d.example", $0) }
+            let body = #"{"name": "Platform", "apple_app_ids": ["\#(Self.app)"], "apple_domains": [\#(hosts.map { "\"applinks:\($0)\"" }.joined(separator: ","))]}"#
+            let created = app.respond(WebRequest(method: "POST", target: "/api/v1/apps", headers: [("Authorization", "Bearer " + token.value),
+                                                 ("Content-Type", "application/json")], body: Array(body.utf8)))
+            #expect(created.status == 201, "\(created.bodyText)")
+            let appID: Int64 = try db.value("SELECT id FROM apps WHERE name = 'Platform'")
+            // The one broken link is on the second page.
+            let broken: Int64 = try db.value("SELECT id FROM domains WHERE host = $1", hosts[count - 3])
+            let error = Finding(code: "http-status", severity: .error, location: SourceLocation(pointer: ""), message: "Served 404.")
+            try recordCheck(db, domainID: broken, at: Date().addingTimeInterval(-600), findings: [error], missing: [:],
+                            alerts: [AlertChange(kind: .opened, rule: "file-invalid", subject: "", severity: .critical,
+                                                 summary: "The file is not served.", at: Date(), domainHost: hosts[count - 3])])
+
+            func matrixHosts(_ html: String) -> [String] {
+                html.components(separatedBy: "<th scope=\"row\" class=\"host\">").dropFirst().compactMap {
+                    $0.split(separator: ">").dropFirst().first.map { String($0.prefix { $0 != "<" }) }
+                }
+            }
+            let first = client.get("/apps/\(appID)").bodyText
+            #expect(matrixHosts(first) == Array(hosts.prefix(AppMatrix.domainsPerPage)))
+            #expect(first.contains("0 of \(count) links healthy. Universal links (applinks) broken on \(hosts[count - 3]) since"), "\(first)")
+            #expect(first.contains("\(count) domains · page 1 of 2") && first.contains("href=\"/apps/\(appID)?page=2\""))
+            #expect(first.contains("The file is not served."), "the open alert of a domain on another page")
+            let second = client.get("/apps/\(appID)?page=2").bodyText
+            #expect(matrixHosts(second) == Array(hosts.dropFirst(AppMatrix.domainsPerPage)))
+            #expect(second.contains("data-state=\"failing\"") && second.contains("href=\"/apps/\(appID)?page=1\""))
+
+            let read = app.respond(WebRequest(method: "GET", target: "/api/v1/apps/\(appID)", headers: [("Authorization", "Bearer " + token.value)]))
+            let domains = ((try JSONSerialization.jsonObject(with: Data(read.body))) as? [String: Any])?["domains"] as? [[String: Any]]
+            #expect(domains?.count == count)
+        }
+    }
+
     static let package = "com.example.shop"
     static let signing = String(repeating: "AB:", count: 31) + "AB"
 

@@ -82,6 +82,22 @@ extension AppStore {
             """, domainID, fromCheckID).map(LinkEvidence.init(row:))
     }
 
+    /// `linkEvidence(domainID:fromCheckID:)` for several domains in one query, by domain: an app page
+    /// of 50 domains was 50 round trips before (issue #17).
+    public func linkEvidence(domains: [(domainID: Int64, fromCheckID: Int64?)]) throws -> [Int64: [LinkEvidence]] {
+        guard !domains.isEmpty else { return [:] }
+        var evidence: [Int64: [LinkEvidence]] = [:]
+        for row in try rows("SELECT i.domain_id AS evidence_domain_id, " + LinkEvidence.columns + """
+             FROM unnest($1::bigint[], $2::bigint[]) AS i(domain_id, from_id)
+            JOIN checks c ON c.domain_id = i.domain_id AND c.changed
+              AND c.started_at >= coalesce((SELECT started_at FROM checks WHERE id = i.from_id AND domain_id = i.domain_id), '-infinity')
+            ORDER BY i.domain_id, c.started_at, c.id
+            """, SQLArray(domains.map { $0.domainID }), SQLArray(domains.map { $0.fromCheckID })) {
+            evidence[try row.decode("evidence_domain_id"), default: []].append(try LinkEvidence(row: row))
+        }
+        return evidence
+    }
+
     /// Moves the runs forward. A run folded by a concurrent reader through a newer check is kept:
     /// both folded the same checks in the same order, so the newer one says more.
     public func saveAppLinkRuns(appID: Int64, _ runs: [AppLinkRun]) throws {
@@ -98,13 +114,14 @@ extension AppStore {
         }
     }
 
-    /// Every app's links with their domain's latest changed check (one row per link), for the
-    /// by-app counts of the overview, the API and /metrics.
-    public func appLinksWithLatestCheck() throws -> [AppLinkLatest] {
+    /// Every app's links (or one app's) with their domain's latest changed check (one row per link),
+    /// for the by-app counts of the overview, the API and /metrics, and the app page's summary.
+    public func appLinksWithLatestCheck(appID: Int64? = nil) throws -> [AppLinkLatest] {
         try rows(Self.selectLinks + ", l.app_id, " + LinkEvidence.columns + """
              FROM app_links l JOIN domains d ON d.id = l.domain_id LEFT JOIN checks c ON c.id = d.last_check_id
+            WHERE $1::bigint IS NULL OR l.app_id = $1
             ORDER BY l.app_id, d.display_name, d.wildcard, l.platform, l.service
-            """).map { row in
+            """, appID).map { row in
             let hasCheck: Int64? = try row.decode("check_id")
             return AppLinkLatest(appID: try row.decode("app_id"), link: try AppLinkRecord(row: row),
                                  latest: hasCheck == nil ? nil : try LinkEvidence(row: row))

@@ -81,6 +81,11 @@ public struct SQLArray: SQLEncodable {
         literal = "{" + values.map { String($0) }.joined(separator: ",") + "}"
     }
 
+    /// Ids where nil is SQL NULL.
+    public init(_ values: [Int64?]) {
+        literal = "{" + values.map { $0.map { String($0) } ?? "NULL" }.joined(separator: ",") + "}"
+    }
+
     /// Words of the vocabulary (verdicts, services…) by their stored raw values.
     public init<Word: RawRepresentable>(_ values: [Word]) where Word.RawValue == String {
         self.init(values.map(\.rawValue))

@@ -123,10 +123,12 @@ enum AppHandlers {
 
     static func show(_ c: RequestContext, store: any AppStore & CheckStore & AlertStore) throws -> WebResponse {
         let app = try appRecord(c)
-        guard let matrix = try AppMatrix.load(appID: app.id, from: store, now: c.now) else {
+        let page = max(1, min(Int(c.query["page"] ?? "") ?? 1, 100_000))
+        guard let matrix = try AppMatrix.load(appID: app.id, from: store, now: c.now, page: page) else {
             throw WebError.notFound("No app with this id; it may have been deleted.")
         }
-        let domains = Set(matrix.rows.map(\.domainID))
+        // The open alerts of every domain the app claims, not only the page's.
+        let domains = Set(matrix.domainIDs)
         let alerts = try store.alertList(open: true, limit: 500).filter { domains.contains($0.domainID) }
         let flash = c.flash
         return c.showing(flash, .html(AppPages.show(matrix, alerts: alerts, now: c.now, viewer: try c.signedIn, flash: flash)))

@@ -174,13 +174,22 @@ enum AppPages {
 
     // MARK: app page
 
+    /// The matrix's pager, as the overview's: the domains of one page at a time.
+    static func matrixPages(_ m: AppMatrix) -> HTML {
+        guard let page = m.page, m.pageCount > 1 else { return .empty }
+        let prev: HTML = page > 1 ? "<a class=\"button\" rel=\"prev\" href=\"/apps/\(m.app.id)?page=\(page - 1)\">← Previous</a>" : .empty
+        let next: HTML = page < m.pageCount ? "<a class=\"button\" rel=\"next\" href=\"/apps/\(m.app.id)?page=\(page + 1)\">Next →</a>" : .empty
+        return """
+            <div class="pagination"><span class="muted">\(m.domainCount) domains · page \(page) of \(m.pageCount)</span>\(prev)\(next)</div>
+            """
+    }
+
     static func show(_ m: AppMatrix, alerts: [AlertListItem], now: Date, viewer: Viewer, flash: Flash?) -> HTML {
         let nowEpoch = Int64(now.timeIntervalSince1970)
-        let cells = m.rows.flatMap(\.cells)
-        let healthy = cells.filter { $0.state == .passing }.count
-        let worst = cells.filter { $0.state == .failing }
-        var sentence: HTML = "\(healthy) of \(cells.count) links healthy."
-        if let first = worst.first, let row = m.rows.first(where: { $0.cells.contains { $0.declaredAs == first.declaredAs && $0.platform == first.platform && $0.service == first.service } }) {
+        // Counted over every page's links; the first broken one is named wherever it is.
+        let healthy = m.cellCounts[.passing] ?? 0
+        var sentence: HTML = "\(healthy) of \(m.cellCounts.values.reduce(0, +)) links healthy."
+        if let (row, first) = m.firstBroken {
             let since: HTML = first.since.map { " since \(DisplayTime.dateTime($0))" as HTML } ?? .empty
             sentence.append(" \(first.platform == .android ? "Android App Links" : first.service.label) broken on \(row.displayHost)\(since).")
         }
@@ -249,7 +258,7 @@ enum AppPages {
             <div class="page-head"><h1>\(m.app.name)</h1><div class="actions">\(delete)</div></div>
             <p class="verdict-sentence" id="app-summary">\(sentence)</p>
             <section class="card"><h2>Domains × services × platforms</h2>\
-            <div class="table-wrap"><table id="app-matrix"><thead>\(head)</thead><tbody>\(body)</tbody></table></div></section>
+            <div class="table-wrap"><table id="app-matrix"><thead>\(head)</thead><tbody>\(body)</tbody></table></div>\(matrixPages(m))</section>
             <section class="card" id="alerts"><h2>Open alerts</h2>\(alertsHTML)</section>
             <section class="card"><h2>Watched URLs</h2>\(watchedHTML)</section>
             <section class="card"><h2>Identity</h2><dl class="facts"><dt>Apple app IDs</dt><dd class="mono">\(ids)</dd>\
