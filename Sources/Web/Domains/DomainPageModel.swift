@@ -4,18 +4,13 @@ import AASA
 /// Everything the domain page shows, gathered by the handler from the store and the AASA module.
 public struct DomainPageModel: Sendable {
     /// The current file as stored when it was first seen (`VersionReading`): its text, never its
-    /// bytes, so the page cannot parse them (the Raw link serves them byte for byte).
+    /// bytes, so the page cannot parse them (the Raw link serves them byte for byte). These views are
+    /// built only inside Web, so their memberwise initialisers suffice.
     public struct FileView: Sendable {
         public var text: FileText
         public var size: Int
         public var hash: String
         public var firstSeen: Int64
-        public init(text: FileText, size: Int, hash: String, firstSeen: Int64) {
-            self.text = text
-            self.size = size
-            self.hash = hash
-            self.firstSeen = firstSeen
-        }
     }
 
     /// One fetched location (origin well-known, origin root, Apple's CDN), for the side-by-side view.
@@ -84,33 +79,18 @@ public struct DomainPageModel: Sendable {
         /// Seconds since 1970.
         public var first: Int64
         public var last: Int64
-        public init(count: Int, first: Int64, last: Int64) {
-            self.count = count
-            self.first = first
-            self.last = last
-        }
     }
 
     public struct VersionEntry: Sendable {
         public var hash: String
         public var firstSeen: Int64
         public var size: Int
-        public init(hash: String, firstSeen: Int64, size: Int) {
-            self.hash = hash
-            self.firstSeen = firstSeen
-            self.size = size
-        }
     }
 
     public struct WatchedChange: Sendable {
         public var url: String
         public var before: String
         public var after: String
-        public init(url: String, before: String, after: String) {
-            self.url = url
-            self.before = before
-            self.after = after
-        }
     }
 
     public struct DiffView: Sendable {
@@ -120,13 +100,6 @@ public struct DomainPageModel: Sendable {
         public var behavioural: [String]
         public var watched: [WatchedChange]
         public var text: [TextDiff.Op]
-        public init(fromHash: String, toHash: String, behavioural: [String], watched: [WatchedChange], text: [TextDiff.Op]) {
-            self.fromHash = fromHash
-            self.toHash = toHash
-            self.behavioural = behavioural
-            self.watched = watched
-            self.text = text
-        }
     }
 
     public var id: Int64
