@@ -1,5 +1,6 @@
 import CShim
 import Glibc
+import TextEncoding
 import Synchronization
 
 /// One epoll thread: owns its connections and does all their I/O without blocking.

@@ -1,4 +1,5 @@
 import Glibc
+import TextEncoding
 
 /// Serves regular files below one directory for GET and HEAD, with validators (ETag,
 /// Last-Modified), conditional 304s and `Cache-Control`. Small files are kept in memory with their

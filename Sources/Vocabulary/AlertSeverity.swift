@@ -1,4 +1,3 @@
-import Vocabulary
 /// How loudly an alert speaks. The monitor gives every rule one; the outbox stores it with each
 /// event, channels subscribe from a minimum tier up, and receivers read it: keep the raw values.
 /// CDN lag is expected after every change and must not page anyone at 3 a.m., so it gets its own

@@ -1,4 +1,3 @@
-import Vocabulary
 /// How a domain stands, as the overview, the domain page, the API, the badge and `aasa-monitor
 /// status` show it: its verdict (the file's, made worse by unmet expectations) in words, or that it
 /// was never checked, or that a check is running now. The raw values are the API's and the pages'

@@ -1,4 +1,3 @@
-import Vocabulary
 /// What a link does on a device: which app opens it, or none.
 public enum URLOutcome: Hashable, Sendable, Codable, CustomStringConvertible {
     case opensApp(String)

@@ -1,4 +1,3 @@
-import Vocabulary
 /// The Associated Domains services an app claims a domain for and whose app IDs an operator can
 /// require (aasa-spec.md §4, §13): applinks and the `apps` services. Shared by the entitlements
 /// reader, the expectations, the pages and the column (`expected_app_ids.service`, the keys of stored

@@ -1,4 +1,3 @@
-import Vocabulary
 /// The judgement of one check, and of a domain: pass, warn or fail. Stored (`checks.verdict`,
 /// `domains.last_verdict`), sent in the API and the CLI's JSON, and compared by the alert rules, so
 /// the raw values are an API: keep them. Ordered by how bad: `.pass < .warn < .fail`.

@@ -46,13 +46,6 @@ import Testing
         #expect(!String(decoding: out, as: UTF8.self).contains("Content-Length"))
     }
 
-    @Test func httpDateRoundTrips() {
-        #expect(HTTPDate.string(epochSeconds: 784111777) == "Sun, 06 Nov 1994 08:49:37 GMT")
-        #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT") == 784111777)
-        #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT") == nil)
-        #expect(HTTPDate.parse("garbage") == nil)
-    }
-
     @Test func mediaTypes() {
         #expect(MediaTypes.forPath("/a/b.CSS") == "text/css; charset=utf-8")
         #expect(MediaTypes.forPath("/x.svg") == "image/svg+xml")

@@ -66,6 +66,29 @@ import Vocabulary
         }
     }
 
+    /// nginx's ETag is the file's modification second and size: a same-size rewrite within the second
+    /// the file was served keeps it. Such an ETag (Last-Modified not before Date) is not trusted, so
+    /// the next check fetches in full and sees the rewrite. The clash is made certain here by giving
+    /// both versions one modification time, an hour ahead (as a clock ahead of the server's would).
+    @Test func anETagOfAFileModifiedWhileServedIsNotTrusted() async throws {
+        try await withPipeline { fleet, database, pipeline in
+            let host = "good.fleet.test"
+            let modified = Date().addingTimeInterval(3600)
+            try fleet.serve(Array(shopFile(apps: ["ABCDE12345.shop"]).utf8), at: Self.path, on: "good", modified: modified)
+            _ = try database.importDomain(host: host, displayName: host, wildcard: false, appIDs: [])
+            let (_, firstResult) = try await round(fleet, pipeline)
+            #expect(firstResult.step.check.apple?.versionSHA256 != nil)
+            #expect(firstResult.step.check.apple?.wellKnownETag == nil, "modified while served: no validator kept")
+
+            let sameSize = shopFile(apps: ["ABCDE12345.shoq"])
+            try fleet.serve(Array(sameSize.utf8), at: Self.path, on: "good", modified: modified)
+            let (second, secondResult) = try await round(fleet, pipeline)
+            #expect(aasa(second, host).map(\.status) == [200], "asked in full: \(second)")
+            #expect(secondResult.step.check.apple?.versionSHA256 == SHA256.hex(Array(sameSize.utf8)))
+            #expect(try count(database, "SELECT count(*)::int FROM association_versions") == 2)
+        }
+    }
+
     /// A server whose 304 is wrong hides a change from conditional fetches only: the daily full fetch
     /// (and `--full-fetch-interval 0`, every check) sees the file Apple's fetcher sees.
     @Test func aWrong304IsCaughtByTheFullFetchCadence() async throws {

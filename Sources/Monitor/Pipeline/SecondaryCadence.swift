@@ -1,3 +1,4 @@
+import TextEncoding
 import Vocabulary
 import AASA
 import AssetLinks
@@ -105,11 +106,25 @@ enum Validator {
     /// (`W/"…"`) promises only equivalent content — nginx weakens its own when it compresses on the
     /// fly — and Last-Modified has one-second resolution and servers that compare it loosely, so
     /// neither is trusted to stand for the exact bytes the stored version holds.
+    ///
+    /// Nor is a strong ETag of a file modified in the second it was served (Last-Modified not before
+    /// Date): nginx builds its ETag from the modification second and the size, so a same-size rewrite
+    /// within that second keeps the ETag and would be answered 304 for ever after. Apache weakens such
+    /// ETags for the same reason; the next check fetches in full and learns a settled one.
     static func etag(_ facts: TransportFacts) -> String? {
         guard facts.failure == nil, facts.status == 200, facts.tls?.trusted != false, !facts.bodyTruncated,
               let etag = facts.headers["etag"], etag.hasPrefix("\""), etag.hasSuffix("\""), etag.count >= 2,
-              etag.utf8.count <= 200 else { return nil }
+              etag.utf8.count <= 200, !modifiedWhileServed(facts) else { return nil }
         return etag
+    }
+
+    /// Last-Modified at or after the response's Date (same second, or a clock ahead of the server's).
+    /// Unreadable or missing dates leave the ETag alone: servers without them have no reason to be
+    /// suspected of nginx's scheme.
+    static func modifiedWhileServed(_ facts: TransportFacts) -> Bool {
+        guard let modified = facts.headers["last-modified"].flatMap(HTTPDate.parse),
+              let served = facts.headers["date"].flatMap(HTTPDate.parse) else { return false }
+        return modified >= served
     }
 }
 

@@ -129,10 +129,13 @@ public final class TestTLSFleet: @unchecked Sendable {
 
     /// Replaces what `label`'s host serves at `path` (nginx reads files from disk per request): the
     /// "file that changes" scenario. The fake Google API follows at once unless it was told to lag.
-    public func serve(_ body: [UInt8], at path: String, on label: String) throws {
+    /// `modified` sets the file's modification time (nginx's Last-Modified, and half of its ETag).
+    public func serve(_ body: [UInt8], at path: String, on label: String, modified: Date? = nil) throws {
         let file = directory.appendingPathComponent("www/\(host(label))\(path)")
         try Self.write(body, to: file)
-        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
+        var attributes: [FileAttributeKey: Any] = [.posixPermissions: 0o644]
+        if let modified { attributes[.modificationDate] = modified }
+        try FileManager.default.setAttributes(attributes, ofItemAtPath: file.path)
     }
 
     // MARK: - nginx
@@ -269,7 +272,23 @@ public final class TestTLSFleet: @unchecked Sendable {
         try Data(config.utf8).write(to: file)
         // Workers run as nobody when we are root: they must be able to read the docroots.
         _ = try? ToolRunner.run("chmod", ["-R", "a+rX", www.path, cdnRoot.path], in: directory)
+        try backdate([www, cdnRoot])
         return file
+    }
+
+    /// The scenarios' files were deployed before the test began, as a site's are: an hour old. A
+    /// file modified in the second it is served gets no trusted ETag (nginx's ETag is its
+    /// modification second and size), which would make a test's first conditional fetch depend on
+    /// whether the clock ticked between starting the fleet and the first check. Files replaced
+    /// later by `serve` keep their real time: that is the change a test makes.
+    private static func backdate(_ roots: [URL]) throws {
+        let deployed = Date().addingTimeInterval(-3600)
+        for root in roots {
+            guard let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { continue }
+            for case let file as URL in files {
+                try FileManager.default.setAttributes([.modificationDate: deployed], ofItemAtPath: file.path)
+            }
+        }
     }
 
     private static func write(_ bytes: [UInt8], to url: URL) throws {

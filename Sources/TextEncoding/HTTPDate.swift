@@ -2,12 +2,12 @@ import Glibc
 
 /// IMF-fixdate (RFC 9110 §5.6.7), e.g. `Sun, 06 Nov 1994 08:49:37 GMT`, for `Date`,
 /// `Last-Modified` and `If-Modified-Since`.
-enum HTTPDate {
+public enum HTTPDate {
     private static let days: [StaticString] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months: [StaticString] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun",
                                                  "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    static func format(epochSeconds: Int) -> [UInt8] {
+    public static func format(epochSeconds: Int) -> [UInt8] {
         var t = time_t(epochSeconds)
         var parts = tm()
         gmtime_r(&t, &parts)
@@ -32,13 +32,13 @@ enum HTTPDate {
         return out
     }
 
-    static func string(epochSeconds: Int) -> String {
+    public static func string(epochSeconds: Int) -> String {
         String(decoding: format(epochSeconds: epochSeconds), as: UTF8.self)
     }
 
     /// Seconds since the epoch for an IMF-fixdate; nil for anything else (obsolete formats are
     /// ignored, which only costs a full response instead of a 304).
-    static func parse(_ text: String) -> Int? {
+    public static func parse(_ text: String) -> Int? {
         let b = Array(text.utf8)
         guard b.count == 29, b[3] == 44, b[4] == 32, b[7] == 32, b[11] == 32, b[16] == 32,
               b[19] == 58, b[22] == 58, b[25] == 32, b[26] == 71, b[27] == 77, b[28] == 84,
