@@ -67,6 +67,18 @@ import Vocabulary
         #expect(wildcard.findings.map(\.code).contains("wildcard-file-missing") && wildcard.verdict == .fail)
     }
 
+    /// A domain watched for Android only: its owner says the host publishes the file, so a 404 is an
+    /// error (and Google's failing to fetch it counts) even with no app expected.
+    @Test func noFileOnAnAndroidOnlyDomainIsAFailure() {
+        var facts = AndroidCheckFacts(origin: Self.served(Array("not found".utf8), type: "text/html", status: 404),
+                                      google: .answered(list: GoogleStatementList(errorCodes: ["ERROR_CODE_FETCH_ERROR"]), checks: []))
+        facts.fileRequired = true
+        let report = AndroidCheckEvaluation.evaluate(facts)
+        #expect(report.findings.first { $0.code == "http-status" }?.severity == .error)
+        #expect(report.findings.first { $0.code == "google-verdict-error" }?.severity != .info)
+        #expect(report.verdict == .fail && !report.serves)
+    }
+
     @Test func contentTypeAndHTMLFallback() {
         #expect(Self.codes(AndroidCheckFacts(origin: Self.served(Self.file(), type: "application/json; charset=utf-8"))) == [])
         #expect(Self.codes(AndroidCheckFacts(origin: Self.served(Self.file(), type: "text/plain"))) == ["content-type-not-json"])

@@ -145,6 +145,22 @@ import Vocabulary
         #expect(AndroidAlertRules.evaluate(Self.result(identities: [], serves: false)).allSatisfy { !$0.evaluated })
     }
 
+    /// Watched for Android only, the same site is judged: its missing file (an error, as the evaluation
+    /// makes it with `fileRequired`) fails android-file-invalid, and a file served again passes it.
+    @Test func anAndroidOnlyDomainWithoutAFileIsJudged() {
+        let missing = Self.result([Finding(code: "http-status", severity: .error, message: "404")], identities: [], serves: false)
+        let judged = AndroidAlertRules.evaluate(missing, fileRequired: true)
+        #expect(judged.first { $0.rule == .androidFileInvalid }?.failures.map(\.summary) == ["Android: assetlinks.json has errors: http-status."])
+        #expect(AndroidAlertRules.evaluate(missing).allSatisfy { !$0.evaluated }, "watched for both, it is not judged")
+        let back = AndroidAlertRules.evaluate(Self.result([], identities: [], serves: true), fileRequired: true)
+        #expect(back.first { $0.rule == .androidFileInvalid }.map { $0.evaluated && $0.failures.isEmpty } == true)
+        // Through AlertRules: the domain's setting decides.
+        let check = CheckSummary(checkedAt: Date(timeIntervalSince1970: 0), reachable: true, android: missing)
+        let rules = AlertRules.evaluate(check, policy: AlertPolicy(), now: check.checkedAt, watched: .android)
+        #expect(rules.first { $0.rule == .androidFileInvalid }?.failures.count == 1)
+        #expect(AlertRules.evaluate(check, policy: AlertPolicy(), now: check.checkedAt).first { $0.rule == .androidFileInvalid }?.evaluated == false)
+    }
+
     // Spec §11's removals: measured against the file served before (`previousGrants`).
     static let partner = "com.example.partner"
 

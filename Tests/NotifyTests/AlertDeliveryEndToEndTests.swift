@@ -200,4 +200,72 @@ import TestSupport
             #expect((resolved["data"] as? [String: Any])?["rule"] as? String == "android-statement-dropped")
         }
     }
+
+    /// A domain watched for Android only, on real things: it never had an assetlinks.json, so after the
+    /// threshold each channel (email, webhook) gets exactly one android-file-invalid alert; the file
+    /// published, exactly one recovery each; the file lost again, one more alert each, and its return one
+    /// more recovery. No app is expected of it: the platform setting alone makes a missing file a failure.
+    @Test func anAndroidOnlyDomainWithoutItsFileAlertsOncePerChannelAndRecoversOnce() async throws {
+        try await TestTLSFleet.with { fleet in
+            let testDatabase = try TestPostgres.createDatabase()
+            defer { testDatabase.drop() }
+            let smtp = try TestSMTP()
+            let receiver = try TestWebhookReceiver()
+            let host = fleet.host("e2e-android-only")
+            let file = fleet.directory.appendingPathComponent("www/_default/.well-known/assetlinks.json")
+            let good = #"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.shop", "sha256_cert_fingerprints": ["\#(FleetAssetLinks.appSigningKey)"]}}]"#
+            try? FileManager.default.removeItem(at: file)
+            let process = try Process(testDatabase: testDatabase, fleet: fleet, smtp: smtp)
+            defer { process.shutDown() }
+            guard case .created(let domainID) = try process.database.createDomain(DomainDraft(
+                host: host, displayName: host, wildcard: false, intervalSeconds: 3600, badgeEnabled: false,
+                appIDs: [], watchedURLs: [], platforms: .android))
+            else { Issue.record("domain not created"); return }
+            _ = try ChannelSetup.add(kind: .email, target: "ops@example.test", minSeverity: .critical, in: process.database)
+            _ = try ChannelSetup.add(kind: .webhook, target: receiver.url, minSeverity: .critical, in: process.database)
+            /// The deliveries' (event, rule) once every outbox row is sent, so nothing more can arrive.
+            func delivered(_ expected: Int) throws -> [String] {
+                let rows = try process.database.deliveries()
+                #expect(rows.count == expected, "\(rows.map { ($0.event.kind, $0.event.rule ?? "") })")
+                #expect(try waitUntil { try process.database.deliveries().allSatisfy { $0.state == .sent } })
+                return rows.map { "\($0.event.kind.rawValue) \($0.event.rule ?? "")" }.sorted()
+            }
+
+            try await process.check(domainID: domainID)          // no file: failing 1 of 2
+            let failing = try #require(try process.database.domain(id: domainID))
+            #expect(failing.lastVerdict == .fail, "a missing file fails an Android-only domain: \(failing.lastReason ?? "")")
+            #expect(try delivered(0).isEmpty)
+            try await process.check(domainID: domainID)          // failing 2 of 2: one alert per channel
+            #expect(try delivered(2) == ["alert.opened android-file-invalid", "alert.opened android-file-invalid"])
+            try await process.check(domainID: domainID)          // still failing: nothing new
+            #expect(try delivered(2).count == 2)
+
+            try Data(good.utf8).write(to: file)
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
+            try await process.check(domainID: domainID)          // published: one recovery per channel
+            #expect(try process.database.domain(id: domainID)?.lastVerdict == .pass)
+            #expect(try delivered(4).filter { $0.hasPrefix("alert.resolved") } == ["alert.resolved android-file-invalid", "alert.resolved android-file-invalid"])
+
+            try FileManager.default.removeItem(at: file)
+            try await process.check(domainID: domainID)          // lost: failing 1 of 2
+            try await process.check(domainID: domainID)          // failing 2 of 2: the alert opens again
+            try await process.check(domainID: domainID)          // still failing: nothing new
+            #expect(try delivered(6).filter { $0.hasPrefix("alert.opened") }.count == 4)
+            try Data(good.utf8).write(to: file)
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
+            try await process.check(domainID: domainID)          // back: one more recovery per channel
+            try await process.check(domainID: domainID)          // passing: nothing new
+            #expect(try delivered(8).filter { $0.hasPrefix("alert.resolved") }.count == 4)
+
+            let mails = smtp.waitForMessages(4)
+            let hooks = receiver.waitForRequests(4)
+            #expect(mails.count == 4 && hooks.count == 4)
+            let subjects = try mails.map { try ParsedMail($0.data).decodedSubject ?? "" }
+            #expect(zip(subjects, ["FAILING", "RESOLVED", "FAILING", "RESOLVED"]).allSatisfy { $0.hasPrefix("[aasa-monitor] \($1) \(host):") },
+                    "\(subjects)")
+            let types = try hooks.map { try #require(try JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any])["type"] as? String }
+            #expect(types == ["alert.opened", "alert.resolved", "alert.opened", "alert.resolved"])
+            #expect(!fleet.requests().contains { $0.host == host && $0.uri.contains("apple-app-site-association") }, "no Apple request")
+        }
+    }
 }

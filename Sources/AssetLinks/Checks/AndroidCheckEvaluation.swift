@@ -32,6 +32,10 @@ public struct AndroidCheckFacts: Sendable {
     public var expectations: [AndroidAppExpectation]
     /// The registration was `*.HOST`: the file lives on the bare domain (assetlinks-spec.md §2.1).
     public var wildcard: Bool
+    /// The domain is watched for Android only: its owner says the host publishes assetlinks.json, so a
+    /// 404 is a failure even when no app is expected of it (a domain watched for both platforms that
+    /// serves none has simply no Android app).
+    public var fileRequired = false
     /// How long ago the origin's file last changed, when the history knows it: Google may lag by its
     /// `maxAge` plus an hour before its difference is a warning.
     public var originChangedSecondsAgo: Double?
@@ -58,6 +62,12 @@ public struct AndroidCheckFacts: Sendable {
         self.wildcard = wildcard
         self.originChangedSecondsAgo = originChangedSecondsAgo
     }
+}
+
+extension AndroidCheckFacts {
+    /// A missing file is a failure: an app is expected of the host, the registration is a wildcard
+    /// (the bare domain must serve it), or the domain is watched for Android only.
+    var expectsFile: Bool { !expectations.isEmpty || wildcard || fileRequired }
 }
 
 /// What an Android check means.
@@ -87,9 +97,8 @@ public enum AndroidCheckEvaluation {
     public static func evaluate(_ facts: AndroidCheckFacts) -> AndroidCheckReport {
         let origin = facts.origin
         var findings: [Finding] = []
-        let expectsApps = !facts.expectations.isEmpty
         let served = servesStatusOK(origin)
-        findings += transportFindings(origin, expectsApps: expectsApps || facts.wildcard)
+        findings += transportFindings(origin, expectsFile: facts.expectsFile)
 
         var document: AssetLinksReport?
         var file: AssetLinksFile?
@@ -170,7 +179,7 @@ public enum AndroidCheckEvaluation {
 
     // MARK: - Transport (§10.1)
 
-    static func transportFindings(_ facts: TransportFacts, expectsApps: Bool) -> [Finding] {
+    static func transportFindings(_ facts: TransportFacts, expectsFile: Bool) -> [Finding] {
         let url = facts.url
         if let failure = facts.failure {
             switch failure.kind {
@@ -211,7 +220,7 @@ public enum AndroidCheckEvaluation {
         }
         if status != 200 {
             // A site with no Android app simply has no file: that is not a failure of the site.
-            let nothingExpected = !expectsApps && (status == 404 || status == 410)
+            let nothingExpected = !expectsFile && (status == 404 || status == 410)
             findings.append(AndroidCheckFinding.httpStatus.finding(at: nil,
                 nothingExpected
                     ? "\(url) answers HTTP \(status): the host publishes no assetlinks.json, and no Android app is expected of it."
@@ -376,7 +385,7 @@ public enum AndroidCheckEvaluation {
             let statementsRemain = !list.statements.isEmpty
             var reported = Set<String>()
             // A host that publishes no file and of which no app is expected: Google failing to fetch it is no news.
-            let noFileExpected = facts.expectations.isEmpty && !facts.wildcard && [404, 410].contains(facts.origin.status)
+            let noFileExpected = !facts.expectsFile && [404, 410].contains(facts.origin.status)
             for code in list.errorCodes + checks.flatMap(\.errorCodes) where reported.insert(code).inserted {
                 findings.append(AndroidCheckFinding.googleVerdictError.finding(at: nil,
                     "Google's API reports \(code) for this site: \(GoogleErrorCode.meaning(code))\(list.debugString.map { " (\(firstLine($0)))" } ?? "").",

@@ -12,11 +12,14 @@ extension Fetcher {
     ///
     /// - Parameters:
     ///   - expectations: the Android apps the file must verify (package + fingerprints).
+    ///   - fileRequired: the domain is watched for Android only, so a missing file fails even when no app
+    ///     is expected (`AndroidCheckFacts.fileRequired`).
     ///   - originChangedSecondsAgo: when the history knows the origin's file changed, how long ago; Google's
     ///     copy may lag by its maxAge plus an hour before that is a warning.
-    public func checkAndroid(_ host: HostName, expectations: [AndroidAppExpectation] = [],
+    public func checkAndroid(_ host: HostName, expectations: [AndroidAppExpectation] = [], fileRequired: Bool = false,
                              originChangedSecondsAgo: Double? = nil, plan: PlatformPlan = .everything) async -> AndroidCheck {
-        await checkAndroid(host, expectations: expectations, originChangedSecondsAgo: originChangedSecondsAgo, pin: nil, plan: plan)
+        await checkAndroid(host, expectations: expectations, fileRequired: fileRequired, originChangedSecondsAgo: originChangedSecondsAgo,
+                           pin: nil, plan: plan)
     }
 
     /// Apple's check and the Android check of one domain at once: one name resolution, and the Android
@@ -35,7 +38,7 @@ extension Fetcher {
         return PlatformChecks(apple: await apple, android: await android)
     }
 
-    func checkAndroid(_ host: HostName, expectations: [AndroidAppExpectation], originChangedSecondsAgo: Double?,
+    func checkAndroid(_ host: HostName, expectations: [AndroidAppExpectation], fileRequired: Bool = false, originChangedSecondsAgo: Double?,
                       pin pinned: Pin?, plan: PlatformPlan = .everything) async -> AndroidCheck {
         let started = Date()
         let url = AndroidCheck.fileURL(for: host)
@@ -101,6 +104,7 @@ extension Fetcher {
             wildcard: host.isWildcard, originChangedSecondsAgo: originChangedSecondsAgo, trailingDot: trailingDot, robots: robots)
         facts.carried = carried
         facts.googleCarried = googleCarried
+        facts.fileRequired = fileRequired
         let report = AndroidCheckEvaluation.evaluate(facts)
         return AndroidCheck(host: host, startedAt: started, finishedAt: Date(), origin: origin, otherUserAgents: others,
                             includes: includeFacts, google: google, report: report,

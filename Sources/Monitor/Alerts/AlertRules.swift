@@ -16,7 +16,7 @@ public enum AlertRules {
         } else {
             apple = certificate + appleRules.map { watched.watches(.apple) ? .notEvaluated($0) : .withdrawn($0, platform: .apple) }
         }
-        let android = watched.watches(.android) ? AndroidAlertRules.evaluate(check.android)
+        let android = watched.watches(.android) ? AndroidAlertRules.evaluate(check.android, fileRequired: watched == .android)
             : AlertRule.allCases.filter { $0.platform == .android }.map { RuleCheck.withdrawn($0, platform: .android) }
         return apple + android
     }

@@ -3,11 +3,13 @@ import Foundation
 import Vocabulary
 
 /// The alert rules of Android's file (issue #13), each a pure function of one check's `AndroidResult`.
-/// A domain that serves no assetlinks.json and expects no Android app is not judged at all, so its
-/// Android alerts neither open nor resolve. Every summary names the platform.
+/// A domain watched for both platforms that serves no assetlinks.json and expects no Android app is not
+/// judged at all, so its Android alerts neither open nor resolve; one watched for Android only
+/// (`fileRequired`) is judged whatever it serves, so losing its file (or never having one) alerts and its
+/// return recovers, as on Apple's side. Every summary names the platform.
 public enum AndroidAlertRules {
-    public static func evaluate(_ android: AndroidResult?) -> [RuleCheck] {
-        guard let android, android.isWatched else {
+    public static func evaluate(_ android: AndroidResult?, fileRequired: Bool = false) -> [RuleCheck] {
+        guard let android, android.isWatched || fileRequired else {
             return [AlertRule.androidFileInvalid, .androidIdentityMissing, .androidHandleAllURLsDropped, .androidDynamicRulesInvalid,
                     .androidWatchedURLFlipped, .googleVerdict, .androidPackageRemoved, .androidRelationRemoved,
                     .androidFingerprintRemoved, .androidStatementDropped].map(RuleCheck.notEvaluated)

@@ -73,7 +73,9 @@ public struct CheckPipeline: Sendable {
             } else {
                 // No AASA fetch to read the certificate on: Android's own fetch keeps its cadence.
                 androidPlan.certificateDue = cadence.certificateDue(previous.last?.certificate, asked: domain.lastAsked, now: started)
-                androidCheck = await fetcher.checkAndroid(host, expectations: android, originChangedSecondsAgo: since, plan: androidPlan)
+                // Watched for Android only: the owner says the host publishes assetlinks.json, so none is a failure.
+                androidCheck = await fetcher.checkAndroid(host, expectations: android, fileRequired: true, originChangedSecondsAgo: since,
+                                                          plan: androidPlan)
             }
         } else {
             check = await fetcher.check(host, plan: applePlan)
