@@ -56,7 +56,9 @@ public struct DomainRegistry: Sendable {
 
     /// Changes a domain's interval, badge, platforms and expectations, then re-measures its state against the
     /// new expectations and its current file, so an app ID added that the file lacks shows as
-    /// failing at once instead of after the next check.
+    /// failing at once instead of after the next check. A change of platforms also requests a check
+    /// (as "check now" does): a newly watched platform has no file stored to re-measure, and one no
+    /// longer watched closes its open alerts only when a check runs.
     public func edit(domainID: Int64, _ registration: Registration) throws {
         guard let domain = try store.domain(id: domainID) else { throw RegistrationError.noSuchDomain }
         var draft = try validate(registration, editing: domain)
@@ -64,6 +66,7 @@ public struct DomainRegistry: Sendable {
         guard try store.updateDomain(id: domainID, draft) else { throw RegistrationError.noSuchDomain }
         // The edit is saved; a state that cannot be re-measured now is set right by the next check.
         _ = try? DomainVerdict.reevaluate(domainID: domainID, in: store)
+        if draft.platforms != domain.platforms { try requestCheck(domainID: domainID) }
     }
 
     /// Deletes a domain with its history. False when there was none.

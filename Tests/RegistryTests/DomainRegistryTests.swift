@@ -132,6 +132,28 @@ import Vocabulary
         }
     }
 
+    /// Switching a domain from Android only to both platforms (or any other change of platforms) queues
+    /// its check at once, as "check now" does, so Apple's side appears without waiting for the interval;
+    /// an edit that keeps the platforms requests nothing.
+    @Test func aPlatformSwitchRequestsACheckAndWakesTheCrawlers() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let registry = DomainRegistry(store: db)
+            let id = try registry.register(Registration(host: "switch.example", intervalMinutes: 1440, platforms: "android"))
+            // Its first check ran: nothing requested, the next one a day away.
+            try db.execute("UPDATE domains SET check_requested_at = NULL, next_check_at = now() + interval '1 day' WHERE id = $1", id)
+            try registry.edit(domainID: id, Registration(host: "", intervalMinutes: 1440, badge: true))
+            #expect(try db.domain(id: id)?.checkRequestedAt == nil, "the same platforms: no check requested")
+            let listener = db.makeListener()
+            try listener.listen(DomainScheduler.checkNowChannel)
+            try registry.edit(domainID: id, Registration(host: "", intervalMinutes: 1440, platforms: "both"))
+            #expect(try db.domain(id: id)?.platforms == .both)
+            #expect(try db.domain(id: id)?.checkRequestedAt != nil)
+            #expect(try wakeUps(listener) == 1)
+            let leased = try db.leaseDueDomains(limit: 10, lease: .seconds(60), worker: "test")
+            #expect(leased.map(\.id) == [id] && leased.first?.platforms == .both, "leased now, for both platforms")
+        }
+    }
+
     func wakeUps(_ listener: NotificationListener) throws -> Int {
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
