@@ -234,6 +234,7 @@ import TestSupport
             try await process.check(domainID: domainID)          // no file: failing 1 of 2
             let failing = try #require(try process.database.domain(id: domainID))
             #expect(failing.lastVerdict == .fail, "a missing file fails an Android-only domain: \(failing.lastReason ?? "")")
+            #expect(try process.database.monitorMetrics().failingByCode[.android] == ["http-status": 1], "/metrics counts it as Android's")
             #expect(try delivered(0).isEmpty)
             try await process.check(domainID: domainID)          // failing 2 of 2: one alert per channel
             #expect(try delivered(2) == ["alert.opened android-file-invalid", "alert.opened android-file-invalid"])
@@ -244,6 +245,7 @@ import TestSupport
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
             try await process.check(domainID: domainID)          // published: one recovery per channel
             #expect(try process.database.domain(id: domainID)?.lastVerdict == .pass)
+            #expect(try process.database.monitorMetrics().failingByCode[.android] == nil)
             #expect(try delivered(4).filter { $0.hasPrefix("alert.resolved") } == ["alert.resolved android-file-invalid", "alert.resolved android-file-invalid"])
 
             try FileManager.default.removeItem(at: file)

@@ -13,7 +13,9 @@ import Vocabulary
     struct FromScratch: Equatable, CustomStringConvertible {
         var counters: [Int]
         var codes: [String: Int]
-        var description: String { "counters \(counters) codes \(codes)" }
+        /// Android's (migration 0045): failing domains' assetlinks.json error codes, where Android counts.
+        var android: [String: Int]
+        var description: String { "counters \(counters) codes \(codes) android \(android)" }
 
         static func count(_ db: Database) throws -> FromScratch {
             // The living domains' rows plus the deleted domains' counts, counter by counter.
@@ -35,7 +37,15 @@ import Vocabulary
                   jsonb_array_elements(c.findings) f
                 WHERE d.last_verdict = 'fail' AND f->>'severity' = 'error' GROUP BY 1
                 """) { codes[try r.decode("code")] = try r.decode("n") }
-            return FromScratch(counters: counters, codes: codes)
+            var android: [String: Int] = [:]
+            for r in try db.rows("""
+                SELECT f->>'code' AS code, count(DISTINCT d.id) AS n FROM domains d JOIN checks c ON c.id = d.last_check_id,
+                  jsonb_array_elements(c.android->'findings') f
+                WHERE d.last_verdict = 'fail' AND f->>'severity' = 'error' AND (d.platforms = 'android' OR (d.platforms = 'both'
+                  AND ((c.android->>'serves')::boolean OR jsonb_array_length(c.android->'identities') > 0)))
+                GROUP BY 1
+                """) { android[try r.decode("code")] = try r.decode("n") }
+            return FromScratch(counters: counters, codes: codes, android: android)
         }
 
         /// What `monitorMetrics` reports, in the same shape (its histogram is cumulative; undone here).
@@ -51,7 +61,7 @@ import Vocabulary
                 """).flatMap { [try $0.decode("above", as: Int.self), try $0.decode("untimed", as: Int.self)] }
             counters += kept
             #expect(m.latencyCount == counters[4..<13].reduce(0, +), "the +Inf bucket counts every check that measured a time")
-            return FromScratch(counters: counters, codes: m.failingByCode)
+            return FromScratch(counters: counters, codes: m.failingByCode[.apple] ?? [:], android: m.failingByCode[.android] ?? [:])
         }
     }
 
@@ -64,19 +74,21 @@ import Vocabulary
 
     /// A changed check of `domain` through the pipeline's own write (`record`), with error findings of `codes`.
     static func changedCheck(_ db: Database, _ domain: Int64, verdict: Verdict, codes: [String], latency: Int,
-                             alert: AlertChange? = nil) throws {
+                             alert: AlertChange? = nil, android: AndroidResult? = nil) throws {
         try db.execute("UPDATE domains SET next_check_at = now() - interval '1 second' WHERE id = $1", domain)
         let lease = try #require(try db.leaseDueDomains(limit: 1, lease: .seconds(60), worker: "metrics-test").first { $0.id == domain })
         let findings = (codes + codes.prefix(1)).map {   // one code twice: a domain counts once per code
             Finding(code: $0, severity: .error, location: SourceLocation(pointer: ""), message: "Broken.")
         } + [Finding(code: "content-type-not-json", severity: .warning, location: SourceLocation(pointer: ""), message: "Warned.")]
         let now = Date()
-        let outcome = try db.record(CheckRecord(
+        var record = try CheckRecord(
             domainID: domain, attemptKey: lease.attemptKey, startedAt: now.addingTimeInterval(-Double(latency) / 1000), finishedAt: now,
             verdict: verdict, version: StoredBody(.apple, sha256: SHA256.hex(file), bytes: file), changed: true,
             latencyMilliseconds: latency, findings: findings, transport: CheckTransport(), expectations: ExpectationResults(),
             summaryJSON: "{}", eventsJSON: "[]", consecutiveFailures: verdict == .fail ? 1 : 0, nextCheckAt: now.addingTimeInterval(3600),
-            streaks: nil, alertChanges: alert.map { [$0] } ?? []))
+            streaks: nil, alertChanges: alert.map { [$0] } ?? [])
+        record.android = android
+        let outcome = try db.record(record)
         guard case .recorded = outcome else { Issue.record("not recorded: \(outcome)"); return }
     }
 
@@ -105,7 +117,30 @@ import Vocabulary
                                   alert: AlertChange(kind: .opened, rule: "file-invalid", subject: "", severity: .critical,
                                                      summary: "The file is not valid.", at: Date(), domainHost: "m4.example"))
             try Self.expectKeptEqualsFromScratch(db, "after changed checks")
-            #expect(try db.monitorMetrics().failingByCode == ["http-status": 2, "redirect-not-allowed": 1, "not-found": 1])
+            #expect(try db.monitorMetrics().failingByCode == [.apple: ["http-status": 2, "redirect-not-allowed": 1, "not-found": 1]])
+
+            // Android's codes (0045): a domain watched for Android only with no file; one watched for both
+            // whose served assetlinks.json is broken; one watched for both that serves none and expects
+            // no app (Android does not count there).
+            try db.execute("UPDATE domains SET platforms = 'android' WHERE id = $1", ids[5])
+            let missing = AndroidResult(verdict: .fail, serves: false, findings: [Finding(code: "http-status", severity: .error, message: "404")])
+            let broken = AndroidResult(verdict: .fail, serves: true, versionSHA256: "ab",
+                                       findings: [Finding(code: "invalid-json", severity: .error, message: "Broken."),
+                                                  Finding(code: "fetcher-blocked", severity: .warning, message: "Warned.")])
+            try Self.changedCheck(db, ids[5], verdict: .fail, codes: [], latency: 50, android: missing)
+            try Self.changedCheck(db, ids[6], verdict: .fail, codes: ["http-status"], latency: 50, android: broken)
+            try Self.changedCheck(db, ids[7], verdict: .fail, codes: ["http-status"], latency: 50, android: missing)
+            try Self.expectKeptEqualsFromScratch(db, "after Android checks")
+            #expect(try db.monitorMetrics().failingByCode[.android] == ["http-status": 1, "invalid-json": 1])
+            // The platform setting moves a domain's Android codes in and out without a check.
+            try db.execute("UPDATE domains SET platforms = 'apple' WHERE id = $1", ids[6])
+            try Self.expectKeptEqualsFromScratch(db, "after a switch to Apple only")
+            #expect(try db.monitorMetrics().failingByCode[.android] == ["http-status": 1])
+            try db.execute("UPDATE domains SET platforms = 'android' WHERE id = $1", ids[7])
+            try Self.expectKeptEqualsFromScratch(db, "after a switch to Android only")
+            #expect(try db.monitorMetrics().failingByCode[.android] == ["http-status": 2])
+            try db.execute("UPDATE domains SET platforms = 'both' WHERE id = ANY($1)", SQLArray([ids[6], ids[7]]))
+            try Self.expectKeptEqualsFromScratch(db, "after both back to both")
 
             // A batch of repeats in one statement, as the pipeline's RepeatWriter writes them.
             var repeats: [RepeatRecord] = []
@@ -129,14 +164,15 @@ import Vocabulary
             // Deletes: one domain, then several in one statement; the counters keep their checks.
             #expect(try db.deleteDomain(id: ids[1]))
             try Self.expectKeptEqualsFromScratch(db, "after a delete")
-            try db.execute("DELETE FROM domains WHERE id = ANY($1)", SQLArray([ids[0], ids[4], ids[5]]))
+            try db.execute("DELETE FROM domains WHERE id = ANY($1)", SQLArray([ids[0], ids[4], ids[5], ids[6], ids[7]]))
             try Self.expectKeptEqualsFromScratch(db, "after deleting several in one statement")
             #expect(try db.monitorMetrics().failingByCode.isEmpty)
-            #expect(try db.monitorMetrics().checksByVerdict["fail"] == 6)   // 4 changed checks, 2 repeats
+            #expect(try db.monitorMetrics().checksByVerdict["fail"] == 9)   // 7 changed checks, 2 repeats
 
             try db.execute("TRUNCATE domains CASCADE")
             try Self.expectKeptEqualsFromScratch(db, "after TRUNCATE")
             #expect(try db.value("SELECT count(*) FROM failing_code_counts WHERE n <> 0", as: Int.self) == 0)
+            #expect(try db.value("SELECT count(*) FROM failing_android_code_counts WHERE n <> 0", as: Int.self) == 0)
         }
     }
 }

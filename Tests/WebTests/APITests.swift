@@ -249,12 +249,25 @@ import TestSupport
             try db.insertCheck(NewCheckRow(domainID: id, startedAt: Date(), finishedAt: Date(), verdict: .fail, originBody: nil,
                                            findings: [Finding(code: "http-status", severity: .error, message: "404")],
                                            latencyMilliseconds: 120, changed: true))
+            // A domain watched for Android only whose assetlinks.json is missing: its finding is Android's.
+            guard case .created(let droid) = try db.createDomain(DomainDraft(host: "droid.example", displayName: "droid.example", wildcard: false,
+                intervalSeconds: 3600, badgeEnabled: false, appIDs: [], watchedURLs: [], platforms: .android)) else { Issue.record("no domain"); return }
+            try db.insertCheck(NewCheckRow(domainID: droid, startedAt: Date(), finishedAt: Date(), verdict: .fail, originBody: nil,
+                                           findings: [], latencyMilliseconds: 120, changed: true))
+            let android = AndroidResult(verdict: .fail, serves: false, findings: [Finding(code: "http-status", severity: .error, message: "404"),
+                                                                                  Finding(code: "fetcher-blocked", severity: .warning, message: "w")])
+            // As the pipeline records it: the check with its Android side, then the domain pointed at it.
+            try db.execute("UPDATE domains SET last_check_id = NULL WHERE id = $1", droid)
+            try db.execute("UPDATE checks SET android = $1::jsonb WHERE domain_id = $2", try StoredJSON.encode(android), droid)
+            try db.execute("UPDATE domains SET last_check_id = (SELECT max(id) FROM checks WHERE domain_id = $1) WHERE id = $1", droid)
             let metrics = api.app.respond(WebRequest(method: "GET", target: "/metrics")).bodyText
-            #expect(metrics.contains("aasa_checks_total{verdict=\"fail\"} 1"))
-            #expect(metrics.contains("aasa_failing_domains{code=\"http-status\"} 1"))
-            #expect(metrics.contains("aasa_check_latency_seconds_bucket{le=\"0.25\"} 1"))
+            #expect(metrics.contains("aasa_checks_total{verdict=\"fail\"} 2"))
+            #expect(metrics.contains("aasa_failing_domains{platform=\"apple\",code=\"http-status\"} 1"), "\(metrics)")
+            #expect(metrics.contains("aasa_failing_domains{platform=\"android\",code=\"http-status\"} 1"))
+            #expect(!metrics.contains("code=\"fetcher-blocked\""), "warnings fail no domain")
+            #expect(metrics.contains("aasa_check_latency_seconds_bucket{le=\"0.25\"} 2"))
             #expect(metrics.contains("aasa_check_latency_seconds_bucket{le=\"0.1\"} 0"))
-            #expect(metrics.contains("aasa_check_queue_depth 2"))   // both are due: registered domains are due at once
+            #expect(metrics.contains("aasa_check_queue_depth 3"))   // all three are due: registered domains are due at once
             #expect(metrics.contains("aasa_deliveries{state=\"pending\"} 0"))
             let badge = api.app.respond(WebRequest(method: "GET", target: "/badge/badge.example.svg"))
             #expect(badge.status == 200 && badge.bodyText.contains("failing") && badge.header("Content-Type") == "image/svg+xml")

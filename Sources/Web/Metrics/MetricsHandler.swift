@@ -31,8 +31,13 @@ struct MetricsHandler: Sendable {
         }
         metric("aasa_checks_total", "counter", "Checks made, changed or unchanged, by verdict.")
         for (k, v) in m.checksByVerdict.sorted(by: { $0.key < $1.key }) { out += "aasa_checks_total{verdict=\"\(label(k))\"} \(v)\n" }
-        metric("aasa_failing_domains", "gauge", "Domains whose latest check has an error finding, by finding code.")
-        for (k, v) in m.failingByCode.sorted(by: { $0.key < $1.key }) { out += "aasa_failing_domains{code=\"\(label(k))\"} \(v)\n" }
+        metric("aasa_failing_domains", "gauge",
+               "Failing domains whose latest check has an error finding, by platform (apple-app-site-association; assetlinks.json where Android counts) and finding code.")
+        for platform in Platform.allCases {
+            for (k, v) in (m.failingByCode[platform] ?? [:]).sorted(by: { $0.key < $1.key }) {
+                out += "aasa_failing_domains{platform=\"\(platform.rawValue)\",code=\"\(label(k))\"} \(v)\n"
+            }
+        }
         // Seconds, Prometheus's base unit (promtool's lint refuses a _milliseconds histogram); the store
         // keeps whole milliseconds, written here as exact decimals.
         metric("aasa_check_latency_seconds", "histogram", "Origin fetch time of every check made (a deleted domain's checks included).")
