@@ -43,7 +43,9 @@ if args.contains("--seed-only") { exit(0) }
 let app = WebApp(database: db, configuration: WebConfiguration(passwordHasher: PasswordHasher(opsLimit: 1, memLimit: 8192)))
 // A signed-in browser: setup, then reuse its session cookie.
 func send(_ method: String, _ target: String, cookie: String = "", body: String = "") -> WebResponse {
-    app.respond(WebRequest(method: method, target: target, headers: cookie.isEmpty ? [] : [("Cookie", cookie)], body: Array(body.utf8)))
+    // A streamed body (the exports) is read to its end: the time to the last byte.
+    let r = app.respond(WebRequest(method: method, target: target, headers: cookie.isEmpty ? [] : [("Cookie", cookie)], body: Array(body.utf8)))
+    return (try? r.collected()) ?? WebResponse(status: 599)
 }
 let visitor = send("GET", "/setup")
 let visitorCookie = visitor.headers.first { $0.name == "Set-Cookie" }?.value.split(separator: ";").first.map(String.init) ?? ""

@@ -23,6 +23,8 @@ final class Connection {
     var lastActivity: UInt64
     var lastWriteProgress: UInt64
     var pending: Pending?
+    /// The response's body is being streamed: no other response may start until it ends.
+    var stream: ActiveStream?
     /// Set after an error response: we stopped writing and drain input until the peer closes,
     /// so the kernel does not reset the connection before the client has read our answer.
     var lingerUntil: UInt64?

@@ -22,9 +22,19 @@ final class EventLoop: @unchecked Sendable {
         var response: HTTPResponse
     }
 
+    /// A piece of a streamed body, back from the worker that asked the source for it.
+    struct Piece: Sendable {
+        enum Pulled: Sendable { case bytes([UInt8]), end, failed(String) }
+        var slot: Int
+        var generation: UInt32
+        var stream: ActiveStream
+        var pulled: Pulled
+    }
+
     private struct Inbox {
         var accepted: [Accepted] = []
         var completions: [Completion] = []
+        var pieces: [Piece] = []
         var shutdown = false
     }
 
@@ -64,6 +74,9 @@ final class EventLoop: @unchecked Sendable {
     private static let listenToken = UInt64.max - 1
     /// Stop reading a connection whose unanswered output or buffered input passes this.
     private static let highWater = 256 << 10
+    /// Ask a streamed body's source for its next piece only when less than this is queued: a slow
+    /// reader holds this plus one piece, and a fast one never waits on an empty queue for long.
+    private static let streamLowWater = 64 << 10
 
     init(index: Int, core: ServerCore) throws(SystemCallError) {
         self.index = index
@@ -117,6 +130,11 @@ final class EventLoop: @unchecked Sendable {
 
     func post(completion: Completion) {
         inbox.withLock { $0.completions.append(completion) }
+        wake()
+    }
+
+    func post(piece: Piece) {
+        inbox.withLock { $0.pieces.append(piece) }
         wake()
     }
 
@@ -203,6 +221,7 @@ final class EventLoop: @unchecked Sendable {
             let taken = box
             box.accepted.removeAll(keepingCapacity: true)
             box.completions.removeAll(keepingCapacity: true)
+            box.pieces.removeAll(keepingCapacity: true)
             return taken
         }
         for accepted in items.accepted { register(accepted) }
@@ -215,6 +234,7 @@ final class EventLoop: @unchecked Sendable {
             respond(connection, completion.response)
             drive(connection)
         }
+        for piece in items.pieces { receive(piece) }
     }
 
     // MARK: - Accepting
@@ -424,6 +444,20 @@ final class EventLoop: @unchecked Sendable {
     /// Queues the response to the connection's pending request.
     private func respond(_ connection: Connection, _ response: HTTPResponse) {
         guard let pending = connection.pending else { return }
+        if let source = response.stream, response.status.allowsBody, pending.method != .head {
+            guard core.streamCount.add(1, ordering: .relaxed).newValue <= core.configuration.maxConcurrentStreams else {
+                core.streamCount.subtract(1, ordering: .relaxed)
+                source.finish(.notSent)
+                var busy = HTTPResponse.status(.serviceUnavailable)
+                busy.headers.add(name: "Retry-After", value: "1")
+                respond(connection, busy)
+                return
+            }
+            startStream(connection, response, source: source, pending: pending)
+            return
+        }
+        // HEAD, or a status without a body: the source is never asked.
+        response.stream?.finish(.notSent)
         connection.pending = nil
         refreshDate()
         var head: [UInt8] = []
@@ -437,6 +471,87 @@ final class EventLoop: @unchecked Sendable {
                    version: pending.version, status: response.status.code, bytes: sendsBody ? response.bodyCount : 0,
                    nanoseconds: now &- pending.startedAt)
         connection.state.responseQueued(keepAlive: keepAlive, now: now)
+    }
+
+    // MARK: - Streamed bodies
+
+    /// Queues the head of a streamed response and asks for its first piece. The request stays
+    /// unanswered for the connection's state until the last piece is queued, so pipelined requests
+    /// wait their turn and the idle timeout does not apply.
+    private func startStream(_ connection: Connection, _ response: HTTPResponse, source: any HTTPBodySource,
+                             pending: Connection.Pending) {
+        connection.pending = nil
+        refreshDate()
+        var head: [UInt8] = []
+        head.reserveCapacity(512)
+        let (keepAlive, _) = encoder.encodeHead(
+            response, keepAlive: pending.keepAlive && !draining, version: pending.version,
+            isHead: false, date: dateBytes, into: &head)
+        connection.enqueue(head)
+        connection.stream = ActiveStream(source: source, chunked: pending.version == .http1_1, keepAlive: keepAlive,
+                                         request: pending, status: response.status.code)
+        pullIfRoom(connection)
+    }
+
+    /// Asks a worker for the stream's next piece when the queued output is low and no ask is out.
+    private func pullIfRoom(_ connection: Connection) {
+        guard let stream = connection.stream, !stream.pullInFlight,
+              connection.outputBytes < EventLoop.streamLowWater else { return }
+        let slot = connection.slot, generation = connection.generation
+        stream.pullInFlight = true
+        let accepted = core.workers.submit { [self] in
+            let pulled: Piece.Pulled
+            do {
+                pulled = try stream.source.next().map { .bytes($0) } ?? .end
+            } catch {
+                pulled = .failed(String(describing: error))
+            }
+            post(piece: Piece(slot: slot, generation: generation, stream: stream, pulled: pulled))
+        }
+        stream.pullDeferred = !accepted
+        if !accepted { stream.pullInFlight = false }
+    }
+
+    /// A piece is back from the worker: queue it (framed), end the stream, or give up on it.
+    private func receive(_ piece: Piece) {
+        let stream = piece.stream
+        stream.pullReturned()
+        guard piece.slot < connections.count, let connection = connections[piece.slot],
+              connection.generation == piece.generation, connection.stream === stream else { return }
+        switch piece.pulled {
+        case .bytes(let bytes):
+            if !bytes.isEmpty {
+                if stream.chunked { connection.enqueue(ResponseEncoder.chunkSizeLine(bytes.count)) }
+                connection.enqueue(bytes)
+                if stream.chunked { connection.enqueue(ResponseEncoder.crlfBytes) }
+                stream.bytes += bytes.count
+            }
+            pullIfRoom(connection)
+            finishIO(connection)
+        case .end:
+            if stream.chunked { connection.enqueue(ResponseEncoder.lastChunk) }
+            endStream(connection, .completed)
+            connection.state.responseQueued(keepAlive: stream.keepAlive, now: now)
+            drive(connection)
+        case .failed(let message):
+            // The head (200) is long gone: all that is left is to stop short. Without the last
+            // chunk a client of HTTP/1.1 knows the body is incomplete.
+            endStream(connection, .failed(message))
+            connection.state.close()
+            finishIO(connection)
+        }
+    }
+
+    /// The stream is over: the cap and the log hear of it, and its source (now or after its pull).
+    private func endStream(_ connection: Connection, _ how: HTTPBodyEnd) {
+        guard let stream = connection.stream else { return }
+        connection.stream = nil
+        core.streamCount.subtract(1, ordering: .relaxed)
+        let request = stream.request
+        log.record(remote: connection.remoteAddress, method: request.method, target: request.target,
+                   version: request.version, status: stream.status, bytes: stream.bytes,
+                   nanoseconds: now &- request.startedAt)
+        stream.end(how)
     }
 
     /// Answers an unparseable or timed-out request and closes (lingering) after writing it.
@@ -457,8 +572,9 @@ final class EventLoop: @unchecked Sendable {
     private func finishIO(_ connection: Connection) {
         if connection.outputBytes > 0 { flush(connection) }
         if connection.isClosed { return }
-        if connection.outputBytes == 0 && connection.pending == nil && connection.lingerUntil == nil
-            && connection.state.closesAfterOutput {
+        if connection.stream != nil { pullIfRoom(connection) }
+        if connection.outputBytes == 0 && connection.pending == nil && connection.stream == nil
+            && connection.lingerUntil == nil && connection.state.closesAfterOutput {
             if connection.closeWithLinger && !connection.state.inputEnded {
                 beginLinger(connection)
             } else {
@@ -537,6 +653,7 @@ final class EventLoop: @unchecked Sendable {
         connection.isClosed = true
         // close() also removes the fd from epoll: it is never shared with another process.
         Glibc.close(connection.fd)
+        endStream(connection, .clientGone)
         connections[connection.slot] = nil
         generations[connection.slot] &+= 1
         freeSlots.append(connection.slot)
@@ -568,6 +685,10 @@ final class EventLoop: @unchecked Sendable {
             }
             if connection.outputBytes > 0 {
                 if now &- connection.lastWriteProgress > writeTimeout { close(connection) }
+                continue
+            }
+            if let stream = connection.stream {
+                if stream.pullDeferred { pullIfRoom(connection) }
                 continue
             }
             if connection.pending != nil { continue }

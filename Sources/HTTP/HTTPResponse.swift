@@ -1,4 +1,4 @@
-/// A response to send: status, header fields and the whole body.
+/// A response to send: status, header fields and the whole body, or a `stream` producing it.
 ///
 /// The server adds `Date`, `Content-Length`, `Connection` and the configured security headers
 /// (a security header the response already sets is left as set); `Content-Length`,
@@ -10,6 +10,9 @@ public struct HTTPResponse: Sendable {
     /// The body as consecutive pieces, sent in one `writev` without being joined: a page cached as
     /// shared arrays with a small per-request piece in between costs no copy of the shared parts.
     public var bodyParts: [[UInt8]]
+    /// A body produced while it is sent (`bodyParts` is then ignored): chunked for HTTP/1.1,
+    /// read until close for HTTP/1.0. See `HTTPBodySource`.
+    public var stream: (any HTTPBodySource)?
 
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
@@ -21,6 +24,14 @@ public struct HTTPResponse: Sendable {
         self.status = status
         self.headers = headers
         self.bodyParts = bodyParts
+    }
+
+    /// A response whose body `stream` produces piece by piece as the client reads it.
+    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), stream: any HTTPBodySource) {
+        self.status = status
+        self.headers = headers
+        self.bodyParts = []
+        self.stream = stream
     }
 
     /// The whole body (joined when it is in several parts).

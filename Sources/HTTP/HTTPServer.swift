@@ -10,7 +10,7 @@ import Synchronization
 public final class HTTPServer: Sendable {
     private enum Phase {
         case idle
-        case running(loops: [EventLoop], threads: [OSThread], workers: WorkerPool)
+        case running(loops: [EventLoop], threads: [OSThread], workers: WorkerPool, core: ServerCore)
         case stopped
     }
 
@@ -66,7 +66,7 @@ public final class HTTPServer: Sendable {
                 threads.append(try OSThread.spawn(name: "http-loop-\(loop.index)") { loop.run() })
             }
             boundPort.store(port, ordering: .releasing)
-            phase = .running(loops: loops, threads: threads, workers: workers)
+            phase = .running(loops: loops, threads: threads, workers: workers, core: core)
         }
         if shutdownRequested.load(ordering: .acquiring) { shutdown() }
     }
@@ -76,7 +76,7 @@ public final class HTTPServer: Sendable {
     public func shutdown() {
         shutdownRequested.store(true, ordering: .releasing)
         phase.withLock { phase in
-            if case .running(let loops, _, _) = phase {
+            if case .running(let loops, _, _, _) = phase {
                 for loop in loops { loop.requestShutdown() }
             }
         }
@@ -88,7 +88,7 @@ public final class HTTPServer: Sendable {
         // (joining a thread twice is undefined).
         waiting.withLock { _ in
             let running: ([OSThread], WorkerPool)? = phase.withLock { phase in
-                if case .running(_, let threads, let workers) = phase { return (threads, workers) }
+                if case .running(_, let threads, let workers, _) = phase { return (threads, workers) }
                 return nil
             }
             guard let (threads, workers) = running else { return }
@@ -97,6 +97,15 @@ public final class HTTPServer: Sendable {
             phase.withLock { $0 = .stopped }
         }
         SignalShutdown.forget(self)
+    }
+
+    /// Connections open now and streamed bodies being sent now (0 when not running): what a
+    /// client that went away must give back.
+    var liveCounts: (connections: Int, streams: Int) {
+        phase.withLock { phase in
+            guard case .running(_, _, _, let core) = phase else { return (0, 0) }
+            return (core.connectionCount.load(ordering: .relaxed), core.streamCount.load(ordering: .relaxed))
+        }
     }
 
     /// Starts, then blocks until shut down.

@@ -15,6 +15,10 @@ public struct HTTPServerConfiguration: Sendable {
     public var limits: HTTPLimits
     /// Connections beyond this are answered 503 and closed as soon as they are accepted.
     public var maxConnections: Int
+    /// Streamed bodies (`HTTPResponse.stream`) sent at once; a response streamed beyond this is
+    /// answered 503 with `Retry-After` instead. Each stream asks the worker pool for its pieces
+    /// (and its source may hold a database connection), so this keeps exports from crowding out pages.
+    public var maxConcurrentStreams: Int
     /// A request must arrive in full within this time from its first byte, or it gets 408.
     public var readTimeout: Duration
     /// A keep-alive connection with nothing to do is closed after this time.
@@ -54,6 +58,7 @@ public struct HTTPServerConfiguration: Sendable {
         maxQueuedRequests = 1024
         limits = HTTPLimits()
         maxConnections = 10_000
+        maxConcurrentStreams = 8
         readTimeout = .seconds(10)
         idleTimeout = .seconds(60)
         writeTimeout = .seconds(30)

@@ -12,9 +12,27 @@ struct ResponseEncoder: Sendable {
     }
 
     static let continueResponse: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+    static let lastChunk: [UInt8] = Array("0\r\n\r\n".utf8)
+    static let crlfBytes: [UInt8] = crlf
+
+    /// `SIZE-IN-HEX\r\n`, the line before a chunk of `count` bytes.
+    static func chunkSizeLine(_ count: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        var shift = (Int.bitWidth - count.leadingZeroBitCount + 3) / 4 * 4
+        if shift == 0 { out.append(48) }
+        while shift > 0 {
+            shift -= 4
+            let digit = UInt8((count >> shift) & 0xF)
+            out.append(digit < 10 ? 48 + digit : 87 + digit)
+        }
+        out.append(13)
+        out.append(10)
+        return out
+    }
 
     /// The head of `response` (ending with the blank line); the body is sent separately unless
-    /// `includeBody` is false (HEAD, 304...). Returns whether the connection stays open.
+    /// `includeBody` is false (HEAD, 304...). Returns whether the connection stays open. A streamed
+    /// response gets `Transfer-Encoding: chunked` (HTTP/1.1) or closes the connection (HTTP/1.0).
     func encodeHead(_ response: HTTPResponse, keepAlive requestKeepAlive: Bool, version: HTTPVersion,
                     isHead: Bool, date: [UInt8], into out: inout [UInt8]) -> (keepAlive: Bool, sendsBody: Bool) {
         var keepAlive = requestKeepAlive
@@ -27,10 +45,19 @@ struct ResponseEncoder: Sendable {
         out.append(contentsOf: date)
         out.append(contentsOf: ResponseEncoder.crlf)
         let allowsBody = response.status.allowsBody
-        if allowsBody {
+        let streamed = response.stream != nil
+        if allowsBody && !streamed {
             out.append(contentsOf: ResponseEncoder.contentLengthName)
             appendDecimal(response.bodyCount, to: &out)
             out.append(contentsOf: ResponseEncoder.crlf)
+        } else if allowsBody {
+            // A streamed body's length is not known up front. HTTP/1.0 has no chunked coding: its
+            // body ends when the connection does (a HEAD has no body, so it may keep the connection).
+            if version == .http1_1 {
+                out.append(contentsOf: ResponseEncoder.transferEncodingChunked)
+            } else if !isHead {
+                keepAlive = false
+            }
         }
         for field in response.headers {
             switch field.name.utf8.count {
@@ -61,7 +88,7 @@ struct ResponseEncoder: Sendable {
             out.append(contentsOf: ResponseEncoder.connectionKeepAlive)
         }
         out.append(contentsOf: ResponseEncoder.crlf)
-        return (keepAlive, allowsBody && !isHead && response.bodyCount > 0)
+        return (keepAlive, allowsBody && !isHead && (streamed || response.bodyCount > 0))
     }
 
     /// A header value may come from user data: a CR or LF in it would split the response.
@@ -75,6 +102,7 @@ struct ResponseEncoder: Sendable {
     private static let crlf: [UInt8] = [13, 10]
     private static let dateName: [UInt8] = Array("Date: ".utf8)
     private static let contentLengthName: [UInt8] = Array("Content-Length: ".utf8)
+    private static let transferEncodingChunked: [UInt8] = Array("Transfer-Encoding: chunked\r\n".utf8)
     private static let connectionClose: [UInt8] = Array("Connection: close\r\n".utf8)
     private static let connectionKeepAlive: [UInt8] = Array("Connection: keep-alive\r\n".utf8)
 }

@@ -7,6 +7,8 @@ final class ServerCore: Sendable {
     let responder: any HTTPResponder
     let workers: WorkerPool
     let connectionCount = Atomic<Int>(0)
+    /// Streamed bodies being sent, across loops; `maxConcurrentStreams` caps it.
+    let streamCount = Atomic<Int>(0)
     /// Set by the accepting loop once it closed the listener; the other loops drain until then.
     let listenerClosed = Atomic<Bool>(false)
 

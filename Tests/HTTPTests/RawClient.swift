@@ -64,29 +64,15 @@ final class RawClient {
     /// The next response on the connection; nil when the connection ended or timed out first.
     /// `head` true means the response to a HEAD request (no body whatever Content-Length says).
     func readResponse(head: Bool = false) -> Response? {
-        while true {
-            if let end = findHeadEnd() {
-                let headText = String(decoding: buffer[0..<end], as: UTF8.self)
-                var lines = headText.split(separator: "\r\n", omittingEmptySubsequences: false)
-                let statusLine = lines.removeFirst()
-                let parts = statusLine.split(separator: " ")
-                guard parts.count >= 2, let status = Int(parts[1]) else { return nil }
-                var headers = HTTPHeaders()
-                for line in lines where !line.isEmpty {
-                    guard let colon = line.firstIndex(of: ":") else { continue }
-                    headers.add(name: String(line[..<colon]),
-                                value: String(line[line.index(after: colon)...]).trimmingCharacters())
-                }
-                let length = (head || status == 304 || status < 200) ? 0 : Int(headers["Content-Length"] ?? "0") ?? 0
-                while buffer.count < end + 4 + length {
-                    guard fill() else { return nil }
-                }
-                let body = Array(buffer[(end + 4)..<(end + 4 + length)])
-                buffer.removeFirst(end + 4 + length)
-                return Response(status: status, headers: headers, body: body)
-            }
+        guard var response = readHead() else { return nil }
+        let status = response.status
+        let length = (head || status == 304 || status < 200) ? 0 : Int(response.headers["Content-Length"] ?? "0") ?? 0
+        while buffer.count < length {
             guard fill() else { return nil }
         }
+        response.body = Array(buffer[0..<length])
+        buffer.removeFirst(length)
+        return response
     }
 
     /// True when the server closes the connection (EOF) before `seconds` pass, having sent
@@ -96,6 +82,62 @@ final class RawClient {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         while fill() {}
         return peerClosed
+    }
+
+    /// The head of the next response, its body left unread (for streamed bodies).
+    func readHead() -> Response? {
+        while true {
+            if let end = findHeadEnd() {
+                let headText = String(decoding: buffer[0..<end], as: UTF8.self)
+                var lines = headText.split(separator: "\r\n", omittingEmptySubsequences: false)
+                let parts = lines.removeFirst().split(separator: " ")
+                guard parts.count >= 2, let status = Int(parts[1]) else { return nil }
+                var headers = HTTPHeaders()
+                for line in lines where !line.isEmpty {
+                    guard let colon = line.firstIndex(of: ":") else { continue }
+                    headers.add(name: String(line[..<colon]), value: String(line[line.index(after: colon)...]).trimmingCharacters())
+                }
+                buffer.removeFirst(end + 4)
+                return Response(status: status, headers: headers, body: [])
+            }
+            guard fill() else { return nil }
+        }
+    }
+
+    /// The next chunk of a chunked body: its bytes, empty for the last chunk (trailer consumed),
+    /// nil when the connection ended or the framing is wrong.
+    func readChunk() -> [UInt8]? {
+        while true {
+            if let lineEnd = findCRLF(from: 0) {
+                guard let size = Int(String(decoding: buffer[0..<lineEnd], as: UTF8.self), radix: 16) else { return nil }
+                let dataStart = lineEnd + 2
+                if size == 0 {
+                    while buffer.count < dataStart + 2 { guard fill() else { return nil } }
+                    guard buffer[dataStart] == 13, buffer[dataStart + 1] == 10 else { return nil }
+                    buffer.removeFirst(dataStart + 2)
+                    return []
+                }
+                while buffer.count < dataStart + size + 2 { guard fill() else { return nil } }
+                guard buffer[dataStart + size] == 13, buffer[dataStart + size + 1] == 10 else { return nil }
+                let chunk = Array(buffer[dataStart..<(dataStart + size)])
+                buffer.removeFirst(dataStart + size + 2)
+                return chunk
+            }
+            guard fill() else { return nil }
+        }
+    }
+
+    /// Everything until the peer closes (an HTTP/1.0 body without a length).
+    func readToEnd() -> [UInt8] {
+        while fill() {}
+        defer { buffer = [] }
+        return buffer
+    }
+
+    private func findCRLF(from start: Int) -> Int? {
+        guard buffer.count >= start + 2 else { return nil }
+        for i in start...(buffer.count - 2) where buffer[i] == 13 && buffer[i + 1] == 10 { return i }
+        return nil
     }
 
     private func findHeadEnd() -> Int? {

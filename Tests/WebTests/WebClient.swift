@@ -32,7 +32,9 @@ final class WebClient {
     }
 
     func send(_ request: WebRequest) -> WebResponse {
-        let response = app.respond(request)
+        // A streamed body (the exports) is read to its end, as a browser would.
+        var response = app.respond(request)
+        do { response = try response.collected() } catch { response = WebResponse(status: 599, body: Array("stream failed: \(error)".utf8)) }
         for (name, value) in response.headers where name.lowercased() == "set-cookie" {
             let pair = value.split(separator: ";")[0]
             guard let eq = pair.firstIndex(of: "=") else { continue }

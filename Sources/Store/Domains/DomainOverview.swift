@@ -238,12 +238,29 @@ extension DomainStore {
     }
 
     /// Every domain for the CSV/JSON export, by host.
-    public func exportDomains() throws -> [(record: DomainRecord, appIDs: Int, watched: Int)] {
-        try rows("SELECT " + DomainRecord.columns + """
+    public func exportDomains() throws -> [ExportedDomain] {
+        try rows(Self.sqlExported + " ORDER BY host, wildcard").map(ExportedDomain.init(row:))
+    }
+
+    /// The next `limit` domains of the export after `after` (nil: from the first), in the export's
+    /// order: a keyset batch on the `(host, wildcard)` unique index, so a streamed export of a
+    /// million domains reads them a batch at a time and holds no connection or cursor in between.
+    /// Each batch is its own snapshot: a domain added or removed during the export may be in it or
+    /// not, as it would for an export a moment earlier or later.
+    public func exportDomains(after: ExportCursor?, limit: Int) throws -> [ExportedDomain] {
+        guard let after else {
+            return try rows(Self.sqlExported + " ORDER BY host, wildcard LIMIT $1", limit).map(ExportedDomain.init(row:))
+        }
+        return try rows(Self.sqlExported + " WHERE (host, wildcard) > ($1, $2) ORDER BY host, wildcard LIMIT $3",
+                        after.host, after.wildcard, limit).map(ExportedDomain.init(row:))
+    }
+
+    private static var sqlExported: SQL {
+        "SELECT " + DomainRecord.columns + """
             , (SELECT count(*) FROM expected_app_ids e WHERE e.domain_id = domains.id) AS app_ids,
               (SELECT count(*) FROM watched_urls w WHERE w.domain_id = domains.id) AS watched
-            FROM domains ORDER BY host, wildcard
-            """).map { (try DomainRecord(row: $0), try $0.decode("app_ids"), try $0.decode("watched")) }
+            FROM domains
+            """
     }
 
     /// `%`, `_` and `\` match literally in a LIKE pattern once escaped.
@@ -254,6 +271,33 @@ extension DomainStore {
             out.append(ch)
         }
         return out
+    }
+}
+
+/// A domain as the CSV/JSON export lists it: the domain and how many app IDs and watched URLs it has.
+public struct ExportedDomain: Sendable {
+    public var record: DomainRecord
+    public var appIDs: Int
+    public var watched: Int
+
+    init(row: Row) throws {
+        record = try DomainRecord(row: row)
+        appIDs = try row.decode("app_ids")
+        watched = try row.decode("watched")
+    }
+
+    /// Where the export goes on after this domain.
+    public var cursor: ExportCursor { ExportCursor(host: record.host, wildcard: record.wildcard) }
+}
+
+/// A position in the export's order (`host`, then `wildcard`: the domains' unique key).
+public struct ExportCursor: Sendable, Equatable {
+    public var host: String
+    public var wildcard: Bool
+
+    public init(host: String, wildcard: Bool) {
+        self.host = host
+        self.wildcard = wildcard
     }
 }
 

@@ -2,7 +2,7 @@ import Vocabulary
 import Foundation
 import Store
 
-/// The opt-in status badge and the domain list export.
+/// The opt-in status badge and the domain list export (streamed: `DomainExport`).
 enum EcosystemHandlers {
     /// `/badge/HOST.svg`: only for domains whose owner published it; others are 404 so the badge
     /// does not reveal which hosts are registered.
@@ -28,28 +28,17 @@ enum EcosystemHandlers {
         return WebResponse(status: 200, headers: [("Content-Type", "image/svg+xml"), ("Cache-Control", "max-age=300")], body: svg.utf8Bytes)
     }
 
-    static func exportCSV(_ c: RequestContext, store: any DomainStore) throws -> WebResponse {
-        func field(_ s: String) -> String {
-            // Quote always, double quotes inside, and defuse spreadsheet formulas.
-            var v = s
-            if let f = v.first, "=+-@".contains(f) { v = "'" + v }
-            return "\"" + v.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        }
-        var out = "host,display_name,wildcard,state,interval_minutes,last_checked_at,last_changed_at,app_ids,watched_urls\r\n"
-        let iso = ISO8601DateFormatter()
-        for (d, apps, watched) in try store.exportDomains() {
-            let state = DomainState(verdict: d.lastVerdict, checking: d.isChecking(now: c.now)).rawValue
-            out += [field(d.host), field(d.displayName), d.wildcard ? "true" : "false", state, String(d.intervalSeconds / 60),
-                    d.lastCheckedAt.map { iso.string(from: $0) } ?? "", d.lastChangedAt.map { iso.string(from: $0) } ?? "",
-                    String(apps), String(watched)].joined(separator: ",") + "\r\n"
-        }
-        return WebResponse(status: 200, headers: [("Content-Type", "text/csv; charset=utf-8"),
-                                                  ("Content-Disposition", "attachment; filename=\"domains.csv\"")], body: Array(out.utf8))
+    /// Every domain as CSV, streamed in keyset batches (`DomainExport`).
+    static func exportCSV(_ c: RequestContext, store: any DomainStore & Sendable) throws -> WebResponse {
+        WebResponse(status: 200, headers: [("Content-Type", "text/csv; charset=utf-8"),
+                                           ("Content-Disposition", "attachment; filename=\"domains.csv\"")],
+                    stream: DomainExport(store: store, format: DomainExport.csv(now: c.now)))
     }
 
-    static func exportJSON(_ c: RequestContext, store: any DomainStore) throws -> WebResponse {
-        let list = try store.exportDomains().map { DomainAPI.json($0.record, now: c.now) }
-        return APIResponses.json(["domains": list])
-            .with(header: "Content-Disposition", "attachment; filename=\"domains.json\"")
+    /// Every domain as the API's JSON, streamed in keyset batches (`DomainExport`).
+    static func exportJSON(_ c: RequestContext, store: any DomainStore & Sendable) throws -> WebResponse {
+        WebResponse(status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store"),
+                                           ("Content-Disposition", "attachment; filename=\"domains.json\"")],
+                    stream: DomainExport(store: store, format: DomainExport.json(now: c.now)))
     }
 }

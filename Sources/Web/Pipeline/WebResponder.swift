@@ -23,7 +23,9 @@ public struct WebResponder: HTTPResponder {
     }
 
     static func httpResponse(_ w: WebResponse) -> HTTPResponse {
-        HTTPResponse(status: HTTPStatus(code: w.status), headers: HTTPHeaders(w.headers.map { (name: $0.name, value: $0.value) }),
-                     bodyParts: w.bodyParts)
+        var response = HTTPResponse(status: HTTPStatus(code: w.status), headers: HTTPHeaders(w.headers.map { (name: $0.name, value: $0.value) }),
+                                    bodyParts: w.bodyParts)
+        response.stream = w.stream
+        return response
     }
 }

@@ -67,6 +67,8 @@ public struct WebResponse: Sendable {
     public var headers: [(name: String, value: String)]
     /// The body in consecutive pieces (see `HTTPResponse.bodyParts`); usually one.
     public var bodyParts: [[UInt8]]
+    /// A body produced while it is sent (`bodyParts` is then empty): see `HTTPBodySource`.
+    public var stream: (any HTTPBodySource)?
 
     public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status
@@ -78,6 +80,31 @@ public struct WebResponse: Sendable {
         self.status = status
         self.headers = headers
         self.bodyParts = bodyParts
+    }
+
+    /// A response whose body `stream` produces while the client reads it.
+    init(status: Int, headers: [(name: String, value: String)], stream: any HTTPBodySource) {
+        self.status = status
+        self.headers = headers
+        self.bodyParts = []
+        self.stream = stream
+    }
+
+    /// The same response with a streamed body read to its end into `bodyParts`, for callers that
+    /// are not a socket (tests, benchmarks, the CLI); the source hears `.completed`, or `.failed`.
+    public func collected() throws -> WebResponse {
+        guard let stream else { return self }
+        var copy = self
+        copy.stream = nil
+        copy.bodyParts = []
+        do {
+            while let piece = try stream.next() { copy.bodyParts.append(piece) }
+        } catch {
+            stream.finish(.failed(String(describing: error)))
+            throw error
+        }
+        stream.finish(.completed)
+        return copy
     }
 
     /// The whole body (joined when it is in several parts).

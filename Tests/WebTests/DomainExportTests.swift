@@ -1,0 +1,120 @@
+import Foundation
+import Store
+import TestSupport
+import Testing
+import Vocabulary
+@testable import Web
+
+/// The exports are streamed from keyset batches (`DomainExport`) and say, byte for byte, what the
+/// whole-body exports said for the same data.
+@Suite(.serialized) struct DomainExportTests {
+    /// 240 domains: wildcard and plain entries of the same host (the keyset's second column), names
+    /// with markup, quotes, formula starters and non-ASCII, every verdict and none, reasons with
+    /// markup, requested and leased checks, expected app IDs and watched URLs on some.
+    static func seed(_ db: Database) throws {
+        try db.execute("""
+            INSERT INTO domains (host, wildcard, display_name, last_verdict, last_reason, platforms, last_checked_at, last_changed_at,
+                                 next_check_at, check_requested_at, lease_until, badge_enabled, interval_seconds)
+            SELECT 'h' || (g / 2) || '.example', g % 2 = 1,
+              CASE g % 5 WHEN 0 THEN 'Bücher <b>&</b> "' || g || '"' WHEN 1 THEN '=cmd|' || g WHEN 2 THEN 'ä.example/' || g ELSE 'h' || (g / 2) || '.example' END,
+              (ARRAY['pass', 'warn', 'fail', NULL])[1 + g % 4], CASE WHEN g % 3 = 0 THEN 'The file <script> is 404' END,
+              (ARRAY['both', 'apple', 'android'])[1 + g % 3],
+              CASE WHEN g % 4 <> 3 THEN timestamptz '2026-11-20 10:00:00+00' + g * interval '1 minute' END,
+              CASE WHEN g % 4 <> 3 THEN timestamptz '2026-11-01 10:00:00+00' + g * interval '1 hour' END,
+              timestamptz '2026-11-24 10:00:00+00' + g * interval '1 second',
+              CASE WHEN g % 11 = 0 THEN timestamptz '2026-11-24 09:00:00+00' END,
+              CASE WHEN g % 13 = 0 THEN timestamptz '2099-01-01 00:00:00+00' END,
+              g % 2 = 0, 3600 * (1 + g % 24)
+            FROM generate_series(1, 240) g
+            """)
+        try db.execute("""
+            INSERT INTO expected_app_ids (domain_id, service, app_id)
+            SELECT id, s, 'ABCDE12345.com.example.app' FROM domains, unnest(ARRAY['applinks', 'webcredentials']) s WHERE id % 3 = 0
+            """)
+        try db.execute("""
+            INSERT INTO watched_urls (domain_id, url, expected_outcome, expected_app_id)
+            SELECT id, 'https://' || host || '/p/' || id, 'stays-in-browser', NULL FROM domains WHERE id % 4 = 0
+            """)
+    }
+
+    /// What `/export/domains.json` answered before it was streamed: the list built whole.
+    static func wholeJSON(_ db: Database, now: Date) throws -> [UInt8] {
+        APIResponses.json(["domains": try db.exportDomains().map { DomainAPI.json($0.record, now: now) }]).body
+    }
+
+    /// What `/export/domains.csv` answered before it was streamed.
+    static func wholeCSV(_ db: Database, now: Date) throws -> [UInt8] {
+        func field(_ s: String) -> String {
+            var v = s
+            if let f = v.first, "=+-@".contains(f) { v = "'" + v }
+            return "\"" + v.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
+        var out = "host,display_name,wildcard,state,interval_minutes,last_checked_at,last_changed_at,app_ids,watched_urls\r\n"
+        let iso = ISO8601DateFormatter()
+        for e in try db.exportDomains() {
+            let d = e.record
+            let state = DomainState(verdict: d.lastVerdict, checking: d.isChecking(now: now)).rawValue
+            out += [field(d.host), field(d.displayName), d.wildcard ? "true" : "false", state, String(d.intervalSeconds / 60),
+                    d.lastCheckedAt.map { iso.string(from: $0) } ?? "", d.lastChangedAt.map { iso.string(from: $0) } ?? "",
+                    String(e.appIDs), String(e.watched)].joined(separator: ",") + "\r\n"
+        }
+        return Array(out.utf8)
+    }
+
+    static func streamed(_ export: DomainExport) throws -> (bytes: [UInt8], pieces: Int) {
+        var bytes: [UInt8] = [], pieces = 0
+        while let piece = try export.next() {
+            bytes += piece
+            pieces += 1
+        }
+        return (bytes, pieces)
+    }
+
+    @Test func theStreamedExportsAreByteIdenticalToTheWholeOnes() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            try Self.seed(db)
+            let now = try #require(ISO8601DateFormatter().date(from: "2026-11-24T12:00:00Z"))
+            let json = try Self.wholeJSON(db, now: now), csv = try Self.wholeCSV(db, now: now)
+            #expect(json.count > 240 * 100)
+            #expect(String(decoding: json, as: UTF8.self).contains("\\u003cb\\u003e"), "the markup escape is exercised")
+            // 7: batches that end mid-way; 24: the last batch is full and an empty one ends the list;
+            // the default: one batch.
+            for batch in [7, 24, DomainExport.defaultBatchSize] {
+                let streamedJSON = try Self.streamed(DomainExport(store: db, format: DomainExport.json(now: now), batchSize: batch))
+                #expect(streamedJSON.bytes == json, "batch \(batch)")
+                #expect(streamedJSON.pieces == 240 / batch + 1, "one piece per batch, batch \(batch)")
+                let streamedCSV = try Self.streamed(DomainExport(store: db, format: DomainExport.csv(now: now), batchSize: batch))
+                #expect(streamedCSV.bytes == csv, "batch \(batch)")
+            }
+        }
+    }
+
+    @Test func anEmptyListIsTheSameToo() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let now = Date()
+            #expect(try Self.streamed(DomainExport(store: db, format: DomainExport.json(now: now), batchSize: 5)).bytes
+                    == Self.wholeJSON(db, now: now))
+            #expect(String(decoding: try Self.streamed(DomainExport(store: db, format: DomainExport.json(now: now))).bytes, as: UTF8.self)
+                    == #"{"domains":[]}"#)
+            #expect(try Self.streamed(DomainExport(store: db, format: DomainExport.csv(now: now))).bytes == Self.wholeCSV(db, now: now))
+        }
+    }
+
+    /// The routes answer with a stream, not a body built in memory, and keep their headers.
+    @Test func theExportRoutesStream() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            try Self.seed(db)
+            let app = WebApp(database: db, configuration: TestApp.configuration)
+            let browser = WebClient(app: app)
+            browser.setUpAdmin()
+            for (path, type) in [("/export/domains.json", "application/json"), ("/export/domains.csv", "text/csv; charset=utf-8")] {
+                let r = app.respond(WebRequest(method: "GET", target: path, headers: browser.cookieHeader()))
+                #expect(r.status == 200)
+                #expect(r.stream != nil && r.bodyParts.isEmpty, "\(path) is streamed")
+                #expect(r.header("Content-Type") == type)
+                #expect(r.header("Content-Disposition")?.hasPrefix("attachment") == true)
+                #expect(try r.collected().body.count > 240 * 50)
+            }
+        }
+    }
+}
