@@ -71,6 +71,8 @@ public struct DomainEntry: Sendable, Equatable {
         public var watchedURLs: [Int] = [], expectations: [Int] = []
         /// Per watched URL: the line of its `android:` (the URL's own line when it has none).
         public var androidExpectations: [Int] = []
+        /// Per Android app: the line of its package, and of its fingerprints (the first refused one's).
+        public var androidPackages: [Int] = [], androidFingerprints: [Int] = []
         public init() {}
     }
 
@@ -85,11 +87,15 @@ public struct DomainEntry: Sendable, Equatable {
     public var platforms: String?
     public var appIDs: [AppIDEntry]
     public var watchedURLs: [WatchedURLEntry]
+    /// The Android apps the domain itself must verify (`android_apps:`). Managed by the file as its
+    /// app IDs are: an entry without them has none.
+    public var androidApps: [AndroidAppEntry]
     public var lines: Lines
 
     public init(host: String, intervalMinutes: Int? = nil, badge: Bool? = nil, platforms: String? = nil, appIDs: [AppIDEntry] = [],
-                watchedURLs: [WatchedURLEntry] = [], lines: Lines = Lines()) {
+                watchedURLs: [WatchedURLEntry] = [], androidApps: [AndroidAppEntry] = [], lines: Lines = Lines()) {
         self.host = host
+        self.androidApps = androidApps
         self.platforms = platforms
         self.intervalMinutes = intervalMinutes
         self.badge = badge

@@ -251,7 +251,7 @@ private struct Walker {
         }
     }
 
-    static let domainKeys = ["host", "interval_minutes", "badge", "platforms", "app_ids", "watched_urls"]
+    static let domainKeys = ["host", "interval_minutes", "badge", "platforms", "app_ids", "watched_urls", "android_apps"]
 
     mutating func domain(_ node: Node) -> DomainEntry? {
         entry(node, what: "a domain", keys: Self.domainKeys, DomainEntry(host: ""), needs: [("host", "a domain needs host:")]) {
@@ -312,6 +312,29 @@ private struct Walker {
                 entry.lines.watchedURLs.append(lines.url)
                 entry.lines.expectations.append(lines.expect)
                 entry.lines.androidExpectations.append(lines.android)
+            }
+        case "android_apps":
+            // - package: com.example.app
+            //   fingerprints: [AB:CD:…]    (the package and fingerprints are checked by the registry)
+            for item in sequence(value, what: "android_apps") ?? [] {
+                guard let fields = mapping(item, what: "an Android app", keys: ["package", "fingerprints"]) else { continue }
+                var package: String?
+                var fingerprints: [String] = []
+                var lines = (package: Self.line(item), fingerprints: Self.line(item))
+                for (k, _, v) in fields {
+                    if k == "package" { package = string(v, what: "package"); lines.package = Self.line(v) }
+                    if k == "fingerprints" {
+                        lines.fingerprints = Self.line(v)
+                        fingerprints = strings(v, what: "fingerprints").map(\.0)
+                    }
+                }
+                guard let package else {
+                    if !fields.contains(where: { $0.key == "package" }) { fail(item, "an Android app needs package: (its applicationId)") }
+                    continue
+                }
+                entry.androidApps.append(AndroidAppEntry(package: package, fingerprints: fingerprints))
+                entry.lines.androidPackages.append(lines.package)
+                entry.lines.androidFingerprints.append(lines.fingerprints)
             }
         default:
             break

@@ -43,6 +43,12 @@ public enum ConfigWriter {
             }
             pairs.append(("watched_urls", Node(watched, .implicit, .block)))
         }
+        if !d.androidApps.isEmpty {
+            let apps: [Node] = d.androidApps.map { a in
+                Node([("package", text(a.package)), ("fingerprints", Node(a.fingerprints.map(text), .implicit, .block))] as [(Node, Node)])
+            }
+            pairs.append(("android_apps", Node(apps, .implicit, .block)))
+        }
         return Node(pairs)
     }
 

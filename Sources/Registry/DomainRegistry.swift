@@ -194,13 +194,18 @@ public struct DomainRegistry: Sendable {
         var androidApps: [AndroidAppExpectationDraft]?
         if let entries = r.androidApps {
             var apps: [AndroidAppExpectationDraft] = []
+            var seen: Set<String> = []
             for (i, entry) in entries.enumerated() {
                 var package = ""
                 do { package = try AndroidPackage(typed: entry.package).text } catch { problems[.androidPackage(i)] = error.message }
-                let typed = entry.fingerprints.split { $0 == " " || $0 == "," || $0 == "\n" || $0 == "\r" || $0 == "\t" }
+                // One row per package (the table's key): a second entry would be a database error, not a refusal.
+                if !package.isEmpty, !seen.insert(package).inserted {
+                    problems[.androidPackage(i)] = "\(package) is listed twice; put all its fingerprints in one entry."
+                }
+                let typed = entry.fingerprints.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
                 var fingerprints: [String] = []
                 for text in typed {
-                    do { fingerprints.append(try CertificateFingerprint(typed: String(text)).text) } catch {
+                    do { fingerprints.append(try CertificateFingerprint(typed: text).text) } catch {
                         problems[.androidFingerprints(i)] = error.message
                     }
                 }

@@ -3,17 +3,6 @@ import Vocabulary
 /// A registration or an edit as the form, the API or an import file gave it: text as typed, checked
 /// by `DomainRegistry` (`AppID` and `HostName` rules, the offered intervals, watched URLs on the host).
 public struct Registration: Sendable, Equatable {
-    /// An Android app the domain must verify, as typed: a package and its fingerprints (separated by
-    /// spaces, commas or new lines; lower case and bare hex accepted, stored in the one form).
-    public struct AndroidAppEntry: Sendable, Equatable {
-        public var package: String
-        public var fingerprints: String
-        public init(package: String, fingerprints: String) {
-            self.package = package
-            self.fingerprints = fingerprints
-        }
-    }
-
     /// Ignored by `edit` (the host never changes: another host is another domain).
     public var host: String
     public var appIDs: [AppIDEntry]
@@ -21,14 +10,16 @@ public struct Registration: Sendable, Equatable {
     /// nil: the instance's default (the `default_interval_minutes` setting).
     public var intervalMinutes: Int?
     public var badge: Bool
-    /// nil: left as stored (the API, imports and config files do not manage them).
+    /// The domain's own Android apps (`AndroidAppEntry`); nil: left as stored (a PATCH without them,
+    /// the CLI's import list).
     public var androidApps: [AndroidAppEntry]?
     /// "both", "apple" or "android" as typed (`WatchedPlatforms`); nil: both for a new domain, unchanged in an edit.
     public var platforms: String?
 
     public init(host: String, appIDs: [AppIDEntry] = [], watchedURLs: [WatchedURLEntry] = [], intervalMinutes: Int? = nil,
-                badge: Bool = false, platforms: String? = nil) {
+                badge: Bool = false, platforms: String? = nil, androidApps: [AndroidAppEntry]? = nil) {
         self.host = host
+        self.androidApps = androidApps
         self.platforms = platforms
         self.appIDs = appIDs
         self.watchedURLs = watchedURLs

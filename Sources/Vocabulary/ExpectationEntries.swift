@@ -36,3 +36,22 @@ public struct FingerprintEntry: Sendable, Equatable {
         self.role = role
     }
 }
+
+/// An Android app a domain must verify, as typed (the form, the API, a config file), before the
+/// registry checks it (`AndroidPackage`, `CertificateFingerprint`): a package and the SHA-256
+/// fingerprints of which one must be granted `handle_all_urls`, each as typed (lower case and bare
+/// hex accepted; stored in the one form).
+public struct AndroidAppEntry: Sendable, Equatable {
+    public var package: String
+    public var fingerprints: [String]
+    public init(package: String, fingerprints: [String]) {
+        self.package = package
+        self.fingerprints = fingerprints
+    }
+
+    /// The form's one text box: fingerprints separated by spaces, commas or new lines.
+    public init(package: String, typedFingerprints: String) {
+        self.init(package: package, fingerprints: typedFingerprints.split { $0 == " " || $0 == "," || $0 == "\n" || $0 == "\r" || $0 == "\t" }
+            .map(String.init))
+    }
+}

@@ -78,4 +78,42 @@ import Testing
         let plain = try CheckCommandTests.run(["check", "example.com", "--google-dal-base", "http://dal.example"])
         #expect(plain.status == 64 && plain.stderr.contains("https://"))
     }
+
+    /// Each of check's Android flags against the fleet: the API's base from the environment instead of
+    /// --google-dal-base, --package and --fingerprint for a key the file does not grant (the run fails
+    /// and Google's check says NOT linked), and --platform apple never asking for assetlinks.json.
+    @Test func everyAndroidFlagAgainstTheFleet() async throws {
+        try await TestTLSFleet.with { fleet in
+            let viaEnvironment = try CheckCommandTests.run(["check", fleet.host("al-good"), "--platform", "android"] + Self.app
+                                                           + CheckCommandTests.flags(fleet),
+                                                           environment: ["AASA_MONITOR_GOOGLE_DAL_BASE": fleet.googleDALBase])
+            #expect(viaEnvironment.status == 0, "\(viaEnvironment.stdout)\(viaEnvironment.stderr)")
+            #expect(viaEnvironment.stdout.contains(/Google's Digital Asset Links API: \d+ statements?, max age 600 s\n/)
+                    && viaEnvironment.stdout.contains("\(FleetAssetLinks.packageName) \(FleetAssetLinks.appSigningKey): linked"), "\(viaEnvironment.stdout)")
+            // The flag wins over the environment (an unreachable base there would make Google unavailable).
+            let flagWins = try CheckCommandTests.run(["check", fleet.host("al-good"), "--platform", "android"] + Self.app + Self.flags(fleet),
+                                                     environment: ["AASA_MONITOR_GOOGLE_DAL_BASE": "https://dal.unreachable.invalid/v1"])
+            #expect(flagWins.status == 0 && !flagWins.stdout.contains("unavailable"), "\(flagWins.stdout)")
+
+            let other = "CC:" + Array(repeating: "33", count: 31).joined(separator: ":")
+            let notGranted = try CheckCommandTests.run(["check", fleet.host("al-good"), "--platform", "android", "--json",
+                                                        "--package", FleetAssetLinks.packageName, "--fingerprint", other] + Self.flags(fleet))
+            #expect(notGranted.status == 2, "\(notGranted.stdout)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(notGranted.stdout.utf8)) as? [String: Any])
+            let android = try #require(object["android"] as? [String: Any])
+            #expect(android["verdict"] as? String == "fail" && android["exit_status"] as? Int == 2)
+            let messages = (android["findings"] as? [[String: Any]])?.compactMap { $0["message"] as? String } ?? []
+            #expect(messages.contains { $0.contains(other) }, "the finding names the key: \(messages)")
+            let checks = ((android["google"] as? [String: Any])?["checks"] as? [[String: Any]]) ?? []
+            #expect(checks.count == 1 && checks.first?["linked"] as? Bool == false, "\(checks)")
+
+            let before = fleet.requests().count
+            let appleOnly = try CheckCommandTests.run(["check", fleet.host("good"), "--platform", "apple", "--json", "--no-cdn",
+                                                       "--app-id", "ABCDE12345.com.example.fleet"] + Self.flags(fleet))
+            #expect(appleOnly.status == 0, "\(appleOnly.stdout)")
+            let appleObject = try #require(try JSONSerialization.jsonObject(with: Data(appleOnly.stdout.utf8)) as? [String: Any])
+            #expect(appleObject["android"] == nil && appleObject["verdict"] as? String == "pass", "\(appleOnly.stdout)")
+            #expect(!fleet.requests().dropFirst(before).contains { $0.uri.contains("assetlinks") }, "--platform apple asks nothing of Android")
+        }
+    }
 }

@@ -15,20 +15,30 @@ import Store
     @Test func jsonShapeIsTheDocumentedOne() throws {
         let statuses = [
             DomainStatus(host: "a.example", state: .failing, lastCheck: Date(timeIntervalSince1970: 1_700_000_000),
-                         version: "ab12", openAlerts: ["origin-unreachable"], reason: "The origin did not answer."),
-            DomainStatus(host: "new.example", state: .never, lastCheck: nil, version: nil, openAlerts: []),
+                         version: "ab12", openAlerts: ["origin-unreachable"], reason: "The origin did not answer.", apple: .failing),
+            DomainStatus(host: "new.example", state: .never, lastCheck: nil, version: nil, openAlerts: [], platforms: .android),
         ]
         let json = DomainStatus.json(statuses)
-        #expect(json == #"{"domains":[{"host":"a.example","last_check":"2023-11-14T22:13:20Z","open_alerts":["origin-unreachable"],"reason":"The origin did not answer.","state":"failing","version":"ab12"},{"host":"new.example","last_check":null,"open_alerts":[],"reason":null,"state":"never checked","version":null}]}"#)
+        #expect(json == #"{"domains":[{"android":null,"apple":"failing","host":"a.example","last_check":"2023-11-14T22:13:20Z","open_alerts":["origin-unreachable"],"platforms":"both","reason":"The origin did not answer.","state":"failing","version":"ab12"},{"android":null,"apple":null,"host":"new.example","last_check":null,"open_alerts":[],"platforms":"android","reason":null,"state":"never checked","version":null}]}"#)
     }
 
     @Test func textTable() {
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         let text = DomainStatus.text([
             DomainStatus(host: "a.example", state: .passing, lastCheck: now.addingTimeInterval(-600),
-                         version: "0123456789abcdef", openAlerts: []),
+                         version: "0123456789abcdef", openAlerts: [], apple: .passing),
         ], now: now)
-        #expect(text.split(separator: "\n").last == "a.example  passing        10 min ago    0123456789ab  -")
+        #expect(text.split(separator: "\n").first == "HOST       STATE          APPLE     ANDROID   LAST CHECK    VERSION       OPEN ALERTS")
+        #expect(text.split(separator: "\n").last == "a.example  passing        passing   -         10 min ago    0123456789ab  -")
         #expect(DomainStatus.text([], now: now) == "No domains registered.")
+    }
+
+    /// `status` exits with the worst domain's state, as `check` does with the worse platform's.
+    @Test func exitStatusIsTheWorstDomains() {
+        func status(_ state: DomainState) -> DomainStatus { DomainStatus(host: "x.example", state: state, lastCheck: nil, version: nil, openAlerts: []) }
+        #expect(DomainStatus.exitStatus([]) == 0)
+        #expect(DomainStatus.exitStatus([status(.passing), status(.never)]) == 0)
+        #expect(DomainStatus.exitStatus([status(.passing), status(.warning)]) == 1)
+        #expect(DomainStatus.exitStatus([status(.warning), status(.failing), status(.passing)]) == 2)
     }
 }

@@ -465,4 +465,89 @@ extension ConfigApplyTests {
             }
         }
     }
+
+    /// A domain's own Android apps and a watched URL's Android outcome: applied as the form would
+    /// store them, planned by package, refused with their lines, and export → apply changes nothing.
+    @Test func androidAppsAndOverridesApplyExportAndApplyAgain() throws {
+        let key = "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"
+        let upload = String(repeating: "AB:", count: 31) + "AB"
+        let file = """
+            domains:
+              - host: shop.example
+                platforms: android
+                watched_urls:
+                  - url: https://shop.example/p/1
+                    expect: browser
+                    android: com.example.shop
+                  - url: https://shop.example/help
+                    expect: browser
+                    android: nothing
+                android_apps:
+                  - package: com.example.shop
+                    fingerprints: [\(key.replacingOccurrences(of: ":", with: "").lowercased())]
+                  - package: com.example.shop.lite
+                    fingerprints:
+                      - "\(key)"
+                      - "\(upload)"
+            """
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let registry = DomainRegistry(store: db)
+            let plan = try registry.apply(try Self.document(file))
+            #expect(plan.steps.first?.details.contains("android_apps: com.example.shop (14:6D:E9:83…)") == true, "\(plan.steps)")
+            let domain = try #require(try db.domain(host: "shop.example"))
+            #expect(try db.androidAppExpectations(domainID: domain.id) == [
+                AndroidAppExpectationDraft(packageName: "com.example.shop", fingerprints: [key]),
+                AndroidAppExpectationDraft(packageName: "com.example.shop.lite", fingerprints: [upload, key].sorted()),
+            ])
+            #expect(try db.watchedURLs(domainID: domain.id).map(\.android) == [.opensPackage("com.example.shop"), .opensNothing])
+            #expect(try registry.apply(try Self.document(file)).isEmpty, "the same file again changes nothing")
+
+            let exported = try ConfigWriter.yaml(try registry.exportConfig())
+            #expect(exported.contains("android_apps:") && exported.contains("package: com.example.shop.lite") && exported.contains("android: nothing"),
+                    "\(exported)")
+            let again = try registry.apply(try Self.document(exported), prune: true)
+            #expect(again.isEmpty, "\(again.steps)")
+            #expect(try ConfigWriter.yaml(try registry.exportConfig()) == exported)
+
+            // A key rotated and an app dropped: planned by package, written as the file says.
+            let rotated = """
+                domains:
+                  - host: shop.example
+                    platforms: android
+                    watched_urls:
+                      - {url: "https://shop.example/p/1", expect: browser, android: com.example.shop}
+                      - {url: "https://shop.example/help", expect: browser, android: nothing}
+                    android_apps:
+                      - package: com.example.shop.lite
+                        fingerprints: "\(key)"
+                """
+            let change = try registry.apply(try Self.document(rotated))
+            #expect(change.steps.map(\.details) == [[
+                "android_apps: com.example.shop.lite (14:6D:E9:83…, 2 keys) → com.example.shop.lite (14:6D:E9:83…)",
+                "- android_apps: com.example.shop (14:6D:E9:83…)",
+            ]], "\(change.steps)")
+            #expect(try db.androidAppExpectations(domainID: domain.id) == [AndroidAppExpectationDraft(packageName: "com.example.shop.lite", fingerprints: [key])])
+
+            // The form's rules, each problem on its line; nothing changes.
+            let bad = """
+                domains:
+                  - host: shop.example
+                    android_apps:
+                      - package: com
+                        fingerprints: [\(key)]
+                      - package: com.example.b
+                        fingerprints:
+                          - \(String(repeating: "AB:", count: 19))AB
+                """
+            #expect(throws: ConfigRefusal.self) { try registry.apply(try Self.document(bad)) }
+            do {
+                try registry.apply(try Self.document(bad))
+            } catch let refusal as ConfigRefusal {
+                let shown = refusal.problems.map(\.description)
+                #expect(shown.contains { $0.hasPrefix("line 4: shop.example: \"com\" has one segment") }, "\(shown)")
+                #expect(shown.contains { $0.hasPrefix("line 8: shop.example: ") && $0.contains("SHA-1") }, "\(shown)")
+            }
+            #expect(try db.androidAppExpectations(domainID: domain.id).count == 1)
+        }
+    }
 }

@@ -302,4 +302,53 @@ import TestSupport
             #expect(((patched.body["watched_urls"] as? [[String: Any]])?.first?["android"] as? String) == "com.example.shop", "kept when left out")
         }
     }
+
+    /// A domain's own Android apps over the API: written (lower case and bare hex accepted), read back
+    /// in the stored form, refused by the form's rules with the entry named, kept when a PATCH leaves
+    /// them out and removed by an empty list.
+    @Test func aDomainsOwnAndroidAppsOverTheAPI() throws {
+        let key = "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"
+        let bare = key.replacingOccurrences(of: ":", with: "").lowercased()
+        try withAPI { api, db in
+            let created = api.call("POST", "/api/v1/domains", json: """
+                {"host": "droid.example", "platforms": "android", "android_apps": [{"package": "com.example.droid", "fingerprints": ["\(bare)"]}]}
+                """)
+            #expect(created.status == 201, "\(created.body)")
+            let id = try #require(created.body["id"] as? Int)
+            let apps = try #require(created.body["android_apps"] as? [[String: Any]])
+            #expect(apps.count == 1 && apps.first?["package"] as? String == "com.example.droid")
+            #expect(apps.first?["fingerprints"] as? [String] == [key], "read back in the one stored form")
+            #expect(try db.androidExpectations(domainIDs: [Int64(id)]).map(\.packageName) == ["com.example.droid"], "the scheduler reads them")
+            #expect((api.call("GET", "/api/v1/domains/droid.example").body["android_apps"] as? [[String: Any]])?.count == 1)
+
+            // The form's rules, with the entry named: a package that is not one, a SHA-1 fingerprint, one package twice.
+            let badPackage = api.call("POST", "/api/v1/domains", json: #"{"host": "b.example", "android_apps": [{"package": "com", "fingerprints": ["\#(key)"]}]}"#)
+            #expect(badPackage.status == 422 && errorOf(badPackage.body).field == "android_apps[0].package", "\(badPackage.body)")
+            #expect(errorOf(badPackage.body).message?.contains("one segment") == true)
+            let sha1 = String(repeating: "AB:", count: 19) + "AB"
+            let badKey = api.call("POST", "/api/v1/domains", json: #"{"host": "b.example", "android_apps": [{"package": "com.example.b", "fingerprints": ["\#(sha1)"]}]}"#)
+            #expect(badKey.status == 422 && errorOf(badKey.body).field == "android_apps[0].fingerprints", "\(badKey.body)")
+            #expect(errorOf(badKey.body).message?.contains("SHA-1") == true)
+            let none = api.call("POST", "/api/v1/domains", json: #"{"host": "b.example", "android_apps": [{"package": "com.example.b", "fingerprints": []}]}"#)
+            #expect(none.status == 422 && errorOf(none.body).field == "android_apps[0].fingerprints")
+            let twice = api.call("POST", "/api/v1/domains", json: """
+                {"host": "b.example", "android_apps": [{"package": "com.example.b", "fingerprints": ["\(key)"]}, {"package": "com.example.b", "fingerprints": ["\(key)"]}]}
+                """)
+            #expect(twice.status == 422 && errorOf(twice.body).field == "android_apps[1].package", "\(twice.body)")
+            let typed = api.call("POST", "/api/v1/domains", json: #"{"host": "b.example", "android_apps": [{"package": "com.example.b", "fingerprints": "\#(key)"}]}"#)
+            #expect(typed.status == 400 && errorOf(typed.body).field == "android_apps[0].fingerprints")
+            #expect(try db.domain(host: "b.example") == nil, "nothing refused was registered")
+
+            let kept = api.call("PATCH", "/api/v1/domains/\(id)", json: #"{"badge": true}"#)
+            #expect((kept.body["android_apps"] as? [[String: Any]])?.count == 1, "kept when left out")
+            let rotated = api.call("PATCH", "/api/v1/domains/\(id)", json: """
+                {"android_apps": [{"package": "com.example.droid", "fingerprints": ["\(key)", "\(String(repeating: "ab", count: 32))"]}]}
+                """)
+            #expect(rotated.status == 200)
+            #expect(try db.androidAppExpectations(domainID: Int64(id)).map(\.fingerprints.count) == [2])
+            let cleared = api.call("PATCH", "/api/v1/domains/\(id)", json: #"{"android_apps": []}"#)
+            #expect(cleared.status == 200 && (cleared.body["android_apps"] as? [Any])?.isEmpty == true)
+            #expect(try db.androidAppExpectations(domainID: Int64(id)).isEmpty)
+        }
+    }
 }

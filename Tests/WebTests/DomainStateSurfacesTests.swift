@@ -92,7 +92,7 @@ import TestSupport
                 #expect(metrics.contains("aasa_domains{verdict=\"fail\"} 1") && !metrics.contains("aasa_domains{verdict=\"pass\"}"), "\(metrics)")
                 #expect(metrics.contains("# TYPE aasa_domains_unmet_expectations gauge\naasa_domains_unmet_expectations 1\n"), "\(metrics)")
                 let badge = client.get("/badge/\(Self.host).svg").bodyText
-                #expect(badge.contains("AASA: failing"), "\(badge)")
+                #expect(badge.contains("app links: failing"), "the domain is watched for both platforms: \(badge)")
 
                 // The domain page's sentence agrees with the state.
                 let page = client.get("/domains/\(id)").bodyText

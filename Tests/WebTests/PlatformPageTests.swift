@@ -195,4 +195,48 @@ import TestSupport
             #expect(try db.androidAppExpectations(domainID: id).isEmpty)
         }
     }
+
+    /// The badge covers both platforms (the worse decides, labelled for what is watched) or one with
+    /// `?platform=`; the expectations card shows each watched URL's Android outcome, stated apart or
+    /// derived, with the latest check's verdict, and the domain's own Android apps.
+    @Test func theBadgeAndTheExpectationsCardCoverAndroid() async throws {
+        try await Self.withSetup { _, client, db, pipeline in
+            client.get("/domains/new")
+            // Apple's file passes; the expected Android key is not the one the file grants.
+            let rotated = "CC:" + Array(repeating: "33", count: 31).joined(separator: ":")
+            #expect(client.post("/domains", [("host", Self.host), ("interval", "60"), ("badge", "on"), ("platforms", "both"),
+                                             ("url", "https://\(Self.host)/p/1"), ("expect", "browser"), ("android_expect", Self.package),
+                                             ("url", "https://\(Self.host)/help"), ("expect", "browser"), ("android_expect", ""),
+                                             ("package", Self.package), ("fingerprints", rotated)]).status == 303)
+            let id = try #require(try db.domain(host: Self.host)?.id)
+            #expect(client.get("/badge/\(Self.host).svg?platform=android").bodyText.contains("assetlinks: pending"), "before the first check")
+            try await Self.checkDue(pipeline)
+            #expect(try db.domain(id: id)?.lastVerdict == .fail)
+
+            let both = client.get("/badge/\(Self.host).svg")
+            #expect(both.status == 200 && both.bodyText.contains("<title>app links: failing</title>"), "\(both.bodyText)")
+            #expect(client.get("/badge/\(Self.host).svg?platform=apple").bodyText.contains("<title>AASA: passing</title>"))
+            #expect(client.get("/badge/\(Self.host).svg?platform=android").bodyText.contains("<title>assetlinks: failing</title>"))
+            #expect(client.get("/badge/\(Self.host).svg?platform=ios").status == 400)
+
+            // The card: /p/1 must open the package on Android (stated apart), and does not — the key
+            // expected is not granted; /help stays in the browser as on Apple (derived), and does.
+            let card = Self.from("expectations", in: client.get("/domains/\(id)").bodyText)
+            func entry(_ path: String) -> String {
+                card.range(of: path + "</code>").map { String(card[$0.upperBound...].prefix { $0 != "\n" }) }.map { String($0.prefix(upTo: $0.range(of: "</dd>")?.lowerBound ?? $0.endIndex)) } ?? ""
+            }
+            #expect(entry("/p/1").hasSuffix("<br><span class=\"android-expect\">Android 15+: opens \(Self.package)</span> <span class=\"expect-fails\">✗ it stays in the browser</span>"),
+                    "\(card.prefix(1500))")
+            #expect(entry("/help").hasSuffix("<br><span class=\"android-expect\">Android 15+: stays in the browser (as on Apple)</span> <span class=\"expect-holds\">✓ holds</span>"),
+                    "\(card.prefix(1500))")
+            #expect(card.contains("<dt>Android app</dt><dd><span class=\"mono\">\(Self.package)</span> <span class=\"muted\">1 signing key</span>"))
+
+            // Watched for Apple only: no Android badge, and the default badge is Apple's alone.
+            client.get("/domains/\(id)/edit")
+            #expect(client.post("/domains/\(id)/edit", [("interval", "60"), ("badge", "on"), ("platforms", "apple")]).status == 303)
+            #expect(client.get("/badge/\(Self.host).svg?platform=android").status == 404)
+            #expect(client.get("/badge/\(Self.host).svg").bodyText.contains("<title>AASA: passing</title>"))
+            #expect(!Self.from("expectations", in: client.get("/domains/\(id)").bodyText).contains("Android 15+"))
+        }
+    }
 }

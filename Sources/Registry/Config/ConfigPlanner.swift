@@ -155,6 +155,7 @@ struct ConfigPlanner {
                 if d.draft.platforms != .both { details.append("platforms: \(d.draft.platforms.rawValue)") }
                 details += d.draft.appIDs.map { "app_ids.\($0.service.rawValue): \($0.appID)" }
                 details += d.draft.watchedURLs.map { "watched_urls: \($0.url) (expect \($0.expectedAppID ?? "browser")\($0.android.map { ", android \($0)" } ?? ""))" }
+                details += (d.draft.androidApps ?? []).map { "android_apps: \(Self.describe($0))" }
                 plan.steps.append(.init(action: .add, subject: .domain(name), details: details))
                 work.append(.addDomain(d.key, d.draft))
                 registersDomains = true
@@ -184,6 +185,15 @@ struct ConfigPlanner {
                 .map { "+ watched_urls: \($0.url) (expect \($0.expectedAppID ?? "browser")\($0.android.map { ", android \($0)" } ?? ""))" }
             details += ownURLs.subtracting(wantedURLs).sorted { $0.url < $1.url }
                 .map { "- watched_urls: \($0.url) (expect \($0.expectedAppID ?? "browser")\($0.android.map { ", android \($0)" } ?? ""))" }
+            // The domain's own Android apps, by package: the file's replace what is stored.
+            let storedApps = state.androidApps[existing.id, default: []], wantedApps = draft.androidApps ?? []
+            let storedByPackage = Dictionary(storedApps.map { ($0.packageName, $0) }, uniquingKeysWith: { first, _ in first })
+            let wantedPackages = Set(wantedApps.map(\.packageName))
+            for app in wantedApps where storedByPackage[app.packageName] != app {
+                details.append(storedByPackage[app.packageName].map { "android_apps: \(Self.describe($0)) → \(Self.describe(app))" }
+                               ?? "+ android_apps: \(Self.describe(app))")
+            }
+            details += storedApps.filter { !wantedPackages.contains($0.packageName) }.map { "- android_apps: \(Self.describe($0))" }
             if !details.isEmpty {
                 plan.steps.append(.init(action: .change, subject: .domain(name), details: details))
                 work.append(.changeDomain(existing.id, state.withAppPlaced(draft, domainID: existing.id)))
@@ -205,6 +215,12 @@ struct ConfigPlanner {
                 plan.keptDomains.append(ConfigState.name(of: existing))
             }
         }
+    }
+
+    /// `com.example.app (AB:CD…, 2 keys)`: enough to tell two fingerprint sets apart in a plan.
+    static func describe(_ app: AndroidAppExpectationDraft) -> String {
+        let first = app.fingerprints.first.map { String($0.prefix(11)) + "…" } ?? "no key"
+        return "\(app.packageName) (\(first)\(app.fingerprints.count > 1 ? ", \(app.fingerprints.count) keys" : ""))"
     }
 
     static func appOrder(_ a: AppIDExpectation, _ b: AppIDExpectation) -> Bool { (a.service, a.appID) < (b.service, b.appID) }

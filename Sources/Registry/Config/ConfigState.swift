@@ -7,6 +7,8 @@ struct ConfigState {
     var domains: [DomainRecord]
     var appIDs: [Int64: Set<AppIDExpectation>] = [:]
     var watched: [Int64: Set<WatchedURLExpectation>] = [:]
+    /// The Android apps each domain itself must verify, in its order (apps keep theirs in app_links).
+    var androidApps: [Int64: [AndroidAppExpectationDraft]] = [:]
     var channels: [ChannelRecord]
     var byKey: [DomainKey: DomainRecord] = [:]
     /// What apps put on the domains: the apps' business, so neither compared with the file's
@@ -29,6 +31,7 @@ struct ConfigState {
             }
         }
         for d in domains { byKey[DomainKey(host: d.host, wildcard: d.wildcard)] = d }
+        androidApps = try c.androidAppExpectationsByDomain()
         apps = try c.apps()
         for app in apps {
             appLinks[app.id] = try c.appLinks(appID: app.id)

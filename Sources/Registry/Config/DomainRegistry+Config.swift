@@ -51,7 +51,8 @@ extension DomainRegistry {
                     // Left out when it is the default, so an export of a setup that never chose stays as it was.
                     platforms: domain.platforms == .both ? nil : domain.platforms.rawValue,
                     appIDs: apps.map { .init(service: $0.service.rawValue, appID: $0.appID) },
-                    watchedURLs: watched.map { .init(url: $0.url, expect: $0.expectedAppID ?? "browser", android: $0.android?.rawValue) }))
+                    watchedURLs: watched.map { .init(url: $0.url, expect: $0.expectedAppID ?? "browser", android: $0.android?.rawValue) },
+                    androidApps: state.androidApps[domain.id, default: []].map { AndroidAppEntry(package: $0.packageName, fingerprints: $0.fingerprints) }))
             }
             for app in state.apps {
                 let r = AppRegistration(app, links: state.appLinks[app.id, default: []], watchedURLs: state.appWatched[app.id, default: []].map(\.url))
@@ -103,7 +104,8 @@ extension DomainRegistry {
             let registration = Registration(
                 host: entry.host, appIDs: entry.appIDs,
                 watchedURLs: entry.watchedURLs,
-                intervalMinutes: entry.intervalMinutes ?? defaultMinutes, badge: entry.badge ?? false, platforms: entry.platforms)
+                intervalMinutes: entry.intervalMinutes ?? defaultMinutes, badge: entry.badge ?? false, platforms: entry.platforms,
+                androidApps: entry.androidApps)
             do {
                 let draft = try validate(registration, editing: nil)
                 let key = DomainKey(host: draft.host, wildcard: draft.wildcard)
@@ -170,7 +172,8 @@ extension DomainRegistry {
         case .watchedURL(let i): return at(lines.watchedURLs, i)
         case .expectation(let i): return at(lines.expectations, i)
         case .androidExpectation(let i): return at(lines.androidExpectations, i)
-        case .androidPackage, .androidFingerprints: return lines.entry  // config files do not declare them
+        case .androidPackage(let i): return at(lines.androidPackages, i)
+        case .androidFingerprints(let i): return at(lines.androidFingerprints, i)
         }
     }
 

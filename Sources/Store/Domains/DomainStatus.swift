@@ -14,10 +14,20 @@ public struct DomainStatus: Hashable, Sendable {
     public var openAlerts: [String]
     /// The one line that explains the state (an unmet expectation, else the worst finding).
     public var reason: String?
+    /// What the domain is watched for, and each platform's state by the latest check (the file's
+    /// verdict, as the overview's columns and the API's `apple_state` / `android_state`); nil where
+    /// the platform is not watched, does not count (no assetlinks.json, no Android app expected) or
+    /// was not checked yet. `state` is the worse of the two, unmet expectations included.
+    public var platforms: WatchedPlatforms
+    public var apple: DomainState?
+    public var android: DomainState?
 
     public init(host: String, state: DomainState, lastCheck: Date?, version: String?, openAlerts: [String],
-                reason: String? = nil) {
+                reason: String? = nil, platforms: WatchedPlatforms = .both, apple: DomainState? = nil, android: DomainState? = nil) {
         self.host = host
+        self.platforms = platforms
+        self.apple = apple
+        self.android = android
         self.state = state
         self.lastCheck = lastCheck
         self.version = version
@@ -33,14 +43,17 @@ extension DomainStore {
             return DomainStatus(
                 host: try row.decode("host"), state: DomainState(verdict: try row.decode("last_verdict")),
                 lastCheck: try row.decode("last_checked_at"), version: try row.decode("sha256"),
-                openAlerts: alerts.map { $0.split(separator: "\n").map(String.init) } ?? [], reason: try row.decode("last_reason"))
+                openAlerts: alerts.map { $0.split(separator: "\n").map(String.init) } ?? [], reason: try row.decode("last_reason"),
+                platforms: try row.decode("platforms"),
+                apple: try row.decode("apple_verdict", as: Verdict?.self).map { DomainState(verdict: $0) },
+                android: try row.decode("android_verdict", as: Verdict?.self).map { DomainState(verdict: $0) })
         }
     }
 
     static var statuses: SQL {
-        """
-        SELECT CASE WHEN d.wildcard THEN '*.' || d.host ELSE d.host END AS host, d.last_checked_at,
-               d.last_verdict, d.last_reason, v.sha256,
+        "SELECT " + AndroidResult.sqlAppleVerdict + " AS apple_verdict, " + AndroidResult.sqlAndroidVerdict + " AS android_verdict, " + """
+        CASE WHEN d.wildcard THEN '*.' || d.host ELSE d.host END AS host, d.last_checked_at,
+               d.last_verdict, d.last_reason, v.sha256, d.platforms,
                (SELECT string_agg(CASE WHEN a.subject = '' THEN a.rule ELSE a.rule || ' ' || a.subject END,
                                   E'\\n' ORDER BY a.rule, a.subject)
                 FROM alerts a WHERE a.domain_id = d.id AND a.state = 'open') AS open_alerts

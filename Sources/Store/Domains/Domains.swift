@@ -194,6 +194,17 @@ extension DomainStore {
         }
     }
 
+    /// Every domain's own Android apps, by domain, in each form's order: one query for a config
+    /// apply or export, however many domains.
+    public func androidAppExpectationsByDomain() throws -> [Int64: [AndroidAppExpectationDraft]] {
+        var byDomain: [Int64: [AndroidAppExpectationDraft]] = [:]
+        for row in try rows("SELECT domain_id, package, fingerprints::text FROM expected_android_apps ORDER BY domain_id, position") {
+            byDomain[try row.decode("domain_id"), default: []].append(
+                AndroidAppExpectationDraft(packageName: try row.decode("package"), fingerprints: try row.decodeJSON("fingerprints")))
+        }
+        return byDomain
+    }
+
     public func domain(id: Int64) throws -> DomainRecord? {
         try firstRow("SELECT " + DomainRecord.columns + " FROM domains WHERE id = $1", id).map(DomainRecord.init(row:))
     }

@@ -23,6 +23,8 @@ enum DomainAPI {
         let next_check_at: Date
         var app_ids: [AppIDJSON]?
         var watched_urls: [WatchedJSON]?
+        /// The Android apps the domain itself must verify (an app's own are under /api/v1/apps).
+        var android_apps: [AndroidAppJSON]?
         /// Android's side by the latest check; absent when Android is not watched, does not count for
         /// the domain (no assetlinks.json, no Android app expected) or was never checked.
         var android: AndroidJSON?
@@ -75,6 +77,13 @@ enum DomainAPI {
         var android: String?
     }
 
+    /// An Android app the domain must verify: its package and the SHA-256 fingerprints of which one
+    /// must be granted handle_all_urls (read back upper-case and colon-separated, as stored).
+    struct AndroidAppJSON: Codable {
+        let package: String
+        let fingerprints: [String]
+    }
+
     /// A registration or a change as the API takes it, after the body fitted `registrationSchema`
     /// or `changeSchema` (so every present member has its documented type and form).
     struct DomainInput {
@@ -84,10 +93,14 @@ enum DomainAPI {
         var platforms: String?
         var app_ids: [AppIDJSON]?
         var watched_urls: [WatchedJSON]?
+        /// nil: left as stored (a PATCH without them; none for a new domain).
+        var android_apps: [AndroidAppJSON]?
 
-        init(host: String?, interval_minutes: Int?, badge: Bool?, platforms: String?, app_ids: [AppIDJSON]?, watched_urls: [WatchedJSON]?) {
+        init(host: String?, interval_minutes: Int?, badge: Bool?, platforms: String?, app_ids: [AppIDJSON]?, watched_urls: [WatchedJSON]?,
+             android_apps: [AndroidAppJSON]?) {
             (self.host, self.interval_minutes, self.badge, self.app_ids, self.watched_urls) = (host, interval_minutes, badge, app_ids, watched_urls)
             self.platforms = platforms
+            self.android_apps = android_apps
         }
 
         init(_ members: [String: APIJSON]) {
@@ -103,6 +116,11 @@ enum DomainAPI {
             app_ids = objects(members["app_ids"])?.map { AppIDJSON(service: string($0["service"]) ?? "", app_id: string($0["app_id"]) ?? "") }
             watched_urls = objects(members["watched_urls"])?.map {
                 WatchedJSON(url: string($0["url"]) ?? "", expect: string($0["expect"]) ?? "", android: string($0["android"]))
+            }
+            android_apps = objects(members["android_apps"])?.map { app in
+                let prints: [String]
+                if case .array(let items)? = app["fingerprints"] { prints = items.compactMap(string) } else { prints = [] }
+                return AndroidAppJSON(package: string(app["package"]) ?? "", fingerprints: prints)
             }
         }
     }
@@ -130,6 +148,17 @@ enum DomainAPI {
                                                              example: "com.example.app"))],
                                         required: ["url", "expect"]),
                                 maxItems: 100)),
+        // No pattern: the registry says what is wrong with a package or a fingerprint in the form's
+        // words (a SHA-1 fingerprint, a segment starting with a digit), as a 422 naming the entry.
+        ("android_apps", .array(.object([("package", .string(pattern: nil, maxLength: 255,
+                                                             description: "The Android application ID (422 when it is not one)",
+                                                             example: "com.example.app")),
+                                         ("fingerprints", .array(.string(pattern: nil, maxLength: 200,
+                                                                         description: "A SHA-256 signing-certificate fingerprint: 32 hex octets, colons optional, any case (422 when it is not one)",
+                                                                         example: "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"),
+                                                                 maxItems: 20))],
+                                        required: ["package", "fingerprints"]),
+                                maxItems: 20)),
     ]
     static let registrationSchema = APISchema.object(inputMembers, required: ["host"])
 
@@ -166,7 +195,7 @@ enum DomainAPI {
     ]
 
     static func json(_ d: DomainRecord, now: Date,
-                     detail: (apps: [AppIDExpectation], watched: [WatchedURLExpectation], latest: CheckRow?)? = nil) -> DomainJSON {
+                     detail: (apps: [AppIDExpectation], watched: [WatchedURLExpectation], android: [AndroidAppExpectationDraft], latest: CheckRow?)? = nil) -> DomainJSON {
         var j = DomainJSON(id: d.id, host: d.host, display_name: d.displayName, wildcard: d.wildcard,
                            state: DomainState(verdict: d.lastVerdict, checking: d.isChecking(now: now)).rawValue, reason: d.lastReason,
                            interval_minutes: d.intervalSeconds / 60, badge: d.badgeEnabled, platforms: d.platforms, last_checked_at: d.lastCheckedAt,
@@ -174,6 +203,7 @@ enum DomainAPI {
         if let detail {
             j.app_ids = detail.apps.map { AppIDJSON(service: $0.service.rawValue, app_id: $0.appID) }
             j.watched_urls = detail.watched.map { WatchedJSON(url: $0.url, expect: $0.expectedAppID ?? "browser", android: $0.android?.rawValue) }
+            j.android_apps = detail.android.map { AndroidAppJSON(package: $0.packageName, fingerprints: $0.fingerprints) }
             j.android = androidJSON(d, latest: detail.latest)
         }
         return j
@@ -202,7 +232,8 @@ enum DomainAPI {
     static func registration(_ input: DomainInput) -> Registration {
         Registration(host: input.host ?? "", appIDs: (input.app_ids ?? []).map { .init(service: $0.service, appID: $0.app_id) },
                      watchedURLs: (input.watched_urls ?? []).map { .init(url: $0.url, expect: $0.expect, android: $0.android) },
-                     intervalMinutes: input.interval_minutes, badge: input.badge ?? false, platforms: input.platforms)
+                     intervalMinutes: input.interval_minutes, badge: input.badge ?? false, platforms: input.platforms,
+                     androidApps: input.android_apps.map { $0.map { AndroidAppEntry(package: $0.package, fingerprints: $0.fingerprints) } })
     }
 
     /// The registry's refusal as the API's error: the first refused field, named as in the JSON body.
@@ -227,8 +258,8 @@ enum DomainAPI {
         case .watchedURL(let i): "watched_urls[\(i)].url"
         case .expectation(let i): "watched_urls[\(i)].expect"
         case .androidExpectation(let i): "watched_urls[\(i)].android"
-        // The API does not take a domain's own Android apps (an app's are /api/v1/apps).
-        case .androidPackage, .androidFingerprints: "body"
+        case .androidPackage(let i): "android_apps[\(i)].package"
+        case .androidFingerprints(let i): "android_apps[\(i)].fingerprints"
         }
     }
 
@@ -256,7 +287,8 @@ enum DomainAPI {
         guard let d = try store.domain(id: id) else { throw WebError.notFound("No such domain.") }
         let latest = try d.lastCheckID.flatMap { try store.check(id: $0) }
         return APIResponses.json(json(d, now: c.now, detail: (try store.appIDExpectations(domainID: id),
-                                                             try store.watchedURLs(domainID: id), latest)), status: status)
+                                                             try store.watchedURLs(domainID: id), try store.androidAppExpectations(domainID: id),
+                                                             latest)), status: status)
     }
 
     static func update(_ c: RequestContext, store: any DomainStore & CheckStore) throws -> WebResponse {
@@ -268,7 +300,9 @@ enum DomainAPI {
         input = DomainInput(host: nil, interval_minutes: input.interval_minutes ?? d.intervalSeconds / 60, badge: input.badge ?? d.badgeEnabled,
                             platforms: input.platforms ?? d.platforms.rawValue,
                             app_ids: input.app_ids ?? current.0.map { AppIDJSON(service: $0.service.rawValue, app_id: $0.appID) },
-                            watched_urls: input.watched_urls ?? current.1.map { WatchedJSON(url: $0.url, expect: $0.expectedAppID ?? "browser", android: $0.android?.rawValue) })
+                            watched_urls: input.watched_urls ?? current.1.map { WatchedJSON(url: $0.url, expect: $0.expectedAppID ?? "browser", android: $0.android?.rawValue) },
+                            // Left out: nil, which the registry leaves as stored.
+                            android_apps: input.android_apps)
         do {
             try c.registry.edit(domainID: d.id, registration(input))
         } catch let refusal as RegistrationError {

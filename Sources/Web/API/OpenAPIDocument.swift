@@ -90,7 +90,11 @@ enum OpenAPIDocument {
               "platforms": \#(platforms),
               "last_checked_at": \#(dateTime), "last_changed_at": \#(dateTime), "next_check_at": \#(dateTime),
               "app_ids": {"type": "array", "items": {"type": "object", "required": ["service", "app_id"], "properties": {"service": {"type": "string"}, "app_id": {"type": "string"}}}},
-              "watched_urls": {"type": "array", "items": {"type": "object", "required": ["url", "expect"], "properties": {"url": {"type": "string"}, "expect": {"type": "string"}}}},
+              "watched_urls": {"type": "array", "items": {"type": "object", "required": ["url", "expect"], "properties": {"url": {"type": "string"}, "expect": {"type": "string"},
+                "android": {"type": "string", "description": "What it must do on Android when stated apart: a package name, or nothing; absent: derived from expect"}}}},
+              "android_apps": {"type": "array", "description": "The Android apps the domain itself must verify (an app's own are under /apps)", "items": {"type": "object",
+                "required": ["package", "fingerprints"], "properties": {"package": {"type": "string"},
+                "fingerprints": {"type": "array", "items": {"type": "string", "description": "Upper-case, colon-separated"}}}}},
               "android": \#(android)}}
             """#
         let domainList = #"""
@@ -188,7 +192,7 @@ enum OpenAPIDocument {
               "parameters": [\#(domainParameter)],
               "get": {"operationId": "getDomain", "summary": "Read a domain",
                 "responses": \#(responses(jsonResponse(200, "The domain", domainRef), refs: [404]))},
-              "patch": {"operationId": "changeDomain", "summary": "Change interval, badge, platforms, app IDs or watched URLs; members left out keep their value",
+              "patch": {"operationId": "changeDomain", "summary": "Change interval, badge, platforms, app IDs, watched URLs or Android apps; members left out keep their value",
                 "requestBody": \#(jsonBody(##"{"$ref": "#/components/schemas/DomainChange"}"##)),
                 "responses": \#(responses(jsonResponse(200, "The domain", domainRef), refs: [400, 403, 404, 413, 415, 422]))},
               "delete": {"operationId": "deleteDomain", "summary": "Delete a domain and its history",

@@ -249,7 +249,7 @@ public enum DomainPage {
     }
 
     static func expectations(_ m: DomainPageModel) -> HTML {
-        guard !m.appIDs.isEmpty || !m.watched.isEmpty else { return .empty }
+        guard !m.appIDs.isEmpty || !m.watched.isEmpty || !m.androidApps.isEmpty else { return .empty }
         var out: HTML = "<section class=\"card\" id=\"expectations\"><h2>Expectations</h2><dl class=\"facts\">"
         // Each expectation says whether the current file meets it (nothing when no usable file was seen).
         func verdict(_ holds: Bool, _ detail: String = "") -> HTML {
@@ -264,7 +264,17 @@ public enum DomainPage {
         for w in m.watched {
             let expect = w.expect == "browser" ? "stays in the browser" : "opens " + w.expect
             let outcome = m.expectationStatus?.watchedOutcomes[w.url]
-            out.append("<dt>URL</dt><dd><code>\(w.url)</code> \(expect)\(verdict(outcome?.holds ?? true, "it \(outcome?.actual ?? "")"))</dd>")
+            var android: HTML = .empty
+            if let a = m.androidWatched[w.url] {
+                // Measured by Android's own check, so shown even where Apple's file gave no verdict.
+                let holds: HTML = a.holds.map { $0 ? " <span class=\"expect-holds\">✓ holds</span>"
+                    : " <span class=\"expect-fails\">✗ it \(a.actual ?? "")</span>" } ?? .empty
+                android = "<br><span class=\"android-expect\">Android 15+: \(a.expected)\(a.statedApart ? "" : " (as on Apple)")</span>\(holds)"
+            }
+            out.append("<dt>URL</dt><dd><code>\(w.url)</code> \(expect)\(verdict(outcome?.holds ?? true, "it \(outcome?.actual ?? "")"))\(android)</dd>")
+        }
+        for app in m.androidApps {
+            out.append("<dt>Android app</dt><dd><span class=\"mono\">\(app.package)</span> <span class=\"muted\">\(app.keys) signing key\(app.keys == 1 ? "" : "s")</span></dd>")
         }
         out.append("</dl></section>")
         return out

@@ -95,6 +95,18 @@ enum DomainPageBuilder {
             now: Int64(now.timeIntervalSince1970))
         model.appleState = d.platforms.watches(.apple) ? latest?.verdict.map { DomainState(verdict: $0) } : nil
         model.android = android
+        model.androidApps = try db.androidAppExpectations(domainID: d.id).map { ($0.packageName, $0.fingerprints.count) }
+        if d.platforms.watches(.android) {
+            let measured = Dictionary((android.state == nil ? [] : android.result?.watchedURLs ?? []).map { ($0.url, $0) },
+                                      uniquingKeysWith: { first, _ in first })
+            for w in watched {
+                let result = measured[w.url]
+                // Derived expectations are shown only where a check measured them (the pipeline derives them).
+                guard let expected = w.android?.outcome ?? result?.expected else { continue }
+                model.androidWatched[w.url] = .init(expected: expected.description, statedApart: w.android != nil,
+                                                    actual: result?.actual.description, holds: result?.meetsExpectation)
+            }
+        }
         // Android made the domain worse than Apple's file did: the sentence says so, not Apple's words.
         if let androidVerdict = android.state.flatMap({ _ in android.result?.verdict }), !checking,
            androidVerdict > (d.platforms.watches(.apple) ? latest?.verdict ?? .pass : .pass) {

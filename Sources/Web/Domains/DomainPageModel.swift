@@ -130,6 +130,22 @@ public struct DomainPageModel: Sendable {
     public var appleState: DomainState?
     /// The Android column and details; nil on pages built without it (tests of Apple's sections alone).
     var android: AndroidPanel?
+    /// What each watched URL must do on Android, by URL, for the expectations card: stated apart
+    /// (`watched_urls.expected_android`) or, when Android counts, derived from Apple's; with the
+    /// latest check's outcome on Android 15+ when it measured one.
+    var androidWatched: [String: AndroidExpectationView] = [:]
+    /// The Android apps the domain itself must verify (its form's), for the expectations card.
+    var androidApps: [(package: String, keys: Int)] = []
+
+    struct AndroidExpectationView: Sendable {
+        /// "opens com.example.app" / "stays in the browser".
+        var expected: String
+        /// Stated apart from Apple's expectation, rather than derived from it.
+        var statedApart: Bool
+        /// The latest check's outcome; nil when none was measured (Android does not count, or no check yet).
+        var actual: String?
+        var holds: Bool?
+    }
 
     public init(id: Int64, host: String, displayHost: String, isWildcard: Bool = false, intervalMinutes: Int = 60,
                 badge: Bool = false, state: DomainState, verdictSentence: String, checking: Bool = false,

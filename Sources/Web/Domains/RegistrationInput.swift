@@ -55,7 +55,7 @@ enum RegistrationInput {
         Registration(host: f.host, appIDs: f.appIDs.map { .init(service: $0.service, appID: $0.appID) },
                      watchedURLs: f.watched.map { .init(url: $0.url, expect: $0.expect, android: $0.android) },
                      intervalMinutes: Int(f.intervalMinutes) ?? 0, badge: f.badge, platforms: f.platforms)
-            .withAndroidApps(f.android.map { .init(package: $0.package, fingerprints: $0.fingerprints) })
+            .withAndroidApps(f.android.map { AndroidAppEntry(package: $0.package, typedFingerprints: $0.fingerprints) })
     }
 
     /// The form again, as typed, with the registry's messages beside their fields.
