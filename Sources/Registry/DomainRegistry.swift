@@ -119,7 +119,10 @@ public struct DomainRegistry: Sendable {
             }
             let draft = DomainDraft(host: host.ascii, displayName: host.unicode, wildcard: host.isWildcard,
                                     intervalSeconds: interval * 60, badgeEnabled: false, appIDs: apps, watchedURLs: [],
-                                    platforms: platforms)
+                                    platforms: platforms,
+                                    androidApps: entry.androidApps.map {
+                                        AndroidAppExpectationDraft(packageName: $0.package.text, fingerprints: $0.fingerprints.map(\.text))
+                                    })
             // Not requested: each first check waits for its host's slot in the interval, so a list of
             // 10,000 starts spread over an hour, not all due in one second ("check now" still runs one at once).
             let firstCheck = SchedulePolicy().slot(for: draft.host, interval: .seconds(draft.intervalSeconds), notBefore: Date())

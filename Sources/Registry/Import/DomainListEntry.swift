@@ -7,11 +7,25 @@ public struct DomainListEntry: Hashable, Sendable {
     public var host: String
     /// Required app IDs per service, from the CSV columns after the host.
     public var appIDs: [Service: [AppID]]
+    /// The domain's own Android apps, from `android:PACKAGE=FINGERPRINT[;FINGERPRINT…]` columns.
+    public var androidApps: [AndroidAppColumn]
 
-    public init(line: Int, host: String, appIDs: [Service: [AppID]] = [:]) {
+    public init(line: Int, host: String, appIDs: [Service: [AppID]] = [:], androidApps: [AndroidAppColumn] = []) {
         self.line = line
         self.host = host
         self.appIDs = appIDs
+        self.androidApps = androidApps
+    }
+}
+
+/// An Android app from an import line, checked by the form's rules (`AndroidPackage`,
+/// `CertificateFingerprint`): its package and the fingerprints, in the one stored form, sorted.
+public struct AndroidAppColumn: Hashable, Sendable {
+    public var package: AndroidPackage
+    public var fingerprints: [CertificateFingerprint]
+    public init(package: AndroidPackage, fingerprints: [CertificateFingerprint]) {
+        self.package = package
+        self.fingerprints = fingerprints
     }
 }
 

@@ -1,7 +1,9 @@
 import Vocabulary
 
 /// Reads an import file: one domain per line, or CSV whose first column is the host and whose other
-/// columns are app IDs (`TEAMID.bundle.id`, for applinks) or `service:TEAMID.bundle.id`.
+/// columns are app IDs (`TEAMID.bundle.id`, for applinks) or `service:TEAMID.bundle.id`, or the
+/// domain's own Android apps as `android:PACKAGE=FINGERPRINT[;FINGERPRINT…]` (SHA-256, colons
+/// optional, any case: the form's rules).
 /// Blank lines, `#` comments and a header row starting with `host` are ignored. Never throws:
 /// every line becomes an entry or a refusal with its reason.
 public enum DomainListParser {
@@ -29,8 +31,23 @@ public enum DomainListParser {
                 continue
             }
             var appIDs: [Service: [AppID]] = [:]
+            var androidApps: [AndroidAppColumn] = []
             var problem: String?
             for field in fields.dropFirst() where !field.isEmpty {
+                if field.lowercased().hasPrefix("android:") {
+                    switch androidApp(String(field.dropFirst("android:".count))) {
+                    case .success(let app):
+                        if androidApps.contains(where: { $0.package == app.package }) {
+                            problem = "\(app.package) is listed twice; put all its fingerprints in one column, separated by ;"
+                        } else {
+                            androidApps.append(app)
+                        }
+                    case .failure(let reason):
+                        problem = reason.message
+                    }
+                    if problem != nil { break }
+                    continue
+                }
                 switch appID(field) {
                 case .success(let (service, id)):
                     if !(appIDs[service] ?? []).contains(id) { appIDs[service, default: []].append(id) }
@@ -42,7 +59,7 @@ public enum DomainListParser {
             if let problem {
                 refusals.append(DomainListRefusal(line: number, text: line, reason: problem))
             } else {
-                entries.append(DomainListEntry(line: number, host: host, appIDs: appIDs))
+                entries.append(DomainListEntry(line: number, host: host, appIDs: appIDs, androidApps: androidApps))
             }
         }
         return Result(entries: entries, refusals: refusals)
@@ -68,6 +85,28 @@ public enum DomainListParser {
         } catch {
             return .failure(FieldError(message: "\"\(id)\" is not an app ID: \(error.message)"))
         }
+    }
+
+    /// `PACKAGE=FINGERPRINT[;FINGERPRINT…]`, each checked by the form's rule.
+    static func androidApp(_ text: String) -> Swift.Result<AndroidAppColumn, FieldError> {
+        let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        let package: AndroidPackage
+        do {
+            package = try AndroidPackage(typed: String(parts[0]))
+        } catch {
+            return .failure(FieldError(message: "android:\(text): \(error.message)"))
+        }
+        let typed = parts.count == 2 ? parts[1].split(separator: ";").map { $0.trimmed(of: " \t") }.filter { !$0.isEmpty } : []
+        guard !typed.isEmpty else {
+            return .failure(FieldError(message: "android:\(text): add the app's SHA-256 fingerprints after =, separated by ; (android:\(package)=14:6D:E9:…)"))
+        }
+        var fingerprints: Set<CertificateFingerprint> = []
+        for fingerprint in typed {
+            do { fingerprints.insert(try CertificateFingerprint(typed: fingerprint)) } catch {
+                return .failure(FieldError(message: "android:\(package): \(error.message)"))
+            }
+        }
+        return .success(AndroidAppColumn(package: package, fingerprints: fingerprints.sorted()))
     }
 
     /// Splits one CSV line on commas, honouring double quotes (`""` inside quotes is a quote).

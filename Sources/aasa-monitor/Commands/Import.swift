@@ -8,7 +8,7 @@ extension AASAMonitor {
     /// `aasa-monitor import FILE`: bulk registration from a list or CSV.
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Register many domains from a file: one per line, or CSV host,appID,… (service:appID for other services).",
+            abstract: "Register many domains from a file: one per line, or CSV host,appID,… (service:appID for other services; android:PACKAGE=SHA256;… for the domain's own Android apps).",
             discussion: "Prints what was added, skipped (already registered) and refused (with the reason). Exit status 1 when any line was refused.")
 
         @OptionGroup var database: DatabaseOptions
