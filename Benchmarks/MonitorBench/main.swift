@@ -11,6 +11,10 @@
 //   MonitorBench --economy 2000 [--parallel 128]     (requests per check and checks/s, both platforms)
 //   MonitorBench --handshakes 2000 [--parallel 64] [--unchanged-rounds 3]   (full handshakes, resumptions, 304s per check)
 //   MonitorBench --workers 1,2,4 --domains 2000      (worker processes against one PostgreSQL: checks/s per count)
+//   MonitorBench --round 10000[,100000] [--workers 1,2,4] [--pace 278,0.8] [--baseline-hosts 10000]
+//                [--max-in-flight 128] [--pool-size 4] [--poll-seconds S]
+//       (serve + worker processes on serve's embedded PostgreSQL: sustained checks/s, scheduler lag, RSS,
+//        dead tuples; SustainedRound.swift; Benchmarks/scale-bench.sh --round runs it)
 import Fetch
 import Foundation
 import Monitor
@@ -31,9 +35,12 @@ struct Options {
     var handshakes: Int?
     /// `--workers 1,2,4`: only the worker-process scaling run (Workers.swift).
     var workers: [Int] = []
+    /// `--round N[,N…]`: only the sustained rounds of the real processes (SustainedRound.swift).
+    var round: RoundOptions?
 
     init(_ arguments: [String]) {
         var i = 1
+        func list(_ i: Int) -> [Substring] { (i + 1 < arguments.count ? arguments[i + 1] : "").split(separator: ",") }
         while i < arguments.count {
             let value = i + 1 < arguments.count ? Int(arguments[i + 1]) : nil
             switch arguments[i] {
@@ -45,8 +52,14 @@ struct Options {
             case "--economy": economy = value; i += 1
             case "--handshakes": handshakes = value; i += 1
             case "--workers":
-                workers = (i + 1 < arguments.count ? arguments[i + 1] : "").split(separator: ",").compactMap { Int($0) }
+                workers = list(i).compactMap { Int($0) }
                 i += 1
+            case "--round": round = round ?? RoundOptions(); round?.domains = list(i).compactMap { Int($0) }; i += 1
+            case "--pace": round = round ?? RoundOptions(); round?.paces = list(i).compactMap { Double($0) }; i += 1
+            case "--baseline-hosts": round = round ?? RoundOptions(); round?.baselineHosts = value ?? 10_000; i += 1
+            case "--max-in-flight": round = round ?? RoundOptions(); round?.maxInFlight = value ?? 128; i += 1
+            case "--pool-size": round = round ?? RoundOptions(); round?.poolSize = value ?? 4; i += 1
+            case "--poll-seconds": round = round ?? RoundOptions(); round?.pollSeconds = list(i).first.flatMap { Double($0) }; i += 1
             default: break
             }
             i += 1
@@ -163,6 +176,12 @@ if let domains = options.economy {
 }
 if let domains = options.handshakes {
     try await handshakeEconomy(domains: domains, parallel: options.parallel, rounds: options.unchangedRounds, fleet: fleet)
+    fleet.stop()
+    exit(0)
+}
+if var round = options.round, !round.domains.isEmpty {
+    if !options.workers.isEmpty { round.workers = options.workers }
+    try await sustainedRounds(round, fleet: fleet)
     fleet.stop()
     exit(0)
 }

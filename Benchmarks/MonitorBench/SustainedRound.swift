@@ -1,0 +1,467 @@
+// Sustained rounds (issue #17): the real product, not the pipeline in-process. A release `serve` starts
+// its embedded PostgreSQL (full durability, as shipped) and W release `worker` processes join it; N
+// domains are registered (both platforms' files on the fleet's default server, a CDN copy and Google's
+// answer each, the wildcard certificate for every name through connect-to). Per worker count:
+//   - backlog round: every domain due at once; checks/s is N over the time until every domain has had
+//     the round's check (`domains.check_round`): what the processes sustain flat out;
+//   - paced rounds: each domain due at its own time, spread over the round at R checks/s in the order
+//     of a hash of its host (as SchedulePolicy's slots spread an interval); scheduler lag is
+//     started − due per check, from check_repeats (started = finished − the check's fetch time) and
+//     checks (started_at), against the due times the bench wrote (`bench_due`).
+// Every second the bench reads each process's memory from /proc (serve, each worker, every postgres
+// process: VmHWM is the kernel's own peak) and every two seconds pg_stat_user_tables' dead tuples.
+// Once per N, on the same host names: curl --parallel and the bare fetcher (a settled check's own two
+// fetches), and a full-handshake loop (`openssl s_time -new`) against the fleet: the physical limit.
+import Fetch
+import Foundation
+import Glibc
+import Store
+import TestSupport
+import Vocabulary
+
+struct RoundOptions {
+    var domains: [Int] = [10_000]
+    var workers: [Int] = [1, 2, 4]
+    /// Paced rounds: a value above 1 is checks/s; at most 1, a fraction of the backlog round's rate.
+    var paces: [Double] = [278, 0.8]
+    /// Host names for the curl and bare-fetcher baselines (their rate does not depend on N).
+    var baselineHosts = 10_000
+    var maxInFlight = 128
+    var poolSize = 4
+    var pollSeconds: Double?
+}
+
+/// A process's memory from /proc/PID/status, in kB: VmRSS (now), VmHWM (its peak), RssAnon (private).
+struct ProcessMemory {
+    var rss = 0, peak = 0, anonymous = 0
+
+    init?(pid: Int32) {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") {
+            let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" })   // "VmRSS:\t   1234 kB"
+            guard parts.count >= 2, let kB = Int(parts[1]) else { continue }
+            switch parts[0] {
+            case "VmRSS:": rss = kB
+            case "VmHWM:": peak = kB
+            case "RssAnon:": anonymous = kB
+            default: break
+            }
+        }
+    }
+
+    /// The postmaster and its children (backends, autovacuum, checkpointer …).
+    static func postgresProcesses(dataDirectory: String) -> [Int32] {
+        guard let text = try? String(contentsOfFile: dataDirectory + "/postgresql/postmaster.pid", encoding: .utf8),
+              let first = text.split(separator: "\n").first, let postmaster = Int32(first) else { return [] }
+        var pids = [postmaster]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            // "pid (comm) state ppid …": comm may hold spaces, so read after its closing parenthesis.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, Int32(fields[1]) == postmaster { pids.append(pid) }
+        }
+        return pids
+    }
+}
+
+/// CPU time from /proc/PID/stat in seconds: the process's own (every thread) plus its children's that
+/// have exited (a postgres backend whose worker went). Zero for a process that is gone.
+func cpuSeconds(_ pid: Int32) -> Double {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return 0 }
+    // After "pid (comm)": state is field 3, utime 14, stime 15, cutime 16, cstime 17.
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    guard fields.count > 15 else { return 0 }
+    let ticks = (11...14).compactMap { Double(fields[$0]) }.reduce(0, +)
+    return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+
+/// The direct children of `parent`.
+func childProcesses(of parent: Int32) -> [Int32] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry -> Int32? in
+        guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 1 && Int32(fields[1]) == parent ? pid : nil
+    }
+}
+
+/// The nginx master of `fleet` (its command line names the fleet's directory).
+func fleetNginx(_ fleet: TestTLSFleet) -> Int32? {
+    ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry -> Int32? in
+        guard let pid = Int32(entry), (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.hasPrefix("nginx") == true,
+              let command = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")),
+              String(decoding: command, as: UTF8.self).contains(fleet.directory.path) else { return nil }
+        return pid
+    }.first
+}
+
+/// Samples the processes' memory every second and the tables' dead tuples every two, on its own thread.
+final class RoundSampler: @unchecked Sendable {
+    struct Peaks {
+        /// Per named process: the largest VmRSS seen and the last VmHWM read.
+        var rss: [String: Int] = [:], hwm: [String: Int] = [:]
+        /// Every postgres process together: the largest sum of private memory, and of VmRSS.
+        var postgresAnonymous = 0, postgresRSS = 0, postgresLargestHWM = 0, postgresProcesses = 0
+        var deadTuples: [String: Int] = [:], liveTuples: [String: Int] = [:]
+        var autovacuums: [String: Int] = [:]
+    }
+
+    private let lock = NSLock()
+    private var peaks = Peaks()
+    private var processes: [String: Int32] = [:]
+    private var running = true
+    private let database: Database
+    private let dataDirectory: String
+    private var thread: Thread?
+
+    init(database: Database, dataDirectory: String) {
+        self.database = database
+        self.dataDirectory = dataDirectory
+    }
+
+    func track(_ name: String, pid: Int32) { lock.withLock { processes[name] = pid } }
+    func untrack(_ name: String) { _ = lock.withLock { processes.removeValue(forKey: name) } }
+
+    /// Returns the peaks since the last reset and starts over.
+    func reset() -> Peaks {
+        sample(tables: true)
+        return lock.withLock {
+            let result = peaks
+            peaks = Peaks()
+            return result
+        }
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            var tick = 0
+            while lock.withLock({ running }) {
+                sample(tables: tick % 2 == 0)
+                tick += 1
+                Thread.sleep(forTimeInterval: 1)
+            }
+        }
+        self.thread = thread
+        thread.start()
+    }
+
+    func stop() { lock.withLock { running = false } }
+
+    private func sample(tables: Bool) {
+        let named = lock.withLock { processes }
+        var memory: [String: ProcessMemory] = [:]
+        for (name, pid) in named { memory[name] = ProcessMemory(pid: pid) }
+        let postgres = ProcessMemory.postgresProcesses(dataDirectory: dataDirectory).compactMap { ProcessMemory(pid: $0) }
+        var stats: [(String, Int, Int, Int)] = []
+        if tables {
+            stats = (try? database.rows("""
+                SELECT relname::text, n_dead_tup, n_live_tup, autovacuum_count FROM pg_stat_user_tables
+                WHERE relname IN ('domains', 'domain_stats', 'check_repeats', 'checks', 'domain_counts')
+                """).map { (try $0.decode(0, as: String.self), try $0.decode(1, as: Int.self), try $0.decode(2, as: Int.self),
+                            try $0.decode(3, as: Int.self)) }) ?? []
+        }
+        lock.withLock {
+            for (name, m) in memory {
+                peaks.rss[name] = max(peaks.rss[name] ?? 0, m.rss)
+                peaks.hwm[name] = max(peaks.hwm[name] ?? 0, m.peak)
+            }
+            peaks.postgresAnonymous = max(peaks.postgresAnonymous, postgres.map(\.anonymous).reduce(0, +))
+            peaks.postgresRSS = max(peaks.postgresRSS, postgres.map(\.rss).reduce(0, +))
+            peaks.postgresLargestHWM = max(peaks.postgresLargestHWM, postgres.map(\.peak).max() ?? 0)
+            peaks.postgresProcesses = max(peaks.postgresProcesses, postgres.count)
+            for (table, dead, live, vacuums) in stats {
+                peaks.deadTuples[table] = max(peaks.deadTuples[table] ?? 0, dead)
+                peaks.liveTuples[table] = max(peaks.liveTuples[table] ?? 0, live)
+                peaks.autovacuums[table] = vacuums
+            }
+        }
+    }
+}
+
+/// Scheduler lag of a paced round, in seconds, and how many checks it was measured over.
+typealias SchedulerLag = (p50: Double, p99: Double, max: Double, checks: Int)
+
+struct RoundRow {
+    var workers = 0
+    var kind = ""
+    var rate = 0.0
+    var target: Double?
+    var lag: SchedulerLag?
+    var peaks = RoundSampler.Peaks()
+    var load = ""
+    /// Committed transactions in the database per check (pg_stat_database, all processes): what the
+    /// claims and writes cost in round trips that commit.
+    var transactionsPerCheck = 0.0
+    /// CPU milliseconds per check by process kind over the round (workers together, every postgres
+    /// process, the fleet's nginx, serve, this bench: the fake Google API and the sampler).
+    var cpuPerCheck: [(String, Double)] = []
+}
+
+/// A full-handshake loop against the fleet: `openssl s_time -new` (a new TLS 1.3 session per
+/// connection, nothing resumed) for `seconds`, one client process. Returns handshakes per second of
+/// wall time; client and nginx share this machine, so it is both ends' cost.
+func handshakeLoop(fleet: TestTLSFleet, seconds: Int) -> Double {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+    process.arguments = ["s_time", "-connect", "127.0.0.1:\(fleet.port)", "-new", "-time", "\(seconds)", "-CAfile", fleet.caFile,
+                         "-verify", "1"]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return 0 }
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    // "1234 connections in 11 real seconds, 0 bytes read per connection"
+    for line in output.split(separator: "\n") where line.contains("real seconds") {
+        let words = line.split(separator: " ")
+        if let count = Double(words.first ?? ""), let index = words.firstIndex(of: "in"), index + 1 < words.count,
+           let wall = Double(words[index + 1]), wall > 0 {
+            return count / wall
+        }
+    }
+    return 0
+}
+
+func sustainedRounds(_ options: RoundOptions, fleet: TestTLSFleet) async throws {
+    let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    let binary = directory.appendingPathComponent("aasa-monitor")
+    guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+        print("build it first: swift build -c release --product aasa-monitor (looked for \(binary.path))")
+        return
+    }
+    let migrations = try TestPostgres.migrationsDirectory()
+    print("monitor-bench --round: serve + worker processes (release) on serve's embedded PostgreSQL, the TLS fleet (nginx, 2 workers); "
+          + "\(ProcessInfo.processInfo.activeProcessorCount) cores; load \(loadAverage())")
+    let handshakes = handshakeLoop(fleet: fleet, seconds: 10)
+    print(String(format: "full TLS handshakes (openssl s_time -new, one client, nginx on the same cores): %.0f/s", handshakes))
+    var summary: [(Int, [RoundRow], baseline: (curl: Double, fetcher: Double))] = []
+    for n in options.domains {
+        let (rows, baseline) = try await roundsFor(n, options: options, fleet: fleet, binary: binary, migrations: migrations)
+        summary.append((n, rows, baseline))
+    }
+
+    print("\nSide by side (checks/s; lag = started − due, p50 / p99 / max s; RSS peaks in MB):")
+    print("| domains | workers | round | checks/s | vs curl | vs bare fetcher | vs handshakes/s | lag p50 / p99 / max | serve RSS | worker RSS (each) | postgres (largest process / all private) | dead tuples max: domains, domain_stats, check_repeats | transactions per check | load |")
+    print("|---:|---:|---|---:|---:|---:|---:|---|---:|---|---|---|---:|---|")
+    for (n, rows, baseline) in summary {
+        for row in rows {
+            let lag = row.lag.map { String(format: "%.2f / %.2f / %.1f (%d)", $0.p50, $0.p99, $0.max, $0.checks) } ?? ""
+            let workerRSS = (0..<row.workers).map { "\((row.peaks.hwm["worker\($0)"] ?? 0) / 1024)" }.joined(separator: ", ")
+            let dead = ["domains", "domain_stats", "check_repeats"].map { "\(row.peaks.deadTuples[$0] ?? 0)" }.joined(separator: ", ")
+            let target = row.target.map { String(format: " at %.0f/s", $0) } ?? ""
+            print("| \(n) | \(row.workers) | \(row.kind)\(target) | " + String(format: "%.0f | %.2f× | %.2f× | %.2f× | ", row.rate,
+                  row.rate / max(baseline.curl, 1e-9), row.rate / max(baseline.fetcher, 1e-9), row.rate / max(handshakes, 1e-9))
+                  + "\(lag) | \((row.peaks.hwm["serve"] ?? 0) / 1024) | \(workerRSS) | "
+                  + "\(row.peaks.postgresLargestHWM / 1024) / \(row.peaks.postgresAnonymous / 1024) | \(dead) | "
+                  + String(format: "%.2f", row.transactionsPerCheck) + " | \(row.load) |")
+        }
+    }
+    print("load after: \(loadAverage())")
+}
+
+private func roundsFor(_ n: Int, options: RoundOptions, fleet: TestTLSFleet, binary: URL, migrations: String) async throws
+    -> ([RoundRow], (curl: Double, fetcher: Double)) {
+    print("\n== \(n) domains ==")
+    let hosts = try economyHosts(n, fleet: fleet)
+    let baselineHosts = Array(hosts.prefix(options.baselineHosts))
+    let curl = try economyCurl(baselineHosts, fleet: fleet, parallel: options.maxInFlight)
+    let fetcher = try await economyFetcher(baselineHosts, fleet: fleet, parallel: options.maxInFlight, everything: false)
+    print(String(format: "baselines on %d of the host names: curl --parallel (AASA + assetlinks.json) %.0f hosts/s; bare fetcher (the platforms' own fetches) %.0f checks/s",
+                 baselineHosts.count, curl, fetcher.rate))
+
+    let data = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-round-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: data) }
+    let logs = data.appendingPathComponent("logs")
+    try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+    let dataDirectory = data.appendingPathComponent("db").path
+
+    func launch(_ name: String, _ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        _ = FileManager.default.createFile(atPath: logs.appendingPathComponent("\(name).out").path, contents: nil)
+        _ = FileManager.default.createFile(atPath: logs.appendingPathComponent("\(name).err").path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: logs.appendingPathComponent("\(name).out"))
+        process.standardError = try FileHandle(forWritingTo: logs.appendingPathComponent("\(name).err"))
+        try process.run()
+        return process
+    }
+    let serve = try launch("serve", ["serve", "--data-dir", dataDirectory, "--migrations-dir", migrations, "--port", "0", "--no-crawl"])
+    defer {
+        serve.terminate()
+        serve.waitUntilExit()
+    }
+    let started = Date().addingTimeInterval(120)
+    while Date() < started, serve.isRunning,
+          !((try? String(contentsOf: logs.appendingPathComponent("serve.out"), encoding: .utf8)) ?? "").contains("listening") {
+        usleep(200_000)   // Thread.sleep is refused in async code; this is a bench waiting on a process
+    }
+    guard serve.isRunning else {
+        print("serve did not start: " + ((try? String(contentsOf: logs.appendingPathComponent("serve.err"), encoding: .utf8)) ?? ""))
+        return ([], (curl, fetcher.rate))
+    }
+    let database = Database(configuration: ConnectionConfiguration(
+        url: "postgresql:///aasa_monitor?host=\(dataDirectory)/run&port=5432&user=aasa_monitor"), poolSize: 2)
+    defer { database.close() }
+    // The columns `createDomain` writes (no expectations), in one statement instead of N.
+    try database.execute("""
+        INSERT INTO domains (host, display_name, wildcard, interval_seconds, badge_enabled, next_check_at, platforms)
+        SELECT 'e' || g || '.fleet.test', 'e' || g || '.fleet.test', false, 3600, false, now() + interval '1 day', 'both'
+        FROM generate_series(0, $1 - 1) g
+        """, n)
+    try database.execute("CREATE TABLE bench_due (domain_id bigint PRIMARY KEY, due_at timestamptz NOT NULL)")
+    try database.execute("VACUUM ANALYZE")
+
+    let sampler = RoundSampler(database: database, dataDirectory: dataDirectory)
+    sampler.track("serve", pid: serve.processIdentifier)
+    sampler.start()
+    defer { sampler.stop() }
+
+    var round = 0
+    /// Makes the round's domains due and waits until each has had the round's check; returns when the
+    /// due times were written and when the last check was recorded. A round that makes no progress for
+    /// ten minutes (a check that keeps failing waits out its lease) is reported as it stands.
+    var transactions = 0
+    var workerPIDs: [Int32] = []
+    let nginx = fleetNginx(fleet)
+    func cpu() -> [(String, Double)] {
+        let postmaster = ProcessMemory.postgresProcesses(dataDirectory: dataDirectory).first
+        let postgres = postmaster.map { cpuSeconds($0) + childProcesses(of: $0).map(cpuSeconds).reduce(0, +) } ?? 0
+        let web = nginx.map { cpuSeconds($0) + childProcesses(of: $0).map(cpuSeconds).reduce(0, +) } ?? 0
+        return [("workers", workerPIDs.map(cpuSeconds).reduce(0, +)), ("postgres", postgres), ("nginx", web),
+                ("serve", cpuSeconds(serve.processIdentifier)), ("bench", cpuSeconds(getpid()))]
+    }
+    var cpuBefore: [(String, Double)] = [], cpuSpent: [(String, Double)] = []
+    func committed() throws -> Int {
+        try database.value("SELECT xact_commit::bigint FROM pg_stat_database WHERE datname = current_database()")
+    }
+    func runRound(due: () throws -> Void) throws -> (start: Date, end: Date) {
+        round += 1
+        transactions = try committed()
+        cpuBefore = cpu()
+        try due()
+        let start = Date()
+        var left = Int.max, progressed = Date()
+        while true {
+            let now: Int = try database.value("SELECT count(*)::int FROM domains WHERE check_round < $1", round)
+            if now == 0 { break }
+            if now < left { left = now; progressed = Date() }
+            if Date().timeIntervalSince(progressed) > 600 {
+                print("  round \(round): \(now) domains not checked after ten minutes without progress; counted as they stand")
+                break
+            }
+            Thread.sleep(forTimeInterval: 1)
+        }
+        let end = Date()
+        transactions = try committed() - transactions
+        cpuSpent = zip(cpu(), cpuBefore).map { ($0.0, ($0.1 - $1.1) * 1000 / Double(max(n, 1))) }
+        return (start, end)
+    }
+    func allDue() throws { try database.execute("UPDATE domains SET next_check_at = now() - interval '1 second'") }
+    func rate(_ span: (start: Date, end: Date)) -> Double { Double(n) / max(span.end.timeIntervalSince(span.start), 1e-9) }
+
+    var rows: [RoundRow] = []
+    for count in options.workers {
+        var workers: [Process] = []
+        for index in 0..<count {
+            var arguments = ["worker", "--data-dir", dataDirectory, "--migrations-dir", migrations, "--no-notify",
+                             "--worker-id", "round\(index)", "--max-in-flight", "\(options.maxInFlight)", "--pool-size", "\(options.poolSize)",
+                             "--allow-private-addresses", "--ca-file", fleet.caFile, "--cdn-base", fleet.cdnBase,
+                             "--google-dal-base", fleet.googleDALBase] + fleet.connectTo.flatMap { ["--connect-to", $0] }
+            if let poll = options.pollSeconds { arguments += ["--poll-seconds", "\(poll)"] }
+            let worker = try launch("worker\(count)-\(index)", arguments)
+            workers.append(worker)
+            workerPIDs.append(worker.processIdentifier)
+            sampler.track("worker\(index)", pid: worker.processIdentifier)
+        }
+        func row(_ kind: String, rate: Double, target: Double? = nil, lag: SchedulerLag? = nil, load: String) -> RoundRow {
+            RoundRow(workers: count, kind: kind, rate: rate, target: target, lag: lag, peaks: sampler.reset(), load: load,
+                     transactionsPerCheck: Double(transactions) / Double(max(n, 1)), cpuPerCheck: cpuSpent)
+        }
+        _ = sampler.reset()
+        if round == 0 {
+            let load = loadAverage()
+            let span = try runRound(due: allDue)
+            rows.append(row("first round (every check stores both files)", rate: rate(span), load: "\(load) → \(loadAverage())"))
+            print(rows.last.map(describe) ?? "")
+        }
+        var load = loadAverage()
+        let backlog = rate(try runRound(due: allDue))
+        rows.append(row("backlog round (all due at once)", rate: backlog, load: "\(load) → \(loadAverage())"))
+        print(rows.last.map(describe) ?? "")
+        for pace in options.paces {
+            let target = pace > 1 ? pace : pace * backlog
+            load = loadAverage()
+            var dueFrom = Date()
+            let span = try runRound {
+                // Due times spread over the round in the order of a hash of the host, as SchedulePolicy's slots
+                // spread an interval; the first a moment from now, after this statement has committed. The due
+                // times are kept in the same statement: a domain checked at once moves its next_check_at on.
+                dueFrom = Date().addingTimeInterval(max(2, Double(n) / 20_000))
+                try database.execute("TRUNCATE bench_due")
+                try database.execute("""
+                    WITH r AS (SELECT id, row_number() OVER (ORDER BY md5(host)) - 1 AS k FROM domains),
+                    u AS (UPDATE domains d SET next_check_at = $1::timestamptz + make_interval(secs => r.k / $2::float8) FROM r
+                          WHERE d.id = r.id RETURNING d.id, d.next_check_at)
+                    INSERT INTO bench_due SELECT id, next_check_at FROM u
+                    """, dueFrom, target)
+            }
+            let lag = try schedulerLag(database, since: dueFrom.addingTimeInterval(-1))
+            rows.append(row("paced round", rate: Double(n) / max(span.end.timeIntervalSince(dueFrom), 1e-9), target: target, lag: lag,
+                            load: "\(load) → \(loadAverage())"))
+            print(rows.last.map(describe) ?? "")
+        }
+        // VmHWM is the kernel's own peak for each process: read it before the workers go.
+        usleep(1_200_000)
+        rows[rows.count - 1].peaks = mergePeaks(rows[rows.count - 1].peaks, sampler.reset())
+        for index in 0..<count { sampler.untrack("worker\(index)") }
+        for worker in workers { worker.terminate() }
+        for worker in workers { worker.waitUntilExit() }
+        workerPIDs = []
+    }
+    let size: Int = try database.value("SELECT pg_database_size(current_database())")
+    print(String(format: "database after the rounds: %.1f MB", Double(size) / 1e6))
+    return (rows, (curl, fetcher.rate))
+}
+
+private func mergePeaks(_ a: RoundSampler.Peaks, _ b: RoundSampler.Peaks) -> RoundSampler.Peaks {
+    var merged = a
+    merged.rss.merge(b.rss, uniquingKeysWith: max)
+    merged.hwm.merge(b.hwm, uniquingKeysWith: max)
+    merged.postgresAnonymous = max(a.postgresAnonymous, b.postgresAnonymous)
+    merged.postgresRSS = max(a.postgresRSS, b.postgresRSS)
+    merged.postgresLargestHWM = max(a.postgresLargestHWM, b.postgresLargestHWM)
+    merged.deadTuples.merge(b.deadTuples, uniquingKeysWith: max)
+    return merged
+}
+
+private func describe(_ row: RoundRow) -> String {
+    var text = "  \(row.workers) worker(s), \(row.kind)"
+    if let target = row.target { text += String(format: " at %.0f/s", target) }
+    text += String(format: ": %.0f checks/s, %.2f transactions per check", row.rate, row.transactionsPerCheck)
+    if let lag = row.lag { text += String(format: "; lag p50 %.2f s, p99 %.2f s, max %.1f s over %d checks", lag.p50, lag.p99, lag.max, lag.checks) }
+    text += "; CPU ms per check: " + row.cpuPerCheck.map { "\($0.0) " + String(format: "%.1f", $0.1) }.joined(separator: ", ")
+    text += "; RSS peak MB: " + row.peaks.hwm.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value / 1024)" }.joined(separator: ", ")
+    text += ", postgres largest \(row.peaks.postgresLargestHWM / 1024), all private \(row.peaks.postgresAnonymous / 1024) (\(row.peaks.postgresProcesses) processes)"
+    text += "; dead tuples max " + row.peaks.deadTuples.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+    text += "; autovacuums " + row.peaks.autovacuums.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+    return text + "; load \(row.load)"
+}
+
+/// started − due of every check since `since`: a changed check's own `started_at`, an unchanged one's
+/// finish less its fetch time (a repeat row keeps only those), against the due time the bench wrote.
+private func schedulerLag(_ database: Database, since: Date) throws -> SchedulerLag {
+    guard let row = try database.rows("""
+        WITH started AS (
+          SELECT domain_id, checked_at - make_interval(secs => latency_ms / 1000.0) AS at FROM check_repeats WHERE checked_at >= $1
+          UNION ALL
+          SELECT domain_id, started_at FROM checks WHERE started_at >= $1
+        ), lag AS (SELECT extract(epoch FROM s.at - b.due_at)::float8 AS s FROM started s JOIN bench_due b USING (domain_id))
+        SELECT coalesce(percentile_cont(0.5) WITHIN GROUP (ORDER BY s), 0) AS p50,
+               coalesce(percentile_cont(0.99) WITHIN GROUP (ORDER BY s), 0) AS p99, coalesce(max(s), 0) AS worst, count(*)::int AS n
+        FROM lag
+        """, since).first else { return (0, 0, 0, 0) }
+    return (try row.decode("p50"), try row.decode("p99"), try row.decode("worst"), try row.decode("n"))
+}
