@@ -153,4 +153,61 @@ import Vocabulary
             #expect(try hosts("renamed") == ["d59.example"])
         }
     }
+
+    /// Keyset pages (`after`: the last id of the page before; `before`: the first id of the page
+    /// after) walk the same order as offsets, forwards and backwards, with the domains being checked
+    /// merged in at their rank, for every filter; a cursor that names no domain falls back to the offset.
+    @Test func keysetPagesWalkTheSameOrderAsOffsets() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            try Self.seed(db)
+            for var f in Self.filters() where f.allowsKeyset {
+                f.limit = 1000
+                let all = try db.overview(f).items.map(\.id)
+                f.limit = 7
+                var forwards: [Int64] = []
+                var pages: [[Int64]] = []
+                while true {
+                    f.after = forwards.last
+                    let page = try db.overview(f).items.map(\.id)
+                    if page.isEmpty { break }
+                    pages.append(page)
+                    forwards += page
+                }
+                #expect(forwards == all, "\(f)")
+                // Backwards from the last page, each page before the first id of the one after it.
+                f.after = nil
+                for index in pages.indices.dropLast().reversed() {
+                    f.before = pages[index + 1].first
+                    #expect(try db.overview(f).items.map(\.id) == pages[index], "\(f)")
+                }
+                f.before = nil
+                f.after = 999_999   // no such domain: the offset decides
+                f.offset = 7
+                #expect(try db.overview(f).items.map(\.id) == Array(all.dropFirst(7).prefix(7)), "\(f)")
+                f.offset = 0
+            }
+        }
+    }
+
+    /// The keyset walk starts in the order's index at the cursor (an index condition, no Sort node),
+    /// as `indexedPage` writes it: the state order with its rank, the host order without.
+    @Test func aKeysetPageReadsItsIndexFromTheCursor() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            try Self.seed(db)
+            let state: SQL = "SELECT d.id FROM domains d WHERE (" + DomainState.sqlVerdictRank
+                + ", lower(d.display_name), d.id) > ($1::int, $2::text, $3::bigint) ORDER BY " + DomainState.sqlVerdictRank
+                + ", lower(d.display_name), d.id LIMIT 5"
+            let host: SQL = "SELECT d.id FROM domains d WHERE $1::int IS NOT NULL AND (lower(d.display_name), d.id) > ($2::text, $3::bigint)"
+                + " ORDER BY lower(d.display_name), d.id LIMIT 5"
+            for (query, index) in [(state, "domains_state_order"), (host, "domains_name_order")] {
+                let plan = try db.withTransaction { connection in
+                    try connection.execute("SET LOCAL enable_sort = off")
+                    try connection.execute("SET LOCAL enable_seqscan = off")
+                    return try connection.query("EXPLAIN " + query, [1, "d3.example", Int64(3)]).rows.map { try $0.decode("QUERY PLAN", as: String.self) }
+                }
+                #expect(plan.contains { $0.contains(index) } && plan.contains { $0.contains("Index Cond") }
+                        && !plan.contains { $0.contains("Sort") }, "\(plan)")
+            }
+        }
+    }
 }

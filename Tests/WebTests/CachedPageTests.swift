@@ -128,6 +128,23 @@ import TestSupport
         }
     }
 
+    /// Each page of the overview is cached under its own key: page 2 (numbered, or by keyset) is
+    /// not page 1 served again (the key once left the page number out).
+    @Test func eachPageIsCachedApart() throws {
+        try withLiveApp { db, app in
+            let client = WebClient(app: app)
+            client.setUpAdmin()
+            try db.execute("INSERT INTO domains (host, display_name) SELECT 'p' || g || '.example', 'p' || g || '.example' FROM generate_series(10, 69) g")
+            settle(app)
+            let first = client.get("/?sort=host").bodyText
+            #expect(first.contains("p10.example") && first.contains("page 1 of 2"))
+            for target in ["/?sort=host&page=2", "/?sort=host&page=2", "/?sort=host&page=2&after=\(try db.value("SELECT id FROM domains WHERE host = 'p59.example'", as: Int64.self))"] {
+                let second = client.get(target).bodyText
+                #expect(second.contains("p60.example") && !second.contains("p10.example") && second.contains("page 2 of 2"), "\(target)")
+            }
+        }
+    }
+
     @Test func changesThroughTheAppShowOnTheVeryNextPage() throws {
         try withLiveApp { db, app in
             let client = WebClient(app: app)

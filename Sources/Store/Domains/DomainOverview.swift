@@ -14,15 +14,32 @@ public struct OverviewFilter: Sendable, Equatable {
     /// nil for all; `apple`: domains watched for Apple; `android`: domains Android counts for (watched
     /// for Android, and the site serves assetlinks.json or an Android app is expected of it).
     public var platform: Platform?
+    /// Keyset navigation: the page right after the domain with this id (the last of the page before),
+    /// or right before `before` (the first of the page after), in the page's order; `offset` is then
+    /// not used. Honoured where the order is an index's (`allowsKeyset`), so a deep page reads only
+    /// its own rows instead of skipping every row before it; elsewhere `offset` is.
+    public var after: Int64?
+    public var before: Int64?
 
-    public init(state: DomainState?, search: String, sort: String, descending: Bool, limit: Int, offset: Int, platform: Platform? = nil) {
+    public init(state: DomainState?, search: String, sort: String, descending: Bool, limit: Int, offset: Int, platform: Platform? = nil,
+                after: Int64? = nil, before: Int64? = nil) {
         self.state = state
         self.platform = platform
+        self.after = after
+        self.before = before
         self.search = search
         self.sort = sort
         self.descending = descending
         self.limit = limit
         self.offset = offset
+    }
+}
+
+extension OverviewFilter {
+    /// The order is read from an index's start (no search; the state order or the host order,
+    /// ascending): pages can be addressed by keyset (`after`, `before`).
+    public var allowsKeyset: Bool {
+        search.isEmpty && !descending && (sort == "host" || !["last-check", "last-change"].contains(sort))
     }
 }
 
@@ -67,7 +84,7 @@ extension DomainStore {
         counts = counts.filter { $0.value != 0 }
         let page: [Row]
         var matching = 0
-        if f.search.isEmpty, !f.descending, f.sort == "host" || !["last-check", "last-change"].contains(f.sort) {
+        if f.allowsKeyset {
             // Counted, not ranked: the counts by combination, less the domains being checked (shown
             // as checking, whatever their verdict) that the filter would otherwise count.
             matching = tally.filter { $0.matches(f.platform) && (f.state == nil || f.state == $0.state) }.reduce(0) { $0 + $1.n }
@@ -97,8 +114,31 @@ extension DomainStore {
 
     /// The page's domains by the state order (the domains being checked merged in at rank 2) or by
     /// host, read from the start of the order's index, with the page's columns.
+    ///
+    /// With a keyset (`after`/`before`: a domain's id), the walk starts at that domain's key — its rank
+    /// as shown (checking, when it is being checked) and lowered name, then id — read first by its
+    /// primary key; `before` walks the index backwards. A cursor that names no domain (deleted since)
+    /// falls back to `offset`.
     private func indexedPage(_ f: OverviewFilter, checking: [Int64]) throws -> [Row] {
         let state = f.state?.rawValue ?? "", platform = f.platform?.rawValue ?? ""
+        var cursor: (id: Int64, name: String, rank: Int)?
+        if let id = f.after ?? f.before, let row = try firstRow("SELECT lower(d.display_name) AS name, " + DomainState.sqlVerdictRank
+                                                                   + " AS rank FROM domains d WHERE d.id = $1", id) {
+            let rank = checking.contains(id) ? DomainState.checking.worstFirstRank : try row.decode("rank", as: Int.self)
+            cursor = (id, try row.decode("name"), f.sort == "host" ? 0 : rank)
+        }
+        let backwards = cursor != nil && f.after == nil
+        /// Keyset: rows past the cursor's key ($6 rank, $7 name, $8 id) in the walk's direction; all
+        /// rows when there is no cursor (the three parameters NULL, typed as every parameter must be).
+        /// The host order compares the name and id only: a row comparison that starts with a constant
+        /// could not be read from `domains_name_order`.
+        func past(_ rank: SQL?) -> SQL {
+            guard cursor != nil else { return " AND ($6::int IS NULL AND $7::text IS NULL AND $8::bigint IS NULL) " }
+            let op: SQL = backwards ? " < " : " > "
+            guard let rank else { return " AND $6::int IS NOT NULL AND (lower(d.display_name), d.id)" + op + "($7::text, $8::bigint) " }
+            return " AND (" + rank + ", lower(d.display_name), d.id)" + op + "($6::int, $7::text, $8::bigint) "
+        }
+        let direction: SQL = backwards ? " DESC" : ""
         let ordered: SQL
         if f.sort == "host" {
             ordered = """
@@ -107,8 +147,9 @@ extension DomainStore {
                 WHERE $1::bigint[] IS NOT NULL
                 """ + " AND " + Self.sqlPlatformFilter + " AND ($2 = '' OR " + DomainState.sqlOfDomainRow + """
                  = $2)
-                ORDER BY lower(d.display_name), d.id LIMIT $3 OFFSET $4
-                """
+                """ + past(nil) + """
+                 ORDER BY lower(d.display_name)
+                """ + direction + ", d.id" + direction + " LIMIT $3 OFFSET $4"
         } else {
             // A domain being checked is ranked as checking, whatever its verdict: left out of the
             // index's walk, added from the list. The rank a state filter asks for selects one run of
@@ -120,24 +161,26 @@ extension DomainStore {
                  AS state_rank, lower(d.display_name) AS name FROM domains d
                    WHERE d.id <> ALL($1::bigint[])
                 """ + " AND " + Self.sqlPlatformFilter + " AND ($2 = '' OR " + DomainState.sqlVerdictRank + " = " + DomainState.sqlRank(ofStateIn: "$2") + """
-                   ) ORDER BY
-                """ + DomainState.sqlVerdictRank + """
-                , lower(d.display_name), d.id LIMIT $3::bigint + $4::bigint)
+                   )
+                """ + past(DomainState.sqlVerdictRank) + " ORDER BY " + DomainState.sqlVerdictRank + direction
+                + ", lower(d.display_name)" + direction + ", d.id" + direction + """
+                 LIMIT $3::bigint + $4::bigint)
                   UNION ALL
                   (SELECT d.id,
                 """ + Self.sqlCheckingRank + """
                  AS state_rank, lower(d.display_name) AS name FROM domains d
                    WHERE d.id = ANY($1::bigint[]) AND ($2 = '' OR $2 =
-                """ + Self.sqlChecking + ") AND " + Self.sqlPlatformFilter + """
-                )) o ORDER BY state_rank, name, id LIMIT $3 OFFSET $4
-                """
+                """ + Self.sqlChecking + ") AND " + Self.sqlPlatformFilter + past(Self.sqlCheckingRank) + """
+                )) o ORDER BY state_rank
+                """ + direction + ", name" + direction + ", id" + direction + " LIMIT $3 OFFSET $4"
         }
         return try rows("WITH page AS (" + ordered + ") " + """
             SELECT d.id, d.host, d.display_name, d.last_checked_at, d.last_changed_at, d.last_reason AS reason, d.platforms,
             """ + DomainState.sqlOfDomainRow + " AS state, " + Self.sqlPageColumns + """
             FROM page p JOIN domains d ON d.id = p.id LEFT JOIN checks c ON c.id = d.last_check_id
             ORDER BY p.state_rank, p.name, p.id
-            """, SQLArray(checking.map { Int($0) }), state, f.limit, f.offset, platform)
+            """, SQLArray(checking.map { Int($0) }), state, f.limit, cursor == nil ? f.offset : 0, platform,
+            cursor?.rank, cursor?.name, cursor?.id)
     }
 
     /// The page's domains ranked among every domain that matches (a search, the other orders),

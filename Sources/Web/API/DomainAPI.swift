@@ -184,6 +184,7 @@ enum DomainAPI {
         ("dir", .stringEnum(["asc", "desc"])),
         ("page", .integer(minimum: 1, maximum: 100_000)),
         ("per_page", .integer(minimum: 1, maximum: 1000)),
+        ("after", .integer(minimum: 1, maximum: Int(Int64.max))),
     ]
     static let checksParameters: [(name: String, schema: APISchema)] = [
         ("limit", .integer(minimum: 1, maximum: 500)),
@@ -213,20 +214,30 @@ enum DomainAPI {
         let query = try APIRequest.query(c, listParameters)
         var q = OverviewQuery(query)
         q.pageSize = query["per_page"].flatMap(APISchema.decimalInteger) ?? 100
-        let result = try store.overview(DomainHandlers.filter(q))
+        q.before = nil   // the API pages forward only
+        let filter = DomainHandlers.filter(q)
+        if q.after != nil && !filter.allowsKeyset {
+            throw WebError.badRequest("after works with the state and host orders, ascending, without q; use page for this order.", field: "after")
+        }
+        let result = try store.overview(filter)
         struct Item: Encodable {
             let id: Int64, host: String, display_name: String, state: DomainState, reason: String?
             let last_checked_at: Date?, last_changed_at: Date?, open_alerts: Int
             /// The setting, and each platform's state by the latest check (absent: not watched or not counted).
             let platforms: WatchedPlatforms, apple_state: DomainState?, android_state: DomainState?
         }
-        struct Page: Encodable { let domains: [Item]; let total: Int; let page: Int; let per_page: Int }
+        struct Page: Encodable {
+            let domains: [Item]; let total: Int; let page: Int; let per_page: Int
+            /// The `after` of the next page (the last domain's id) when this one is full and the order allows keyset paging.
+            let next_after: Int64?
+        }
+        let nextAfter = filter.allowsKeyset && result.items.count == q.pageSize ? result.items.last?.id : nil
         return APIResponses.json(Page(domains: result.items.map {
             Item(id: $0.id, host: $0.host, display_name: $0.displayName, state: $0.state, reason: $0.reason,
                  last_checked_at: $0.lastCheckedAt, last_changed_at: $0.lastChangedAt, open_alerts: $0.openAlerts,
                  platforms: $0.platforms, apple_state: $0.appleVerdict.map { DomainState(verdict: $0) },
                  android_state: $0.androidVerdict.map { DomainState(verdict: $0) })
-        }, total: result.matching, page: q.page, per_page: q.pageSize))
+        }, total: result.matching, page: q.page, per_page: q.pageSize, next_after: nextAfter))
     }
 
     static func registration(_ input: DomainInput) -> Registration {

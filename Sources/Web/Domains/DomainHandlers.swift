@@ -13,7 +13,7 @@ enum DomainHandlers {
         let flash = c.flash
         // Per role (the register button) and normalised query; the rest of the page is the same for
         // everyone. The per-user header is rendered per request by `SharedPage`.
-        let key = (viewer.canChange ? "change " : "look ") + query.link()
+        let key = (viewer.canChange ? "change " : "look ") + query.link(page: query.page, after: query.after, before: query.before)
         let changes = c.changes
         let page = try c.overviewCache.value(key, generation: { changes.dataGeneration },
                                                  staleFloor: { changes.dataFloor }, cacheable: changes.isLive && flash == nil) {
@@ -31,7 +31,7 @@ enum DomainHandlers {
 
     static func filter(_ q: OverviewQuery) -> OverviewFilter {
         OverviewFilter(state: q.state, search: q.search, sort: q.sort.rawValue, descending: q.descending,
-                       limit: q.pageSize, offset: (q.page - 1) * q.pageSize, platform: q.platform)
+                       limit: q.pageSize, offset: (q.page - 1) * q.pageSize, platform: q.platform, after: q.after, before: q.before)
     }
 
     static func row(_ i: OverviewItem) -> OverviewRow {

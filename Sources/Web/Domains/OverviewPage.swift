@@ -53,6 +53,10 @@ public struct OverviewQuery: Sendable, Equatable {
     public var descending: Bool
     public var page: Int
     public var pageSize: Int
+    /// Keyset navigation (see `OverviewFilter.after`): the page after / before the domain with this
+    /// id; `page` then only numbers the page. The Next/Previous links carry them where the order allows.
+    public var after: Int64?
+    public var before: Int64?
 
     public init(state: DomainState? = nil, search: String = "", sort: OverviewSort = .state, descending: Bool = false,
                 page: Int = 1, pageSize: Int = 50) {
@@ -73,10 +77,13 @@ public struct OverviewQuery: Sendable, Equatable {
         sort = form["sort"].flatMap(OverviewSort.init(rawValue:)) ?? .state
         descending = form["dir"] == "desc"
         page = max(1, min(Int(form["page"] ?? "") ?? 1, 100_000))
+        after = form["after"].flatMap { Int64($0) }.flatMap { $0 > 0 ? $0 : nil }
+        before = after == nil ? form["before"].flatMap { Int64($0) }.flatMap { $0 > 0 ? $0 : nil } : nil
     }
 
     /// The query string for a link that changes some of these values.
-    func link(state: DomainState?? = .none, sort: OverviewSort? = nil, descending: Bool? = nil, page: Int? = nil) -> String {
+    func link(state: DomainState?? = .none, sort: OverviewSort? = nil, descending: Bool? = nil, page: Int? = nil,
+              after: Int64? = nil, before: Int64? = nil) -> String {
         var f: [(String, String)] = []
         let s: DomainState? = state ?? self.state
         if let s { f.append(("state", s.rawValue)) }
@@ -87,6 +94,8 @@ public struct OverviewQuery: Sendable, Equatable {
         if descending ?? self.descending { f.append(("dir", "desc")) }
         let p = page ?? 1
         if p > 1 { f.append(("page", String(p))) }
+        if let after { f.append(("after", String(after))) }
+        if let before { f.append(("before", String(before))) }
         return f.isEmpty ? "/" : "/?" + FormData(fields: f.map { ($0.0, $0.1) }).encoded()
     }
 }
@@ -188,8 +197,13 @@ public enum OverviewPage {
                 """)
         }
         let pages = max(1, (m.matching + m.query.pageSize - 1) / m.query.pageSize)
-        let prev: HTML = m.query.page > 1 ? "<a class=\"button\" rel=\"prev\" href=\"\(m.query.link(page: m.query.page - 1))\">← Previous</a>" : .empty
-        let next: HTML = m.query.page < pages ? "<a class=\"button\" rel=\"next\" href=\"\(m.query.link(page: m.query.page + 1))\">Next →</a>" : .empty
+        // Keyset links where the order is an index's: the next page starts after this page's last
+        // domain, the previous one ends before its first, so a deep page costs what page 1 does.
+        let keyset = DomainHandlers.filter(m.query).allowsKeyset
+        let prevLink = m.query.link(page: m.query.page - 1, before: keyset && m.query.page > 2 ? m.rows.first?.id : nil)
+        let nextLink = m.query.link(page: m.query.page + 1, after: keyset ? m.rows.last?.id : nil)
+        let prev: HTML = m.query.page > 1 ? "<a class=\"button\" rel=\"prev\" href=\"\(prevLink)\">← Previous</a>" : .empty
+        let next: HTML = m.query.page < pages ? "<a class=\"button\" rel=\"next\" href=\"\(nextLink)\">Next →</a>" : .empty
         let table: HTML = """
             <div class="table-wrap"><table><thead><tr>\(sortHeader(.host, "Domain"))\(sortHeader(.state, "State"))<th>Platforms</th>\
             \(sortHeader(.lastCheck, "Last check", " class=\"hide-narrow\""))\(sortHeader(.lastChange, "File changed", " class=\"hide-narrow\""))\
