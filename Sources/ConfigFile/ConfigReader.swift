@@ -317,9 +317,9 @@ private struct Walker {
             // - package: com.example.app
             //   fingerprints: [AB:CD:…]    (the package and fingerprints are checked by the registry)
             for item in sequence(value, what: "android_apps") ?? [] {
-                guard let fields = mapping(item, what: "an Android app", keys: ["package", "fingerprints"]) else { continue }
+                guard let fields = mapping(item, what: "an Android app", keys: ["package", "fingerprints", "upload_keys"]) else { continue }
                 var package: String?
-                var fingerprints: [String] = []
+                var fingerprints: [String] = [], uploadKeys: [String] = []
                 var lines = (package: Self.line(item), fingerprints: Self.line(item))
                 for (k, _, v) in fields {
                     if k == "package" { package = string(v, what: "package"); lines.package = Self.line(v) }
@@ -327,12 +327,13 @@ private struct Walker {
                         lines.fingerprints = Self.line(v)
                         fingerprints = strings(v, what: "fingerprints").map(\.0)
                     }
+                    if k == "upload_keys" { uploadKeys = strings(v, what: "upload_keys").map(\.0) }
                 }
                 guard let package else {
                     if !fields.contains(where: { $0.key == "package" }) { fail(item, "an Android app needs package: (its applicationId)") }
                     continue
                 }
-                entry.androidApps.append(AndroidAppEntry(package: package, fingerprints: fingerprints))
+                entry.androidApps.append(AndroidAppEntry(package: package, fingerprints: fingerprints, uploadKeys: uploadKeys))
                 entry.lines.androidPackages.append(lines.package)
                 entry.lines.androidFingerprints.append(lines.fingerprints)
             }

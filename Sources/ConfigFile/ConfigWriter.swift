@@ -45,7 +45,10 @@ public enum ConfigWriter {
         }
         if !d.androidApps.isEmpty {
             let apps: [Node] = d.androidApps.map { a in
-                Node([("package", text(a.package)), ("fingerprints", Node(a.fingerprints.map(text), .implicit, .block))] as [(Node, Node)])
+                var fields: [(Node, Node)] = [("package", text(a.package))]
+                if !a.fingerprints.isEmpty { fields.append(("fingerprints", Node(a.fingerprints.map(text), .implicit, .block))) }
+                if !a.uploadKeys.isEmpty { fields.append(("upload_keys", Node(a.uploadKeys.map(text), .implicit, .block))) }
+                return Node(fields)
             }
             pairs.append(("android_apps", Node(apps, .implicit, .block)))
         }

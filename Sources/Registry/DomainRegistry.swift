@@ -121,7 +121,8 @@ public struct DomainRegistry: Sendable {
                                     intervalSeconds: interval * 60, badgeEnabled: false, appIDs: apps, watchedURLs: [],
                                     platforms: platforms,
                                     androidApps: entry.androidApps.map {
-                                        AndroidAppExpectationDraft(packageName: $0.package.text, fingerprints: $0.fingerprints.map(\.text))
+                                        AndroidAppExpectationDraft(packageName: $0.package.text, fingerprints: $0.fingerprints.map(\.text),
+                                                                   uploadKeys: $0.uploadKeys.map(\.text))
                                     })
             // Not requested: each first check waits for its host's slot in the interval, so a list of
             // 10,000 starts spread over an hour, not all due in one second ("check now" still runs one at once).
@@ -205,15 +206,19 @@ public struct DomainRegistry: Sendable {
                 if !package.isEmpty, !seen.insert(package).inserted {
                     problems[.androidPackage(i)] = "\(package) is listed twice; put all its fingerprints in one entry."
                 }
-                let typed = entry.fingerprints.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
-                var fingerprints: [String] = []
-                for text in typed {
-                    do { fingerprints.append(try CertificateFingerprint(typed: text).text) } catch {
-                        problems[.androidFingerprints(i)] = error.message
+                func read(_ list: [String]) -> (typed: Int, keys: [String]) {
+                    let typed = list.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+                    var keys: [String] = []
+                    for text in typed {
+                        do { keys.append(try CertificateFingerprint(typed: text).text) } catch { problems[.androidFingerprints(i)] = error.message }
                     }
+                    return (typed.count, keys)
                 }
-                if typed.isEmpty { problems[.androidFingerprints(i)] = "Add the SHA-256 fingerprint of the app's signing key (Play Console › App integrity › App signing)." }
-                apps.append(AndroidAppExpectationDraft(packageName: package, fingerprints: Array(Set(fingerprints)).sorted()))
+                let (typed, keys) = read(entry.fingerprints), (typedUpload, uploadKeys) = read(entry.uploadKeys)
+                if typed + typedUpload == 0 { problems[.androidFingerprints(i)] = "Add the SHA-256 fingerprint of the app's signing key (Play Console › App integrity › App signing)." }
+                // An upload key is one of the app's keys too: stored among the fingerprints, and marked.
+                apps.append(AndroidAppExpectationDraft(packageName: package, fingerprints: Set(keys + uploadKeys).sorted(),
+                                                       uploadKeys: Set(uploadKeys).sorted()))
             }
             androidApps = apps
         }

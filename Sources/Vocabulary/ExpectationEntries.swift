@@ -44,14 +44,25 @@ public struct FingerprintEntry: Sendable, Equatable {
 public struct AndroidAppEntry: Sendable, Equatable {
     public var package: String
     public var fingerprints: [String]
-    public init(package: String, fingerprints: [String]) {
+    /// Upload keys (Play App Signing re-signs with Google's key): listed apart, or also among
+    /// `fingerprints`; a file that grants only these is named as the upload-key-only mistake.
+    public var uploadKeys: [String]
+    public init(package: String, fingerprints: [String], uploadKeys: [String] = []) {
         self.package = package
         self.fingerprints = fingerprints
+        self.uploadKeys = uploadKeys
     }
 
-    /// The form's one text box: fingerprints separated by spaces, commas or new lines.
+    /// The form's one text box: fingerprints separated by spaces, commas or new lines, an upload key
+    /// marked `=upload` (as `app import --fingerprint FP=upload`).
     public init(package: String, typedFingerprints: String) {
-        self.init(package: package, fingerprints: typedFingerprints.split { $0 == " " || $0 == "," || $0 == "\n" || $0 == "\r" || $0 == "\t" }
-            .map(String.init))
+        var fingerprints: [String] = [], uploadKeys: [String] = []
+        for word in typedFingerprints.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\n" || $0 == "\r" || $0 == "\t" }) {
+            if word.lowercased().hasSuffix(Self.uploadMark) { uploadKeys.append(String(word.dropLast(Self.uploadMark.count))) } else { fingerprints.append(String(word)) }
+        }
+        self.init(package: package, fingerprints: fingerprints, uploadKeys: uploadKeys)
     }
+
+    /// How the form's text box (and an import column) marks an upload key.
+    public static let uploadMark = "=upload"
 }

@@ -548,6 +548,15 @@ extension ConfigApplyTests {
                 #expect(shown.contains { $0.hasPrefix("line 8: shop.example: ") && $0.contains("SHA-1") }, "\(shown)")
             }
             #expect(try db.androidAppExpectations(domainID: domain.id).count == 1)
+
+            // Upload keys: stored among the fingerprints and marked, exported once under upload_keys.
+            let withUpload = rotated + "\n        upload_keys: [\"\(upload)\"]\n"
+            #expect(!(try registry.apply(try Self.document(withUpload))).isEmpty)
+            #expect(try db.androidAppExpectations(domainID: domain.id) == [
+                AndroidAppExpectationDraft(packageName: "com.example.shop.lite", fingerprints: [key, upload].sorted(), uploadKeys: [upload])])
+            let uploadExport = try ConfigWriter.yaml(try registry.exportConfig())
+            #expect(uploadExport.components(separatedBy: upload).count == 2 && uploadExport.contains("upload_keys:"), "\(uploadExport)")
+            #expect(try registry.apply(try Self.document(uploadExport), prune: true).isEmpty)
         }
     }
 }

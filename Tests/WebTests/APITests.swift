@@ -341,11 +341,18 @@ import TestSupport
 
             let kept = api.call("PATCH", "/api/v1/domains/\(id)", json: #"{"badge": true}"#)
             #expect((kept.body["android_apps"] as? [[String: Any]])?.count == 1, "kept when left out")
+            let upload = String(repeating: "AB:", count: 31) + "AB"
             let rotated = api.call("PATCH", "/api/v1/domains/\(id)", json: """
-                {"android_apps": [{"package": "com.example.droid", "fingerprints": ["\(key)", "\(String(repeating: "ab", count: 32))"]}]}
+                {"android_apps": [{"package": "com.example.droid", "fingerprints": ["\(key)"], "upload_keys": ["\(String(repeating: "ab", count: 32))"]}]}
                 """)
             #expect(rotated.status == 200)
-            #expect(try db.androidAppExpectations(domainID: Int64(id)).map(\.fingerprints.count) == [2])
+            #expect(try db.androidAppExpectations(domainID: Int64(id)) == [
+                AndroidAppExpectationDraft(packageName: "com.example.droid", fingerprints: [key, upload].sorted(), uploadKeys: [upload])],
+                "an upload key is one of the app's keys, marked")
+            let read = (rotated.body["android_apps"] as? [[String: Any]])?.first
+            #expect(read?["upload_keys"] as? [String] == [upload] && (read?["fingerprints"] as? [String])?.count == 2, "\(rotated.body)")
+            let badUpload = api.call("PATCH", "/api/v1/domains/\(id)", json: #"{"android_apps": [{"package": "com.example.droid", "fingerprints": [], "upload_keys": ["AB"]}]}"#)
+            #expect(badUpload.status == 422 && errorOf(badUpload.body).field == "android_apps[0].fingerprints", "\(badUpload.body)")
             let cleared = api.call("PATCH", "/api/v1/domains/\(id)", json: #"{"android_apps": []}"#)
             #expect(cleared.status == 200 && (cleared.body["android_apps"] as? [Any])?.isEmpty == true)
             #expect(try db.androidAppExpectations(domainID: Int64(id)).isEmpty)

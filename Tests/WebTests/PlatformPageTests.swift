@@ -190,6 +190,14 @@ import TestSupport
             try await Self.checkDue(pipeline)
             let fixed = try db.domain(id: id)
             #expect(fixed?.lastVerdict == .pass, "\(fixed?.lastReason ?? "")")
+            // The file grants only the key marked as the upload key: named as the Play App Signing mistake.
+            #expect(client.post("/domains/\(id)/edit", [("interval", "60"), ("package", Self.package),
+                                                        ("fingerprints", "\(rotated) \(Self.fingerprint.lowercased())=upload")]).status == 303)
+            #expect(try db.androidAppExpectations(domainID: id).first?.uploadKeys == [Self.fingerprint])
+            #expect(client.get("/domains/\(id)/edit").bodyText.contains("\(Self.fingerprint)=upload"), "the form shows the mark back")
+            try await Self.checkDue(pipeline)
+            let latestAndroid = try #require(try db.domain(id: id)?.lastCheckID.flatMap { try db.check(id: $0) }?.android)
+            #expect(latestAndroid.findings.contains { $0.code == "fingerprint-upload-key-only" }, "\(latestAndroid.findings.map(\.code))")
             // Left empty: removed.
             #expect(client.post("/domains/\(id)/edit", [("interval", "60"), ("package", ""), ("fingerprints", "")]).status == 303)
             #expect(try db.androidAppExpectations(domainID: id).isEmpty)

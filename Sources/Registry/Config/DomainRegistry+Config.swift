@@ -52,7 +52,11 @@ extension DomainRegistry {
                     platforms: domain.platforms == .both ? nil : domain.platforms.rawValue,
                     appIDs: apps.map { .init(service: $0.service.rawValue, appID: $0.appID) },
                     watchedURLs: watched.map { .init(url: $0.url, expect: $0.expectedAppID ?? "browser", android: $0.android?.rawValue) },
-                    androidApps: state.androidApps[domain.id, default: []].map { AndroidAppEntry(package: $0.packageName, fingerprints: $0.fingerprints) }))
+                    // An upload key is written once, under upload_keys (apply stores it among the fingerprints too).
+                    androidApps: state.androidApps[domain.id, default: []].map { app in
+                        AndroidAppEntry(package: app.packageName, fingerprints: app.fingerprints.filter { !app.uploadKeys.contains($0) },
+                                        uploadKeys: app.uploadKeys)
+                    }))
             }
             for app in state.apps {
                 let r = AppRegistration(app, links: state.appLinks[app.id, default: []], watchedURLs: state.appWatched[app.id, default: []].map(\.url))

@@ -23,9 +23,12 @@ public struct DomainListEntry: Hashable, Sendable {
 public struct AndroidAppColumn: Hashable, Sendable {
     public var package: AndroidPackage
     public var fingerprints: [CertificateFingerprint]
-    public init(package: AndroidPackage, fingerprints: [CertificateFingerprint]) {
+    /// Those marked `=upload` (also among `fingerprints`).
+    public var uploadKeys: [CertificateFingerprint]
+    public init(package: AndroidPackage, fingerprints: [CertificateFingerprint], uploadKeys: [CertificateFingerprint] = []) {
         self.package = package
         self.fingerprints = fingerprints
+        self.uploadKeys = uploadKeys
     }
 }
 

@@ -100,13 +100,18 @@ public enum DomainListParser {
         guard !typed.isEmpty else {
             return .failure(FieldError(message: "android:\(text): add the app's SHA-256 fingerprints after =, separated by ; (android:\(package)=14:6D:E9:…)"))
         }
-        var fingerprints: Set<CertificateFingerprint> = []
-        for fingerprint in typed {
-            do { fingerprints.insert(try CertificateFingerprint(typed: fingerprint)) } catch {
+        var fingerprints: Set<CertificateFingerprint> = [], uploadKeys: Set<CertificateFingerprint> = []
+        for word in typed {
+            let upload = word.lowercased().hasSuffix(AndroidAppEntry.uploadMark)
+            do {
+                let key = try CertificateFingerprint(typed: upload ? String(word.dropLast(AndroidAppEntry.uploadMark.count)) : word)
+                fingerprints.insert(key)
+                if upload { uploadKeys.insert(key) }
+            } catch {
                 return .failure(FieldError(message: "android:\(package): \(error.message)"))
             }
         }
-        return .success(AndroidAppColumn(package: package, fingerprints: fingerprints.sorted()))
+        return .success(AndroidAppColumn(package: package, fingerprints: fingerprints.sorted(), uploadKeys: uploadKeys.sorted()))
     }
 
     /// Splits one CSV line on commas, honouring double quotes (`""` inside quotes is a quote).

@@ -35,7 +35,7 @@ extension DomainStore {
         GROUP BY l.domain_id, a.id, a.android_package
         UNION ALL
         -- The domain's own, typed on its expectations form, after the apps' (in the form's order).
-        SELECT e.domain_id, e.package, e.fingerprints::text, '[]', '[]', 1, e.position FROM expected_android_apps e
+        SELECT e.domain_id, e.package, e.fingerprints::text, e.upload_keys::text, '[]', 1, e.position FROM expected_android_apps e
         WHERE e.domain_id = ANY($1::bigint[])
         ORDER BY domain_id, source, ord
         """

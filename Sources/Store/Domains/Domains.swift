@@ -40,13 +40,20 @@ public struct DomainDraft: Sendable, Equatable {
 }
 
 /// An Android app a domain must verify: its package and the fingerprints (upper-case, colon-separated)
-/// of which one must be granted handle_all_urls.
+/// of which one must be granted handle_all_urls; `uploadKeys`: those of them that are upload keys.
 public struct AndroidAppExpectationDraft: Sendable, Hashable {
     public var packageName: String
     public var fingerprints: [String]
-    public init(packageName: String, fingerprints: [String]) {
+    public var uploadKeys: [String]
+    public init(packageName: String, fingerprints: [String], uploadKeys: [String] = []) {
         self.packageName = packageName
         self.fingerprints = fingerprints
+        self.uploadKeys = uploadKeys
+    }
+
+    init(row: Row) throws {
+        self.init(packageName: try row.decode("package"), fingerprints: try row.decodeJSON("fingerprints"),
+                  uploadKeys: try row.decodeJSON("upload_keys"))
     }
 }
 
@@ -181,26 +188,25 @@ extension DomainStore {
     func replaceAndroidExpectations(domainID: Int64, _ apps: [AndroidAppExpectationDraft]) throws {
         try execute("DELETE FROM expected_android_apps WHERE domain_id = $1", domainID)
         for (position, app) in apps.enumerated() {
-            try execute("INSERT INTO expected_android_apps (domain_id, package, fingerprints, position) VALUES ($1, $2, $3::jsonb, $4) "
-                        + "ON CONFLICT (domain_id, package) DO NOTHING",
-                        domainID, app.packageName, try StoredJSON.encode(app.fingerprints.sorted()), position)
+            try execute("INSERT INTO expected_android_apps (domain_id, package, fingerprints, upload_keys, position) "
+                        + "VALUES ($1, $2, $3::jsonb, $5::jsonb, $4) ON CONFLICT (domain_id, package) DO NOTHING",
+                        domainID, app.packageName, try StoredJSON.encode(app.fingerprints.sorted()), position,
+                        try StoredJSON.encode(app.uploadKeys.sorted()))
         }
     }
 
     /// The Android apps the domain itself must verify (not the apps linked to it), in the form's order.
     public func androidAppExpectations(domainID: Int64) throws -> [AndroidAppExpectationDraft] {
-        try rows("SELECT package, fingerprints::text FROM expected_android_apps WHERE domain_id = $1 ORDER BY position", domainID).map {
-            AndroidAppExpectationDraft(packageName: try $0.decode("package"), fingerprints: try $0.decodeJSON("fingerprints"))
-        }
+        try rows("SELECT package, fingerprints::text, upload_keys::text FROM expected_android_apps WHERE domain_id = $1 ORDER BY position",
+                 domainID).map(AndroidAppExpectationDraft.init(row:))
     }
 
     /// Every domain's own Android apps, by domain, in each form's order: one query for a config
     /// apply or export, however many domains.
     public func androidAppExpectationsByDomain() throws -> [Int64: [AndroidAppExpectationDraft]] {
         var byDomain: [Int64: [AndroidAppExpectationDraft]] = [:]
-        for row in try rows("SELECT domain_id, package, fingerprints::text FROM expected_android_apps ORDER BY domain_id, position") {
-            byDomain[try row.decode("domain_id"), default: []].append(
-                AndroidAppExpectationDraft(packageName: try row.decode("package"), fingerprints: try row.decodeJSON("fingerprints")))
+        for row in try rows("SELECT domain_id, package, fingerprints::text, upload_keys::text FROM expected_android_apps ORDER BY domain_id, position") {
+            byDomain[try row.decode("domain_id"), default: []].append(try AndroidAppExpectationDraft(row: row))
         }
         return byDomain
     }

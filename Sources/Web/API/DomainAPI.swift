@@ -82,6 +82,8 @@ enum DomainAPI {
     struct AndroidAppJSON: Codable {
         let package: String
         let fingerprints: [String]
+        /// Which are upload keys (also listed in `fingerprints` when read back); absent in a request: none.
+        var upload_keys: [String]?
     }
 
     /// A registration or a change as the API takes it, after the body fitted `registrationSchema`
@@ -118,9 +120,9 @@ enum DomainAPI {
                 WatchedJSON(url: string($0["url"]) ?? "", expect: string($0["expect"]) ?? "", android: string($0["android"]))
             }
             android_apps = objects(members["android_apps"])?.map { app in
-                let prints: [String]
-                if case .array(let items)? = app["fingerprints"] { prints = items.compactMap(string) } else { prints = [] }
-                return AndroidAppJSON(package: string(app["package"]) ?? "", fingerprints: prints)
+                func strings(_ v: APIJSON?) -> [String] { if case .array(let items)? = v { items.compactMap(string) } else { [] } }
+                return AndroidAppJSON(package: string(app["package"]) ?? "", fingerprints: strings(app["fingerprints"]),
+                                      upload_keys: strings(app["upload_keys"]))
             }
         }
     }
@@ -156,7 +158,11 @@ enum DomainAPI {
                                          ("fingerprints", .array(.string(pattern: nil, maxLength: 200,
                                                                          description: "A SHA-256 signing-certificate fingerprint: 32 hex octets, colons optional, any case (422 when it is not one)",
                                                                          example: "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"),
-                                                                 maxItems: 20))],
+                                                                 maxItems: 20)),
+                                         ("upload_keys", .array(.string(pattern: nil, maxLength: 200,
+                                                                        description: "An upload key's SHA-256 fingerprint (Play App Signing re-signs with Google's key): a file granting only these is named as that mistake",
+                                                                        example: "AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89"),
+                                                                maxItems: 20))],
                                         required: ["package", "fingerprints"]),
                                 maxItems: 20)),
     ]
@@ -204,7 +210,7 @@ enum DomainAPI {
         if let detail {
             j.app_ids = detail.apps.map { AppIDJSON(service: $0.service.rawValue, app_id: $0.appID) }
             j.watched_urls = detail.watched.map { WatchedJSON(url: $0.url, expect: $0.expectedAppID ?? "browser", android: $0.android?.rawValue) }
-            j.android_apps = detail.android.map { AndroidAppJSON(package: $0.packageName, fingerprints: $0.fingerprints) }
+            j.android_apps = detail.android.map { AndroidAppJSON(package: $0.packageName, fingerprints: $0.fingerprints, upload_keys: $0.uploadKeys) }
             j.android = androidJSON(d, latest: detail.latest)
         }
         return j
@@ -244,7 +250,7 @@ enum DomainAPI {
         Registration(host: input.host ?? "", appIDs: (input.app_ids ?? []).map { .init(service: $0.service, appID: $0.app_id) },
                      watchedURLs: (input.watched_urls ?? []).map { .init(url: $0.url, expect: $0.expect, android: $0.android) },
                      intervalMinutes: input.interval_minutes, badge: input.badge ?? false, platforms: input.platforms,
-                     androidApps: input.android_apps.map { $0.map { AndroidAppEntry(package: $0.package, fingerprints: $0.fingerprints) } })
+                     androidApps: input.android_apps.map { $0.map { AndroidAppEntry(package: $0.package, fingerprints: $0.fingerprints, uploadKeys: $0.upload_keys ?? []) } })
     }
 
     /// The registry's refusal as the API's error: the first refused field, named as in the JSON body.

@@ -94,7 +94,8 @@ enum OpenAPIDocument {
                 "android": {"type": "string", "description": "What it must do on Android when stated apart: a package name, or nothing; absent: derived from expect"}}}},
               "android_apps": {"type": "array", "description": "The Android apps the domain itself must verify (an app's own are under /apps)", "items": {"type": "object",
                 "required": ["package", "fingerprints"], "properties": {"package": {"type": "string"},
-                "fingerprints": {"type": "array", "items": {"type": "string", "description": "Upper-case, colon-separated"}}}}},
+                "fingerprints": {"type": "array", "items": {"type": "string", "description": "Upper-case, colon-separated"}},
+                "upload_keys": {"type": "array", "items": {"type": "string"}, "description": "Which of the fingerprints are upload keys"}}}},
               "android": \#(android)}}
             """#
         let domainList = #"""

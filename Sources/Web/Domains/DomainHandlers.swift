@@ -106,7 +106,9 @@ enum DomainHandlers {
         m.platforms = d.platforms
         m.appIDs = try store.appIDExpectations(domainID: d.id).map { ($0.service, $0.appID) }
         m.watched = try store.watchedURLs(domainID: d.id).map { ($0.url, $0.expectedAppID ?? "browser", $0.android?.rawValue ?? "") }
-        m.android = try store.androidAppExpectations(domainID: d.id).map { ($0.packageName, $0.fingerprints.joined(separator: " ")) }
+        m.android = try store.androidAppExpectations(domainID: d.id).map { app in
+            (app.packageName, app.fingerprints.map { app.uploadKeys.contains($0) ? $0 + AndroidAppEntry.uploadMark : $0 }.joined(separator: " "))
+        }
         return .html(RegisterPage.render(m, viewer: try c.signedIn))
     }
 
