@@ -28,4 +28,38 @@ import Testing
         #expect(checkNow.stdout.contains("requested ok.example"))
         #expect(checkNow.stderr.contains("underscore.example is not registered"))
     }
+
+    /// A domain's own Android apps in the import file (`android:PACKAGE=FINGERPRINT;…`, an upload key
+    /// marked `=upload`), by the form's rules; what was imported is what `export --yaml` writes, and
+    /// applying that export changes nothing.
+    @Test func androidAppsAreImportedAndExported() throws {
+        let database = try TestPostgres.createDatabase()
+        defer { database.drop() }
+        let key = FleetAssetLinks.appSigningKey, upload = FleetAssetLinks.uploadKey
+        let csv = """
+            host,app ids
+            shop.example,ABCDE12345.com.example.shop,"android:com.example.shop=\(key.replacingOccurrences(of: ":", with: "").lowercased());\(upload)=upload"
+            bad-package.example,android:example=\(key)
+            sha1.example,android:com.example.app=\(String(repeating: "AB:", count: 19))AB
+            bare.example,android:com.example.app
+            """
+        let outcome = try BuiltCommand.run(["import", "-", "--platforms", "android", "--database-url", database.url], stdin: Array(csv.utf8))
+        #expect(outcome.status == 1, "\(outcome.stdout)\(outcome.stderr)")
+        #expect(outcome.stdout.contains("added 1, skipped 0 (already registered), refused 3"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("refused line 3: bad-package.example,android:example=\(key): android:example=\(key): \"example\" has one segment"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("refused line 4: ") && outcome.stdout.contains("SHA-1"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("refused line 5: bare.example,android:com.example.app: android:com.example.app: add the app's SHA-256 fingerprints"), "\(outcome.stdout)")
+
+        let db = Database(configuration: database.configuration, poolSize: 1)
+        defer { db.close() }
+        let id = try #require(try db.domain(host: "shop.example")?.id)
+        #expect(try db.androidAppExpectations(domainID: id) == [
+            AndroidAppExpectationDraft(packageName: "com.example.shop", fingerprints: [key, upload].sorted(), uploadKeys: [upload])])
+
+        let exported = try BuiltCommand.run(["export", "--yaml", "--database-url", database.url])
+        #expect(exported.status == 0 && exported.stdout.contains("android_apps:\n  - package: com.example.shop\n"), "\(exported.stdout)")
+        #expect(exported.stdout.contains("upload_keys:"), "\(exported.stdout)")
+        let applied = try BuiltCommand.run(["apply", "--dry-run", "--exit-code", "-", "--database-url", database.url], stdin: Array(exported.stdout.utf8))
+        #expect(applied.status == 0, "the export is what the database holds: \(applied.stdout)\(applied.stderr)")
+    }
 }

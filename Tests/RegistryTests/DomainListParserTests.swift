@@ -47,6 +47,29 @@ import Vocabulary
         #expect(result.refusals.first?.reason.hasPrefix(reason) == true, "\(result.refusals)")
     }
 
+    @Test func androidAppColumns() throws {
+        let key = "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"
+        let other = String(repeating: "AB:", count: 31) + "AB"
+        let result = DomainListParser.parse("""
+            a.example,android:com.example.a=\(key.replacingOccurrences(of: ":", with: "").lowercased()); \(other) ,ABCDE12345.com.example.a
+            b.example,android:com.example.b=\(key),android:com.example.b=\(other)
+            c.example,Android:com.example.c=
+            d.example,android:com.example.d=\(key);\(other.lowercased())=UPLOAD
+            """)
+        let both = [try CertificateFingerprint(typed: key), try CertificateFingerprint(typed: other)].sorted()
+        #expect(result.entries == [
+            DomainListEntry(line: 1, host: "a.example", appIDs: [.applinks: [try AppID("ABCDE12345.com.example.a")]],
+                            androidApps: [AndroidAppColumn(package: try AndroidPackage(typed: "com.example.a"), fingerprints: both)]),
+            // An upload key marked as on the form (`=upload`): one of the app's keys, and marked.
+            DomainListEntry(line: 4, host: "d.example",
+                            androidApps: [AndroidAppColumn(package: try AndroidPackage(typed: "com.example.d"), fingerprints: both,
+                                                           uploadKeys: [try CertificateFingerprint(typed: other)])]),
+        ])
+        #expect(result.refusals.map(\.line) == [2, 3])
+        #expect(result.refusals.first?.reason == "com.example.b is listed twice; put all its fingerprints in one column, separated by ;")
+        #expect(result.refusals.last?.reason.hasPrefix("android:com.example.c=: add the app's SHA-256 fingerprints") == true)
+    }
+
     @Test func quotedFieldsKeepCommasAndQuotes() {
         #expect(DomainListParser.splitCSV(#"a,"b,c","d""e",f"#) == ["a", "b,c", "d\"e", "f"])
     }

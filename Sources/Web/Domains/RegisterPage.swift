@@ -89,7 +89,7 @@ public enum RegisterPage {
                 <div\(rowClass)><div class="row-inputs">\
                 <input type="text" name="package" value="\(row.package)" placeholder="com.example.app" \
                 aria-label="Android package \(i + 1)"\(described("package.\(i)"))>\
-                <input type="text" name="fingerprints" value="\(row.fingerprints)" placeholder="AA:BB:… (SHA-256; several separated by spaces)" \
+                <input type="text" name="fingerprints" value="\(row.fingerprints)" placeholder="AA:BB:… (SHA-256; several separated by spaces; AA:BB:…=upload for an upload key)" \
                 aria-label="Signing-key fingerprints for Android package \(i + 1)"\(described("fingerprints.\(i)"))></div>\
                 \(error("package.\(i)"))\(error("fingerprints.\(i)"))</div>
                 """)
