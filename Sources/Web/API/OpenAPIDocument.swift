@@ -184,7 +184,7 @@ enum OpenAPIDocument {
           },
           "paths": {
             "/domains": {
-              "get": {"operationId": "listDomains", "summary": "List domains, worst state first", "description": "Pages by page=N (reads every row before the page: slower the deeper it goes) or, in the state and host orders ascending without q, by after=next_after of the page before (keyset: a deep page costs what the first does).", "parameters": [\#(queryParameters(DomainAPI.listParameters))],
+              "get": {"operationId": "listDomains", "summary": "List domains, worst state first", "description": "Pages by page=N (reads every row before the page: slower the deeper it goes) or, in the state and host orders ascending without q, by after=next_after of the page before (keyset: a deep page costs what the first does); in other orders page decides and after is left aside.", "parameters": [\#(queryParameters(DomainAPI.listParameters))],
                 "responses": \#(responses(jsonResponse(200, "A page of domains", domainList), refs: [400]))},
               "post": {"operationId": "registerDomain", "summary": "Register a domain; its first check starts at once",
                 "requestBody": \#(jsonBody(##"{"$ref": "#/components/schemas/DomainRegistration"}"##)),
