@@ -35,9 +35,9 @@ let package = Package(
         // The strict-but-forgiving JSON reader that locates every value (pointer + line:column).
         .target(name: "LocatedJSON", dependencies: ["Vocabulary"], swiftSettings: strict),
         // Apple's apple-app-site-association: parse, validate, match, explain, diff.
-        .target(name: "AASA", dependencies: ["Vocabulary", "LocatedJSON"], swiftSettings: strict),
+        .target(name: "AASA", dependencies: ["Vocabulary", "LocatedJSON", "TextEncoding"], swiftSettings: strict),
         // Android's assetlinks.json: read as Google does, validate, match Android 15+ dynamic rules, diff.
-        .target(name: "AssetLinks", dependencies: ["Vocabulary", "LocatedJSON"], swiftSettings: strict),
+        .target(name: "AssetLinks", dependencies: ["Vocabulary", "LocatedJSON", "TextEncoding"], swiftSettings: strict),
         // The config file (`apply`, `export --yaml`, `serve --config`): YAML read into typed entries with
         // their lines, environment references resolved; pure (no database), so it can be fuzzed alone.
         .target(name: "ConfigFile", dependencies: ["Vocabulary", .product(name: "Yams", package: "Yams")], swiftSettings: strict),

@@ -1,4 +1,5 @@
 import LocatedJSON
+import TextEncoding
 import Vocabulary
 
 /// The relations Android features read (assetlinks-spec.md §3.3).
@@ -95,12 +96,12 @@ public struct DynamicRule: Hashable, Sendable, Codable {
     /// The rule as JSON text, keys in a fixed order, for messages and the CLI.
     public var text: String {
         var parts: [String] = []
-        if let path { parts.append("\"/\": \(JSONText.quoted(path))") }
+        if let path { parts.append("\"/\": \(JSONStringLiteral.quoted(path))") }
         if !query.isEmpty {
-            parts.append("\"?\": {" + query.map { "\(JSONText.quoted($0.name)): \(JSONText.quoted($0.value))" }
+            parts.append("\"?\": {" + query.map { "\(JSONStringLiteral.quoted($0.name)): \(JSONStringLiteral.quoted($0.value))" }
                 .joined(separator: ", ") + "}")
         }
-        if let fragment { parts.append("\"#\": \(JSONText.quoted(fragment))") }
+        if let fragment { parts.append("\"#\": \(JSONStringLiteral.quoted(fragment))") }
         if exclude { parts.append("\"exclude\": true") }
         return "{" + parts.joined(separator: ", ") + "}"
     }

@@ -1,4 +1,5 @@
 import LocatedJSON
+import TextEncoding
 
 /// The per-component view of a rule that explanations use. It calls the same matchers as
 /// `CompiledRule.matches`, so a rule's `matched` here is exactly its result there.
@@ -116,5 +117,5 @@ extension CompiledRule {
         ]
     }
 
-    static func quoted(_ text: String) -> String { JSONText.quoted(text) }
+    static func quoted(_ text: String) -> String { JSONStringLiteral.quoted(text) }
 }

@@ -1,4 +1,5 @@
 import LocatedJSON
+import TextEncoding
 import Vocabulary
 
 /// One statement as Google's Digital Asset Links API returns it: flattened to one relation and, for an
@@ -211,10 +212,10 @@ public enum GoogleResponseParser {
     static func canonicalText(_ value: JSONValue) -> String {
         switch value.kind {
         case .object(let members):
-            return "{" + members.map { JSONText.quoted($0.key) + ":" + canonicalText($0.value) }.joined(separator: ",") + "}"
+            return "{" + members.map { JSONStringLiteral.quoted($0.key) + ":" + canonicalText($0.value) }.joined(separator: ",") + "}"
         case .array(let elements):
             return "[" + elements.map(canonicalText).joined(separator: ",") + "]"
-        case .string(let text): return JSONText.quoted(text)
+        case .string(let text): return JSONStringLiteral.quoted(text)
         case .number(let text): return text
         case .bool(let flag): return flag ? "true" : "false"
         case .null, .unreadable: return "null"

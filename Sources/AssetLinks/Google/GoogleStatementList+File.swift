@@ -1,4 +1,5 @@
 import LocatedJSON
+import TextEncoding
 
 extension GoogleStatementList {
     /// Google's statements rebuilt as a file and read by our own reader, so Google's copy compares with
@@ -9,15 +10,15 @@ extension GoogleStatementList {
         for statement in statements {
             let target: String
             if statement.namespace == "android_app", let package = statement.packageName, let fingerprint = statement.fingerprint {
-                target = #"{"namespace":"android_app","package_name":\#(JSONText.quoted(package)),"sha256_cert_fingerprints":[\#(JSONText.quoted(fingerprint))]}"#
+                target = #"{"namespace":"android_app","package_name":\#(JSONStringLiteral.quoted(package)),"sha256_cert_fingerprints":[\#(JSONStringLiteral.quoted(fingerprint))]}"#
             } else if let site = statement.site {
-                target = #"{"namespace":"web","site":\#(JSONText.quoted(site))}"#
+                target = #"{"namespace":"web","site":\#(JSONStringLiteral.quoted(site))}"#
             } else {
                 continue
             }
-            var text = #"{"relation":[\#(JSONText.quoted(statement.relation))],"target":\#(target)"#
+            var text = #"{"relation":[\#(JSONStringLiteral.quoted(statement.relation))],"target":\#(target)"#
             if let extensions = statement.relationExtensions {
-                text += #","relation_extensions":{\#(JSONText.quoted(statement.relation)):\#(extensions)}"#
+                text += #","relation_extensions":{\#(JSONStringLiteral.quoted(statement.relation)):\#(extensions)}"#
             }
             parts.append(text + "}")
         }

@@ -1,4 +1,5 @@
 import LocatedJSON
+import TextEncoding
 
 /// Which app a URL opens on Android, and by which rule (assetlinks-spec.md §5): the file compiled once,
 /// then asked about many (URL, package) pairs.
@@ -95,8 +96,8 @@ public struct AppLinkMatcher: Sendable {
         case .noMatch:
             var text = "No rule matches, so the URL opens in the browser on Android 15+ (unmatched URLs never open the app)."
             if let closest = rules?.closestRule, let check = rules?.failingCheck {
-                let value = check.value.map { JSONText.quoted($0) } ?? "absent"
-                text += " Closest: rule \(closest + 1), whose \(check.component) pattern \(JSONText.quoted(check.pattern)) does not match \(value)."
+                let value = check.value.map { JSONStringLiteral.quoted($0) } ?? "absent"
+                text += " Closest: rule \(closest + 1), whose \(check.component) pattern \(JSONStringLiteral.quoted(check.pattern)) does not match \(value)."
             }
             return text
         }

@@ -1,4 +1,5 @@
 import LocatedJSON
+import TextEncoding
 import Vocabulary
 
 /// Reads `relation_extensions` and the Android 15+ rules inside it (assetlinks-spec.md §4.1–4.2).
@@ -23,8 +24,8 @@ enum DynamicRulesReader {
             if !relations.contains(member.key) || isWeb {
                 context.report(AndroidFinding.relationExtensionOrphan, memberPath, member.keyPosition,
                     isWeb ? "An extension on a web target does nothing: dynamic rules apply to apps."
-                          : "The extension is keyed by \(JSONText.quoted(member.key)), which the statement's \"relation\" does not list; nothing reads it.",
-                    hint: "Move it to the statement that grants \(JSONText.quoted(member.key)) to the app, or add that relation.")
+                          : "The extension is keyed by \(JSONStringLiteral.quoted(member.key)), which the statement's \"relation\" does not list; nothing reads it.",
+                    hint: "Move it to the statement that grants \(JSONStringLiteral.quoted(member.key)) to the app, or add that relation.")
                 continue
             }
             guard member.key == Relation.handleAllURLs else { continue }
@@ -99,7 +100,7 @@ enum DynamicRulesReader {
                             rule.query.append(QueryEntry(name: entry.key, value: value))
                         } else {
                             defect(entryPath, entry.value.position,
-                                   "The query entry \(JSONText.quoted(entry.key)) of rule \(index + 1) is \(entry.value.stringValue == nil ? entry.value.typeDescription : "empty"), not a pattern string",
+                                   "The query entry \(JSONStringLiteral.quoted(entry.key)) of rule \(index + 1) is \(entry.value.stringValue == nil ? entry.value.typeDescription : "empty"), not a pattern string",
                                    hint: "Write a pattern such as \"*\" (any value) or \"?*\" (a non-empty value).", &context)
                         }
                     }

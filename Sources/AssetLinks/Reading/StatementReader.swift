@@ -1,4 +1,5 @@
 import LocatedJSON
+import TextEncoding
 import Vocabulary
 
 /// Reads one element of the list: a direct statement, an include, or something Google drops.
@@ -47,7 +48,7 @@ enum StatementReader {
         let relationPath = path.appending("relation")
         guard case .array(let items) = member.value.kind else {
             valid = false
-            let hint = member.value.stringValue.map { "Write \"relation\": [\(JSONText.quoted($0))] — an array, even for one relation." }
+            let hint = member.value.stringValue.map { "Write \"relation\": [\(JSONStringLiteral.quoted($0))] — an array, even for one relation." }
                 ?? "Write \"relation\" as an array of strings."
             context.report(AndroidFinding.relationMissing, relationPath, member.value.position,
                 "\"relation\" is \(member.value.typeDescription), but it must be an array of relation strings; Google drops the statement.",
@@ -72,7 +73,7 @@ enum StatementReader {
             if let problem = relationProblem(text) {
                 valid = false
                 context.report(AndroidFinding.relationMalformed, itemPath, item.position,
-                    "The relation \(JSONText.quoted(text)) \(problem); Google drops the statement.",
+                    "The relation \(JSONStringLiteral.quoted(text)) \(problem); Google drops the statement.",
                     hint: "A relation is kind/detail in lower case without spaces, e.g. \"delegate_permission/common.handle_all_urls\".")
                 continue
             }
@@ -82,11 +83,11 @@ enum StatementReader {
                     .flatMap { distance(text, $0) <= 2 ? $0 : nil }
                 if let suggestion {
                     context.report(AndroidFinding.relationUnknown, itemPath, item.position,
-                        "The relation \(JSONText.quoted(text)) is not one Android reads. Did you mean \(JSONText.quoted(suggestion))?",
+                        "The relation \(JSONStringLiteral.quoted(text)) is not one Android reads. Did you mean \(JSONStringLiteral.quoted(suggestion))?",
                         hint: "Fix the spelling: relation strings are compared exactly.", severity: .warning)
                 } else {
                     context.report(AndroidFinding.relationUnknown, itemPath, item.position,
-                        "The relation \(JSONText.quoted(text)) is valid, but no Android feature reads it (handle_all_urls, get_login_creds, use_as_origin do).",
+                        "The relation \(JSONStringLiteral.quoted(text)) is valid, but no Android feature reads it (handle_all_urls, get_login_creds, use_as_origin do).",
                         hint: "Keep it if your own code queries it; otherwise check the spelling.")
                 }
             }
@@ -138,13 +139,13 @@ enum StatementReader {
         switch WebOrigin.parse(url, siteOnly: false) {
         case .failure(let problem):
             context.report(AndroidFinding.includeURLInvalid, includePath, include.value.position,
-                "The include URL \(JSONText.quoted(url)) \(problem.phrase); Google drops the statement.",
+                "The include URL \(JSONStringLiteral.quoted(url)) \(problem.phrase); Google drops the statement.",
                 hint: "Use an absolute https URL.")
             return .dropped
         case .success(let origin):
             if origin.scheme == "http" && context.servedFrom != .http {
                 context.report(AndroidFinding.includeInsecure, includePath, include.value.position,
-                    "The include \(JSONText.quoted(url)) is plain http in a file served securely; Google refuses it and drops the statement.",
+                    "The include \(JSONStringLiteral.quoted(url)) is plain http in a file served securely; Google refuses it and drops the statement.",
                     hint: "Serve the include file over https and write its https URL.")
                 return .dropped
             }

@@ -1,4 +1,5 @@
 import LocatedJSON
+import TextEncoding
 import Vocabulary
 
 /// Reads a statement's `target`: an `android_app` (package + fingerprints) or a `web` site.
@@ -35,7 +36,7 @@ enum TargetReader {
         default:
             valid = false
             if let namespace {
-                let shown = namespace.value.stringValue.map(JSONText.quoted) ?? namespace.value.typeDescription
+                let shown = namespace.value.stringValue.map(JSONStringLiteral.quoted) ?? namespace.value.typeDescription
                 context.report(AndroidFinding.namespaceUnknown, path.appending("namespace"), namespace.value.position,
                     "The namespace \(shown) is not one Google knows (android_app, web); it drops the statement.",
                     hint: namespace.value.stringValue == "ios_app"
@@ -68,7 +69,7 @@ enum TargetReader {
             valid = false
             context.report(AndroidFinding.packageNameInvalid, namePath, member.value.position,
                 name.isEmpty ? "\"package_name\" is empty; Google drops the statement."
-                             : "The package name \(JSONText.quoted(name)) contains whitespace; Google drops the statement.",
+                             : "The package name \(JSONStringLiteral.quoted(name)) contains whitespace; Google drops the statement.",
                 hint: "Use the applicationId from the app's build.gradle, e.g. \"com.example.app\".")
             return nil
         }
@@ -79,15 +80,15 @@ enum TargetReader {
         }
         if let badCharacter {
             context.report(AndroidFinding.packageNameInvalid, namePath, member.value.position,
-                "The package name \(JSONText.quoted(name)) contains \(JSONText.quoted(String(badCharacter))); an application ID has only letters, digits, _ and dots, so no app matches it.",
+                "The package name \(JSONStringLiteral.quoted(name)) contains \(JSONStringLiteral.quoted(String(badCharacter))); an application ID has only letters, digits, _ and dots, so no app matches it.",
                 hint: "Use the applicationId from the app's build.gradle.")
         } else if segments.contains(where: \.isEmpty) {
             context.report(AndroidFinding.packageNameInvalid, namePath, member.value.position,
-                "The package name \(JSONText.quoted(name)) has an empty segment (a leading, trailing or double dot), so no app matches it.",
+                "The package name \(JSONStringLiteral.quoted(name)) has an empty segment (a leading, trailing or double dot), so no app matches it.",
                 hint: "Use the applicationId from the app's build.gradle.")
         } else if segments.count < 2 || segments.contains(where: { !isLetter($0.first ?? 0) }) {
             context.report(AndroidFinding.packageNameNonstandard, namePath, member.value.position,
-                "The package name \(JSONText.quoted(name)) is not a valid application ID (at least two segments, each starting with a letter).",
+                "The package name \(JSONStringLiteral.quoted(name)) is not a valid application ID (at least two segments, each starting with a letter).",
                 hint: "Check it against the applicationId in the app's build.gradle.")
         }
         return name
@@ -137,12 +138,12 @@ enum TargetReader {
             case .placeholder:
                 valid = false
                 context.report(AndroidFinding.fingerprintPlaceholder, itemPath, item.position,
-                    "The fingerprint \(JSONText.quoted(text)) is a placeholder, not a fingerprint (an unset variable in the build?); Google drops the statement.",
+                    "The fingerprint \(JSONStringLiteral.quoted(text)) is a placeholder, not a fingerprint (an unset variable in the build?); Google drops the statement.",
                     hint: "Inject the real SHA-256 fingerprint when the file is generated.")
             case .malformed(let reason, let fix):
                 valid = false
                 context.report(AndroidFinding.fingerprintMalformed, itemPath, item.position,
-                    "The fingerprint \(JSONText.quoted(text)) \(reason); Google drops the statement.", hint: fix ?? hint)
+                    "The fingerprint \(JSONStringLiteral.quoted(text)) \(reason); Google drops the statement.", hint: fix ?? hint)
             }
         }
         return valid ? fingerprints : nil
@@ -161,13 +162,13 @@ enum TargetReader {
         case .failure(let problem):
             valid = false
             context.report(AndroidFinding.webSiteInvalid, sitePath, member.value.position,
-                "The site \(JSONText.quoted(text)) \(problem.phrase); Google drops the statement.",
+                "The site \(JSONStringLiteral.quoted(text)) \(problem.phrase); Google drops the statement.",
                 hint: "Write the site as https://host or https://host:port.")
             return nil
         case .success(let origin):
             if origin.scheme == "http" {
                 context.report(AndroidFinding.webSiteInsecure, sitePath, member.value.position,
-                    "The site \(JSONText.quoted(text)) is plain http: it is a different asset from its https form.",
+                    "The site \(JSONStringLiteral.quoted(text)) is plain http: it is a different asset from its https form.",
                     hint: "Use https:// unless the site really serves over http.")
             }
             return .web(site: origin.normalizedSite)

@@ -1,4 +1,5 @@
 import LocatedJSON
+import TextEncoding
 import Vocabulary
 
 /// Checks of a valid rule list as a whole and of each pattern: rules that can never decide, lists
@@ -53,11 +54,11 @@ enum DynamicRuleChecks {
 
     private static func patternFindings(_ pattern: String, component: String, at location: SourceLocation) -> [Finding] {
         var findings: [Finding] = []
-        let quoted = JSONText.quoted(pattern)
+        let quoted = JSONStringLiteral.quoted(pattern)
         if component == "/", let first = pattern.first, !["/", "*", "?"].contains(first) {
             findings.append(AndroidFinding.dynamicPathNoSlash.finding(at: location,
                 "The path pattern \(quoted) does not start with /, so it never matches (every path starts with /).",
-                hint: "Write \(JSONText.quoted("/" + pattern))."))
+                hint: "Write \(JSONStringLiteral.quoted("/" + pattern))."))
         }
         if hasPercentEscape(pattern) {
             findings.append(AndroidFinding.dynamicPatternEncoded.finding(at: location,
