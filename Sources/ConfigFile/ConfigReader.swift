@@ -213,21 +213,17 @@ private struct Walker {
                 if let v = string(value, what: "version"), v != "1" { fail(value, "version \(v) is not known; this program reads version 1") }
             case "domains":
                 document.sections.insert(.domains)
-                if case .scalar(let s) = value, s.style == .plain, ["", "~", "null"].contains(s.string) { break }  // `domains:` alone: none
-                for item in sequence(value, what: "domains") ?? [] {
-                    if let entry = domain(item) { document.domains.append(entry) }
-                }
+                document.domains += entries(value, of: "domains", what: "a domain", keys: Self.domainKeys, DomainEntry(host: ""),
+                                            needs: [("host", "a domain needs host:")]) { $0.domainField(&$1, $2, $3, &$4) }
             case "apps":
                 document.sections.insert(.apps)
-                if case .scalar(let s) = value, s.style == .plain, ["", "~", "null"].contains(s.string) { break }
-                for item in sequence(value, what: "apps") ?? [] {
-                    if let entry = app(item) { document.apps.append(entry) }
-                }
+                document.apps += entries(value, of: "apps", what: "an app", keys: Self.appKeys, AppEntry(name: ""),
+                                         needs: [("name", "an app needs name: (its identity across applies)")]) { $0.appField(&$1, $2, $3, &$4) }
             case "channels":
                 document.sections.insert(.channels)
-                if case .scalar(let s) = value, s.style == .plain, ["", "~", "null"].contains(s.string) { break }
-                for item in sequence(value, what: "channels") ?? [] {
-                    if let entry = channel(item) { document.channels.append(entry) }
+                document.channels += entries(value, of: "channels", what: "a channel", keys: nil, ChannelEntry(name: "", kind: ""),
+                                             needs: [("name", "a channel needs name: (its identity across applies)"), ("kind", "a channel needs kind:")]) {
+                    $0.channelField(&$1, $2, $3, &$4)
                 }
             default:
                 break
@@ -252,12 +248,6 @@ private struct Walker {
     }
 
     static let domainKeys = ["host", "interval_minutes", "badge", "platforms", "app_ids", "watched_urls", "android_apps"]
-
-    mutating func domain(_ node: Node) -> DomainEntry? {
-        entry(node, what: "a domain", keys: Self.domainKeys, DomainEntry(host: ""), needs: [("host", "a domain needs host:")]) {
-            $0.domainField(&$1, $2, $3, &$4)
-        }
-    }
 
     mutating func domainField(_ entry: inout DomainEntry, _ key: String, _ value: Node, _ complete: inout Bool) {
         switch key {
@@ -344,12 +334,6 @@ private struct Walker {
 
     static let appKeys = ["name", "apple_app_ids", "apple_domains", "android_package", "fingerprints", "android_hosts", "watched_urls"]
 
-    mutating func app(_ node: Node) -> AppEntry? {
-        entry(node, what: "an app", keys: Self.appKeys, AppEntry(name: ""), needs: [("name", "an app needs name: (its identity across applies)")]) {
-            $0.appField(&$1, $2, $3, &$4)
-        }
-    }
-
     mutating func appField(_ entry: inout AppEntry, _ key: String, _ value: Node, _ complete: inout Bool) {
         switch key {
         case "name":
@@ -388,13 +372,6 @@ private struct Walker {
             }
         default:
             break
-        }
-    }
-
-    mutating func channel(_ node: Node) -> ChannelEntry? {
-        entry(node, what: "a channel", keys: nil, ChannelEntry(name: "", kind: ""),
-              needs: [("name", "a channel needs name: (its identity across applies)"), ("kind", "a channel needs kind:")]) {
-            $0.channelField(&$1, $2, $3, &$4)
         }
     }
 
@@ -438,6 +415,19 @@ private struct Walker {
                 complete = false
             }
         }
+    }
+
+    /// A section's entries (`domains:`, `apps:`, `channels:`), each read by `entry`; the key alone
+    /// (empty, `~` or `null`) declares none.
+    mutating func entries<Entry: ConfigEntry>(_ value: Node, of section: String, what: String, keys: [String]?, _ empty: Entry,
+                                              needs: [(key: String, sentence: String)],
+                                              field: (inout Self, inout Entry, String, Node, inout Bool) -> Void) -> [Entry] {
+        if case .scalar(let s) = value, s.style == .plain, ["", "~", "null"].contains(s.string) { return [] }
+        var read: [Entry] = []
+        for item in sequence(value, what: section) ?? [] {
+            if let e = entry(item, what: what, keys: keys, empty, needs: needs, field: field) { read.append(e) }
+        }
+        return read
     }
 
     /// What every entry (domain, app, channel) shares: a mapping of known keys, each read by `field`;

@@ -54,6 +54,11 @@ final class StaticFiles {
     func handle(_ request: HTTPRequest, now: UInt64) -> Outcome {
         guard request.method == .get || request.method == .head, request.path.hasPrefix(prefix) else { return .notStatic }
         let key = request.path
+        /// Not a file (any more): remembered as missing for a second, and left to the other routes.
+        func missing() -> Outcome {
+            remember(key, .missing(checkedAt: now))
+            return .notStatic
+        }
         var file: File
         switch entries[key] {
         case .file(let cached) where now &- cached.checkedAt < StaticFiles.revalidateAfter:
@@ -61,23 +66,15 @@ final class StaticFiles {
         case .missing(let checkedAt) where now &- checkedAt < StaticFiles.revalidateAfter:
             return .notStatic
         case .file(let cached):
-            guard let fresh = revalidate(cached, now: now) else {
-                remember(key, .missing(checkedAt: now))
-                return .notStatic
-            }
+            guard let fresh = revalidate(cached, now: now) else { return missing() }
             file = fresh
             remember(key, .file(fresh))
         case nil, .missing:
             switch locate(request.path) {
             case .refused: return .respond(.status(.badRequest))
-            case .missing:
-                remember(key, .missing(checkedAt: now))
-                return .notStatic
+            case .missing: return missing()
             case .found(let path):
-                guard let loaded = load(path, now: now) else {
-                    remember(key, .missing(checkedAt: now))
-                    return .notStatic
-                }
+                guard let loaded = load(path, now: now) else { return missing() }
                 file = loaded
                 remember(key, .file(loaded))
             }

@@ -49,12 +49,20 @@ enum CheckOutput {
             out += "\nNo findings.\n"
         } else {
             out += "\nFindings:\n"
-            for finding in findings {
-                out += "  \(finding.severity.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)) \(finding.code)"
-                if let location = finding.location, !location.pointer.isEmpty { out += " at \(location)" }
-                out += "\n      \(finding.message)\n"
-                if let hint = finding.hint { out += "      → \(hint)\n" }
-            }
+            out += findingLines(findings, indent: "  ", bodyIndent: "      ")
+        }
+        return out
+    }
+
+    /// A finding in a few lines: severity, code and location at `indent`, then its message and hint
+    /// at `bodyIndent` (`check`'s findings, and each case of `verify-app`, which sits deeper).
+    static func findingLines(_ findings: [Finding], indent: String, bodyIndent: String) -> TerminalText {
+        var out: TerminalText = ""
+        for finding in findings {
+            out += "\(indent)\(finding.severity.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)) \(finding.code)"
+            if let location = finding.location, !location.pointer.isEmpty { out += " at \(location)" }
+            out += "\n\(bodyIndent)\(finding.message)\n"
+            if let hint = finding.hint { out += "\(bodyIndent)→ \(hint)\n" }
         }
         return out
     }

@@ -30,12 +30,7 @@ enum VerifyAppOutput {
             if shown.count < gateCase.findings.count {
                 out += "      (\(gateCase.findings.count - shown.count) more infos about the file: --json lists them)\n"
             }
-            for finding in shown {
-                out += "      \(finding.severity.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)) \(finding.code)"
-                if let location = finding.location, !location.pointer.isEmpty { out += " at \(location)" }
-                out += "\n        \(finding.message)\n"
-                if let hint = finding.hint { out += "        → \(hint)\n" }
-            }
+            out += CheckOutput.findingLines(shown, indent: "      ", bodyIndent: "        ")
         }
         return out
     }
