@@ -101,6 +101,8 @@ let package = Package(
         .target(name: "BenchTiming", path: "Benchmarks/BenchTiming", swiftSettings: strict),
         .executableTarget(name: "WebBench", dependencies: ["Web", "Store", "Vocabulary", "BenchSupport"], path: "Benchmarks/WebBench", swiftSettings: strict),
         .executableTarget(name: "ScaleBench", dependencies: ["Store", "Vocabulary", "BenchSupport"], path: "Benchmarks/ScaleBench", swiftSettings: strict),
+        .executableTarget(name: "ReadingBench", dependencies: ["AASA", "AssetLinks", "Store", "Vocabulary", "BenchTiming"],
+                          path: "Benchmarks/ReadingBench", swiftSettings: strict),
         .executableTarget(name: "AASABench", dependencies: ["AASA", "BenchTiming"], path: "Benchmarks/AASABench", swiftSettings: strict),
         .executableTarget(name: "AssetLinksBench", dependencies: ["AssetLinks", "BenchTiming"], path: "Benchmarks/AssetLinksBench",
                           swiftSettings: strict),

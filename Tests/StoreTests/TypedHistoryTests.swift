@@ -115,7 +115,9 @@ import Vocabulary
     /// document types changes this text, and rows already stored would no longer read: change them
     /// additively (a new optional field), or write a migration that rewrites the stored readings.
     static let aasaFile = Array(#"{"applinks":{"defaults":{"caseSensitive":false},"details":[{"appIDs":["ABCDE12345.shop"],"components":[{"/":"/p/*","?":{"x":"1"},"comment":"c"}]}]}}"#.utf8)
-    static let aasaReading = #"{"document":{"appServices":{},"applinks":{"defaults":{"caseSensitive":false},"details":[{"appIDs":["ABCDE12345.shop"],"location":{"column":60,"line":1,"pointer":"/applinks/details/0"},"rules":[{"comment":"c","location":{"column":104,"line":1,"pointer":"/applinks/details/0/components/0"},"settings":{"path":"/p/*","query":{"items":{"_0":[{"name":"x","pattern":"1"}]}}}}],"rulesSource":"components"}],"detailsForm":"array","location":{"column":13,"line":1,"pointer":"/applinks"},"substitutionVariables":[]},"wasSigned":false},"size":148,"text":{"lines":[{"pointer":"","text":"{"},{"pointer":"/applinks","text":"  \"applinks\": {"},{"pointer":"/applinks/defaults","text":"    \"defaults\": {"},{"pointer":"/applinks/defaults/caseSensitive","text":"      \"caseSensitive\": false"},{"pointer":"/applinks/defaults","text":"    },"},{"pointer":"/applinks/details","text":"    \"details\": ["},{"pointer":"/applinks/details/0","text":"      {"},{"pointer":"/applinks/details/0/appIDs","text":"        \"appIDs\": ["},{"pointer":"/applinks/details/0/appIDs/0","text":"          \"ABCDE12345.shop\""},{"pointer":"/applinks/details/0/appIDs","text":"        ],"},{"pointer":"/applinks/details/0/components","text":"        \"components\": ["},{"pointer":"/applinks/details/0/components/0","text":"          {"},{"pointer":"/applinks/details/0/components/0/~1","text":"            \"/\": \"/p/*\","},{"pointer":"/applinks/details/0/components/0/?","text":"            \"?\": {"},{"pointer":"/applinks/details/0/components/0/?/x","text":"              \"x\": \"1\""},{"pointer":"/applinks/details/0/components/0/?","text":"            },"},{"pointer":"/applinks/details/0/components/0/comment","text":"            \"comment\": \"c\""},{"pointer":"/applinks/details/0/components/0","text":"          }"},{"pointer":"/applinks/details/0/components","text":"        ]"},{"pointer":"/applinks/details/0","text":"      }"},{"pointer":"/applinks/details","text":"    ]"},{"pointer":"/applinks","text":"  }"},{"pointer":"","text":"}"}],"pretty":true}}"#
+    static let aasaReading = #"{"document":{"appServices":{},"applinks":{"defaults":{"caseSensitive":false},"details":[{"appIDs":["ABCDE12345.shop"],"location":{"column":60,"line":1,"pointer":"/applinks/details/0"},"rules":[{"comment":"c","location":{"column":104,"line":1,"pointer":"/applinks/details/0/components/0"},"settings":{"path":"/p/*","query":{"items":{"_0":[{"name":"x","pattern":"1"}]}}}}],"rulesSource":"components"}],"detailsForm":"array","location":{"column":13,"line":1,"pointer":"/applinks"},"substitutionVariables":[]},"wasSigned":false},"size":148,"text":{"at":"0,1,2,3,2,4,5,6,7,6,8,9,10,11,12,11,13,9,8,5,4,1,0","pointers":["","/applinks","/applinks/defaults","/applinks/defaults/caseSensitive","/applinks/details","/applinks/details/0","/applinks/details/0/appIDs","/applinks/details/0/appIDs/0","/applinks/details/0/components","/applinks/details/0/components/0","/applinks/details/0/components/0/~1","/applinks/details/0/components/0/?","/applinks/details/0/components/0/?/x","/applinks/details/0/components/0/comment"],"pretty":true,"text":"{\n  \"applinks\": {\n    \"defaults\": {\n      \"caseSensitive\": false\n    },\n    \"details\": [\n      {\n        \"appIDs\": [\n          \"ABCDE12345.shop\"\n        ],\n        \"components\": [\n          {\n            \"/\": \"/p/*\",\n            \"?\": {\n              \"x\": \"1\"\n            },\n            \"comment\": \"c\"\n          }\n        ]\n      }\n    ]\n  }\n}"}}"#
+    /// The same reading as stored from 0033 until 0053 (an object per line; dropped by 0053).
+    static let aasaReadingBefore0053 = #"{"document":{"appServices":{},"applinks":{"defaults":{"caseSensitive":false},"details":[{"appIDs":["ABCDE12345.shop"],"location":{"column":60,"line":1,"pointer":"/applinks/details/0"},"rules":[{"comment":"c","location":{"column":104,"line":1,"pointer":"/applinks/details/0/components/0"},"settings":{"path":"/p/*","query":{"items":{"_0":[{"name":"x","pattern":"1"}]}}}}],"rulesSource":"components"}],"detailsForm":"array","location":{"column":13,"line":1,"pointer":"/applinks"},"substitutionVariables":[]},"wasSigned":false},"size":148,"text":{"lines":[{"pointer":"","text":"{"},{"pointer":"/applinks","text":"  \"applinks\": {"},{"pointer":"/applinks/defaults","text":"    \"defaults\": {"},{"pointer":"/applinks/defaults/caseSensitive","text":"      \"caseSensitive\": false"},{"pointer":"/applinks/defaults","text":"    },"},{"pointer":"/applinks/details","text":"    \"details\": ["},{"pointer":"/applinks/details/0","text":"      {"},{"pointer":"/applinks/details/0/appIDs","text":"        \"appIDs\": ["},{"pointer":"/applinks/details/0/appIDs/0","text":"          \"ABCDE12345.shop\""},{"pointer":"/applinks/details/0/appIDs","text":"        ],"},{"pointer":"/applinks/details/0/components","text":"        \"components\": ["},{"pointer":"/applinks/details/0/components/0","text":"          {"},{"pointer":"/applinks/details/0/components/0/~1","text":"            \"/\": \"/p/*\","},{"pointer":"/applinks/details/0/components/0/?","text":"            \"?\": {"},{"pointer":"/applinks/details/0/components/0/?/x","text":"              \"x\": \"1\""},{"pointer":"/applinks/details/0/components/0/?","text":"            },"},{"pointer":"/applinks/details/0/components/0/comment","text":"            \"comment\": \"c\""},{"pointer":"/applinks/details/0/components/0","text":"          }"},{"pointer":"/applinks/details/0/components","text":"        ]"},{"pointer":"/applinks/details/0","text":"      }"},{"pointer":"/applinks/details","text":"    ]"},{"pointer":"/applinks","text":"  }"},{"pointer":"","text":"}"}],"pretty":true}}"#
 
     @Test func versionReadingsKeepTheirStoredSpelling() throws {
         let reading = VersionReading(aasa: Self.aasaFile)
@@ -130,7 +132,7 @@ import Vocabulary
         let database = try TestPostgres.createDatabase(migrated: false)
         defer { database.drop() }
         let all = try Migrator(directory: TestPostgres.migrationsDirectory()).migrations
-        try Migrator(migrations: all.filter { $0.version != 33 }).migrate(database.configuration)
+        try Migrator(migrations: all.filter { $0.version < 33 }).migrate(database.configuration)
         let db = Database(configuration: database.configuration, poolSize: 2)
         defer { db.close() }
         let key = VersionKey(.apple, sha256: SHA256.hex(Self.aasaFile))
@@ -151,6 +153,34 @@ import Vocabulary
         }
         #expect(reading == VersionReading(aasa: Self.aasaFile))
         #expect(try db.version(key)?.body == Self.aasaFile, "the bytes stay as served")
+    }
+
+    /// Readings stored in the spelling before 0053 (a line an object) are dropped by it, so their
+    /// versions read as unread — the bytes, for the first reader to read once — and a reading
+    /// written since is in the new spelling.
+    @Test func readingsStoredBefore0053AreReadAgainOnce() throws {
+        let database = try TestPostgres.createDatabase(migrated: false)
+        defer { database.drop() }
+        let all = try Migrator(directory: TestPostgres.migrationsDirectory()).migrations
+        try Migrator(migrations: all.filter { $0.version < 53 }).migrate(database.configuration)
+        let db = Database(configuration: database.configuration, poolSize: 2)
+        defer { db.close() }
+        let key = VersionKey(.apple, sha256: SHA256.hex(Self.aasaFile))
+        try db.execute("INSERT INTO association_versions (platform, sha256, body, size, reading) VALUES ('apple', $1, $2, $3, $4::jsonb)",
+                       key.sha256, Self.aasaFile, Self.aasaFile.count, Self.aasaReadingBefore0053)
+        try Migrator(migrations: all).migrate(database.configuration)
+        guard case .unread(let bytes)? = try db.versionReading(key, of: AASADocument.self) else {
+            Issue.record("a reading in the old spelling is dropped, and the version reads as unread")
+            return
+        }
+        #expect(bytes == Self.aasaFile)
+        try db.saveReading(VersionReading(aasa: Self.aasaFile), for: key)
+        #expect(try db.value("SELECT reading #>> '{text,text}' FROM association_versions", as: String?.self)?.hasPrefix("{\n  \"applinks\": {") == true)
+        guard case .read(let reading)? = try db.versionReading(key, of: AASADocument.self) else {
+            Issue.record("the reading written back reads back")
+            return
+        }
+        #expect(reading == VersionReading(aasa: Self.aasaFile))
     }
 
     @Test func aStoredShapeThisVersionCannotReadIsAnErrorNamingTheColumn() throws {

@@ -37,7 +37,8 @@ import Vocabulary
 
             // Doctor the stored readings: the current file's first line, and the older file's document.
             try db.execute("""
-                UPDATE association_versions SET reading = jsonb_set(reading, '{text,lines,0,text}', '"STORED READING LINE"') WHERE sha256 = $1
+                UPDATE association_versions SET reading = jsonb_set(reading, '{text,text}', to_jsonb('STORED READING LINE'
+                  || substr(reading #>> '{text,text}', strpos(reading #>> '{text,text}', E'\n')))) WHERE sha256 = $1
                 """, SHA256.hex(Self.newer))
             try db.execute("UPDATE association_versions SET reading = jsonb_set(reading, '{document}', 'null') WHERE sha256 = $1",
                            SHA256.hex(Self.older))
