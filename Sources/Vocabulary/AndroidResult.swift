@@ -58,6 +58,13 @@ public struct AndroidResult: Hashable, Sendable, Codable {
     /// Android counts for the domain when the site serves a file or an Android app is expected of it:
     /// a site with neither is not failing for Android (issue #13).
     public var isWatched: Bool { serves || !identities.isEmpty }
+
+    /// Whether Android counts for a domain with this platform setting: watched for Android only (its
+    /// owner chose Android, so it counts whatever the site serves), or for both where `isWatched`.
+    /// The pages, the API and the alert rules ask this; `AndroidResult.sqlAndroidVerdict` is its SQL.
+    public func counts(for platforms: WatchedPlatforms) -> Bool {
+        platforms == .android || (platforms.watches(.android) && isWatched)
+    }
 }
 
 /// How a URL watched on Android behaved in one check (assetlinks-spec.md §5): on Android 15+ the app's

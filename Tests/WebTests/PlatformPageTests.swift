@@ -125,6 +125,63 @@ import TestSupport
         }
     }
 
+    /// A domain watched for Android only, on every surface, from checks of the real pipeline: the page
+    /// shows Apple as "not watched" and nothing more of it (no Apple findings, no AASA or CDN facts, no
+    /// AASA file), the API's object, the overview's row and the status poll carry Android's state —
+    /// failing while the site serves no assetlinks.json (its owner chose Android), passing once it does.
+    @Test func anAndroidOnlyDomainShowsAndroidAloneOnEverySurface() async throws {
+        try await Self.withSetup { fleet, client, db, pipeline in
+            for site in ["_default", Self.host] {
+                try? FileManager.default.removeItem(at: fleet.directory.appendingPathComponent("www/\(site)/.well-known/assetlinks.json"))
+            }
+            client.get("/domains/new")
+            #expect(client.post("/domains", [("host", Self.host), ("interval", "60"), ("platforms", "android")]).status == 303)
+            let id = try #require(try db.domain(host: Self.host)?.id)
+            try await Self.checkDue(pipeline)
+            let token = SecretToken.generate(prefix: "aasa_")
+            _ = try db.createAPIToken(name: "android-only", tokenHash: token.digest, userID: nil, role: .admin)
+            func api(_ target: String) -> [String: Any] {
+                let r = client.app.respond(WebRequest(method: "GET", target: target, headers: [("Authorization", "Bearer " + token.value)]))
+                return (try? JSONSerialization.jsonObject(with: Data(r.body))) as? [String: Any] ?? [:]
+            }
+            func expectEverySurface(_ state: String, _ when: String) throws {
+                let page = client.get("/domains/\(id)").bodyText
+                #expect(Self.from("platform-apple", in: page).contains("Not watched: this domain is watched for Android only."), "\(when)")
+                let column = Self.from("platform-android", in: page)
+                #expect(column.prefix(400).contains("state-\(state)"), "\(when): \(column.prefix(400))")
+                for apple in ["id=\"findings\"", "id=\"locations\"", "id=\"file\"", "Apple CDN", "/.well-known/apple-app-site-association",
+                              "Findings: apple-app-site-association", "Current file: apple-app-site-association"] {
+                    #expect(!page.contains(apple), "\(when): no Apple content beyond 'not watched' (\(apple))")
+                }
+                #expect(page.contains("id=\"android\"") && page.contains("Origin: /.well-known/assetlinks.json"), "\(when): Android's details")
+
+                let read = api("/api/v1/domains/\(id)")
+                #expect(read["platforms"] as? String == "android" && read["state"] as? String == state, "\(when): \(read)")
+                let side = try #require(read["android"] as? [String: Any], "\(when): the android object is there: \(read)")
+                #expect(side["state"] as? String == state)
+                let listed = api("/api/v1/domains?platform=android")["domains"] as? [[String: Any]] ?? []
+                #expect(listed.count == 1 && listed.first?["android_state"] as? String == state && listed.first?["apple_state"] == nil,
+                        "\(when): \(listed)")
+
+                let overview = client.get("/").bodyText
+                #expect(overview.contains(#"<span class="platform-line">Apple <span class="muted">not watched</span></span>"#), "\(when)")
+                #expect(overview.contains(#"<span class="platform-line">Android <span class="pill state-\#(state)">"#), "\(when): \(overview)")
+
+                let status = client.get("/domains/\(id)/status")
+                let polled = (try? JSONSerialization.jsonObject(with: Data(status.body))) as? [String: Any] ?? [:]
+                #expect(polled["state"] as? String == state && polled["checking"] as? Bool == false, "\(when): \(polled)")
+            }
+            try expectEverySurface("failing", "no assetlinks.json")
+            let findings = Self.from("android-findings", in: client.get("/domains/\(id)").bodyText)
+            #expect(findings.contains("<code>http-status</code>") && findings.contains("<span class=\"sev\">error</span>"), "\(findings.prefix(800))")
+            #expect((api("/api/v1/domains/\(id)")["android"] as? [String: Any])?["findings"].map { "\($0)".contains("http-status") } == true)
+
+            try Self.write(fleet, "assetlinks.json", Self.assetLinks(Self.fingerprint))
+            try await Self.checkDue(pipeline)
+            try expectEverySurface("passing", "the file published")
+        }
+    }
+
     @Test func theOverviewAPIAndMetricsCarryEachPlatform() async throws {
         try await Self.withSetup { _, client, db, pipeline in
             client.get("/domains/new")

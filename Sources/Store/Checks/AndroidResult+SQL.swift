@@ -2,7 +2,8 @@ import Vocabulary
 
 extension AndroidResult {
     /// `isWatched` in SQL, for the check `c`: Android counts when the site served assetlinks.json or an
-    /// Android app is expected of it. Written from the keys `checks.android` is stored under (the
+    /// Android app is expected of it (and, for a domain watched for Android only, always: migration
+    /// 0046 keeps `domains.last_android_verdict` so, and `sqlAndroidVerdict` below says it). Written from the keys `checks.android` is stored under (the
     /// overview's platform filter and column, /metrics' per-platform counts), so Swift and SQL agree.
     static var sqlIsWatched: SQL {
         "(c.android IS NOT NULL AND ((c.android->>'serves')::boolean OR jsonb_array_length(c.android->'identities') > 0))"

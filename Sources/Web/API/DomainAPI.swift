@@ -54,7 +54,7 @@ enum DomainAPI {
     }
 
     static func androidJSON(_ d: DomainRecord, latest: CheckRow?) -> AndroidJSON? {
-        guard d.platforms.watches(.android), let a = latest?.android, a.isWatched else { return nil }
+        guard let a = latest?.android, a.counts(for: d.platforms) else { return nil }
         return AndroidJSON(state: DomainState(verdict: a.verdict), last_checked_at: a.probedAt, version: a.versionSHA256,
                            findings: a.findings.sorted { $0.severity < $1.severity }.map(FindingJSON.init),
                            google: a.google.map {

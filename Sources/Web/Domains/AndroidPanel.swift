@@ -21,9 +21,9 @@ struct AndroidPanel: Sendable {
     var versions: [DomainPageModel.VersionEntry] = []
     var diff: DomainPageModel.DiffView?
 
-    /// Whether Android counts for the domain's state: watched by the setting, and the site serves a
-    /// file or an Android app is expected of it (a site with neither is not failing for Android).
-    var counts: Bool { platforms.watches(.android) && (result?.isWatched ?? false) }
+    /// Whether Android counts for the domain's state: watched for Android only, or for both where the
+    /// site serves a file or an Android app is expected of it (`AndroidResult.counts(for:)`).
+    var counts: Bool { result?.counts(for: platforms) ?? false }
 
     /// The state the Android column shows.
     var state: DomainState? { counts ? result.map { DomainState(verdict: $0.verdict) } : nil }
@@ -31,15 +31,20 @@ struct AndroidPanel: Sendable {
     /// Errors first, as Apple's findings are listed.
     var findings: [Finding] { (result?.findings ?? []).sorted { $0.severity < $1.severity } }
 
-    static func build(_ d: DomainRecord, latest: CheckRow?, query: FormData, db: any DomainStore & CheckStore) throws -> AndroidPanel {
+    /// `changes`: the domain's changed checks, newest first, where a 304's card finds the last full answer.
+    static func build(_ d: DomainRecord, latest: CheckRow?, changes: [CheckRow] = [], query: FormData,
+                      db: any DomainStore & CheckStore) throws -> AndroidPanel {
         var panel = AndroidPanel(platforms: d.platforms, result: latest?.android)
         guard d.platforms.watches(.android) else { return panel }
+        let versions = try db.versions(domainID: d.id, platform: .android)
         if let facts = latest?.transport.assetLinks {
-            panel.origin = .init(facts, versionHash: latest?.androidVersionSHA256, title: title(facts, first: true))
+            let sha = latest?.androidVersionSHA256
+            panel.origin = DomainPageModel.LocationView(facts, versionHash: sha, title: title(facts, first: true))
+                .explainingNotModified(facts, versionFirstSeen: sha.flatMap { sha in versions.first { $0.sha256 == sha }?.firstSeenAt },
+                                       checks: changes) { $0.assetLinks }
         }
         panel.otherUserAgents = (latest?.transport.assetLinksOtherUserAgents ?? []).map { .init($0, versionHash: nil, title: title($0, first: false)) }
         panel.includes = (latest?.transport.assetLinksIncludes ?? []).map { .init($0, versionHash: nil, title: "Include") }
-        let versions = try db.versions(domainID: d.id, platform: .android)
         panel.versions = versions.map { .init(hash: $0.sha256, firstSeen: DomainHandlers.epoch($0.firstSeenAt), size: $0.size) }
         if let sha = latest?.androidVersionSHA256, let reading = try StoredVersions.android(sha, in: db) {
             let firstSeen = versions.first { $0.sha256 == sha }?.firstSeenAt ?? latest?.startedAt ?? Date()

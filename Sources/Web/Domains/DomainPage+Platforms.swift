@@ -67,7 +67,7 @@ extension DomainPage {
 
     /// Android's details: shown when Android counts for the domain (or the site serves a file).
     static func androidDetails(_ m: DomainPageModel) -> HTML {
-        guard let a = m.android, a.platforms.watches(.android), let result = a.result, result.isWatched || a.file != nil else { return .empty }
+        guard let a = m.android, a.platforms.watches(.android), let result = a.result, a.counts || a.file != nil else { return .empty }
         var out: HTML = "<section id=\"android\" aria-labelledby=\"android-title\"><h2 id=\"android-title\">Android: assetlinks.json</h2>"
         out.append(findingList(a.findings, id: "android-findings", title: "Findings: assetlinks.json",
                                empty: "No findings: the file, its transport and Google's answer look right."))

@@ -51,7 +51,8 @@ public enum DomainPage {
     }
 
     static func findings(_ m: DomainPageModel) -> HTML {
-        guard !m.findings.isEmpty || m.lastCheck != nil else { return .empty }
+        // Watched for Android only: Apple's side is "not watched" in its column, and no more.
+        guard !m.findings.isEmpty || m.lastCheck != nil, m.android?.platforms != .android else { return .empty }
         // With both platforms on the page, each list says whose it is.
         return findingList(m.findings, id: "findings", title: m.android == nil ? "Findings" : "Findings: apple-app-site-association",
                            empty: "No findings: the file and its transport look right.")
@@ -111,9 +112,21 @@ public enum DomainPage {
     static func locationCard(_ l: DomainPageModel.LocationView, now: Int64) -> HTML {
             var facts: HTML = "<dt>URL</dt><dd class=\"mono\">\(l.url)</dd>"
             if let f = l.failure { facts.append("<dt>Failure</dt><dd class=\"error-text\">\(f)</dd>") }
-            if let s = l.status { facts.append("<dt>Status</dt><dd>\(s)</dd>") }
-            if let c = l.contentType { facts.append("<dt>Content-Type</dt><dd class=\"mono\">\(c)</dd>") }
-            if let s = l.size { facts.append("<dt>Size</dt><dd>\(s) bytes</dd>") }
+            if let n = l.notModified {
+                // Our own conditional request's answer: the file is unchanged, and the origin's facts are
+                // those of its last full answer, not the 304's (which has no body and no Content-Type).
+                let since: HTML = n.since.map { ": unchanged since \(DisplayTime.dateTime($0))" } ?? ": unchanged"
+                facts.append("<dt>Status</dt><dd class=\"not-modified\">304 Not Modified to our conditional request (If-None-Match)\(since)</dd>")
+                if let at = n.fullAnswerAt {
+                    facts.append("<dt>Last full answer</dt><dd>\(DisplayTime.dateTime(at))\(n.status.map { ": status \($0)" } ?? "")</dd>")
+                }
+                if let c = n.contentType { facts.append("<dt>Content-Type</dt><dd class=\"mono\">\(c)</dd>") }
+                if let s = n.size { facts.append("<dt>Size</dt><dd>\(s) bytes</dd>") }
+            } else {
+                if let s = l.status { facts.append("<dt>Status</dt><dd>\(s)</dd>") }
+                if let c = l.contentType { facts.append("<dt>Content-Type</dt><dd class=\"mono\">\(c)</dd>") }
+                if let s = l.size { facts.append("<dt>Size</dt><dd>\(s) bytes</dd>") }
+            }
             if let h = l.versionHash { facts.append("<dt>Version</dt><dd class=\"mono\">\(String(h.prefix(12)))</dd>") }
             if let t = l.totalMilliseconds { facts.append("<dt>Time</dt><dd>\(milliseconds(t)) ms</dd>") }
             if !l.phaseMilliseconds.isEmpty {
