@@ -222,6 +222,9 @@ public final class Fetcher: Sendable {
         request.freshConnection = freshConnection
         request.ifNoneMatch = ifNoneMatch
         var facts = await run(request)
+        // Kept with the facts, so a stored 304 says it answered our conditional request (the page shows
+        // it as "unchanged", not as the origin's status).
+        facts.ifNoneMatch = ifNoneMatch
         // A failed verification tells us why but not what the certificate says; a second look with
         // verification off records subject, names, issuer and expiry. Its answer is never used.
         if certificate, let failure = facts.failure, failure.kind.isTLS {

@@ -35,6 +35,14 @@ public struct TransportFacts: Hashable, Sendable, Codable {
     public var userAgent: String?
     /// Bytes received on the wire (compressed size when `content-encoding` was used).
     public var wireSize: Int?
+    /// The validator this request sent as If-None-Match (a conditional fetch of a file already
+    /// stored); nil for an unconditional request, and in facts stored before it was kept.
+    public var ifNoneMatch: String?
+
+    /// 304 Not Modified to our own conditional request: the stored file is current. Not what Apple's or
+    /// Google's fetcher would be told (they never ask conditionally), so never judged as the origin's
+    /// answer; a 304 to an unconditional request is (it serves no file).
+    public var notModified: Bool { ifNoneMatch != nil && failure == nil && status == 304 }
 
     public init(location: Location, url: String, status: Int? = nil, headers: [String: String] = [:],
                 body: [UInt8] = [], decodedSize: Int? = nil, bodyTruncated: Bool = false,

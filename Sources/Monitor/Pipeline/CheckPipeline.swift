@@ -174,7 +174,9 @@ public struct CheckPipeline: Sendable {
         // served before is stored, read, already. A version is stored for every check, so this test
         // keeps the reading off the unchanged checks.
         let last = previous.last
-        let body = try apple?.versionSHA256.flatMap { sha in try check.flatMap(deviceFacts).map {
+        // A 304 stands for the kept version, stored already: the check refers to it (no bytes are sent
+        // for a stored version), so the page, the tester and the timeline still find the current file.
+        let body = try apple?.versionSHA256.flatMap { sha in try check.flatMap { $0.notModified ? $0.wellKnown : deviceFacts($0) }.map {
             try StoredBody(.apple, sha256: sha, bytes: $0.body, reading: sha == last?.apple?.versionSHA256 ? nil : VersionReading(aasa: $0.body))
         } }
         let cdnBody = try apple?.cdn?.versionSHA256.flatMap { sha in try check?.cdn.map {

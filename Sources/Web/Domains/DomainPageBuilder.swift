@@ -26,6 +26,9 @@ enum DomainPageBuilder {
             let firstSeen = versions.first { $0.sha256 == sha }?.firstSeenAt ?? latest?.startedAt ?? now
             file = .init(text: reading.text, size: reading.size, hash: sha, firstSeen: DomainHandlers.epoch(firstSeen))
         }
+        // The checks that changed something, newest first: the timeline's, and where a 304's card finds
+        // the last full answer.
+        let changes = try db.checks(domainID: d.id, onlyChanges: true, limit: 50)
         var locations: [DomainPageModel.LocationView] = []
         if let latest {
             let device = latest.transport.deviceLocation ?? .wellKnown
@@ -35,12 +38,15 @@ enum DomainPageBuilder {
                 case device: latest.originVersionSHA256
                 default: nil as String?
                 }
-                return .init(facts, versionHash: hash)
+                let firstSeen = hash.flatMap { sha in versions.first { $0.sha256 == sha }?.firstSeenAt }
+                return DomainPageModel.LocationView(facts, versionHash: hash)
+                    .explainingNotModified(facts, versionFirstSeen: firstSeen, checks: changes) { transport in
+                        transport.locations.first { $0.location == facts.location }
+                    }
             }
         }
         // Timeline: checks that changed something, newest first, each with the run of unchanged
         // checks (repeats and roll-ups) that followed it.
-        let changes = try db.checks(domainID: d.id, onlyChanges: true, limit: 50)
         let runs = try db.unchangedRuns(domainID: d.id, limit: 50)
         var seen = Set<String>()
         let oldestFirst = changes.reversed()
@@ -68,7 +74,7 @@ enum DomainPageBuilder {
             ExpectationStatus(results: $0, appIDs: appIDs.map { ($0.service, $0.appID) })
         }
         let diff = try diffView(versions: versions, watched: watched.map(\.url), query: c.query, db: db)
-        let android = try AndroidPanel.build(d, latest: latest, query: c.query, db: db)
+        let android = try AndroidPanel.build(d, latest: latest, changes: changes, query: c.query, db: db)
 
         let points = try db.chartPoints(domainID: d.id, since: now.addingTimeInterval(-365 * 86_400), limit: 400)
         let latency = points.map {

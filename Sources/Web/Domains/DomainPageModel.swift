@@ -29,6 +29,8 @@ public struct DomainPageModel: Sendable {
         public var failure: String?
         /// Apple's CDN: judged by behaviour (the cdn-stale finding), since it may re-encode the file.
         public var isCDN: Bool
+        /// The location answered 304 to our conditional request: what the card says instead of "Status 304".
+        public var notModified: NotModifiedView?
         public init(title: String, url: String, status: Int? = nil, contentType: String? = nil, size: Int? = nil,
                     versionHash: String? = nil, tlsIssuer: String? = nil, certificateNotAfter: Int64? = nil,
                     totalMilliseconds: Double? = nil, phaseMilliseconds: [(name: String, milliseconds: Double)] = [],
@@ -46,6 +48,19 @@ public struct DomainPageModel: Sendable {
             self.failure = failure
             self.isCDN = isCDN
         }
+    }
+
+    /// A location that answered 304 Not Modified to our If-None-Match: the stored file is current. The
+    /// card says so, with the version's first sighting and the facts of the last full answer (status,
+    /// Content-Type, size), which are the origin's own.
+    public struct NotModifiedView: Sendable {
+        /// When the version the 304 stands for was first seen.
+        public var since: Int64?
+        /// The last full (unconditional or 200) answer of this location that a stored check kept.
+        public var fullAnswerAt: Int64?
+        public var status: Int?
+        public var contentType: String?
+        public var size: Int?
     }
 
     public struct TimelineEntry: Sendable {

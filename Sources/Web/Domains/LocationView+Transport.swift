@@ -1,5 +1,6 @@
 import Vocabulary
 import Foundation
+import Store
 
 extension DomainPageModel.LocationView {
     /// One location's card from the facts its check stored; `versionHash` is the file it served.
@@ -14,6 +15,26 @@ extension DomainPageModel.LocationView {
                   certificateNotAfter: facts.tls?.notAfter.map(DomainHandlers.epoch),
                   totalMilliseconds: timings.map { $0.total * 1000 }, phaseMilliseconds: phases,
                   failure: facts.failure.map { "\($0.kind.rawValue): \($0.message)" }, isCDN: facts.location == .cdn)
+    }
+
+    /// This card, when its location answered 304 to our If-None-Match, explained: the version it stands
+    /// for and when that was first seen, and the last full answer of the same location among `checks`
+    /// (newest first; `pick` finds the location's facts in a check's transport).
+    func explainingNotModified(_ facts: TransportFacts, versionFirstSeen: Date?, checks: [CheckRow],
+                               _ pick: (CheckTransport) -> TransportFacts?) -> Self {
+        guard facts.notModified else { return self }
+        var card = self
+        var view = DomainPageModel.NotModifiedView(since: versionFirstSeen.map(DomainHandlers.epoch))
+        for check in checks {
+            guard let full = pick(check.transport), !full.notModified, full.status != nil else { continue }
+            view.fullAnswerAt = DomainHandlers.epoch(check.startedAt)
+            view.status = full.status
+            view.contentType = full.header("content-type")
+            view.size = full.decodedSize
+            break
+        }
+        card.notModified = view
+        return card
     }
 
     static func title(_ location: TransportFacts.Location) -> String {
