@@ -33,6 +33,13 @@ public struct Row: Sendable {
         return try Value.decode(sqlText: values[index], column: labels[index])
     }
 
+    /// The same row with the column `name` NULL: for a reader that decodes that column itself.
+    func withNull(_ name: String) -> Row {
+        var values = values
+        if let index = columnNames.firstIndex(of: name) { values[index] = nil }
+        return Row(columnNames: columnNames, labels: labels, values: values)
+    }
+
     /// A jsonb column decoded with the stored JSON coding (`StoredJSON`), for stored values whose
     /// type is not `SQLJSONCodable` itself (`[Finding]`). A document that does not decode is an error
     /// naming the table and column, never an empty default.
