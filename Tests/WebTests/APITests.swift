@@ -3,6 +3,7 @@ import Foundation
 import Store
 import Vocabulary
 import TestSupport
+import TextEncoding
 @testable import Web
 
 @Suite(.serialized) struct APITests {
@@ -281,6 +282,37 @@ import TestSupport
             let json = browser.get("/export/domains.json")
             #expect(json.header("Content-Type") == "application/json")
             #expect(json.bodyText.contains("\"host\":\"badge.example\""))
+        }
+    }
+
+    /// POST /api/v1/test-url answers for both platforms: Apple's app with its deciding rule, and on
+    /// Android the package per version (15+ by the dynamic rules, older by verification alone) with
+    /// the deciding dynamic rule; an unreadable assetlinks.json is a 422 naming its field.
+    @Test func testURLAnswersForBothPlatforms() throws {
+        try withAPI { api, _ in
+            let both = api.call("POST", "/api/v1/test-url", json: """
+                {"url": "https://example.com/help/1", "aasa": \(JSONStringLiteral.quoted(AndroidTesterTests.aasa)),
+                 "assetlinks": \(JSONStringLiteral.quoted(AndroidTesterTests.assetLinks)), "package": "\(AndroidTesterTests.package)"}
+                """)
+            #expect(both.status == 200, "\(both.body)")
+            #expect(both.body["opens"] as? String == "ABCDE12345.com.example.app")
+            let android = try #require(both.body["android"] as? [String: Any], "\(both.body)")
+            #expect(android["opens"] == nil, "Android 15+: the dynamic rule excludes /help/*")
+            #expect(android["opens_before_android_15"] as? String == AndroidTesterTests.package, "older: every path of a verified host")
+            let app = try #require((android["apps"] as? [[String: Any]])?.first)
+            #expect(app["package_name"] as? String == AndroidTesterTests.package && app["opens"] as? Bool == false
+                    && app["opens_before_android_15"] as? Bool == true)
+            #expect((app["deciding_rule"] as? String)?.hasPrefix("Rule 1:") == true, "\(app)")
+            let shop = api.call("POST", "/api/v1/test-url", json: """
+                {"url": "https://example.com/shop/2", "assetlinks": \(JSONStringLiteral.quoted(AndroidTesterTests.assetLinks))}
+                """)
+            #expect(shop.status == 200 && (shop.body["android"] as? [String: Any])?["opens"] as? String == AndroidTesterTests.package,
+                    "Android alone answers: \(shop.body)")
+            #expect(shop.body["apple_error"] as? String == "Choose a registered domain or paste a file." && shop.body["apps"] == nil)
+            let bad = api.call("POST", "/api/v1/test-url", json: #"{"url": "https://example.com/a", "aasa": "{}", "assetlinks": "[{,"}"#)
+            #expect(bad.status == 422 && errorOf(bad.body).field == "assetlinks", "\(bad.body)")
+            let neither = api.call("POST", "/api/v1/test-url", json: #"{"url": "https://example.com/a"}"#)
+            #expect(neither.status == 422 && errorOf(neither.body).field == "aasa", "as before: \(neither.body)")
         }
     }
 

@@ -179,6 +179,17 @@ import TestSupport
             try Self.write(fleet, "assetlinks.json", Self.assetLinks(Self.fingerprint))
             try await Self.checkDue(pipeline)
             try expectEverySurface("passing", "the file published")
+
+            // The URL tester over the API answers from the stored assetlinks.json; Apple says why it has none.
+            let tested = client.app.respond(WebRequest(method: "POST", target: "/api/v1/test-url",
+                headers: [("Authorization", "Bearer " + token.value), ("Content-Type", "application/json")],
+                body: Array(#"{"url": "https://\#(Self.host)/p/1", "domain_id": \#(id)}"#.utf8)))
+            let body = (try? JSONSerialization.jsonObject(with: Data(tested.body))) as? [String: Any] ?? [:]
+            #expect(tested.status == 200, "\(body)")
+            let answer = try #require(body["android"] as? [String: Any], "\(body)")
+            #expect(answer["opens"] as? String == Self.package && answer["opens_before_android_15"] as? String == Self.package, "\(answer)")
+            #expect((answer["source"] as? String)?.hasPrefix("the current assetlinks.json of \(Self.host)") == true)
+            #expect((body["apple_error"] as? String)?.contains("no stored file") == true && body["apps"] == nil, "\(body)")
         }
     }
 

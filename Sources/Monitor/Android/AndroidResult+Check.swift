@@ -41,8 +41,9 @@ extension AndroidResult {
     }
 
     /// Each expected package's keys, app-signing keys before upload keys (what Play installs is signed
-    /// with the former), for judging watched URLs as the app's builds see them.
-    static func keys(_ expectations: [AndroidAppExpectation]) -> [String: [String]] {
+    /// with the former), for judging watched URLs as the app's builds see them (the URL tester asks
+    /// with the same keys, so it answers as the pipeline judges).
+    public static func keys(_ expectations: [AndroidAppExpectation]) -> [String: [String]] {
         Dictionary(expectations.map { app in
             let upload = Set(app.uploadKeys)
             return (app.packageName, app.fingerprints.filter { !upload.contains($0) } + app.fingerprints.filter(upload.contains))

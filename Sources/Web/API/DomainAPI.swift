@@ -429,26 +429,70 @@ enum DomainAPI {
         ("url", .string(pattern: APIPatterns.watchedURL, maxLength: 2048, example: "https://example.com/app/1")),
         ("aasa", .string(pattern: nil, maxLength: 128 << 10, description: "A pasted apple-app-site-association file",
                          example: #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/app/*"}]}]}}"#)),
+        ("assetlinks", .string(pattern: nil, maxLength: 128 << 10, description: "A pasted assetlinks.json (else the domain's stored one)",
+                               example: #"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": []}}]"#)),
+        ("package", .string(pattern: nil, maxLength: 255, description: "The Android package to ask about (else every app the file verifies)",
+                            example: "com.example.app")),
         ("domain_id", .integer(minimum: 1, maximum: Int(Int64.max))),
     ], required: ["url"])
 
     static func testURL(_ c: RequestContext, store: any DomainStore & CheckStore & Sendable) throws -> WebResponse {
         let members = try APIRequest.body(c, testURLSchema)
-        struct Input { var url: String; var aasa: String?; var domain_id: Int64? }
+        struct Input { var url: String; var aasa: String?; var assetlinks: String?; var package: String?; var domain_id: Int64? }
         var input = Input(url: "")
         if case .string(let url)? = members["url"] { input.url = url }
         if case .string(let aasa)? = members["aasa"] { input.aasa = aasa }
+        if case .string(let text)? = members["assetlinks"] { input.assetlinks = text }
+        if case .string(let package)? = members["package"] { input.package = package }
         if case .integer(let id)? = members["domain_id"] { input.domain_id = Int64(id) }
-        switch try TesterHandlers(store: store).evaluate(url: input.url, pasted: input.aasa ?? "", domainID: input.domain_id) {
+        let tester = TesterHandlers(store: store)
+        let apple = try tester.evaluate(url: input.url, pasted: input.aasa ?? "", domainID: input.domain_id)
+        func refused(_ p: TesterHandlers.Problem) -> WebError {
+            WebError.unprocessable(p.message, field: ["aasa": "aasa", "domain": "domain_id", "assetlinks": "assetlinks"][p.field ?? ""] ?? "url")
+        }
+        // The URL itself is refused before either platform is asked.
+        if case .failure(let p) = apple, p.field == "url" { throw refused(p) }
+        // Android answers from a pasted assetlinks.json or the domain's stored one; nil: neither there.
+        let android: TesterModel.AndroidAnswer?
+        switch try tester.evaluateAndroid(url: input.url, pasted: input.assetlinks ?? "", package: input.package ?? "", domainID: input.domain_id) {
+        case .success(let answer)?: android = answer
+        case .failure(let p)?: throw refused(p)
+        case nil: android = nil
+        }
+        struct App: Encodable { let app_id: String; let opens: Bool; let reason: String; let deciding_rule: String? }
+        struct AndroidApp: Encodable {
+            let package_name: String
+            let opens: Bool, reason: String, deciding_rule: String?
+            let opens_before_android_15: Bool, reason_before_android_15: String
+        }
+        struct AndroidBody: Encodable {
+            let source: String
+            let opens: String?, opens_before_android_15: String?
+            let apps: [AndroidApp]
+            let findings: [String]
+        }
+        struct Body: Encodable {
+            let url: String
+            let opens: String?, source: String?, apps: [App]?
+            /// Why Apple has no answer while Android has one (no stored AASA: e.g. a domain watched for Android only).
+            let apple_error: String?
+            let android: AndroidBody?
+        }
+        let androidBody = android.map { a in
+            AndroidBody(source: a.source, opens: a.opens, opens_before_android_15: a.opensOlder, apps: a.apps.map {
+                AndroidApp(package_name: $0.packageName, opens: $0.opensDynamic, reason: $0.dynamicReason, deciding_rule: a.decidingRule($0),
+                           opens_before_android_15: $0.opensOlder, reason_before_android_15: $0.olderReason)
+            }, findings: a.findings)
+        }
+        switch apple {
         case .failure(let p):
-            // The body fitted the schema: no stored file, no such domain or an unreadable file is 422.
-            throw WebError.unprocessable(p.message, field: p.field == "aasa" ? "aasa" : (p.field == "domain" ? "domain_id" : "url"))
+            // No stored AASA, no such domain or an unreadable file: 422, unless Android answered.
+            guard let androidBody else { throw refused(p) }
+            return APIResponses.json(Body(url: input.url, opens: nil, source: nil, apps: nil, apple_error: p.message, android: androidBody))
         case .success(let r):
-            struct App: Encodable { let app_id: String; let opens: Bool; let reason: String; let deciding_rule: String? }
-            struct Body: Encodable { let url: String; let opens: String?; let source: String; let apps: [App] }
             return APIResponses.json(Body(url: input.url, opens: r.opens, source: r.source, apps: r.outcomes.map { o in
                 App(app_id: o.appID, opens: o.opens, reason: o.reason, deciding_rule: o.steps.first { $0.decides }?.text)
-            }))
+            }, apple_error: nil, android: androidBody))
         }
     }
 }

@@ -125,9 +125,22 @@ enum OpenAPIDocument {
                 "url": {"type": "string"}, "before": {"type": "string"}, "after": {"type": "string"}}}}}}
             """#
         let tested = #"""
-            {"type": "object", "required": ["url", "source", "apps"], "properties": {"url": {"type": "string"}, "opens": {"type": "string"}, "source": {"type": "string"},
+            {"type": "object", "required": ["url"], "properties": {"url": {"type": "string"},
+              "opens": {"type": "string", "description": "Apple: the app ID that opens the URL (absent: it stays in the browser)"},
+              "source": {"type": "string", "description": "Apple: which file answered (absent with apple_error)"},
               "apps": {"type": "array", "items": {"type": "object", "required": ["app_id", "opens", "reason"], "properties": {
-                "app_id": {"type": "string"}, "opens": {"type": "boolean"}, "reason": {"type": "string"}, "deciding_rule": {"type": "string"}}}}}}
+                "app_id": {"type": "string"}, "opens": {"type": "boolean"}, "reason": {"type": "string"}, "deciding_rule": {"type": "string"}}}},
+              "apple_error": {"type": "string", "description": "Why Apple has no answer while Android has one (no stored or pasted AASA)"},
+              "android": {"type": "object", "description": "Android's answer, from the pasted or the domain's stored assetlinks.json (absent: neither)",
+                "required": ["source", "apps", "findings"], "properties": {
+                "source": {"type": "string"},
+                "opens": {"type": "string", "description": "The package that opens the URL on Android 15+ (its dynamic rules decide); absent: the browser"},
+                "opens_before_android_15": {"type": "string", "description": "The package that opens it on Android 14 and older (every path of a verified host)"},
+                "apps": {"type": "array", "items": {"type": "object",
+                  "required": ["package_name", "opens", "reason", "opens_before_android_15", "reason_before_android_15"], "properties": {
+                  "package_name": {"type": "string"}, "opens": {"type": "boolean"}, "reason": {"type": "string"}, "deciding_rule": {"type": "string"},
+                  "opens_before_android_15": {"type": "boolean"}, "reason_before_android_15": {"type": "string"}}}},
+                "findings": {"type": "array", "items": {"type": "string"}}}}}}
             """#
         let accepted = #"""
             {"type": "object", "required": ["id", "check_requested", "status_url"], "properties": {
@@ -228,7 +241,7 @@ enum OpenAPIDocument {
                 "responses": \#(responses(#""200": {"description": "The file", "content": {"text/plain": {"schema": {"type": "string"}}}}"#, refs: [404]))}
             },
             "/test-url": {
-              "post": {"operationId": "testURL", "summary": "Which app a URL opens, with the deciding rule; give the file as aasa or a registered domain's id as domain_id",
+              "post": {"operationId": "testURL", "summary": "Which app a URL opens on Apple and on Android (15+ by its dynamic rules, and before), with the deciding rule; give the files as aasa / assetlinks or a registered domain's id as domain_id",
                 "requestBody": \#(jsonBody(DomainAPI.testURLSchema.json)),
                 "responses": \#(responses(jsonResponse(200, "The outcome", tested), refs: [400, 413, 415, 422]))}
             },

@@ -1,15 +1,20 @@
 import AssetLinks
 import Foundation
+import Monitor
 import Store
+import Vocabulary
 
 /// The URL tester's Android answer (issue #13): which app a URL opens by the domain's stored
 /// assetlinks.json (or a pasted one), on Android 15+ by the dynamic rules, and before Android 15
-/// (every path of a verified host), decided by the AssetLinks core's matcher.
+/// (every path of a verified host), decided by the AssetLinks core's matcher. Against a registered
+/// domain's file, an expected app is asked with its expected keys (app-signing keys first), as the
+/// pipeline judges its watched URLs (`AndroidWatchedURLs`): a URL opens an app only for a key listed.
 extension TesterHandlers {
     /// nil when there is no assetlinks.json to test against (none pasted, none stored for the domain).
     func evaluateAndroid(url: String, pasted: String, package: String, domainID: Int64?) throws -> Swift.Result<TesterModel.AndroidAnswer, Problem>? {
         var bytes: [UInt8]
         var source: String
+        var keys: [String: [String]] = [:]
         if !pasted.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             bytes = Array(pasted.utf8)
             source = "the pasted assetlinks.json"
@@ -18,6 +23,7 @@ extension TesterHandlers {
                   let body = try store.versionBody(VersionKey(.android, sha256: sha)) {
             bytes = body
             source = "the current assetlinks.json of \(d.displayName) (version \(sha.prefix(12)))"
+            keys = AndroidResult.keys(try store.androidExpectations(domainIDs: [d.id]).map(AndroidAppExpectation.init(row:)))
         } else {
             return nil
         }
@@ -34,8 +40,14 @@ extension TesterHandlers {
         let matcher = AppLinkMatcher(file)
         let parsed = AndroidURL(url)
         let apps = packages.map { name -> TesterModel.AndroidAppAnswer in
-            let current = matcher.explain(parsed, packageName: name)
-            let older = matcher.explain(parsed, packageName: name, androidVersion: AppLinkMatcher.firstDynamicRulesVersion - 1)
+            // Explained for the key that opens it, else the first (the app-signing key); any key without expected ones.
+            let fingerprints: [String?] = keys[name].map { $0.map { Optional($0) } } ?? [nil]
+            func explain(_ version: Int) -> AppLinkExplanation {
+                let tries = fingerprints.map { matcher.explain(parsed, packageName: name, fingerprint: $0, androidVersion: version) }
+                return tries.first { $0.decision.opensApp } ?? tries[0]
+            }
+            let current = explain(AppLinkMatcher.firstDynamicRulesVersion)
+            let older = explain(AppLinkMatcher.firstDynamicRulesVersion - 1)
             let steps = (current.rules?.trace ?? []).map { tried in
                 TesterModel.Step(text: "Rule \(tried.rule + 1): \(tried.text) \(tried.matched ? (tried.exclude ? "matches and excludes" : "matches") : "does not match")",
                                  decides: tried.rule == current.rules?.decidingRule)

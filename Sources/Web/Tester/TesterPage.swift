@@ -40,6 +40,11 @@ public struct TesterModel: Sendable {
         public var source: String
         public var apps: [AndroidAppAnswer]
         public var findings: [String]
+        /// The app that opens the URL on Android 15+ (the first of `apps` that does), and on older versions; nil: the browser.
+        public var opens: String? { apps.first { $0.opensDynamic }?.packageName }
+        public var opensOlder: String? { apps.first { $0.opensOlder }?.packageName }
+        /// The dynamic rule that decided for `packageName` on Android 15+, when rules decided.
+        public func decidingRule(_ app: AndroidAppAnswer) -> String? { app.steps.first { $0.decides }?.text }
     }
 
     public var url: String = ""
