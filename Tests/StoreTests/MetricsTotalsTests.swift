@@ -4,16 +4,17 @@ import TestSupport
 import Testing
 import Vocabulary
 
-/// /metrics reads kept totals (migration 0049; issue #17): every check's counters and histogram from
-/// `check_counter_totals`, the failing-codes gauge from `failing_code_counts`. These hold them to what
-/// counting every row from scratch says — the queries /metrics ran before 0049 — through changed
-/// checks, batches of repeats, verdict changes without a check, an opened alert, deletes and TRUNCATE.
+/// /metrics reads kept totals (migrations 0049, 0054; issue #17): every check's counters and histogram
+/// from `check_counter_totals`, the failing-codes gauge from `failing_code_counts` (by platform and
+/// code). These hold them to what counting every row from scratch says — the queries /metrics ran
+/// before 0049, with 0054's per-platform condition — through changed checks, batches of repeats,
+/// verdict changes without a check, an opened alert, deletes and TRUNCATE.
 @Suite struct MetricsTotalsTests {
     /// The counters and the failing-codes gauge counted from every row, as /metrics did before 0049.
     struct FromScratch: Equatable, CustomStringConvertible {
         var counters: [Int]
         var codes: [String: Int]
-        /// Android's (migration 0045): failing domains' assetlinks.json error codes, where Android counts.
+        /// Android's (migrations 0045, 0054): assetlinks.json error codes where Android counts and fails.
         var android: [String: Int]
         var description: String { "counters \(counters) codes \(codes) android \(android)" }
 
@@ -35,13 +36,13 @@ import Vocabulary
             for r in try db.rows("""
                 SELECT f->>'code' AS code, count(DISTINCT d.id) AS n FROM domains d JOIN checks c ON c.id = d.last_check_id,
                   jsonb_array_elements(c.findings) f
-                WHERE d.last_verdict = 'fail' AND f->>'severity' = 'error' GROUP BY 1
+                WHERE d.platforms <> 'android' AND c.verdict = 'fail' AND f->>'severity' = 'error' GROUP BY 1
                 """) { codes[try r.decode("code")] = try r.decode("n") }
             var android: [String: Int] = [:]
             for r in try db.rows("""
                 SELECT f->>'code' AS code, count(DISTINCT d.id) AS n FROM domains d JOIN checks c ON c.id = d.last_check_id,
                   jsonb_array_elements(c.android->'findings') f
-                WHERE d.last_verdict = 'fail' AND f->>'severity' = 'error' AND (d.platforms = 'android' OR (d.platforms = 'both'
+                WHERE c.android->>'verdict' = 'fail' AND f->>'severity' = 'error' AND (d.platforms = 'android' OR (d.platforms = 'both'
                   AND ((c.android->>'serves')::boolean OR jsonb_array_length(c.android->'identities') > 0)))
                 GROUP BY 1
                 """) { android[try r.decode("code")] = try r.decode("n") }
@@ -90,6 +91,43 @@ import Vocabulary
         record.android = android
         let outcome = try db.record(record)
         guard case .recorded = outcome else { Issue.record("not recorded: \(outcome)"); return }
+    }
+
+    /// A platform's codes count where that platform fails in the latest check (migration 0054), not
+    /// where the domain's overall state fails, as 0045/0049 counted them: a domain failing on Apple only
+    /// counts no Android code, and a domain whose Android side fails counts Android's codes whatever its
+    /// state says. The second domain's state is its Apple file's warning (this suite's writer stores no
+    /// separate domain verdict); through the pipeline the state and the platform verdicts part this way
+    /// after a re-measure (`DomainVerdict.reevaluate`: an expectation edited) until the next check.
+    @Test func aPlatformsCodesCountWhereThatPlatformFails() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            var ids: [Int64] = []
+            for name in ["apple-fails", "android-fails"] {
+                guard case .created(let id) = try db.createDomain(DomainDraft(host: "\(name).example", displayName: "\(name).example",
+                    wildcard: false, intervalSeconds: 3600, badgeEnabled: false, appIDs: [], watchedURLs: []), requestFirstCheck: false) else {
+                    Issue.record("\(name) not created"); return
+                }
+                ids.append(id)
+            }
+            try db.execute("UPDATE domains SET next_check_at = now() + interval '1 day'")
+            // Apple's file fails; Android's assetlinks.json is served and only warns.
+            let warns = AndroidResult(verdict: .warn, serves: true, versionSHA256: "cd",
+                                      findings: [Finding(code: "fetcher-blocked", severity: .warning, message: "Warned.")])
+            try Self.changedCheck(db, ids[0], verdict: .fail, codes: ["http-status"], latency: 50, android: warns)
+            // Apple's file only warns; Android's is served and broken.
+            let broken = AndroidResult(verdict: .fail, serves: true, versionSHA256: "ab",
+                                       findings: [Finding(code: "invalid-json", severity: .error, message: "Broken.")])
+            try Self.changedCheck(db, ids[1], verdict: .warn, codes: [], latency: 50, android: broken)
+
+            let m = try db.monitorMetrics()
+            #expect(m.failingByCode == [.apple: ["http-status": 1], .android: ["invalid-json": 1]])
+            // Each platform's codes are counted over the domains aasa_platform_domains counts failing there.
+            for platform in Platform.allCases {
+                let failing = m.domainsByPlatform[platform]?[.fail] ?? 0
+                #expect(m.failingByCode[platform]?.values.allSatisfy { $0 <= failing } ?? true, "\(platform)")
+            }
+            try Self.expectKeptEqualsFromScratch(db, "one domain failing on each platform")
+        }
     }
 
     @Test func keptTotalsEqualCountingEveryRow() throws {
@@ -172,7 +210,6 @@ import Vocabulary
             try db.execute("TRUNCATE domains CASCADE")
             try Self.expectKeptEqualsFromScratch(db, "after TRUNCATE")
             #expect(try db.value("SELECT count(*) FROM failing_code_counts WHERE n <> 0", as: Int.self) == 0)
-            #expect(try db.value("SELECT count(*) FROM failing_android_code_counts WHERE n <> 0", as: Int.self) == 0)
         }
     }
 }

@@ -5,8 +5,9 @@ import Vocabulary
 public struct MonitorMetrics: Sendable {
     public var domainsByState: [String: Int] = [:]
     public var checksByVerdict: [String: Int] = [:]
-    /// Failing domains whose latest check has an error finding with this code, per platform: Apple's
-    /// file's findings, Android's assetlinks.json's where Android counts for the domain.
+    /// Domains whose latest check fails on a platform with an error finding of this code, per platform:
+    /// Apple's file's findings where the domain is watched for Apple and that file fails; Android's
+    /// assetlinks.json's where Android counts for the domain and its verdict fails (migration 0054).
     public var failingByCode: [Platform: [String: Int]] = [:]
     /// Every check's origin fetch time, as a Prometheus histogram: cumulative counts per upper bound
     /// (ms; the bounds are the database's `aasa_latency_bounds()`), plus sum and count. Counters that
@@ -40,13 +41,9 @@ extension CheckStore {
             // The domain's state counts unmet expectations as fail; the latest check's file verdict is the file's alone.
             if k.verdict == .fail, let v = k.fileVerdict, v != .fail { m.unmetExpectations += k.n }
         }
-        // Kept per platform and code as domains change: Apple's in failing_code_counts (migration 0049),
-        // Android's in failing_android_code_counts (0045) — joining the failing domains to their latest
-        // checks' findings read every failing domain (issue #17).
-        for r in try rows("""
-            SELECT 'apple' AS platform, code, n FROM failing_code_counts WHERE n > 0
-            UNION ALL SELECT 'android', code, n FROM failing_android_code_counts WHERE n > 0
-            """) {
+        // Kept per platform and code as domains change (failing_code_counts, migration 0054): joining the
+        // failing domains to their latest checks' findings read every failing domain (issue #17).
+        for r in try rows("SELECT platform, code, n FROM failing_code_counts WHERE n > 0") {
             m.failingByCode[try r.decode("platform", as: Platform.self), default: [:]][try r.decode("code")] = try r.decode("n")
         }
         // Every check's counters, kept as totals (check_counter_totals, migration 0049).

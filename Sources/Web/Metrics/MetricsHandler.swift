@@ -32,7 +32,7 @@ struct MetricsHandler: Sendable {
         metric("aasa_checks_total", "counter", "Checks made, changed or unchanged, by verdict.")
         for (k, v) in m.checksByVerdict.sorted(by: { $0.key < $1.key }) { out += "aasa_checks_total{verdict=\"\(label(k))\"} \(v)\n" }
         metric("aasa_failing_domains", "gauge",
-               "Failing domains whose latest check has an error finding, by platform (apple-app-site-association; assetlinks.json where Android counts) and finding code.")
+               "Domains failing on a platform whose latest check has an error finding of this code there, by platform and finding code: apple-app-site-association where the domain is watched for Apple and that file fails; assetlinks.json where Android counts and its verdict fails (as aasa_platform_domains counts verdict fail). A domain failing on one platform counts that platform's codes only.")
         for platform in Platform.allCases {
             for (k, v) in (m.failingByCode[platform] ?? [:]).sorted(by: { $0.key < $1.key }) {
                 out += "aasa_failing_domains{platform=\"\(platform.rawValue)\",code=\"\(label(k))\"} \(v)\n"
