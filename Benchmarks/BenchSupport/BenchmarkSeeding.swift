@@ -85,8 +85,10 @@ extension Database {
                 WHERE t.n <> ALL($5::int[])
                 """, limit, offset, intervalMinutes, span, SQLArray(changedAt))
         }
-        // What the retention job would have done by now.
+        // What the retention job would have done by now: roll up past the retention age, and pack
+        // every day before today a row per domain and day.
         try rollUpRepeats(olderThan: .seconds(retentionDays * 86_400))
+        try packRepeats(before: Self.startOfTodayUTC())
         try execute("""
             UPDATE domains d SET last_check_id = c.id, last_changed_at = c.started_at,
               last_reason = (SELECT f->>'message' FROM jsonb_array_elements(c.findings) f
@@ -104,8 +106,14 @@ extension Database {
         try execute("VACUUM ANALYZE")
     }
 
+    /// The retention job's packing cutoff (DomainScheduler's): the midnight that started today, UTC.
+    static func startOfTodayUTC() -> Date {
+        Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 86_400).rounded(.down) * 86_400)
+    }
+
     /// Adds `count` domains `busyN.example` checked every minute for `days` days: one changed check
-    /// each and a repeat for every other minute, with no roll-up yet (within the retention age).
+    /// each and a repeat for every other minute, with no roll-up yet (within the retention age), the
+    /// days before today packed as the retention job packs them.
     /// The heaviest history the overview's rows can have.
     public func seedBusyDomains(count: Int, days: Int) throws {
         try execute("""
@@ -126,6 +134,7 @@ extension Database {
             FROM domains d CROSS JOIN generate_series(0, $1 * 1440 - 1) AS t(n) WHERE d.host LIKE 'busy%'
             ORDER BY t.n DESC, d.id
             """, days)
+        try packRepeats(before: Self.startOfTodayUTC())
         try execute("""
             UPDATE domains d SET last_check_id = c.id FROM checks c WHERE c.domain_id = d.id AND d.host LIKE 'busy%'
             """)

@@ -58,10 +58,11 @@ case "seed":
                              android: android)
     try db.seedBenchmarkApp(name: "Bench App", links: min(appLinks, n))
     let checks: Int = try db.value("SELECT count(*) FROM checks")
-    let repeats: Int = try db.value("SELECT count(*) FROM check_repeats")
+    let repeats: Int = try db.value("SELECT (SELECT count(*) FROM check_repeats) + (SELECT coalesce(sum(cardinality(checked_at)), 0) FROM check_repeat_days)")
+    let packedDays: Int = try db.value("SELECT count(*) FROM check_repeat_days")
     let rollups: Int = try db.value("SELECT count(*) FROM check_rollups")
     print("seeded \(n) domains (\(min(historyDomains, n)) with \(historyDays) days of hourly history, the rest \(recent) hourly repeats): "
-          + "\(checks) changed checks, \(repeats) repeats, \(rollups) roll-ups, app links \(min(appLinks, n) * 2) in \(elapsed(start))")
+          + "\(checks) changed checks, \(repeats) repeats (\(packedDays) packed days), \(rollups) roll-ups, app links \(min(appLinks, n) * 2) in \(elapsed(start))")
 case "sizes":
     try printSizes(db, historyDomains: historyDomains)
 default:
@@ -91,13 +92,14 @@ func printSizes(_ db: Database, historyDomains: Int) throws {
         print("  " + name.padding(toLength: 22, withPad: " ", startingAt: 0) + String(format: " %9.1f MB (heap %8.1f MB) %11d rows %7.0f B/row", Double(bytes) / 1e6,
                      Double(heap) / 1e6, rows, perRow[name] ?? 0))
     }
-    print(String(format: "per unchanged check (a check_repeats row): %.0f bytes; per changed check (a checks row): %.0f bytes",
-                 perRow["check_repeats"] ?? 0, perRow["checks"] ?? 0))
+    print(String(format: "per unchanged check (a check_repeats row): %.0f bytes; per packed day of repeats (a check_repeat_days row): %.0f bytes; per changed check (a checks row): %.0f bytes",
+                 perRow["check_repeats"] ?? 0, perRow["check_repeat_days"] ?? 0, perRow["checks"] ?? 0))
     // The sample: the first K domains, seeded with a month of hourly history and rolled up by the
     // retention job. Their rows per table, times each table's bytes per row.
     let sample: [(String, SQL)] = [
         ("checks", "SELECT count(*) FROM checks WHERE domain_id IN (SELECT id FROM domains ORDER BY id LIMIT $1)"),
         ("check_repeats", "SELECT count(*) FROM check_repeats WHERE domain_id IN (SELECT id FROM domains ORDER BY id LIMIT $1)"),
+        ("check_repeat_days", "SELECT count(*) FROM check_repeat_days WHERE domain_id IN (SELECT id FROM domains ORDER BY id LIMIT $1)"),
         ("check_rollups", "SELECT count(*) FROM check_rollups WHERE domain_id IN (SELECT id FROM domains ORDER BY id LIMIT $1)"),
     ]
     var perDomainMonth = (perRow["domains"] ?? 0) + (perRow["domain_stats"] ?? 0)

@@ -191,6 +191,32 @@ import TestSupport
         }
     }
 
+    /// The scheduler's retention job rolls up whole days past the retention age, then packs every
+    /// day before today into one row per domain and day (0056); today's repeats stay rows.
+    @Test func theRetentionJobRollsUpOldDaysAndPacksTheWeekBeforeToday() throws {
+        try TestPostgres.withDatabase { database in
+            try register(database, 2)
+            // Noon of a fixed day, so no hour of the test lands on either side of a midnight by chance.
+            let now = Date(timeIntervalSince1970: 1_800_000_000 - 1_800_000_000.truncatingRemainder(dividingBy: 86_400) + 12 * 3600)
+            try database.execute("""
+                INSERT INTO check_repeats (domain_id, checked_at, latency_ms)
+                SELECT d.id, $1::timestamptz - g * interval '1 hour', g FROM domains d, generate_series(1, 10 * 24) g
+                """, now)
+            try DomainScheduler.retain(database, now: now, age: .seconds(7 * 86_400))
+            // Before the midnight that began the day 7 days ago: 12 h + 7 × 24 h past, folded.
+            #expect(try count(database, "SELECT sum(check_count)::int FROM check_rollups") == 2 * (10 * 24 - 12 - 7 * 24))
+            // Today's 12 (00:00 … 11:00) stay rows; the 7 days before today are 7 rows of 24 per domain.
+            #expect(try count(database, "SELECT count(*)::int FROM check_repeats") == 2 * 12)
+            #expect(try count(database, "SELECT count(*)::int FROM check_repeat_days") == 2 * 7)
+            #expect(try count(database, "SELECT min(cardinality(checked_at))::int FROM check_repeat_days") == 24)
+            #expect(try count(database, "SELECT max(cardinality(checked_at))::int FROM check_repeat_days") == 24)
+            // An hour later nothing more is due.
+            try DomainScheduler.retain(database, now: now.addingTimeInterval(3600), age: .seconds(7 * 86_400))
+            #expect(try count(database, "SELECT count(*)::int FROM check_repeat_days") == 2 * 7)
+            #expect(try count(database, "SELECT count(*)::int FROM check_repeats") == 2 * 12)
+        }
+    }
+
     /// Retention runs hourly: repeats of one day rolled up by several runs end in ONE row per domain,
     /// day and repeated check, or hourly checks would keep a roll-up row each.
     @Test func laterRollUpsOfTheSameDayMergeIntoItsRow() throws {

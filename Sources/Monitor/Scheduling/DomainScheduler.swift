@@ -141,12 +141,20 @@ public final class DomainScheduler: Sendable {
 
     private func rollUp() async {
         let database = pipeline.database
-        let cutoff = Self.rollUpCutoff(now: Date(), age: configuration.retentionAge)
+        let age = configuration.retentionAge
         do {
-            _ = try await BlockingCallQueue.run { try database.rollUpRepeats(olderThan: .zero, now: cutoff) }
+            try await BlockingCallQueue.run { try Self.retain(database, now: Date(), age: age) }
         } catch {
-            Self.log("rolling up unchanged checks failed: \(error)")
+            Self.log("rolling up or packing unchanged checks failed: \(error)")
         }
+    }
+
+    /// The retention job: folds the repeats of the days older than `age` into daily roll-ups, then
+    /// packs every earlier day's repeats into a row per domain and day (0056). The pipeline keeps
+    /// appending today's as plain rows.
+    static func retain(_ database: Database, now: Date, age: Duration) throws {
+        try database.rollUpRepeats(olderThan: .zero, now: rollUpCutoff(now: now, age: age))
+        try database.packRepeats(before: rollUpCutoff(now: now, age: .zero))
     }
 
     /// Repeats are rolled up by whole UTC days: everything before the midnight that starts the day

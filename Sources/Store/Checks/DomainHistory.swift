@@ -76,7 +76,7 @@ extension CheckStore {
     }
 
     /// Latency and certificate expiry over time for the charts, oldest first: changed checks,
-    /// unchanged repeats and roll-ups (drawn at their first and last check with their mean, min and
+    /// unchanged repeats (plain rows and packed days) and roll-ups (drawn at their first and last check with their mean, min and
     /// max). At most `limit` points: a longer history is averaged into equal time buckets, so a year
     /// stays one cheap query whatever the interval.
     public func chartPoints(domainID: Int64, since: Date, limit: Int) throws -> [CheckPoint] {
@@ -111,6 +111,11 @@ extension CheckStore {
           UNION ALL
           SELECT checked_at, latency_ms, latency_ms, latency_ms, 1, 1
           FROM check_repeats WHERE domain_id = $1 AND checked_at >= $2
+          UNION ALL
+          -- The same repeats, packed a day to a row by the retention job (0056).
+          SELECT e.t, e.ms, e.ms, e.ms, 1, 1
+          FROM check_repeat_days p CROSS JOIN LATERAL unnest(p.checked_at, p.latency_ms) AS e(t, ms)
+          WHERE p.domain_id = $1 AND p.day >= ($2::timestamptz AT TIME ZONE 'UTC')::date AND e.t >= $2
           UNION ALL
           -- A roll-up is drawn over its span: half its weight at its first check, half at its last.
           SELECT e.t, r.latency_min_ms, r.latency_max_ms, r.latency_sum_ms * e.w,
@@ -153,7 +158,8 @@ extension CheckStore {
 
     /// For the latest `limit` changed checks: the unchanged checks (repeats and roll-ups) that
     /// followed each until the next change, keyed by check id; checks followed by none are absent.
-    /// Roll-ups name the check they repeated; repeats are the domain's rows between two changes.
+    /// Roll-ups name the check they repeated; repeats (plain rows and packed days) are the domain's
+    /// between two changes.
     public func unchangedRuns(domainID: Int64, limit: Int) throws -> [Int64: UnchangedRun] {
         var runs: [Int64: UnchangedRun] = [:]
         for row in try rows(Self.unchangedRunsQuery, domainID, limit) {
@@ -171,8 +177,8 @@ extension CheckStore {
             FROM checks WHERE domain_id = $1 AND changed) c
           ORDER BY started_at DESC LIMIT $2
         )
-        SELECT s.id, (coalesce(r.n, 0) + coalesce(u.n, 0))::int AS n,
-               least(r.first_at, u.first_at) AS first_at, greatest(r.last_at, u.last_at) AS last_at
+        SELECT s.id, (coalesce(r.n, 0) + coalesce(k.n, 0) + coalesce(u.n, 0))::int AS n,
+               least(r.first_at, k.first_at, u.first_at) AS first_at, greatest(r.last_at, k.last_at, u.last_at) AS last_at
         FROM shown s
         CROSS JOIN LATERAL (
           -- The time bounds as expressions no index serves: ANDed with the BRIN on checked_at, the
@@ -181,9 +187,15 @@ extension CheckStore {
           SELECT count(*) AS n, min(checked_at) AS first_at, max(checked_at) AS last_at FROM check_repeats
           WHERE domain_id = $1 AND checked_at + interval '0 s' >= s.started_at AND checked_at + interval '0 s' < s.next_at) r
         CROSS JOIN LATERAL (
+          -- The same repeats, packed a day to a row (0056): the days the run spans, then their entries.
+          SELECT count(*) AS n, min(e.t) AS first_at, max(e.t) AS last_at
+          FROM check_repeat_days p CROSS JOIN LATERAL unnest(p.checked_at) AS e(t)
+          WHERE p.domain_id = $1 AND p.day BETWEEN (s.started_at AT TIME ZONE 'UTC')::date AND (s.next_at AT TIME ZONE 'UTC')::date
+            AND e.t >= s.started_at AND e.t < s.next_at) k
+        CROSS JOIN LATERAL (
           SELECT sum(check_count) AS n, min(first_check_at) AS first_at, max(last_check_at) AS last_at FROM check_rollups
           WHERE domain_id = $1 AND repeated_check_id = s.id) u
-        WHERE r.n > 0 OR u.n IS NOT NULL
+        WHERE r.n > 0 OR k.n > 0 OR u.n IS NOT NULL
         """
     }
 
