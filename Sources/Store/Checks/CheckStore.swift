@@ -1,4 +1,4 @@
-/// Checks and their history: results, unchanged repeats and their roll-ups, stored file versions, streaks, counters and metrics (tables `checks`, `check_repeats`, `check_rollups`, `association_versions`, `alert_streaks`, `domain_stats`).
+/// Checks and their history: results, unchanged repeats and their roll-ups, stored file versions, streaks, counters and metrics (tables `checks`, `check_repeats`, `check_repeat_days`, `check_rollups`, `association_versions`, `alert_streaks`, `domain_stats`).
 ///
 /// One of Store's five aggregates (domains; checks and history; alerts and deliveries; accounts and
 /// sessions; settings and channels). Each query file of this folder is an extension of this protocol,
