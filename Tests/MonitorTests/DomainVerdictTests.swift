@@ -13,18 +13,18 @@ import Testing
     @Test func aValidFileWithEveryExpectationMetKeepsItsVerdictAndWorstFinding() {
         let met = ExpectationResults(watchedURLs: [WatchedURLResult(url: "https://a.example/x", expected: .opensApp(Self.app),
                                                                     actual: .opensApp(Self.app))])
-        #expect(DomainVerdict(fileVerdict: .pass, findings: [], expectations: met) == DomainVerdict(verdict: .pass, reason: nil))
+        #expect(DomainVerdict(fileVerdict: .pass, findings: [], expectations: met) == DomainVerdict(verdict: .pass, reason: nil, apple: .pass))
         #expect(DomainVerdict(fileVerdict: .warn, findings: [warning], expectations: met)
-                == DomainVerdict(verdict: .warn, reason: "The file is close to 128 KB."))
+                == DomainVerdict(verdict: .warn, reason: "The file is close to 128 KB.", apple: .warn))
     }
 
     @Test func aMissingAppIDFailsAValidFileAndIsTheReason() {
         let missing = ExpectationResults(missingAppIDs: [.applinks: [Self.app]])
         #expect(DomainVerdict(fileVerdict: .pass, findings: [], expectations: missing)
-                == DomainVerdict(verdict: .fail, reason: "App ID \(Self.app) is missing from applinks."))
+                == DomainVerdict(verdict: .fail, reason: "App ID \(Self.app) is missing from applinks.", apple: .fail))
         // A warning is not the reason when an expectation is what fails.
         #expect(DomainVerdict(fileVerdict: .warn, findings: [warning], expectations: missing)
-                == DomainVerdict(verdict: .fail, reason: "App ID \(Self.app) is missing from applinks."))
+                == DomainVerdict(verdict: .fail, reason: "App ID \(Self.app) is missing from applinks.", apple: .fail))
     }
 
     @Test func watchedURLsThatDoSomethingElseFailWithTheirOwnWords() {
@@ -55,7 +55,7 @@ import Testing
     @Test func aBrokenFileIsTheReasonEvenThoughItMissesEveryAppID() {
         let missing = ExpectationResults(missingAppIDs: [.applinks: [Self.app]])
         #expect(DomainVerdict(fileVerdict: .fail, findings: [warning, error], expectations: missing)
-                == DomainVerdict(verdict: .fail, reason: "The server answered HTTP 404."))
+                == DomainVerdict(verdict: .fail, reason: "The server answered HTTP 404.", apple: .fail))
         // A failing verdict without findings still says something.
         #expect(DomainVerdict(fileVerdict: .fail, findings: [], expectations: missing).reason
                 == "App ID \(Self.app) is missing from applinks.")
@@ -66,15 +66,32 @@ import Testing
     @Test func anAndroidOnlyCheckIsJudgedByAndroidAlone() {
         let passing = CheckSummary(checkedAt: Date(timeIntervalSince1970: 0), reachable: true,
                                    android: AndroidResult(verdict: .pass, serves: true, versionSHA256: "ab"))
-        #expect(DomainVerdict(passing) == DomainVerdict(verdict: .pass, reason: nil))
+        #expect(DomainVerdict(passing) == DomainVerdict(verdict: .pass, reason: nil, android: .pass))
         #expect(passing.verdict == .pass, "the check's own verdict is Android's file")
         let none = AndroidResult(verdict: .fail, serves: false, findings: [error])
         let missing = CheckSummary(checkedAt: Date(timeIntervalSince1970: 0), reachable: true, android: none)
-        #expect(DomainVerdict(missing) == DomainVerdict(verdict: .fail, reason: "Android: The server answered HTTP 404."))
+        #expect(DomainVerdict(missing) == DomainVerdict(verdict: .fail, reason: "Android: The server answered HTTP 404.", android: .fail))
         #expect(missing.verdict == .fail)
         // Beside a passing Apple side, the same unwatched Android result (no file, no app expected) does not count.
         var both = missing
         both.apple = AppleResult(verdict: .pass, originReachable: true, documentParsed: true)
-        #expect(DomainVerdict(both) == DomainVerdict(verdict: .pass, reason: nil))
+        #expect(DomainVerdict(both) == DomainVerdict(verdict: .pass, reason: nil, apple: .pass), "Android not counted: no state of its own")
+    }
+
+    /// Each platform's own state counts that platform's unmet expectations and nothing of the other's:
+    /// what the overview's columns, the API, `status` and the badge show.
+    @Test func eachPlatformsStateCountsItsOwnUnmetExpectations() {
+        let android = AndroidResult(verdict: .pass, serves: true, versionSHA256: "ab", watchedURLs: [
+            AndroidWatchedURLResult(url: "https://a.example/help", expected: .staysInBrowser, actual: .opensApp("com.example.app"),
+                                    beforeDynamicRules: .opensApp("com.example.app"), reason: "handle_all_urls")])
+        let missing = ExpectationResults(missingAppIDs: [.applinks: [Self.app]])
+        let measured = DomainVerdict(fileVerdict: .pass, findings: [], expectations: missing, android: android)
+        #expect(measured.verdict == .fail && measured.apple == .fail && measured.android == .fail, "\(measured)")
+        let appleMet = DomainVerdict(fileVerdict: .pass, findings: [], expectations: ExpectationResults(), android: android)
+        #expect(appleMet.apple == .pass && appleMet.android == .fail && appleMet.verdict == .fail, "\(appleMet)")
+        var androidMet = android
+        androidMet.watchedURLs = []
+        let appleUnmet = DomainVerdict(fileVerdict: .pass, findings: [], expectations: missing, android: androidMet)
+        #expect(appleUnmet.apple == .fail && appleUnmet.android == .pass, "\(appleUnmet)")
     }
 }

@@ -179,6 +179,10 @@ import TestSupport
             try Self.write(fleet, "assetlinks.json", Self.assetLinks(Self.fingerprint))
             try await Self.checkDue(pipeline)
             try expectEverySurface("passing", "the file published")
+            // The sentence is Android's own, not the Apple side's "devices get a valid file".
+            let sentence = client.get("/domains/\(id)").bodyText.components(separatedBy: "<span class=\"sentence\">").dropFirst().first ?? ""
+            #expect(sentence.contains("All good: Android devices get a valid assetlinks.json for \(Self.host).") && !sentence.contains("valid file"),
+                    "\(sentence.prefix(600))")
 
             // The URL tester over the API answers from the stored assetlinks.json; Apple says why it has none.
             let tested = client.app.respond(WebRequest(method: "POST", target: "/api/v1/test-url",
@@ -272,6 +276,101 @@ import TestSupport
         }
     }
 
+    /// The timeline shows Android's events beside Apple's, on the page and in the API's checks list:
+    /// assetlinks.json first served, changed, gone; Android's state moving; findings appearing and
+    /// clearing; Google's verdict changing.
+    @Test func theTimelineShowsAndroidsEvents() async throws {
+        try await Self.withSetup { fleet, client, db, pipeline in
+            client.get("/domains/new")
+            #expect(client.post("/domains", [("host", Self.host), ("interval", "60"), ("platforms", "both")]).status == 303)
+            let id = try #require(try db.domain(host: Self.host)?.id)
+            try await Self.checkDue(pipeline)
+            try Self.write(fleet, "assetlinks.json", Self.assetLinks(Self.fingerprint.lowercased()))
+            try await Self.checkDue(pipeline)
+            for site in ["_default", Self.host] {
+                try FileManager.default.removeItem(at: fleet.directory.appendingPathComponent("www/\(site)/.well-known/assetlinks.json"))
+            }
+            try await Self.checkDue(pipeline)
+            let timeline = Self.from("timeline", in: client.get("/domains/\(id)").bodyText)
+            for line in ["Android: new assetlinks.json ", "Android: passing → failing", "Google&#39;s verdict: linked → ERROR_CODE_MALFORMED_CONTENT",
+                         "Android: assetlinks.json no longer served"] {
+                #expect(timeline.contains("<li>" + line), "\(line): \(timeline.prefix(3000))")
+            }
+            // The findings' lines name every code that came or went; the broken fingerprint's among them.
+            let lines = timeline.components(separatedBy: "<li>")
+            #expect(lines.contains { $0.hasPrefix("Android: new finding") && $0.contains("fingerprint-lowercase") }, "\(timeline.prefix(3000))")
+            #expect(lines.contains { $0.hasPrefix("Android: cleared ") && $0.contains("fingerprint-lowercase") }, "\(timeline.prefix(3000))")
+
+            let token = SecretToken.generate(prefix: "aasa_")
+            _ = try db.createAPIToken(name: "timeline", tokenHash: token.digest, userID: nil, role: .admin)
+            let r = client.app.respond(WebRequest(method: "GET", target: "/api/v1/domains/\(id)/checks?changes=true",
+                                                  headers: [("Authorization", "Bearer " + token.value)]))
+            let checks = ((try? JSONSerialization.jsonObject(with: Data(r.body))) as? [String: Any])?["checks"] as? [[String: Any]] ?? []
+            #expect(checks.count == 3, "\(checks)")
+            let events = checks.map { $0["android_events"] as? [String] ?? [] }
+            #expect(events.first?.contains("Android: assetlinks.json no longer served") == true, "newest first: \(events)")
+            #expect(events.dropFirst().first?.contains("Android: passing → failing") == true, "\(events)")
+            #expect(checks.last?["android_version"] is String && checks.first?["android_version"] == nil, "\(checks)")
+        }
+    }
+
+    /// Each platform's state counts that platform's unmet expectations, alike on every surface (the
+    /// domain page's column, the overview's, the API's list and detail, `status` and the badge): an
+    /// app ID missing from a valid AASA fails Apple, not Android; a watched URL that opens the app on
+    /// Android where it must not fails Android, not Apple. Measured by the check and again at once by
+    /// an edit (re-measured with no fetch).
+    @Test func eachPlatformsStateCountsItsOwnUnmetExpectationsOnEverySurface() async throws {
+        try await Self.withSetup { _, client, db, pipeline in
+            let token = SecretToken.generate(prefix: "aasa_")
+            _ = try db.createAPIToken(name: "states", tokenHash: token.digest, userID: nil, role: .admin)
+            func api(_ target: String) -> [String: Any] {
+                let r = client.app.respond(WebRequest(method: "GET", target: target, headers: [("Authorization", "Bearer " + token.value)]))
+                return (try? JSONSerialization.jsonObject(with: Data(r.body))) as? [String: Any] ?? [:]
+            }
+            func expectStates(apple: String, android: String, _ when: String) throws {
+                let id = try #require(try db.domain(host: Self.host)?.id)
+                #expect(try db.domain(id: id)?.lastVerdict == .fail, "\(when): the domain fails overall")
+                let page = client.get("/domains/\(id)").bodyText
+                #expect(Self.from("platform-apple", in: page).prefix(300).contains("state-\(apple)"), "\(when): \(Self.from("platform-apple", in: page).prefix(300))")
+                #expect(Self.from("platform-android", in: page).prefix(300).contains("state-\(android)"), "\(when)")
+                let overview = client.get("/").bodyText
+                #expect(overview.contains(#"<span class="platform-line">Apple <span class="pill state-\#(apple)">"#), "\(when)")
+                #expect(overview.contains(#"<span class="platform-line">Android <span class="pill state-\#(android)">"#), "\(when)")
+                let listed = api("/api/v1/domains")["domains"] as? [[String: Any]] ?? []
+                #expect(listed.first?["apple_state"] as? String == apple && listed.first?["android_state"] as? String == android, "\(when): \(listed)")
+                #expect((api("/api/v1/domains/\(id)")["android"] as? [String: Any])?["state"] as? String == android, "\(when)")
+                let status = try #require(try db.domainStatuses().first)
+                #expect(status.apple?.rawValue == apple && status.android?.rawValue == android && status.state == .failing, "\(when): \(status)")
+                #expect(client.get("/badge/\(Self.host).svg?platform=apple").bodyText.contains("<title>AASA: \(apple)</title>"), "\(when)")
+                #expect(client.get("/badge/\(Self.host).svg?platform=android").bodyText.contains("<title>assetlinks: \(android)</title>"), "\(when)")
+            }
+            client.get("/domains/new")
+            // Apple's file is valid and lists ABCDE12345.shop; the domain expects another app too.
+            #expect(client.post("/domains", [("host", Self.host), ("interval", "60"), ("badge", "on"), ("platforms", "both"),
+                                             ("appid", "ABCDE12345.shop"), ("service", "applinks"),
+                                             ("appid", "ABCDE12345.missing"), ("service", "applinks")]).status == 303)
+            let id = try #require(try db.domain(host: Self.host)?.id)
+            try await Self.checkDue(pipeline)
+            try expectStates(apple: "failing", android: "passing", "an app ID missing, by the check")
+
+            // The app ID dropped; a watched URL that opens the app on Apple as expected, but must stay in
+            // the browser on Android (stated apart), where the file grants the package every URL.
+            client.get("/domains/\(id)/edit")
+            #expect(client.post("/domains/\(id)/edit", [("interval", "60"), ("badge", "on"), ("platforms", "both"),
+                                                        ("appid", "ABCDE12345.shop"), ("service", "applinks"),
+                                                        ("url", "https://\(Self.host)/p/1"), ("expect", "ABCDE12345.shop"),
+                                                        ("android_expect", "nothing")]).status == 303)
+            try expectStates(apple: "passing", android: "failing", "a watched URL unmet on Android, by the edit")
+            // The sentence says what fails, on Android, rather than Apple's words for a broken file.
+            let sentence = client.get("/domains/\(id)").bodyText.components(separatedBy: "<span class=\"sentence\">").dropFirst().first ?? ""
+            #expect(sentence.contains("Android devices get a valid assetlinks.json for \(Self.host), but not what you expect: watched URL https://\(Self.host)/p/1 opens \(Self.package)"),
+                    "\(sentence.prefix(2000))")
+            #expect(!sentence.contains("Devices cannot use this file"))
+            try await Self.checkDue(pipeline)
+            try expectStates(apple: "passing", android: "failing", "a watched URL unmet on Android, by the check")
+        }
+    }
+
     /// The badge covers both platforms (the worse decides, labelled for what is watched) or one with
     /// `?platform=`; the expectations card shows each watched URL's Android outcome, stated apart or
     /// derived, with the latest check's verdict, and the domain's own Android apps.
@@ -291,7 +390,9 @@ import TestSupport
 
             let both = client.get("/badge/\(Self.host).svg")
             #expect(both.status == 200 && both.bodyText.contains("<title>app links: failing</title>"), "\(both.bodyText)")
-            #expect(client.get("/badge/\(Self.host).svg?platform=apple").bodyText.contains("<title>AASA: passing</title>"))
+            // Apple's file is valid, but /p/1 and /help open ABCDE12345.shop there where they must stay in the
+            // browser: Apple's state fails too (its unmet expectations count, as the domain's state does).
+            #expect(client.get("/badge/\(Self.host).svg?platform=apple").bodyText.contains("<title>AASA: failing</title>"))
             #expect(client.get("/badge/\(Self.host).svg?platform=android").bodyText.contains("<title>assetlinks: failing</title>"))
             #expect(client.get("/badge/\(Self.host).svg?platform=ios").status == 400)
 
@@ -311,7 +412,7 @@ import TestSupport
             client.get("/domains/\(id)/edit")
             #expect(client.post("/domains/\(id)/edit", [("interval", "60"), ("badge", "on"), ("platforms", "apple")]).status == 303)
             #expect(client.get("/badge/\(Self.host).svg?platform=android").status == 404)
-            #expect(client.get("/badge/\(Self.host).svg").bodyText.contains("<title>AASA: passing</title>"))
+            #expect(client.get("/badge/\(Self.host).svg").bodyText.contains("<title>AASA: passing</title>"), "the edit left no watched URL")
             #expect(!Self.from("expectations", in: client.get("/domains/\(id)").bodyText).contains("Android 15+"))
         }
     }

@@ -43,8 +43,13 @@ extension DomainVerdict {
         let measured = appleMeasured
             ? DomainVerdict(fileVerdict: latest.fileVerdict, findings: latest.findings, expectations: results, android: watchedAndroid)
             : DomainVerdict(android: watchedAndroid)
-        try connection.setDomainState(domainID: domainID, verdict: measured.verdict, reason: measured.reason,
+        try connection.setDomainState(domainID: domainID, verdict: measured.verdict, reason: measured.reason, platforms: measured.platformStates,
                                       expectations: document == nil || !appleMeasured ? nil : results, basedOnCheck: latest.checkID)
         return measured
     }
+}
+
+extension DomainVerdict {
+    /// `apple` and `android` as the domain row stores them.
+    public var platformStates: PlatformStates { PlatformStates(apple: apple, android: android) }
 }

@@ -12,10 +12,21 @@ public struct DomainVerdict: Hashable, Sendable {
     public var verdict: Verdict
     /// nil when there is nothing to say (a passing file without findings and every expectation met).
     public var reason: String?
+    /// Each platform's own state: its file's verdict made worse by that platform's unmet expectations
+    /// (Apple: missing app IDs, watched URLs; Android: expected packages and fingerprints, which are
+    /// findings of its file, and watched URLs on Android 15+); nil where the platform is not watched,
+    /// does not count (no assetlinks.json, no Android app expected) or was not checked. What the
+    /// overview's columns, the API's `apple_state` / `android_state`, `status` and the badge's
+    /// `?platform=` show (stored as `domains.last_apple_state` / `last_android_state`): computed here
+    /// only, so a domain failing for a missing app ID is never shown with Apple "passing".
+    public var apple: Verdict?
+    public var android: Verdict?
 
-    public init(verdict: Verdict, reason: String?) {
+    public init(verdict: Verdict, reason: String?, apple: Verdict? = nil, android: Verdict? = nil) {
         self.verdict = verdict
         self.reason = reason
+        self.apple = apple
+        self.android = android
     }
 
     public init(fileVerdict: Verdict, findings: [Finding], expectations: ExpectationResults) {
@@ -32,6 +43,7 @@ public struct DomainVerdict: Hashable, Sendable {
         } else {
             reason = worstFinding
         }
+        apple = verdict
     }
 
     /// The domain's verdict from the platforms its check judged: Apple's side made worse by Android's
@@ -61,15 +73,22 @@ public struct DomainVerdict: Hashable, Sendable {
     }
 
     private mutating func worsen(by android: AndroidResult) {
-        if android.verdict > verdict {
-            verdict = android.verdict
-            reason = android.findings.min { $0.severity.rank < $1.severity.rank }.map { "Android: " + $0.message }
+        let own = Self.androidState(android)
+        self.android = own.verdict
+        if own.verdict > verdict {
+            verdict = own.verdict
+            reason = own.reason
         }
-        // A watched URL that does not do what it must on Android fails the domain, as on Apple's side.
-        if verdict != .fail, android.serves, let unmet = android.watchedURLs.first(where: { !$0.meetsExpectation }) {
-            verdict = .fail
-            reason = "Android: watched URL \(unmet.url) \(unmet.actual) on Android 15+, expected: \(unmet.expected)."
+    }
+
+    /// Android's own state and its reason: the file's verdict, failed by a watched URL that does not
+    /// do what it must on Android 15+ (as an unmet watched URL fails Apple's side); `unmet` says which.
+    public static func androidState(_ android: AndroidResult) -> (verdict: Verdict, reason: String?, unmet: String?) {
+        if android.verdict != .fail, android.serves, let unmet = android.watchedURLs.first(where: { !$0.meetsExpectation }) {
+            let text = "watched URL \(unmet.url) \(unmet.actual) on Android 15+, expected: \(unmet.expected)."
+            return (.fail, "Android: " + text, text)
         }
+        return (android.verdict, android.findings.min { $0.severity.rank < $1.severity.rank }.map { "Android: " + $0.message }, nil)
     }
 }
 

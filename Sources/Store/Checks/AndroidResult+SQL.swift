@@ -9,13 +9,20 @@ extension AndroidResult {
         "(c.android IS NOT NULL AND ((c.android->>'serves')::boolean OR jsonb_array_length(c.android->'identities') > 0))"
     }
 
-    /// Each platform's verdict of the check `c` for the domain `d`, NULL where the platform is not watched
-    /// (`domains.platforms`) or, for Android, does not count: the overview and /metrics read these.
+    /// Each platform's state for the domain `d` by its latest check `c`, NULL where the platform is not
+    /// watched (`domains.platforms`) or, for Android, does not count: the overview's columns, the API,
+    /// `status` and the badge read these. The state is the one `DomainVerdict` measured, unmet
+    /// expectations included (`domains.last_apple_state` / `last_android_state`, migration 0060); where
+    /// none was written (a row from before it, a check written by `insertCheck`) the check's file verdict,
+    /// which is the state whenever the platform's expectations all hold.
     /// A domain watched for Android only counts Android's verdict even when the site serves no file and
     /// expects no app: its owner chose Android (`DomainVerdict(android:)`).
-    static var sqlAppleVerdict: SQL { "CASE WHEN d.platforms <> 'android' AND " + sqlCheckedApple + " THEN c.verdict END" }
+    static var sqlAppleVerdict: SQL {
+        "CASE WHEN d.platforms <> 'android' AND " + sqlCheckedApple + " THEN COALESCE(d.last_apple_state, c.verdict) END"
+    }
     static var sqlAndroidVerdict: SQL {
-        "CASE WHEN d.platforms = 'android' OR (d.platforms <> 'apple' AND " + sqlIsWatched + ") THEN c.android->>'verdict' END"
+        "CASE WHEN d.platforms = 'android' OR (d.platforms <> 'apple' AND " + sqlIsWatched
+            + ") THEN COALESCE(d.last_android_state, c.android->>'verdict') END"
     }
 
     /// The check `c` fetched Apple's file: false only for one made while the domain was watched for

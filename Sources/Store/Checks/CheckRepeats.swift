@@ -69,6 +69,9 @@ extension CheckStore {
           UPDATE domains d SET lease_until = NULL, leased_by = NULL, lease_attempt_key = NULL,
             next_check_at = i.next_check_at, check_round = d.check_round + 1, last_checked_at = i.finished_at,
             last_verdict = i.verdict, consecutive_failures = i.failures,
+            -- The pipeline batches only repeats whose platform states are their files' verdicts, which the
+            -- readers fall back to (AndroidResult.sqlAppleVerdict): NULL is right, and never stale.
+            last_apple_state = NULL, last_android_state = NULL,
             cdn_asked_at = COALESCE(i.cdn_at, d.cdn_asked_at), google_asked_at = COALESCE(i.google_at, d.google_asked_at),
             compared_at = COALESCE(i.compared_at, d.compared_at),
             certificate_read_at = COALESCE(i.certificate_at, d.certificate_read_at),

@@ -15,6 +15,9 @@ public struct CheckRecord: Sendable {
     public var domainVerdict: Verdict?
     /// The one line the overview shows for the domain (`domains.last_reason`).
     public var reason: String?
+    /// Each platform's own state, unmet expectations included (`domains.last_apple_state` /
+    /// `last_android_state`, `DomainVerdict.apple` / `.android`); nil where the platform does not count.
+    public var platformStates = PlatformStates()
     /// The expectations measured against a usable file (`domains.last_expectations`, what the domain
     /// page shows); nil when the file could not be read.
     public var domainExpectations: ExpectationResults?
@@ -134,7 +137,8 @@ extension Database {
                                    record.domainVerdict ?? record.verdict, record.consecutiveFailures, checkID, record.reason,
                                    record.verdict, record.latencyMilliseconds, record.domainExpectations,
                                    record.asked.appleCDN, record.asked.googleAPI, record.asked.comparisons,
-                                   record.asked.certificate, record.asked.fullFetch)
+                                   record.asked.certificate, record.asked.fullFetch,
+                                   record.platformStates.apple, record.platformStates.android)
             if let streaks = record.streaks {
                 try connection.replaceStreaks(domainID: record.domainID, with: streaks, checkID: checkID)
             }
@@ -170,6 +174,7 @@ extension Database {
             compared_at = COALESCE($13::timestamptz, compared_at),
             certificate_read_at = COALESCE($14::timestamptz, certificate_read_at),
             full_fetch_at = COALESCE($15::timestamptz, full_fetch_at),
+            last_apple_state = $16, last_android_state = $17,
             last_check_id = COALESCE($6, last_check_id),
             last_changed_at = CASE WHEN $6::bigint IS NULL THEN last_changed_at ELSE $3 END
           WHERE id = $1

@@ -59,6 +59,7 @@ extension Database {
                 origin, cdn, new.transport, findings, new.changed, new.latencyMilliseconds)
             let newest = try c.execute("""
                 UPDATE domains SET last_check_id = $2, last_checked_at = $3, last_verdict = $4, check_requested_at = NULL,
+                  last_apple_state = NULL, last_android_state = NULL,
                   last_changed_at = CASE WHEN $5 OR last_changed_at IS NULL THEN $3 ELSE last_changed_at END,
                   last_reason = (SELECT f->>'message' FROM jsonb_array_elements($6::jsonb) f
                                  ORDER BY CASE f->>'severity' WHEN 'error' THEN 0 WHEN 'warning' THEN 1 WHEN 'deprecation' THEN 2 ELSE 3 END

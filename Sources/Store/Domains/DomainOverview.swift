@@ -199,7 +199,7 @@ extension DomainStore {
         return try rows("""
             WITH listed AS (
               SELECT d.id, d.host, d.display_name, d.last_check_id, d.last_checked_at, d.last_changed_at, d.last_reason AS reason,
-                d.platforms,
+                d.platforms, d.last_apple_state, d.last_android_state,
             """ + DomainState.sqlOfDomainRow + """
                 AS state
               FROM domains d

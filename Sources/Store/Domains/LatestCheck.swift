@@ -51,15 +51,28 @@ extension DomainStore {
         return (try row.decode("apple"), try row.decode("android"))
     }
 
-    /// Sets the domain's overall state, reason and measured expectations (nil: no usable file), only
-    /// while `checkID` is still its latest check.
+    /// Sets the domain's overall state, reason, each platform's state and the measured expectations
+    /// (nil: no usable file), only while `checkID` is still its latest check.
     @discardableResult
-    public func setDomainState(domainID: Int64, verdict: Verdict, reason: String?, expectations: ExpectationResults?,
-                               basedOnCheck checkID: Int64) throws -> Bool {
+    public func setDomainState(domainID: Int64, verdict: Verdict, reason: String?, platforms states: PlatformStates = PlatformStates(),
+                               expectations: ExpectationResults?, basedOnCheck checkID: Int64) throws -> Bool {
         try execute("""
-            UPDATE domains SET last_verdict = $2, last_reason = $3, last_expectations = $5::jsonb
+            UPDATE domains SET last_verdict = $2, last_reason = $3, last_expectations = $5::jsonb,
+              last_apple_state = $6, last_android_state = $7
             WHERE id = $1 AND last_check_id = $4 AND (last_verdict IS DISTINCT FROM $2 OR last_reason IS DISTINCT FROM $3
-              OR last_expectations IS DISTINCT FROM $5::jsonb)
-            """, domainID, verdict, reason, checkID, expectations) == 1
+              OR last_expectations IS DISTINCT FROM $5::jsonb OR last_apple_state IS DISTINCT FROM $6
+              OR last_android_state IS DISTINCT FROM $7)
+            """, domainID, verdict, reason, checkID, expectations, states.apple, states.android) == 1
+    }
+}
+
+/// Each platform's own state as `DomainVerdict` (Monitor) measures it: the platform's file verdict made
+/// worse by its unmet expectations; nil where the platform does not count. Stored on the domain row.
+public struct PlatformStates: Sendable, Hashable {
+    public var apple: Verdict?
+    public var android: Verdict?
+    public init(apple: Verdict? = nil, android: Verdict? = nil) {
+        self.apple = apple
+        self.android = android
     }
 }

@@ -1,6 +1,7 @@
 import Vocabulary
 import Foundation
 import Fetch
+import Monitor
 import Registry
 import Store
 
@@ -53,9 +54,10 @@ enum DomainAPI {
         let unavailable: String?
     }
 
-    static func androidJSON(_ d: DomainRecord, latest: CheckRow?) -> AndroidJSON? {
+    /// `state`: Android's state as stored (`platformVerdicts`), unmet expectations included.
+    static func androidJSON(_ d: DomainRecord, latest: CheckRow?, state: Verdict?) -> AndroidJSON? {
         guard let a = latest?.android, a.counts(for: d.platforms) else { return nil }
-        return AndroidJSON(state: DomainState(verdict: a.verdict), last_checked_at: a.probedAt, version: a.versionSHA256,
+        return AndroidJSON(state: DomainState(verdict: state ?? a.verdict), last_checked_at: a.probedAt, version: a.versionSHA256,
                            findings: a.findings.sorted { $0.severity < $1.severity }.map(FindingJSON.init),
                            google: a.google.map {
                                GoogleJSON(error_codes: $0.errorCodes, max_age_seconds: $0.maxAgeSeconds, debug_string: $0.debugString,
@@ -202,7 +204,8 @@ enum DomainAPI {
     ]
 
     static func json(_ d: DomainRecord, now: Date,
-                     detail: (apps: [AppIDExpectation], watched: [WatchedURLExpectation], android: [AndroidAppExpectationDraft], latest: CheckRow?)? = nil) -> DomainJSON {
+                     detail: (apps: [AppIDExpectation], watched: [WatchedURLExpectation], android: [AndroidAppExpectationDraft], latest: CheckRow?,
+                              androidState: Verdict?)? = nil) -> DomainJSON {
         var j = DomainJSON(id: d.id, host: d.host, display_name: d.displayName, wildcard: d.wildcard,
                            state: DomainState(verdict: d.lastVerdict, checking: d.isChecking(now: now)).rawValue, reason: d.lastReason,
                            interval_minutes: d.intervalSeconds / 60, badge: d.badgeEnabled, platforms: d.platforms, last_checked_at: d.lastCheckedAt,
@@ -211,7 +214,7 @@ enum DomainAPI {
             j.app_ids = detail.apps.map { AppIDJSON(service: $0.service.rawValue, app_id: $0.appID) }
             j.watched_urls = detail.watched.map { WatchedJSON(url: $0.url, expect: $0.expectedAppID ?? "browser", android: $0.android?.rawValue) }
             j.android_apps = detail.android.map { AndroidAppJSON(package: $0.packageName, fingerprints: $0.fingerprints, upload_keys: $0.uploadKeys) }
-            j.android = androidJSON(d, latest: detail.latest)
+            j.android = androidJSON(d, latest: detail.latest, state: detail.androidState)
         }
         return j
     }
@@ -304,7 +307,7 @@ enum DomainAPI {
         let latest = try d.lastCheckID.flatMap { try store.check(id: $0) }
         return APIResponses.json(json(d, now: c.now, detail: (try store.appIDExpectations(domainID: id),
                                                              try store.watchedURLs(domainID: id), try store.androidAppExpectations(domainID: id),
-                                                             latest)), status: status)
+                                                             latest, try store.platformVerdicts(domainID: id).android)), status: status)
     }
 
     static func update(_ c: RequestContext, store: any DomainStore & CheckStore) throws -> WebResponse {
@@ -352,6 +355,11 @@ enum DomainAPI {
         let findings: [FindingJSON]
         /// The unchanged checks that followed until the next change (stored as repeats and roll-ups).
         let unchanged_after: UnchangedJSON?
+        /// The assetlinks.json the origin served; absent when none or Android was not checked.
+        let android_version: String?
+        /// What changed on Android since the check before it in this list, as the domain page's timeline
+        /// says it (`AndroidTimelineEvent`); empty for a check that did not check Android.
+        let android_events: [String]
     }
 
     struct UnchangedJSON: Encodable {
@@ -376,11 +384,21 @@ enum DomainAPI {
         let limit = query["limit"].flatMap(APISchema.decimalInteger) ?? 50
         let rows = try store.checks(domainID: d.id, onlyChanges: query["changes"] == "true", limit: limit)
         let runs = try store.unchangedRuns(domainID: d.id, limit: limit)
+        // Android's events compare each check with the one before it, so they are worked out oldest first.
+        var androidEvents: [Int64: [String]] = [:]
+        var previous: AndroidResult?, seen = Set<String>()
+        for row in rows.reversed() {
+            androidEvents[row.id] = AndroidTimelineEvent.between(previous, row.android, counts: row.android?.counts(for: d.platforms) ?? false,
+                                                                 seen: seen).map(\.text)
+            if let sha = row.android?.versionSHA256 { seen.insert(sha) }
+            if row.android != nil { previous = row.android }
+        }
         return APIResponses.json(["checks": rows.map {
             CheckJSON(id: $0.id, started_at: $0.startedAt, finished_at: $0.finishedAt, verdict: $0.verdict,
                       origin_version: $0.originVersionSHA256, cdn_version: $0.cdnVersionSHA256, latency_ms: $0.latencyMilliseconds,
                       changed: $0.changed, findings: findingsJSON($0),
-                      unchanged_after: runs[$0.id].map { UnchangedJSON(count: $0.count, first_at: $0.firstAt, last_at: $0.lastAt) })
+                      unchanged_after: runs[$0.id].map { UnchangedJSON(count: $0.count, first_at: $0.firstAt, last_at: $0.lastAt) },
+                      android_version: $0.androidVersionSHA256, android_events: androidEvents[$0.id] ?? [])
         }])
     }
 

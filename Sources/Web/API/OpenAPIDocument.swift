@@ -114,7 +114,8 @@ enum OpenAPIDocument {
               "origin_version": {"type": "string"}, "cdn_version": {"type": "string"}, "latency_ms": {"type": "integer"}, "changed": {"type": "boolean"},
               "findings": {"type": "array", "items": \#(finding)},
               "unchanged_after": {"type": "object", "required": ["count", "first_at", "last_at"], "properties": {
-                "count": {"type": "integer"}, "first_at": \#(dateTime), "last_at": \#(dateTime)}}}}}}}
+                "count": {"type": "integer"}, "first_at": \#(dateTime), "last_at": \#(dateTime)}},
+              "android_version": {"type": "string"}, "android_events": {"type": "array", "items": {"type": "string"}}}}}}}
             """#
         let findings = #"{"type": "object", "required": ["findings"], "properties": {"check_id": {"type": "integer"}, "findings": {"type": "array", "items": \#(finding)}}}"#
         let diff = #"""

@@ -25,16 +25,20 @@ struct AndroidPanel: Sendable {
     /// site serves a file or an Android app is expected of it (`AndroidResult.counts(for:)`).
     var counts: Bool { result?.counts(for: platforms) ?? false }
 
+    /// Android's state as stored (`DomainStore.platformVerdicts`): the file's verdict made worse by
+    /// Android's unmet expectations (a watched URL); nil: the file's verdict.
+    var storedState: Verdict?
+
     /// The state the Android column shows.
-    var state: DomainState? { counts ? result.map { DomainState(verdict: $0.verdict) } : nil }
+    var state: DomainState? { counts ? result.map { DomainState(verdict: storedState ?? $0.verdict) } : nil }
 
     /// Errors first, as Apple's findings are listed.
     var findings: [Finding] { (result?.findings ?? []).sorted { $0.severity < $1.severity } }
 
     /// `changes`: the domain's changed checks, newest first, where a 304's card finds the last full answer.
-    static func build(_ d: DomainRecord, latest: CheckRow?, changes: [CheckRow] = [], query: FormData,
+    static func build(_ d: DomainRecord, latest: CheckRow?, state: Verdict?, changes: [CheckRow] = [], query: FormData,
                       db: any DomainStore & CheckStore) throws -> AndroidPanel {
-        var panel = AndroidPanel(platforms: d.platforms, result: latest?.android)
+        var panel = AndroidPanel(platforms: d.platforms, result: latest?.android, storedState: state)
         guard d.platforms.watches(.android) else { return panel }
         let versions = try db.versions(domainID: d.id, platform: .android)
         if let facts = latest?.transport.assetLinks {

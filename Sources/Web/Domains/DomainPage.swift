@@ -231,7 +231,9 @@ public enum DomainPage {
             if let run = t.unchangedAfter { items.append(unchangedRun(run)) }
             let version: HTML = t.versionHash.map { "<code>\(String($0.prefix(12)))</code>" } ?? .empty
             let new: HTML = t.newVersion ? "<span class=\"badge-new\">new version</span>" : .empty
-            items.append("<li><span class=\"when\">\(DisplayTime.dateTime(t.time))</span>\(timelinePill(t))\(version)\(new)<span>\(t.summary)</span></li>")
+            let android: HTML = t.android.isEmpty ? .empty
+                : "<ul class=\"android-events\">\(t.android.map { "<li>\($0)</li>" as HTML })</ul>"
+            items.append("<li><span class=\"when\">\(DisplayTime.dateTime(t.time))</span>\(timelinePill(t))\(version)\(new)<span>\(t.summary)</span>\(android)</li>")
         }
         return "<section class=\"card\" id=\"timeline\"><h2>Timeline</h2><ul class=\"timeline\">\(items)</ul></section>"
     }

@@ -51,7 +51,12 @@ enum DomainPageBuilder {
         var seen = Set<String>()
         let oldestFirst = changes.reversed()
         var entries: [DomainPageModel.TimelineEntry] = []
+        var previousAndroid: AndroidResult?, seenAndroid = Set<String>()
         for ch in oldestFirst {
+            let android = AndroidTimelineEvent.between(previousAndroid, ch.android, counts: ch.android?.counts(for: d.platforms) ?? false,
+                                                       seen: seenAndroid)
+            if let sha = ch.android?.versionSHA256 { seenAndroid.insert(sha) }
+            if ch.android != nil { previousAndroid = ch.android }
             var isNew = false
             if let sha = ch.originVersionSHA256, !seen.contains(sha) { seen.insert(sha); isNew = true }
             let fs = findings(ch)
@@ -67,14 +72,16 @@ enum DomainPageBuilder {
                                  versionHash: ch.originVersionSHA256, newVersion: isNew, summary: summary,
                                  unchangedAfter: runs[ch.id].map {
                                      .init(count: $0.count, first: DomainHandlers.epoch($0.firstAt), last: DomainHandlers.epoch($0.lastAt))
-                                 }, unmetExpectations: unmet))
+                                 }, unmetExpectations: unmet, android: android.map(\.text)))
         }
         // Measured when the check ran (or the expectations were edited): the page never parses the file for it.
         let expectationStatus = d.lastExpectations.map {
             ExpectationStatus(results: $0, appIDs: appIDs.map { ($0.service, $0.appID) })
         }
         let diff = try diffView(versions: versions, watched: watched.map(\.url), query: c.query, db: db)
-        let android = try AndroidPanel.build(d, latest: latest, changes: changes, query: c.query, db: db)
+        // Each platform's state as the overview, the API, `status` and the badge show it (unmet expectations included).
+        let platformStates = try db.platformVerdicts(domainID: d.id)
+        let android = try AndroidPanel.build(d, latest: latest, state: platformStates.android, changes: changes, query: c.query, db: db)
 
         let points = try db.chartPoints(domainID: d.id, since: now.addingTimeInterval(-365 * 86_400), limit: 400)
         let latency = points.map {
@@ -99,7 +106,7 @@ enum DomainPageBuilder {
             appIDs: appIDs.map { ($0.service, $0.appID) },
             watched: watched.map { ($0.url, $0.expectedAppID ?? "browser") }, expectationStatus: expectationStatus,
             now: Int64(now.timeIntervalSince1970))
-        model.appleState = d.platforms.watches(.apple) ? latest?.verdict.map { DomainState(verdict: $0) } : nil
+        model.appleState = d.platforms.watches(.apple) ? platformStates.apple.map { DomainState(verdict: $0) } : nil
         model.android = android
         model.androidApps = try db.androidAppExpectations(domainID: d.id).map { ($0.packageName, $0.fingerprints.count) }
         if d.platforms.watches(.android) {
@@ -113,10 +120,20 @@ enum DomainPageBuilder {
                                                     actual: result?.actual.description, holds: result?.meetsExpectation)
             }
         }
-        // Android made the domain worse than Apple's file did: the sentence says so, not Apple's words.
-        if let androidVerdict = android.state.flatMap({ _ in android.result?.verdict }), !checking,
-           androidVerdict > (d.platforms.watches(.apple) ? latest?.verdict ?? .pass : .pass) {
-            model.verdictSentence = VerdictSentence.android(androidVerdict, findings: android.findings, host: d.displayName)
+        // A domain watched for Android only, or one Android made worse than Apple's side: the sentence
+        // is Android's own, not Apple's words. Each side's state counts its unmet expectations.
+        // The latest check's watched URLs, else (an edit re-measured them since) the stored reason, which
+        // is Android's whenever this sentence is shown.
+        let unmetOnAndroid = android.result.flatMap { DomainVerdict.androidState($0).unmet }
+            ?? d.lastReason.flatMap { $0.hasPrefix("Android: ") ? String($0.dropFirst("Android: ".count)) : nil }
+        let androidExpects = !(model.androidApps.isEmpty && model.androidWatched.isEmpty)
+        if d.platforms == .android {
+            let shown: DomainState = checking && latest == nil ? .never : checking ? .checking : android.state ?? state
+            model.verdictSentence = VerdictSentence.android(shown, findings: android.findings, host: d.displayName, unmet: unmetOnAndroid,
+                                                            hasExpectations: androidExpects)
+        } else if let androidState = platformStates.android, !checking, androidState > (platformStates.apple ?? .pass) {
+            model.verdictSentence = VerdictSentence.android(DomainState(verdict: androidState), findings: android.findings, host: d.displayName,
+                                                            unmet: unmetOnAndroid)
         }
         return model
     }

@@ -75,8 +75,11 @@ public struct DomainPageModel: Sendable {
         public var unchangedAfter: UnchangedRunView?
         /// Expectations this check's file missed (`state` is the file's verdict alone).
         public var unmetExpectations: Int
+        /// What changed on Android since the check before (`AndroidTimelineEvent`), in words.
+        public var android: [String]
         public init(checkID: Int64, time: Int64, state: DomainState, versionHash: String?, newVersion: Bool, summary: String,
-                    unchangedAfter: UnchangedRunView? = nil, unmetExpectations: Int = 0) {
+                    unchangedAfter: UnchangedRunView? = nil, unmetExpectations: Int = 0, android: [String] = []) {
+            self.android = android
             self.unmetExpectations = unmetExpectations
             self.checkID = checkID
             self.time = time

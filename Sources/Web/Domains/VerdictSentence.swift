@@ -30,18 +30,26 @@ enum VerdictSentence {
         }
     }
 
-    /// When Android's assetlinks.json is what makes the domain worse than Apple's file.
-    static func android(_ verdict: Verdict, findings: [Finding], host: String) -> String {
+    /// Android's own sentence: for a domain watched for Android only, and where Android's state is
+    /// what makes the domain worse than Apple's. `state`: Android's (`DomainVerdict.androidState`,
+    /// unmet watched URLs included); `unmet`: the first watched URL that does not do what it must.
+    static func android(_ state: DomainState, findings: [Finding], host: String, unmet: String? = nil,
+                        hasExpectations: Bool = false) -> String {
         let errors = findings.filter { $0.severity == .error }, warnings = findings.filter { $0.severity == .warning }
-        switch verdict {
-        case .fail:
+        switch state {
+        case .never: return "Not checked yet: the first check of \(host) starts shortly."
+        case .checking: return "Checking \(host) now."
+        case .failing where errors.isEmpty && unmet != nil:
+            return "Android devices get a valid assetlinks.json for \(host), but not what you expect: \(unmet ?? "")"
+        case .failing:
             let first = errors.first?.message ?? "an expected app is not verified"
             let more = errors.count > 1 ? " (and \(errors.count - 1) more error\(errors.count == 2 ? "" : "s"))" : ""
             return "Android cannot verify the apps of \(host): \(first)\(more)"
-        case .warn:
+        case .warning:
             return "Works, with \(warnings.count) Android warning\(warnings.count == 1 ? "" : "s") to look at: \(warnings.first?.message ?? "")"
-        case .pass:
-            return "All good: devices get a valid file for \(host)."
+        case .passing:
+            return hasExpectations ? "All good: Android devices get a valid assetlinks.json for \(host) and every expectation holds."
+                : "All good: Android devices get a valid assetlinks.json for \(host)."
         }
     }
 
