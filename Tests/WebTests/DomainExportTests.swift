@@ -32,14 +32,27 @@ import Vocabulary
             SELECT id, s, 'ABCDE12345.com.example.app' FROM domains, unnest(ARRAY['applinks', 'webcredentials']) s WHERE id % 3 = 0
             """)
         try db.execute("""
-            INSERT INTO watched_urls (domain_id, url, expected_outcome, expected_app_id)
-            SELECT id, 'https://' || host || '/p/' || id, 'stays-in-browser', NULL FROM domains WHERE id % 4 = 0
+            INSERT INTO watched_urls (domain_id, url, expected_outcome, expected_app_id, expected_android)
+            SELECT id, 'https://' || host || '/p/' || id, 'stays-in-browser', NULL, CASE WHEN id % 8 = 0 THEN 'com.example.app' END
+            FROM domains WHERE id % 4 = 0
             """)
+        try db.execute("""
+            INSERT INTO expected_android_apps (domain_id, package, fingerprints, upload_keys, position)
+            SELECT id, p, $1::jsonb, CASE WHEN id % 2 = 0 THEN $1::jsonb ELSE '[]'::jsonb END, i
+            FROM domains, unnest(ARRAY['com.example.app', 'com.example.other']) WITH ORDINALITY AS u(p, i) WHERE id % 5 = 0
+            """, "[\"\(Self.fingerprint)\"]")
     }
 
+    static let fingerprint = "AA:" + Array(repeating: "11", count: 31).joined(separator: ":")
+
     /// What `/export/domains.json` answered before it was streamed: the list built whole.
+    /// Each item carries the domain's own expectations, read here one domain at a time (the stream reads
+    /// them a batch at a time).
     static func wholeJSON(_ db: Database, now: Date) throws -> [UInt8] {
-        APIResponses.json(["domains": try db.exportDomains().map { DomainAPI.json($0.record, now: now) }]).body
+        APIResponses.json(["domains": try db.exportDomains().map {
+            DomainAPI.json($0.record, now: now, detail: (try db.appIDExpectations(domainID: $0.record.id), try db.watchedURLs(domainID: $0.record.id),
+                                                         try db.androidAppExpectations(domainID: $0.record.id), latest: nil, androidState: nil))
+        }]).body
     }
 
     /// What `/export/domains.csv` answered before it was streamed.
@@ -49,14 +62,14 @@ import Vocabulary
             if let f = v.first, "=+-@".contains(f) { v = "'" + v }
             return "\"" + v.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         }
-        var out = "host,display_name,wildcard,state,interval_minutes,last_checked_at,last_changed_at,app_ids,watched_urls\r\n"
+        var out = "host,display_name,wildcard,state,interval_minutes,last_checked_at,last_changed_at,app_ids,watched_urls,android_apps\r\n"
         let iso = ISO8601DateFormatter()
         for e in try db.exportDomains() {
             let d = e.record
             let state = DomainState(verdict: d.lastVerdict, checking: d.isChecking(now: now)).rawValue
             out += [field(d.host), field(d.displayName), d.wildcard ? "true" : "false", state, String(d.intervalSeconds / 60),
                     d.lastCheckedAt.map { iso.string(from: $0) } ?? "", d.lastChangedAt.map { iso.string(from: $0) } ?? "",
-                    String(e.appIDs), String(e.watched)].joined(separator: ",") + "\r\n"
+                    String(e.appIDs), String(e.watched), String(try db.androidAppExpectations(domainID: d.id).count)].joined(separator: ",") + "\r\n"
         }
         return Array(out.utf8)
     }
@@ -114,6 +127,49 @@ import Vocabulary
                 #expect(r.header("Content-Type") == type)
                 #expect(r.header("Content-Disposition")?.hasPrefix("attachment") == true)
                 #expect(try r.collected().body.count > 240 * 50)
+            }
+        }
+    }
+
+    /// Export → import round-trips: each item of `/export/domains.json` is a body `POST /api/v1/domains`
+    /// registers, and a database filled that way exports the same domains with the same expectations
+    /// (app IDs, watched URLs with their Android outcome, the domain's own Android apps and upload keys).
+    @Test func theJSONExportRegistersTheSameDomainsAgain() throws {
+        let settings = ["host", "interval_minutes", "badge", "platforms", "app_ids", "watched_urls", "android_apps"]
+        func items(_ db: Database) throws -> [[String: Any]] {
+            let body = try Self.streamed(DomainExport(store: db, format: DomainExport.json(now: Date()), batchSize: 7)).bytes
+            let object = try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
+            return (object?["domains"] as? [[String: Any]] ?? []).map { $0.filter { settings.contains($0.key) } }
+        }
+        var exported: [[String: Any]] = []
+        try TestPostgres.withDatabase { (db: Database) throws in
+            try Self.seed(db)
+            // Wildcards register as "*." hosts; the seed's display names are not hosts, so only the host travels.
+            try db.execute("DELETE FROM domains WHERE wildcard")
+            try db.execute("UPDATE domains SET interval_seconds = 3600")
+            exported = try items(db)
+        }
+        #expect(exported.count == 120)
+        #expect(exported.contains { ($0["android_apps"] as? [[String: Any]])?.first?["upload_keys"] as? [String] == [Self.fingerprint] })
+        #expect(exported.contains { ($0["watched_urls"] as? [[String: Any]])?.first?["android"] as? String == "com.example.app" })
+        #expect(exported.contains { ($0["app_ids"] as? [[String: Any]])?.count == 2 })
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let app = WebApp(database: db, configuration: TestApp.configuration)
+            let token = SecretToken.generate(prefix: "aasa_")
+            _ = try db.createAPIToken(name: "import", tokenHash: token.digest, userID: nil, role: .admin)
+            for item in exported {
+                let r = app.respond(WebRequest(method: "POST", target: "/api/v1/domains",
+                                               headers: [("Authorization", "Bearer " + token.value), ("Content-Type", "application/json")],
+                                               body: Array(try JSONSerialization.data(withJSONObject: item))))
+                #expect(r.status == 201, "\(item): \(String(decoding: r.body, as: UTF8.self))")
+            }
+            let again = try items(db)
+            #expect(again.count == exported.count)
+            func text(_ item: [String: Any]) throws -> String {
+                String(decoding: try JSONSerialization.data(withJSONObject: item, options: [.sortedKeys]), as: UTF8.self)
+            }
+            for (a, b) in zip(exported, again) {
+                #expect(try text(a) == text(b))
             }
         }
     }

@@ -282,7 +282,7 @@ extension DomainStore {
 
     /// Every domain for the CSV/JSON export, by host.
     public func exportDomains() throws -> [ExportedDomain] {
-        try rows(Self.sqlExported + " ORDER BY host, wildcard").map(ExportedDomain.init(row:))
+        try withExpectations(try rows(Self.sqlExported + " ORDER BY host, wildcard").map(ExportedDomain.init(row:)))
     }
 
     /// The next `limit` domains of the export after `after` (nil: from the first), in the export's
@@ -292,15 +292,45 @@ extension DomainStore {
     /// not, as it would for an export a moment earlier or later.
     public func exportDomains(after: ExportCursor?, limit: Int) throws -> [ExportedDomain] {
         guard let after else {
-            return try rows(Self.sqlExported + " ORDER BY host, wildcard LIMIT $1", limit).map(ExportedDomain.init(row:))
+            return try withExpectations(try rows(Self.sqlExported + " ORDER BY host, wildcard LIMIT $1", limit).map(ExportedDomain.init(row:)))
         }
-        return try rows(Self.sqlExported + " WHERE (host, wildcard) > ($1, $2) ORDER BY host, wildcard LIMIT $3",
-                        after.host, after.wildcard, limit).map(ExportedDomain.init(row:))
+        return try withExpectations(try rows(Self.sqlExported + " WHERE (host, wildcard) > ($1, $2) ORDER BY host, wildcard LIMIT $3",
+                                             after.host, after.wildcard, limit).map(ExportedDomain.init(row:)))
+    }
+
+    /// The batch with each domain's own expectations: three queries per batch, not three per domain.
+    /// In each form's order, as `appIDExpectations`, `watchedURLs` and `androidAppExpectations` read them.
+    private func withExpectations(_ batch: [ExportedDomain]) throws -> [ExportedDomain] {
+        guard !batch.isEmpty else { return batch }
+        let ids = SQLArray(batch.map(\.record.id))
+        var apps: [Int64: [AppIDExpectation]] = [:], watched: [Int64: [WatchedURLExpectation]] = [:]
+        var android: [Int64: [AndroidAppExpectationDraft]] = [:]
+        for row in try rows("SELECT domain_id, service, app_id FROM expected_app_ids WHERE domain_id = ANY($1::bigint[]) "
+                            + "ORDER BY domain_id, created_at, service, app_id", ids) {
+            apps[try row.decode("domain_id"), default: []].append(AppIDExpectation(service: try row.decode("service"), appID: try row.decode("app_id")))
+        }
+        for row in try rows("SELECT domain_id, url, expected_app_id, expected_android FROM watched_urls WHERE domain_id = ANY($1::bigint[]) "
+                            + "ORDER BY domain_id, id", ids) {
+            watched[try row.decode("domain_id"), default: []].append(WatchedURLExpectation(
+                url: try row.decode("url"), expectedAppID: try row.decode("expected_app_id"), android: try row.decode("expected_android")))
+        }
+        for row in try rows("SELECT domain_id, package, fingerprints::text, upload_keys::text FROM expected_android_apps "
+                            + "WHERE domain_id = ANY($1::bigint[]) ORDER BY domain_id, position", ids) {
+            android[try row.decode("domain_id"), default: []].append(try AndroidAppExpectationDraft(row: row))
+        }
+        return batch.map { e in
+            var e = e
+            e.appIDList = apps[e.record.id] ?? []
+            e.watchedURLs = watched[e.record.id] ?? []
+            e.androidApps = android[e.record.id] ?? []
+            return e
+        }
     }
 
     private static var sqlExported: SQL {
         "SELECT " + DomainRecord.columns + """
             , (SELECT count(*) FROM expected_app_ids e WHERE e.domain_id = domains.id) AS app_ids,
+              (SELECT count(*) FROM expected_android_apps a WHERE a.domain_id = domains.id) AS android_apps,
               (SELECT count(*) FROM watched_urls w WHERE w.domain_id = domains.id) AS watched
             FROM domains
             """
@@ -322,11 +352,19 @@ public struct ExportedDomain: Sendable {
     public var record: DomainRecord
     public var appIDs: Int
     public var watched: Int
+    public var androidAppCount: Int
+    /// The domain's own expectations, as the API's domain object carries them, so an export registers
+    /// the same domains again (`POST /api/v1/domains` takes each item): app IDs, watched URLs with
+    /// their Android outcome, and the domain's own Android apps.
+    public var appIDList: [AppIDExpectation] = []
+    public var watchedURLs: [WatchedURLExpectation] = []
+    public var androidApps: [AndroidAppExpectationDraft] = []
 
     init(row: Row) throws {
         record = try DomainRecord(row: row)
         appIDs = try row.decode("app_ids")
         watched = try row.decode("watched")
+        androidAppCount = try row.decode("android_apps")
     }
 
     /// Where the export goes on after this domain.

@@ -64,13 +64,20 @@ final class DomainExport: HTTPBodySource {
     /// wrote the whole list: sorted keys, markup characters escaped.
     static func json(now: Date) -> Format {
         Format(prefix: Array(#"{"domains":["#.utf8), separator: [UInt8(ascii: ",")], suffix: Array("]}".utf8)) { batch in
-            try batch.map { APIResponses.htmlSafe(Array(try APIResponses.encoder.encode(DomainAPI.json($0.record, now: now)))) }
+            try batch.map { APIResponses.htmlSafe(Array(try APIResponses.encoder.encode(item($0, now: now)))) }
         }
+    }
+
+    /// One domain of the JSON export: the API's domain object with the domain's own expectations (as
+    /// `GET /api/v1/domains/:id` has them, without the latest check's Android side), so each item is a
+    /// body `POST /api/v1/domains` registers again.
+    static func item(_ e: ExportedDomain, now: Date) -> DomainAPI.DomainJSON {
+        DomainAPI.json(e.record, now: now, detail: (e.appIDList, e.watchedURLs, e.androidApps, latest: nil, androidState: nil))
     }
 
     /// A header line, then one CRLF-ended line per domain.
     static func csv(now: Date) -> Format {
-        Format(prefix: Array("host,display_name,wildcard,state,interval_minutes,last_checked_at,last_changed_at,app_ids,watched_urls\r\n".utf8),
+        Format(prefix: Array("host,display_name,wildcard,state,interval_minutes,last_checked_at,last_changed_at,app_ids,watched_urls,android_apps\r\n".utf8),
                separator: [], suffix: []) { batch in
             let iso = ISO8601DateFormatter()   // one per batch: the formatter is not Sendable
             return batch.map { e in
@@ -78,7 +85,7 @@ final class DomainExport: HTTPBodySource {
                 let state = DomainState(verdict: d.lastVerdict, checking: d.isChecking(now: now)).rawValue
                 let line = [csvField(d.host), csvField(d.displayName), d.wildcard ? "true" : "false", state, String(d.intervalSeconds / 60),
                             d.lastCheckedAt.map { iso.string(from: $0) } ?? "", d.lastChangedAt.map { iso.string(from: $0) } ?? "",
-                            String(e.appIDs), String(e.watched)].joined(separator: ",") + "\r\n"
+                            String(e.appIDs), String(e.watched), String(e.androidAppCount)].joined(separator: ",") + "\r\n"
                 return Array(line.utf8)
             }
         }
