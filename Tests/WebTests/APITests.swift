@@ -269,6 +269,7 @@ import TextEncoding
             #expect(metrics.contains("aasa_check_latency_seconds_bucket{le=\"0.25\"} 2"))
             #expect(metrics.contains("aasa_check_latency_seconds_bucket{le=\"0.1\"} 0"))
             #expect(metrics.contains("aasa_check_queue_depth 3"))   // all three are due: registered domains are due at once
+            #expect(metrics.contains("# TYPE aasa_check_queue_lag_seconds gauge\naasa_check_queue_lag_seconds "))
             #expect(metrics.contains("aasa_deliveries{state=\"pending\"} 0"))
             let badge = api.app.respond(WebRequest(method: "GET", target: "/badge/badge.example.svg"))
             #expect(badge.status == 200 && badge.bodyText.contains("failing") && badge.header("Content-Type") == "image/svg+xml")

@@ -3,6 +3,10 @@ import Vocabulary
 
 /// What /metrics reports from the database, gathered in a few aggregate queries.
 public struct MonitorMetrics: Sendable {
+    /// How far /metrics counts the check queue by default: counting reads each queued domain's row,
+    /// so a backlog of hundreds of thousands took seconds; up to 10,000 costs a few milliseconds.
+    public static let queueDepthLimit = 10_000
+
     public var domainsByState: [String: Int] = [:]
     public var checksByVerdict: [String: Int] = [:]
     /// Domains whose latest check fails on a platform with an error finding of this code, per platform:
@@ -15,7 +19,13 @@ public struct MonitorMetrics: Sendable {
     public var latencyBuckets: [(le: Int, count: Int)] = []
     public var latencySum: Int = 0
     public var latencyCount: Int = 0
+    /// Domains due or requested and not leased to a worker, counted up to `queueDepthLimit`: a larger
+    /// queue reads as the limit (`queueDepthLimited`), and `queueLagSeconds` tells how far behind it is.
     public var queueDepth: Int = 0
+    public var queueDepthLimited = false
+    /// How long the domain that has waited longest in that queue has been due (or requested), in
+    /// seconds; 0 when the queue is empty.
+    public var queueLagSeconds: Double = 0
     public var deliveriesByState: [String: Int] = [:]
     /// Domains whose file passes or warns but that miss an expectation (an app ID, a watched URL's
     /// outcome): failing by `domains.last_verdict` while their latest check's file verdict is not.
@@ -26,7 +36,8 @@ public struct MonitorMetrics: Sendable {
 }
 
 extension CheckStore {
-    public func monitorMetrics() throws -> MonitorMetrics {
+    /// `queueDepthLimit`: how far the queue depth is counted (`MonitorMetrics.queueDepthLimit`).
+    public func monitorMetrics(queueDepthLimit: Int = MonitorMetrics.queueDepthLimit) throws -> MonitorMetrics {
         var m = MonitorMetrics()
         // By domain_counts (migration 0039), kept as domains change: at a million domains, grouping the
         // domains joined to their latest checks took seconds (issue #17).
@@ -64,17 +75,39 @@ extension CheckStore {
             m.latencyCount = perBucket.prefix(bounds.count + 1).reduce(0, +)
             m.latencySum = try totals.decode("latency_sum")
         }
-        // Requested, plus due and not requested: each through its partial index (one OR read every domain).
-        m.queueDepth = try value("""
-            SELECT (SELECT count(*) FROM domains WHERE check_requested_at IS NOT NULL AND NOT paused
-                      AND (lease_until IS NULL OR lease_until < now()))
-                 + (SELECT count(*) FROM domains WHERE next_check_at <= now() AND NOT paused AND check_requested_at IS NULL
-                      AND (lease_until IS NULL OR lease_until < now()))
-            """)
+        // Requested, plus due and not requested: each through its partial index (one OR read every
+        // domain), each stopping after `queueDepthLimit` rows. The lease and request flags are not in
+        // the due index, so counting reads each due domain's row: 1.5 s with 317,000 due at 1M
+        // (issue #17). The lag is the first not-leased row of each index: the leased ones come first
+        // (the lease takes the longest-due), so it reads about as many rows as are being checked.
+        let queue = try firstRow(Self.queue, queueDepthLimit)
+        let depth: Int = try queue.map { try $0.decode("depth") } ?? 0
+        m.queueDepth = min(depth, queueDepthLimit)
+        m.queueDepthLimited = depth > queueDepthLimit
+        m.queueLagSeconds = try queue.flatMap { try $0.decode("lag", as: Double?.self) } ?? 0
         for r in try rows("SELECT state, count(*) AS n FROM deliveries GROUP BY 1") {
             m.deliveriesByState[try r.decode("state")] = try r.decode("n")
         }
         return m
+    }
+
+    /// The queue: its depth counted to one past $1 (each part stops there, so a backlog costs no more
+    /// than $1 rows), and its lag. The conditions are the lease's (`leaseDue`); each part is ordered as
+    /// its index is, so it walks the index and stops (unordered, the planner may choose a sequential
+    /// scan from stale statistics on next_check_at, which reads the whole table when few are due).
+    static var queue: SQL {
+        """
+        SELECT (SELECT count(*) FROM (SELECT FROM domains WHERE check_requested_at IS NOT NULL AND NOT paused
+                  AND (lease_until IS NULL OR lease_until < now()) ORDER BY check_requested_at LIMIT $1 + 1) requested)
+             + (SELECT count(*) FROM (SELECT FROM domains WHERE next_check_at <= now() AND NOT paused AND check_requested_at IS NULL
+                  AND (lease_until IS NULL OR lease_until < now()) ORDER BY next_check_at LIMIT $1 + 1) due) AS depth,
+               extract(epoch FROM now() - least(
+                 (SELECT min(check_requested_at) FROM domains WHERE check_requested_at IS NOT NULL AND NOT paused
+                    AND (lease_until IS NULL OR lease_until < now())),
+                 -- A due domain that was requested too has waited since it fell due.
+                 (SELECT min(next_check_at) FROM domains WHERE next_check_at <= now() AND NOT paused
+                    AND (lease_until IS NULL OR lease_until < now()))))::float8 AS lag
+        """
     }
 
     /// Every check ever made: per verdict, and the latency histogram's counters (with their bounds)

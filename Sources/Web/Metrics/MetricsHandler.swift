@@ -44,8 +44,12 @@ struct MetricsHandler: Sendable {
         for b in m.latencyBuckets { out += "aasa_check_latency_seconds_bucket{le=\"\(Self.seconds(b.le))\"} \(b.count)\n" }
         out += "aasa_check_latency_seconds_bucket{le=\"+Inf\"} \(m.latencyCount)\n"
         out += "aasa_check_latency_seconds_sum \(Self.seconds(m.latencySum))\naasa_check_latency_seconds_count \(m.latencyCount)\n"
-        metric("aasa_check_queue_depth", "gauge", "Domains due or requested and not yet taken by a worker.")
+        metric("aasa_check_queue_depth", "gauge",
+               "Domains due or requested and not yet taken by a worker, counted up to \(MonitorMetrics.queueDepthLimit): a larger queue reads \(MonitorMetrics.queueDepthLimit) (see aasa_check_queue_lag_seconds).")
         out += "aasa_check_queue_depth \(m.queueDepth)\n"
+        metric("aasa_check_queue_lag_seconds", "gauge",
+               "How long the domain waiting longest in that queue has been due or requested; 0 when the queue is empty.")
+        out += "aasa_check_queue_lag_seconds \(Self.seconds(Int((m.queueLagSeconds * 1000).rounded())))\n"
         metric("aasa_deliveries", "gauge", "Notification deliveries by state.")
         for s in ["pending", "sent", "failed"] { out += "aasa_deliveries{state=\"\(s)\"} \(m.deliveriesByState[s] ?? 0)\n" }
         let apps = try AppSummary.load(from: store)
