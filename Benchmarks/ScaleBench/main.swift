@@ -10,7 +10,8 @@ import Vocabulary
 //       N domains watched for both platforms (a tenth Apple only, a tenth Android only), each with
 //       its latest changed check (both platforms' results) and R hourly unchanged repeats (default
 //       24); the first K (default 1,000) with D days (default 30) of hourly history, rolled up by the
-//       retention job's own statement past its 7 days; one app linked to L domains (default 1,000).
+//       retention job's own statement past its 7 days and the days before today packed a row per
+//       domain and day (0056); one app linked to L domains (default 1,000).
 //   ScaleBench sizes [--history-domains K]
 //       The database's size, each table's (with indexes and TOAST), bytes per unchanged and changed
 //       check, and the projection per domain-month from the K domains with a month of history.
