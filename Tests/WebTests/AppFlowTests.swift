@@ -170,8 +170,8 @@ import Vocabulary
 
     /// An app claiming more domains than a page holds: the matrix shows one page of domains at a time
     /// (issue #17: a thousand links made a 755 KB page), while the summary counts every link and names
-    /// the first broken one wherever it is, the open alerts are every domain's, and the API still
-    /// returns the whole matrix.
+    /// the first broken one wherever it is, the open alerts are every domain's, and the API's first
+    /// page (100 domains by default) holds the whole matrix.
     @Test func theMatrixIsPagedAndTheSummaryCountsEveryPage() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
             let app = WebApp(database: db, configuration: TestApp.configuration)

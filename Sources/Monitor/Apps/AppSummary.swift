@@ -37,15 +37,31 @@ public struct AppSummary: Sendable, Equatable {
         states.filter { $0.value > 0 }.keys.min { $0.worstFirstRank < $1.worstFirstRank }
     }
 
-    /// Every app, its links judged one by one: one query for the apps, one for every link with its
-    /// domain's latest changed check.
+    /// Every app, its links counted by the state kept for each (`AppLinkStandings`): one query for
+    /// the apps, a light row per link, and the latest check read only for links whose domain moved
+    /// on since they were last judged.
     public static func load(from store: some AppStore) throws -> [AppSummary] {
         let apps = Dictionary(try store.apps().map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        return try counted(try AppLinkStandings.load(appID: nil, apps: apps, from: store).compactMap { link in
+            link.state.map { (appID: link.appID, kind: LinkKind(platform: link.platform, service: link.service), state: $0) }
+        }, apps: apps, from: store)
+    }
+
+    /// The counts judged from scratch, every link against its domain's latest changed check: what the
+    /// kept judgements must always equal (the tests hold them to it).
+    static func loadFromScratch(from store: some AppStore) throws -> [AppSummary] {
+        let apps = Dictionary(try store.apps().map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        return try counted(try store.appLinksWithLatestCheck().compactMap { row in
+            apps[row.appID].map { (appID: row.appID, kind: LinkKind(platform: row.link.platform, service: row.link.service),
+                                   state: state(of: row.link, app: $0, latest: row.latest)) }
+        }, apps: apps, from: store)
+    }
+
+    static func counted(_ states: [(appID: Int64, kind: LinkKind, state: DomainState)], apps: [Int64: AppRecord],
+                        from store: some AppStore) throws -> [AppSummary] {
         var links: [Int64: [LinkKind: [DomainState: Int]]] = [:]
-        for row in try store.appLinksWithLatestCheck() {
-            guard let app = apps[row.appID] else { continue }
-            let state = state(of: row.link, app: app, latest: row.latest)
-            links[row.appID, default: [:]][LinkKind(platform: row.link.platform, service: row.link.service), default: [:]][state, default: 0] += 1
+        for (appID, kind, state) in states where apps[appID] != nil {
+            links[appID, default: [:]][kind, default: [:]][state, default: 0] += 1
         }
         return try store.appListings().map { AppSummary(listing: $0, links: links[$0.id] ?? [:]) }
     }

@@ -95,12 +95,18 @@ public struct AppLinkLatest: Sendable {
     public var link: AppLinkRecord
     /// nil before the domain's first check.
     public var latest: LinkEvidence?
+    /// What else the link's judgement depends on, as read with it (`appLinksWithLatestCheck(appID:domainIDs:)`).
+    public var digest: String? = nil
 }
 
 extension AppStore {
     /// The runs stored for an app's links (a link without one has never been folded).
-    public func appLinkRuns(appID: Int64) throws -> [AppLinkRun] {
-        try rows("SELECT domain_id, platform, service, through_check_id, verdict, since FROM app_link_runs WHERE app_id = $1", appID).map {
+    /// With `domainIDs`, only those domains' runs.
+    public func appLinkRuns(appID: Int64, domainIDs: [Int64]? = nil) throws -> [AppLinkRun] {
+        try rows("""
+            SELECT domain_id, platform, service, through_check_id, verdict, since FROM app_link_runs
+            WHERE app_id = $1 AND ($2::bigint[] IS NULL OR domain_id = ANY($2::bigint[]))
+            """, appID, domainIDs.map { SQLArray($0) }).map {
             AppLinkRun(domainID: try $0.decode("domain_id"), platform: try $0.decode("platform"), service: try $0.decode("service"),
                        throughCheckID: try $0.decode("through_check_id"), verdict: try $0.decode("verdict"), since: try $0.decode("since"))
         }

@@ -83,7 +83,8 @@ extension Connection {
                 VALUES ($1, $2, $3, $4, $5, $6, $7)
                 ON CONFLICT (app_id, domain_id, platform, service) DO UPDATE
                   SET developer_mode = app_links.developer_mode OR EXCLUDED.developer_mode,
-                      managed_mode = app_links.managed_mode OR EXCLUDED.managed_mode
+                      managed_mode = app_links.managed_mode OR EXCLUDED.managed_mode,
+                      judged_state = NULL   -- developer mode changes the judgement (0058)
                 """, id, domainIDs[link.domain] ?? 0, link.platform, link.service, link.developerMode, link.managedMode, link.declaredAs)
         }
         for (position, watched) in draft.watchedURLs.enumerated() {

@@ -52,7 +52,20 @@ enum AppAPI {
     struct Detail: Encodable {
         let id: Int64, name: String, appleAppIds: [String], androidPackage: String?, fingerprints: [KeyJSON]
         let domains: [RowJSON], watchedUrls: [WatchedJSON]
+        /// Every domain the app claims (`domains` holds one page of them), and the `after` of the
+        /// next page: absent on the last.
+        let domainCount: Int, nextAfter: Int64?
     }
+
+    /// The app detail's pages of domains, in host order: `limit` domains (default 100) after the
+    /// domain `after` names (the previous page's `next_after`). A thousand-domain app's whole matrix
+    /// was 426 KB and 636 / 756 ms p50 / p95 at a million domains (issue #17); a client that read it
+    /// whole gets the same members, the first page of `domains`, and `next_after` to go on.
+    static let readParameters: [(name: String, schema: APISchema)] = [
+        ("after", .integer(minimum: 1, maximum: Int(Int64.max))),
+        ("limit", .integer(minimum: 1, maximum: 500)),
+    ]
+    static let defaultLimit = 100
     struct PlanJSON: Encodable {
         struct Domain: Encodable { let host: String; let isNew: Bool; let links: [Link] }
         struct Link: Encodable { let platform: Platform; let service: Service; let developerMode: Bool; let managedMode: Bool; let declaredAs: String }
@@ -186,11 +199,23 @@ enum AppAPI {
     }
 
     static func read(_ c: RequestContext, store: any AppStore & CheckStore) throws -> WebResponse {
-        try read(c, store: store, id: try addressed(c).id, status: 200)
+        let query = try APIRequest.query(c, readParameters)
+        let app = try addressed(c)
+        return try read(c, store: store, id: app.id, status: 200,
+                        after: query["after"].flatMap(APISchema.decimalInteger).map(Int64.init),
+                        limit: query["limit"].flatMap(APISchema.decimalInteger) ?? defaultLimit)
     }
 
-    static func read(_ c: RequestContext, store: any AppStore & CheckStore, id: Int64, status: Int) throws -> WebResponse {
-        guard let m = try AppMatrix.load(appID: id, from: store, now: c.now) else { throw WebError.notFound("No app with this id.") }
+    /// The app with its first page of domains (after a POST or PATCH), or the page `after` names.
+    static func read(_ c: RequestContext, store: any AppStore & CheckStore, id: Int64, status: Int,
+                     after: Int64? = nil, limit: Int = defaultLimit) throws -> WebResponse {
+        let loaded: AppMatrix?
+        do {
+            loaded = try AppMatrix.load(appID: id, from: store, now: c.now, window: .keyset(after: after, limit: limit))
+        } catch is AppMatrix.NoSuchDomain {
+            throw WebError.unprocessable("after names no domain; give the next_after of the page before.", field: "after")
+        }
+        guard let m = loaded else { throw WebError.notFound("No app with this id.") }
         return APIResponses.json(Detail(
             id: m.app.id, name: m.app.name, appleAppIds: m.app.appleAppIDs, androidPackage: m.app.androidPackage,
             fingerprints: m.app.fingerprints.map { KeyJSON(fingerprint: $0.fingerprint, role: $0.role) },
@@ -204,7 +229,7 @@ enum AppAPI {
                 WatchedJSON(url: $0.url, domainId: $0.domainID, apple: $0.apple?.actual.description, appleMeetsExpectation: $0.apple?.meetsExpectation,
                             android: $0.android?.actual.description, androidMeetsExpectation: $0.android?.meetsExpectation,
                             androidReason: $0.androidReason)
-            }), status: status)
+            }, domainCount: m.domainCount, nextAfter: m.nextAfter), status: status)
     }
 
     static func delete(_ c: RequestContext) throws -> WebResponse {

@@ -157,7 +157,9 @@ enum OpenAPIDocument {
                 "cells": {"type": "array", "items": {"type": "object", "properties": {
                   "platform": {"type": "string", "enum": ["apple", "android"]}, "service": {"type": "string"}, "state": \#(state),
                   "reason": {"type": "string"}, "since": \#(dateTime)}}}}}},
-              "watched_urls": {"type": "array", "items": {"type": "object"}}}}
+              "watched_urls": {"type": "array", "items": {"type": "object"}},
+              "domain_count": {"type": "integer", "description": "Every domain the app claims; domains holds one page of them"},
+              "next_after": {"type": "integer", "description": "The after of the next page of domains; absent on the last"}}}
             """#
         let idParameter = #"{"name": "id", "in": "path", "required": true, "schema": {"type": "integer", "minimum": 1}}"#
         // An app by its id or its name (a name of digits only is reached by its id).
@@ -255,8 +257,9 @@ enum OpenAPIDocument {
             },
             "/apps/{id}": {
               "parameters": [\#(appParameter)],
-              "get": {"operationId": "getApp", "summary": "An app's matrix: domains x services x platforms with state, since when and the reason, and its watched URLs",
-                "responses": \#(responses(jsonResponse(200, "The app", appRef), refs: [404]))},
+              "get": {"operationId": "getApp", "summary": "An app's matrix: domains x services x platforms with state, since when and the reason, and its watched URLs", "description": "The domains come a page at a time in host order: limit of them (default 100) after the domain after names, the next_after of the page before (keyset: a page is neither repeated nor skipped when the app changes between requests); next_after is absent on the last page.",
+                "parameters": [\#(queryParameters(AppAPI.readParameters))],
+                "responses": \#(responses(jsonResponse(200, "The app", appRef), refs: [400, 404, 422]))},
               "patch": {"operationId": "changeApp", "summary": "Change an app: members left out keep their value; entitlements replace its Apple domains and a manifest its Android hosts unless those are given too; with preview, only say what would change (dropped: the domains it would stop claiming)",
                 "requestBody": \#(jsonBody(##"{"$ref": "#/components/schemas/AppInput"}"##)),
                 "responses": \#(responses(jsonResponse(200, "The app, or with preview the plan", appOrPlan), refs: [400, 403, 404, 409, 413, 415, 422]))},

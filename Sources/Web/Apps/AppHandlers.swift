@@ -124,7 +124,7 @@ enum AppHandlers {
     static func show(_ c: RequestContext, store: any AppStore & CheckStore & AlertStore) throws -> WebResponse {
         let app = try appRecord(c)
         let page = max(1, min(Int(c.query["page"] ?? "") ?? 1, 100_000))
-        guard let matrix = try AppMatrix.load(appID: app.id, from: store, now: c.now, page: page) else {
+        guard let matrix = try AppMatrix.load(appID: app.id, from: store, now: c.now, window: .page(page)) else {
             throw WebError.notFound("No app with this id; it may have been deleted.")
         }
         // The open alerts of every domain the app claims, not only the page's.
