@@ -22,7 +22,8 @@
 # the change channel before each, as after a crawler's check, so a cached page is recomputed — and
 # cached (the same request again), and p50/p95 of curl's time_total. The JSON export is fetched
 # once while serve's RSS is sampled every 20 ms.
-# Env: DATA_DIR, RUNS (50), KEEP (0), NO_BUILD, SEED_ARGS (passed to ScaleBench seed, e.g. "--recent-checks 12").
+# Env: DATA_DIR, RUNS (50), KEEP (0), NO_BUILD, SEED_ARGS (passed to ScaleBench seed, e.g. "--recent-checks 12"),
+# ONLY (a regular expression: only the pages whose name matches; NO_EXPORT=1 skips the export).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x /opt/swift/usr/bin/swift ] && export PATH="$PATH:/opt/swift/usr/bin"
@@ -62,7 +63,8 @@ trap cleanup EXIT
 
 "$bin/aasa-monitor" serve --data-dir "$data" --port 0 --no-crawl --no-notify >"$work/serve.out" 2>"$work/serve.err" &
 serve_pid=$!
-for _ in $(seq 600); do grep -q listening "$work/serve.out" && break; sleep 0.1; done
+# Migrations run first: one that rewrites a table takes minutes at 1M.
+for _ in $(seq 36000); do grep -q listening "$work/serve.out" && break; kill -0 "$serve_pid" 2>/dev/null || break; sleep 0.1; done
 grep -q listening "$work/serve.out" || { cat "$work/serve.err" >&2; echo "scale-bench: serve did not start" >&2; exit 1; }
 url=$(awk '/listening on/ {print $4}' "$work/serve.out")
 export DATABASE_URL="postgresql:///aasa_monitor?host=$data/run&port=5432&user=aasa_monitor"
@@ -101,11 +103,26 @@ app=$(psql_ -c 'SELECT min(id) FROM apps')
 pages=$(( n / 50 )); deep=$(( pages < 10000 ? pages : 10000 )); [ "$deep" -ge 1 ] || deep=1
 mid=$(( n / 2 ))
 
+# The deep pages as a person reaches them: the Next link of the page before (a keyset: ?page=N&after=
+# the last id shown), and the API's next_after; each read once from page deep - 1 (itself an OFFSET walk).
+next_link() { # path of a page -> the path its Next link points to
+  curl -s -H "$cookie" "$url$1" | grep -o 'rel="next" href="[^"]*"' | head -1 | sed 's/.*href="//; s/"$//; s/&amp;/\&/g'
+}
+next_after() { # API path -> its next_after
+  curl -s -H "$bearer" "$url$1" | python3 -c 'import json, sys; print(json.load(sys.stdin).get("next_after") or "")'
+}
+before=$(( deep > 1 ? deep - 1 : 1 ))
+keyset=$(next_link "/?page=$before"); keyset_host=$(next_link "/?sort=host&page=$before")
+api_after=$(next_after "/api/v1/domains?page=$before&per_page=50")
+app_after=$(next_after "/api/v1/apps/$app")
+
 # name|path|header
 targets=(
   "overview page 1|/|$cookie"
-  "overview page $deep|/?page=$deep|$cookie"
-  "overview page $deep by host|/?sort=host&page=$deep|$cookie"
+  "overview page $deep (?page=, offset)|/?page=$deep|$cookie"
+  "overview page $deep by the Next link (keyset)|${keyset:-/?page=$deep}|$cookie"
+  "overview page $deep by host (?page=)|/?sort=host&page=$deep|$cookie"
+  "overview page $deep by host, Next link|${keyset_host:-/?sort=host&page=$deep}|$cookie"
   "search host substring 'e${mid}'|/?q=e${mid}|$cookie"
   "filter state failing|/?state=failing|$cookie"
   "filter platform android|/?platform=android|$cookie"
@@ -113,10 +130,13 @@ targets=(
   "domain page (a month of history)|/domains/$first|$cookie"
   "domain page (a day of repeats)|/domains/$recent|$cookie"
   "app page (1,000 domains x 2 platforms)|/apps/$app|$cookie"
+  "app page, its last page (page 20)|/apps/$app?page=20|$cookie"
   "API list page 1|/api/v1/domains|$bearer"
-  "API list page $deep|/api/v1/domains?page=$deep&per_page=50|$bearer"
+  "API list page $deep (page=, offset)|/api/v1/domains?page=$deep&per_page=50|$bearer"
+  "API list page $deep by next_after (keyset)|/api/v1/domains?after=${api_after:-1}&per_page=50|$bearer"
   "API domain|/api/v1/domains/$recent|$bearer"
-  "API app|/api/v1/apps/$app|$bearer"
+  "API app (first page: 100 domains)|/api/v1/apps/$app|$bearer"
+  "API app, its second page by next_after|/api/v1/apps/$app?after=${app_after:-1}|$bearer"
   "/metrics|/metrics|"
 )
 
@@ -127,9 +147,10 @@ stats() { # reads seconds, prints p50 p95 in ms (nearest rank)
   sort -n | awk '{ v[NR] = $1 * 1000 } END { a = int(NR * 0.50 + 0.999); b = int(NR * 0.95 + 0.999);
     if (a < 1) a = 1; if (b < 1) b = 1; printf "%.1f %.1f\n", v[a], v[b] }'
 }
-printf '%-44s %6s %10s %10s %10s %10s %10s\n' page status "bytes" "p50 ms" "p95 ms" "p50 cached" "p95 cached"
+printf '%-48s %6s %10s %10s %10s %10s %10s %6s\n' page status "bytes" "p50 ms" "p95 ms" "p50 cached" "p95 cached" load
 for t in "${targets[@]}"; do
   IFS='|' read -r name path header <<<"$t"
+  [[ -z "${ONLY:-}" || "$name" =~ $ONLY ]] || continue
   read -r _ status size < <(time_once "$path" "$header")
   : >"$work/uncached"; : >"$work/cached"
   for _ in $(seq "$runs"); do
@@ -141,9 +162,10 @@ for t in "${targets[@]}"; do
   for _ in $(seq "$runs"); do time_once "$path" "$header" | cut -d' ' -f1 >>"$work/cached"; done
   read -r u50 u95 < <(stats <"$work/uncached")
   read -r c50 c95 < <(stats <"$work/cached")
-  printf '%-44s %6s %10s %10s %10s %10s %10s\n' "$name" "$status" "$size" "$u50" "$u95" "$c50" "$c95"
+  printf '%-48s %6s %10s %10s %10s %10s %10s %6s\n' "$name" "$status" "$size" "$u50" "$u95" "$c50" "$c95" "$(cut -d' ' -f1 /proc/loadavg)"
 done
 
+[ "${NO_EXPORT:-0}" = 1 ] && exit 0
 # The JSON export, once, with serve's resident memory sampled while it is answered.
 rss() { awk '/^VmRSS/ {print $2}' "/proc/$serve_pid/status"; }
 before=$(rss)
