@@ -29,6 +29,13 @@ struct RoundOptions {
     var maxInFlight = 128
     var poolSize = 4
     var pollSeconds: Double?
+    /// Load pg_stat_statements and print, per round, the statements by execution time per check.
+    var statements = false
+    /// Print each worker's VmRSS against the domains checked so far, about every 2 % of a round: whether
+    /// memory grows with the number of distinct domains (a first round checks each for the first time).
+    var rssCurve = false
+    /// Only the first round (every domain checked once, each for the first time): the RSS curve's run.
+    var firstRoundOnly = false
 }
 
 /// A process's memory from /proc/PID/status, in kB: VmRSS (now), VmHWM (its peak), RssAnon (private).
@@ -288,23 +295,40 @@ private func roundsFor(_ n: Int, options: RoundOptions, fleet: TestTLSFleet, bin
         try process.run()
         return process
     }
-    let serve = try launch("serve", ["serve", "--data-dir", dataDirectory, "--migrations-dir", migrations, "--port", "0", "--no-crawl"])
+    /// Starts serve (and so its embedded PostgreSQL) and waits until it listens; nil when it did not start.
+    func startServe() throws -> Process? {
+        let serve = try launch("serve", ["serve", "--data-dir", dataDirectory, "--migrations-dir", migrations, "--port", "0", "--no-crawl"])
+        let started = Date().addingTimeInterval(120)
+        while Date() < started, serve.isRunning,
+              !((try? String(contentsOf: logs.appendingPathComponent("serve.out"), encoding: .utf8)) ?? "").contains("listening") {
+            usleep(200_000)   // Thread.sleep is refused in async code; this is a bench waiting on a process
+        }
+        guard serve.isRunning else {
+            print("serve did not start: " + ((try? String(contentsOf: logs.appendingPathComponent("serve.err"), encoding: .utf8)) ?? ""))
+            return nil
+        }
+        return serve
+    }
+    let url = "postgresql:///aasa_monitor?host=\(dataDirectory)/run&port=5432&user=aasa_monitor"
+    guard var serve = try startServe() else { return ([], (curl, fetcher.rate)) }
+    if options.statements {
+        // pg_stat_statements needs its shared memory from the start: preload it, then start serve (and
+        // its PostgreSQL) again. postgresql.auto.conf is read after aasa-monitor's own settings.
+        let setup = Database(configuration: ConnectionConfiguration(url: url), poolSize: 1)
+        try setup.execute("ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'")
+        setup.close()
+        serve.terminate()
+        serve.waitUntilExit()
+        guard let again = try startServe() else { return ([], (curl, fetcher.rate)) }
+        serve = again
+    }
     defer {
         serve.terminate()
         serve.waitUntilExit()
     }
-    let started = Date().addingTimeInterval(120)
-    while Date() < started, serve.isRunning,
-          !((try? String(contentsOf: logs.appendingPathComponent("serve.out"), encoding: .utf8)) ?? "").contains("listening") {
-        usleep(200_000)   // Thread.sleep is refused in async code; this is a bench waiting on a process
-    }
-    guard serve.isRunning else {
-        print("serve did not start: " + ((try? String(contentsOf: logs.appendingPathComponent("serve.err"), encoding: .utf8)) ?? ""))
-        return ([], (curl, fetcher.rate))
-    }
-    let database = Database(configuration: ConnectionConfiguration(
-        url: "postgresql:///aasa_monitor?host=\(dataDirectory)/run&port=5432&user=aasa_monitor"), poolSize: 2)
+    let database = Database(configuration: ConnectionConfiguration(url: url), poolSize: 2)
     defer { database.close() }
+    if options.statements { try database.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements") }
     // The columns `createDomain` writes (no expectations), in one statement instead of N.
     try database.execute("""
         INSERT INTO domains (host, display_name, wildcard, interval_seconds, badge_enabled, next_check_at, platforms)
@@ -342,10 +366,17 @@ private func roundsFor(_ n: Int, options: RoundOptions, fleet: TestTLSFleet, bin
         transactions = try committed()
         cpuBefore = cpu()
         try due()
+        if options.statements { try database.execute("SELECT pg_stat_statements_reset()") }
         let start = Date()
-        var left = Int.max, progressed = Date()
+        var left = Int.max, progressed = Date(), nextPoint = 0
         while true {
             let now: Int = try database.value("SELECT count(*)::int FROM domains WHERE check_round < $1", round)
+            if options.rssCurve, n - now >= nextPoint || now == 0 {
+                // Checked so far against each worker's resident memory now and at its peak, in MB.
+                let memory = workerPIDs.map { ProcessMemory(pid: $0).map { String(format: "%.1f/%.1f", Double($0.rss) / 1024, Double($0.peak) / 1024) } ?? "-" }
+                print("  rss-curve round \(round): \(n - now) checked, worker VmRSS/VmHWM MB \(memory.joined(separator: " "))")
+                nextPoint = n - now + max(n / 50, 1)
+            }
             if now == 0 { break }
             if now < left { left = now; progressed = Date() }
             if Date().timeIntervalSince(progressed) > 600 {
@@ -357,6 +388,7 @@ private func roundsFor(_ n: Int, options: RoundOptions, fleet: TestTLSFleet, bin
         let end = Date()
         transactions = try committed() - transactions
         cpuSpent = zip(cpu(), cpuBefore).map { ($0.0, ($0.1 - $1.1) * 1000 / Double(max(n, 1))) }
+        if options.statements { try printStatements(database, checks: n, round: round) }
         return (start, end)
     }
     func allDue() throws { try database.execute("UPDATE domains SET next_check_at = now() - interval '1 second'") }
@@ -387,31 +419,33 @@ private func roundsFor(_ n: Int, options: RoundOptions, fleet: TestTLSFleet, bin
             rows.append(row("first round (every check stores both files)", rate: rate(span), load: "\(load) → \(loadAverage())"))
             print(rows.last.map(describe) ?? "")
         }
-        var load = loadAverage()
-        let backlog = rate(try runRound(due: allDue))
-        rows.append(row("backlog round (all due at once)", rate: backlog, load: "\(load) → \(loadAverage())"))
-        print(rows.last.map(describe) ?? "")
-        for pace in options.paces {
-            let target = pace > 1 ? pace : pace * backlog
-            load = loadAverage()
-            var dueFrom = Date()
-            let span = try runRound {
-                // Due times spread over the round in the order of a hash of the host, as SchedulePolicy's slots
-                // spread an interval; the first a moment from now, after this statement has committed. The due
-                // times are kept in the same statement: a domain checked at once moves its next_check_at on.
-                dueFrom = Date().addingTimeInterval(max(2, Double(n) / 20_000))
-                try database.execute("TRUNCATE bench_due")
-                try database.execute("""
-                    WITH r AS (SELECT id, row_number() OVER (ORDER BY md5(host)) - 1 AS k FROM domains),
-                    u AS (UPDATE domains d SET next_check_at = $1::timestamptz + make_interval(secs => r.k / $2::float8) FROM r
-                          WHERE d.id = r.id RETURNING d.id, d.next_check_at)
-                    INSERT INTO bench_due SELECT id, next_check_at FROM u
-                    """, dueFrom, target)
-            }
-            let lag = try schedulerLag(database, since: dueFrom.addingTimeInterval(-1))
-            rows.append(row("paced round", rate: Double(n) / max(span.end.timeIntervalSince(dueFrom), 1e-9), target: target, lag: lag,
-                            load: "\(load) → \(loadAverage())"))
+        if !options.firstRoundOnly {
+            var load = loadAverage()
+            let backlog = rate(try runRound(due: allDue))
+            rows.append(row("backlog round (all due at once)", rate: backlog, load: "\(load) → \(loadAverage())"))
             print(rows.last.map(describe) ?? "")
+            for pace in options.paces {
+                let target = pace > 1 ? pace : pace * backlog
+                load = loadAverage()
+                var dueFrom = Date()
+                let span = try runRound {
+                    // Due times spread over the round in the order of a hash of the host, as SchedulePolicy's slots
+                    // spread an interval; the first a moment from now, after this statement has committed. The due
+                    // times are kept in the same statement: a domain checked at once moves its next_check_at on.
+                    dueFrom = Date().addingTimeInterval(max(2, Double(n) / 20_000))
+                    try database.execute("TRUNCATE bench_due")
+                    try database.execute("""
+                        WITH r AS (SELECT id, row_number() OVER (ORDER BY md5(host)) - 1 AS k FROM domains),
+                        u AS (UPDATE domains d SET next_check_at = $1::timestamptz + make_interval(secs => r.k / $2::float8) FROM r
+                              WHERE d.id = r.id RETURNING d.id, d.next_check_at)
+                        INSERT INTO bench_due SELECT id, next_check_at FROM u
+                        """, dueFrom, target)
+                }
+                let lag = try schedulerLag(database, since: dueFrom.addingTimeInterval(-1))
+                rows.append(row("paced round", rate: Double(n) / max(span.end.timeIntervalSince(dueFrom), 1e-9), target: target, lag: lag,
+                                load: "\(load) → \(loadAverage())"))
+                print(rows.last.map(describe) ?? "")
+            }
         }
         // VmHWM is the kernel's own peak for each process: read it before the workers go.
         usleep(1_200_000)
@@ -424,6 +458,23 @@ private func roundsFor(_ n: Int, options: RoundOptions, fleet: TestTLSFleet, bin
     let size: Int = try database.value("SELECT pg_database_size(current_database())")
     print(String(format: "database after the rounds: %.1f MB", Double(size) / 1e6))
     return (rows, (curl, fetcher.rate))
+}
+
+/// The statements of a round by execution time (pg_stat_statements), per check: what PostgreSQL's
+/// share of a check is spent on. The bench's own queries (its progress count, the sampler) are listed too.
+private func printStatements(_ database: Database, checks: Int, round: Int) throws {
+    let rows = try database.rows("""
+        SELECT calls::float8, total_exec_time::float8, rows::float8, regexp_replace(query, '\\s+', ' ', 'g') AS query
+        FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 14
+        """)
+    let all: Double = try database.value("SELECT coalesce(sum(total_exec_time), 0)::float8 FROM pg_stat_statements")
+    print(String(format: "  statements of round %d (pg_stat_statements; execution ms per check, all: %.3f):", round, all / Double(max(checks, 1))))
+    for row in rows {
+        let calls: Double = try row.decode(0), total: Double = try row.decode(1), returned: Double = try row.decode(2)
+        let query: String = try row.decode(3)
+        print(String(format: "    %.3f ms/check  %.3f calls/check  %.3f ms/call  %.1f rows/call  ", total / Double(max(checks, 1)),
+                     calls / Double(max(checks, 1)), total / max(calls, 1), returned / max(calls, 1)) + String(query.prefix(150)))
+    }
 }
 
 private func mergePeaks(_ a: RoundSampler.Peaks, _ b: RoundSampler.Peaks) -> RoundSampler.Peaks {

@@ -104,7 +104,11 @@ public final class CurlEasy {
         let target = pin.connectedName
         if IPAddress(target.host) == nil, !pin.addresses.isEmpty {
             let addresses = pin.addresses.map(\.curlLiteral).joined(separator: ",")
-            try set(CURLOPT_RESOLVE, list: ["\(target.host):\(target.port):\(addresses)"])
+            // "+": an entry that ages out of curl's DNS cache (CURLOPT_DNS_CACHE_TIMEOUT, 60 s) like a
+            // resolved one. Without it the entry is permanent, and the fetcher's one multi handle kept
+            // one per distinct host name it ever checked: memory that grew with the number of domains.
+            // Each transfer loads its pin again as it starts, so the entry is fresh when curl connects.
+            try set(CURLOPT_RESOLVE, list: ["+\(target.host):\(target.port):\(addresses)"])
         }
         admitted = pin.addresses
     }

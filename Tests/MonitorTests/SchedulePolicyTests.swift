@@ -145,3 +145,33 @@ import Testing
         #expect(DomainScheduler.rollUpCutoff(now: now.addingTimeInterval(18 * 3600), age: .seconds(7 * 86_400)) > cutoff)
     }
 }
+
+@Suite struct ClaimPacingTests {
+    let pacing = ClaimPacing(maxInFlight: 128, batchSize: 64)
+
+    /// Flat out (the last claim was full), one finished check no longer buys a claim of one domain:
+    /// the loop waits until a quarter of its slots are free. Nothing waiting: any room is claimed.
+    @Test(arguments: [
+        (128, true, ClaimPacing.Decision.wait),     // no room at all
+        (127, true, .wait),                         // one slot free while domains wait: wait for more
+        (97, true, .wait),
+        (96, true, .claim(32)),                     // a quarter free: claim them together
+        (0, true, .claim(64)),                      // never more than a batch
+        (127, false, .claim(1)),                    // nothing was waiting: what is due now goes at once
+        (128, false, .wait),
+    ])
+    func claimsWaitForAQuarterOfTheSlotsWhileDomainsWait(inFlight: Int, lastClaimFull: Bool, expected: ClaimPacing.Decision) {
+        #expect(pacing.decide(inFlight: inFlight, lastClaimFull: lastClaimFull) == expected)
+    }
+
+    @Test func smallWorkersStillClaimOneAtATime() {
+        let one = ClaimPacing(maxInFlight: 1, batchSize: 1)
+        #expect(one.decide(inFlight: 0, lastClaimFull: true) == .claim(1))
+        let three = ClaimPacing(maxInFlight: 3, batchSize: 3)
+        #expect(three.decide(inFlight: 2, lastClaimFull: true) == .claim(1))
+        // The threshold never exceeds the batch: 64 slots free of 1,000 is a full batch's worth.
+        let wide = ClaimPacing(maxInFlight: 1_000, batchSize: 64)
+        #expect(wide.decide(inFlight: 936, lastClaimFull: true) == .claim(64))
+        #expect(wide.decide(inFlight: 937, lastClaimFull: true) == .wait)
+    }
+}

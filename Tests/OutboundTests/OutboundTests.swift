@@ -1,4 +1,5 @@
 import CCurl
+import Glibc
 import Outbound
 import Testing
 import TestSupport
@@ -78,6 +79,33 @@ import TestSupport
         try transfer.setPostBody(Array("{}".utf8))
         try transfer.perform()
         #expect(transfer.responseCode == 200)
+        #expect(judged.requests().count == 1)
+        #expect(elsewhere.requests().isEmpty)
+    }
+
+    /// A pin lives in curl's DNS cache only as long as a resolved name would. A permanent entry (curl's
+    /// default for CURLOPT_RESOLVE) stayed in the fetcher's one multi handle for every host name it
+    /// ever checked, so memory grew with the number of domains. Here the cache keeps entries 1 s: once
+    /// that has passed, the same handle with its pin list cleared no longer finds the pinned address
+    /// and resolves the name itself (to the loopback), which the socket guard refuses. With a permanent
+    /// entry the second request went to the pinned 127.0.0.2 again.
+    @Test func aPinAgesOutOfCurlsDNSCache() throws {
+        let judged = try TestWebhookReceiver(host: "127.0.0.2")
+        let elsewhere = try TestWebhookReceiver(host: "127.0.0.1", port: judged.port)
+        let url = try OutboundURL("http://aging.localhost:\(judged.port)/hook")
+        let transfer = try BlockingTransfer(url, pinnedTo: PinnedConnection(host: url.host, port: url.port,
+                                                                            addresses: [try #require(IPAddress("127.0.0.2"))]))
+        try transfer.easy.set(CURLOPT_DNS_CACHE_TIMEOUT, 1)
+        try transfer.easy.set(CURLOPT_FORBID_REUSE, 1)
+        try transfer.setPostBody(Array("{}".utf8))
+        try transfer.perform()
+        #expect(transfer.responseCode == 200)
+        try transfer.easy.set(CURLOPT_RESOLVE, pointer: nil)
+        // Past the cache's 1 s: a wait for an expiry, not a measurement.
+        usleep(2_100_000)
+        #expect(throws: CurlError.self) { try transfer.perform() }
+        // curl's own answer for a .localhost name (::1 or 127.0.0.1, whichever it tried last).
+        #expect(transfer.easy.refusedAddress != nil)
         #expect(judged.requests().count == 1)
         #expect(elsewhere.requests().isEmpty)
     }
