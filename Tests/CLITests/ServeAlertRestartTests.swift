@@ -11,10 +11,8 @@ import Testing
 
     @Test func aServeRestartBetweenFailureAndThresholdNeitherLosesNorDuplicates() async throws {
         try await TestTLSFleet.with { fleet in
-            let file = fleet.directory.appendingPathComponent("www/_default/.well-known/apple-app-site-association")
             func serveFile(_ text: String) throws {
-                try Data(text.utf8).write(to: file)
-                try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
+                try fleet.deploy(text, at: "/.well-known/apple-app-site-association")
             }
             try serveFile(Self.good)
             let testDatabase = try TestPostgres.createDatabase()

@@ -20,9 +20,7 @@ import Vocabulary
     }
 
     func writeAssetLinks(_ fleet: TestTLSFleet, _ text: String) throws {
-        let url = fleet.directory.appendingPathComponent("www/_default/.well-known/assetlinks.json")
-        try Data(text.utf8).write(to: url)
-        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
+        try fleet.deploy(text, at: "/.well-known/assetlinks.json")
     }
 
     @Test func aRemovedFingerprintAlertsOncePerChannelThenRecoversOnce() async throws {

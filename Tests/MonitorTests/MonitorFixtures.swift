@@ -5,7 +5,6 @@ import Fetch
 import Foundation
 import Monitor
 import Store
-import Synchronization
 import TestSupport
 
 /// A fetcher aimed at the test fleet: names reach nginx through connect-to rules, the test CA is
@@ -25,23 +24,7 @@ func fleetFetcher(_ fleet: TestTLSFleet, checkCDN: Bool = false, askGoogle: Bool
 /// The file every unknown name under fleet.test gets from nginx's default server; tests rewrite it
 /// to make a domain's file change between checks.
 func writeDefaultFile(_ fleet: TestTLSFleet, _ text: String) throws {
-    let url = fleet.directory.appendingPathComponent("www/_default/.well-known/apple-app-site-association")
-    try Data(text.utf8).write(to: url)
-    // nginx's workers run as nobody when the tests run as root. The file was deployed an hour ago, one
-    // second later than any version written before it: its ETag (modification second + size) is then
-    // trusted from the first check and differs from every earlier version's, so whether the clock
-    // ticked between writing and checking changes nothing a test counts.
-    try FileManager.default.setAttributes([.posixPermissions: 0o644, .modificationDate: DefaultFileClock.next()],
-                                          ofItemAtPath: url.path)
-}
-
-/// Strictly increasing modification times an hour in the past, one per write of the default file.
-enum DefaultFileClock {
-    private static let writes = Mutex(0)
-    static func next() -> Date {
-        let count = writes.withLock { value -> Int in value += 1; return value }
-        return Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 3600).rounded(.down) + Double(count))
-    }
+    try fleet.deploy(text, at: "/.well-known/apple-app-site-association")
 }
 
 /// An association file for `ABCDE12345.shop` (and optionally more apps) opening everything but /help.

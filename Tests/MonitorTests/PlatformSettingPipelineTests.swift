@@ -13,9 +13,7 @@ import Vocabulary
 
     @Test func anAppleOnlyDomainIsNotCheckedForAndroidWhileBothIs() async throws {
         try await withFleetPipeline(serving: shopFile()) { fleet, database, pipeline in
-            let url = fleet.directory.appendingPathComponent("www/_default/.well-known/assetlinks.json")
-            try Data(Self.assetLinks.utf8).write(to: url)
-            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
+            try writeAssetLinks(fleet)
             for (host, platforms) in [("apple-side.fleet.test", WatchedPlatforms.apple), ("both-sides.fleet.test", .both)] {
                 _ = try database.createDomain(DomainDraft(host: host, displayName: host, wildcard: false, intervalSeconds: 3600,
                                                           badgeEnabled: false, appIDs: [], watchedURLs: [], platforms: platforms),
@@ -36,9 +34,7 @@ import Vocabulary
     }
 
     func writeAssetLinks(_ fleet: TestTLSFleet) throws {
-        let url = fleet.directory.appendingPathComponent("www/_default/.well-known/assetlinks.json")
-        try Data(Self.assetLinks.utf8).write(to: url)
-        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
+        try fleet.deploy(Self.assetLinks, at: "/.well-known/assetlinks.json")
     }
 
     func create(_ database: Database, _ host: String, _ platforms: WatchedPlatforms) throws {

@@ -14,9 +14,7 @@ import Vocabulary
     static let assetLinks = #"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.shop", "sha256_cert_fingerprints": ["\#(fingerprint)"]}}]"#
 
     func writeAssetLinks(_ fleet: TestTLSFleet, _ text: String) throws {
-        let url = fleet.directory.appendingPathComponent("www/_default/.well-known/assetlinks.json")
-        try Data(text.utf8).write(to: url)
-        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
+        try fleet.deploy(text, at: "/.well-known/assetlinks.json")
     }
 
     func stored<Document>(_ database: Database, _ key: VersionKey, _ type: Document.Type) throws -> VersionReading<Document>? {

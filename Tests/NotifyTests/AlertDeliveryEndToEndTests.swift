@@ -64,9 +64,7 @@ import TestSupport
     }
 
     func serve(_ fleet: TestTLSFleet, _ text: String) throws {
-        let url = fleet.directory.appendingPathComponent("www/_default/.well-known/apple-app-site-association")
-        try Data(text.utf8).write(to: url)
-        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
+        try fleet.deploy(text, at: "/.well-known/apple-app-site-association")
     }
 
     @Test func breakThresholdRestartRecover() async throws {
@@ -142,9 +140,7 @@ import TestSupport
     }
 
     func serveAssetLinks(_ fleet: TestTLSFleet, _ text: String) throws {
-        let url = fleet.directory.appendingPathComponent("www/_default/.well-known/assetlinks.json")
-        try Data(text.utf8).write(to: url)
-        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
+        try fleet.deploy(text, at: "/.well-known/assetlinks.json")
     }
 
     /// Spec §11's "statement newly dropped" on real things: the site's assetlinks.json keeps its app
@@ -241,8 +237,7 @@ import TestSupport
             try await process.check(domainID: domainID)          // still failing: nothing new
             #expect(try delivered(2).count == 2)
 
-            try Data(good.utf8).write(to: file)
-            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
+            try DeployedFile.write(Array(good.utf8), to: file)
             try await process.check(domainID: domainID)          // published: one recovery per channel
             #expect(try process.database.domain(id: domainID)?.lastVerdict == .pass)
             #expect(try process.database.monitorMetrics().failingByCode[.android] == nil)
@@ -253,8 +248,7 @@ import TestSupport
             try await process.check(domainID: domainID)          // failing 2 of 2: the alert opens again
             try await process.check(domainID: domainID)          // still failing: nothing new
             #expect(try delivered(6).filter { $0.hasPrefix("alert.opened") }.count == 4)
-            try Data(good.utf8).write(to: file)
-            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
+            try DeployedFile.write(Array(good.utf8), to: file)
             try await process.check(domainID: domainID)          // back: one more recovery per channel
             try await process.check(domainID: domainID)          // passing: nothing new
             #expect(try delivered(8).filter { $0.hasPrefix("alert.resolved") }.count == 4)

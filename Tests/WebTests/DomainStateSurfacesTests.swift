@@ -21,10 +21,7 @@ import TestSupport
 
     /// The fleet's default site serves this valid file for every unknown name under fleet.test.
     func serve(_ fleet: TestTLSFleet, _ text: String) throws {
-        let url = fleet.directory.appendingPathComponent("www/_default/.well-known/apple-app-site-association")
-        try Data(text.utf8).write(to: url)
-        // nginx's workers run as nobody when the tests run as root.
-        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
+        try fleet.deploy(text, at: "/.well-known/apple-app-site-association")
     }
 
     /// One scheduler round through the real check pipeline.

@@ -23,13 +23,7 @@ import TestSupport
     /// nginx serves the host from the default site; the fake Google API reads the host's own directory.
     static func write(_ fleet: TestTLSFleet, _ name: String, _ text: String) throws {
         for site in ["_default", host] {
-            let directory = fleet.directory.appendingPathComponent("www/\(site)/.well-known")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o755])
-            let url = directory.appendingPathComponent(name)
-            try Data(text.utf8).write(to: url)
-            // nginx's workers run as nobody when the tests run as root.
-            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
+            try fleet.deploy(text, at: "/.well-known/\(name)", site: site)
         }
     }
 

@@ -280,7 +280,8 @@ public final class TestTLSFleet: @unchecked Sendable {
     /// file modified in the second it is served gets no trusted ETag (nginx's ETag is its
     /// modification second and size), which would make a test's first conditional fetch depend on
     /// whether the clock ticked between starting the fleet and the first check. Files replaced
-    /// later by `serve` keep their real time: that is the change a test makes.
+    /// later by `serve` keep their real time: that is the change a test makes (`deploy` replaces a
+    /// file as a deployment, hour-old like these).
     private static func backdate(_ roots: [URL]) throws {
         let deployed = Date().addingTimeInterval(-3600)
         for root in roots {

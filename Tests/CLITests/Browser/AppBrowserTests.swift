@@ -101,8 +101,8 @@ import TestSupport
         // Break good.fleet.test: its file no longer lists the app. Each "Check now" runs a check;
         // the alert opens after the second failing one.
         let served = fleet.directory.appendingPathComponent("www/\(good)/.well-known/apple-app-site-association")
-        try Data(#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.other"],"components":[{"/":"/*"}]}]},"webcredentials":{"apps":[]}}"#.utf8)
-            .write(to: served)
+        try DeployedFile.write(Array(#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.other"],"components":[{"/":"/*"}]}]},"webcredentials":{"apps":[]}}"#.utf8),
+                               to: served)
         let goodID = try log.require(try db.domainID(host: good, wildcard: false), "\(good) registered")
         for round in 1...2 {
             let before = try db.domain(id: goodID)?.lastCheckedAt

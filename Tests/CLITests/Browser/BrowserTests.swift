@@ -116,7 +116,7 @@ import TestSupport
 
         // The served file changes; "Check now" must wake the sleeping worker (NOTIFY), since its
         // own poll would come only after this wait's deadline.
-        try Data(FleetFiles.previous).write(to: servedFile)
+        try DeployedFile.write(FleetFiles.previous, to: servedFile)
         try browser.click("form[action='/domains/\(domainID)/check'] button[type=submit]")
         try browser.wait("the new version's diff", timeout: .seconds(90)) {
             try !browser.exists("[data-poll]") && browser.exists("#diff")

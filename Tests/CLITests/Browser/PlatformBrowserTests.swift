@@ -36,22 +36,14 @@ import TestSupport
         let host = fleet.host("two-platforms")
         func write(_ name: String, _ text: String) throws {
             for site in ["_default", host] {
-                let directory = fleet.directory.appendingPathComponent("www/\(site)/.well-known")
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-                let url = directory.appendingPathComponent(name)
-                try Data(text.utf8).write(to: url)
-                try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
+                try fleet.deploy(text, at: "/.well-known/\(name)", site: site)
             }
         }
         func serve(_ text: String) throws { try write("assetlinks.json", text) }
         let aasa = #"{"applinks": {"details": [{"appIDs": ["\#(FleetFiles.appID)"], "components": [{"/": "/*"}]}]}}"#
         try write("apple-app-site-association", aasa)
         // The fleet's CDN knows only its own names; this one's copy is served by the default site under /cdn.
-        let cdnCopy = fleet.directory.appendingPathComponent("www/_default/cdn/\(host)")
-        try FileManager.default.createDirectory(at: cdnCopy.deletingLastPathComponent(), withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o755])
-        try Data(aasa.utf8).write(to: cdnCopy)
-        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: cdnCopy.path)
+        try fleet.deploy(aasa, at: "/cdn/\(host)")
         try serve(assetLinks(fingerprint))
         let environment = [
             "DATABASE_URL": database.url, "AASA_MONITOR_ALLOW_PRIVATE": "1", "AASA_MONITOR_CA_FILE": fleet.caFile,
