@@ -103,3 +103,41 @@ for count in [1, 4, 32] {
     measure("assetlinks, \(count) statement\(count == 1 ? "" : "s")", assetLinksFile(count: count), read: VersionReading.init(assetLinks:))
 }
 print("ratio = decode ÷ re-read: below 1.00 the stored reading is cheaper than reading the file again")
+
+// The URL tester against a registered domain's file: it used to validate the stored bytes on every
+// request; it now decodes the stored reading (`StoredVersions`, as the domain page does). "document
+// only" is what decoding `reading->'document'` alone would cost (the tester shows no text). Each then
+// compiles the document and explains the URL for every app, as the tester does.
+func testerRow(entries: Int) {
+    let bytes = aasaFile(entries: entries)
+    let url = "https://example.com/shop/\(entries / 2)/item?ref=x"
+    let reading = VersionReading(aasa: bytes)
+    guard let document = reading.document, let stored = try? StoredJSON.encode(reading),
+          let storedDocument = try? StoredJSON.encode(document),
+          (try? StoredJSON.decode(AASADocument.self, from: storedDocument)) == document else {
+        print("AASA, \(entries) apps: the stored document does not read back equal"); exit(1)
+    }
+    func answer(_ document: AASADocument?) -> Int {
+        guard let document else { return 0 }
+        let compiled = CompiledDocument(document)
+        return compiled.apps(for: url).count + compiled.appIDs.map { compiled.explain(url: url, appID: $0).trace.count }.reduce(0, +)
+    }
+    let (after, before) = Stopwatch.compare({
+        if let r = try? StoredJSON.decode(VersionReading<AASADocument>.self, from: stored) { benchmarkSink &+= answer(r.document) }
+    }, {
+        benchmarkSink &+= answer(AASAValidator.validate(bytes).document)
+    })
+    let (documentOnly, _) = Stopwatch.compare({
+        if let d = try? StoredJSON.decode(AASADocument.self, from: storedDocument) { benchmarkSink &+= answer(d) }
+    }, {
+        benchmarkSink &+= answer(AASAValidator.validate(bytes).document)
+    })
+    let (answerOnly, _) = Stopwatch.compare({ benchmarkSink &+= answer(document) }, { benchmarkSink &+= answer(AASAValidator.validate(bytes).document) })
+    print("AASA, \(entries) app\(entries == 1 ? "" : "s")".padding(toLength: 26, withPad: " ", startingAt: 0)
+          + String(format: "%7d %11.1f %11.1f %6.2f %11.1f %6.2f %11.1f", bytes.count, before / 1000, after / 1000, after / before,
+                   documentOnly / 1000, documentOnly / before, answerOnly / 1000))
+}
+print("")
+print("URL tester on a stored file, each + compile + explain every app (the last column: that alone)")
+print("file".padding(toLength: 26, withPad: " ", startingAt: 0) + "  bytes validate µs  reading µs  ratio document µs  ratio  explain µs")
+for entries in [1, 4, 16, 64] { testerRow(entries: entries) }

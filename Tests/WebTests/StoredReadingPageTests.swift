@@ -51,6 +51,42 @@ import Vocabulary
         }
     }
 
+    /// The URL tester asks a registered domain's file as the domain page shows it: its stored reading,
+    /// not its bytes. With the reading's document doctored to another version's, the tester answers by
+    /// the doctored one; the problems listed are those the check found in the file itself (a parser's
+    /// finding), not in how it was served (a transport one). A pasted file is still read as pasted.
+    @Test func theURLTesterAsksTheStoredReadingNotTheBytes() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            guard case .added(let id) = try db.importDomain(host: "shop.example", displayName: "shop.example", wildcard: false, appIDs: []) else {
+                Issue.record("not registered")
+                return
+            }
+            try db.insertCheck(NewCheckRow(domainID: id, startedAt: Date(), finishedAt: Date(), verdict: .warn, originBody: Self.newer,
+                                           findings: [Finding(code: "content-type-not-json", severity: .warning, message: "Served as text/plain."),
+                                                      Finding(code: "unknown-key", severity: .warning, message: "An unknown key.")],
+                                           latencyMilliseconds: 40, changed: true))
+            let client = WebClient(app: WebApp(database: db, configuration: TestApp.configuration))
+            client.setUpAdmin()
+            client.get("/tester")
+            func test(_ url: String, pasted: String = "") -> String {
+                client.post("/tester", [("url", url), ("domain", String(id)), ("aasa", pasted)]).bodyText
+            }
+            let first = test("https://shop.example/help/1")
+            #expect(first.contains("Opens <code>ABCDE12345.com.example.app</code>"), "the stored file: /help/*")
+            #expect(first.contains("warning: An unknown key.") && !first.contains("Served as text/plain."), "the file's own problems only")
+            #expect(try db.value("SELECT count(*)::int FROM association_versions WHERE reading IS NULL", as: Int.self) == 0,
+                    "an unread version is read once, by its first reader, and written back")
+
+            let older = try StoredJSON.encode(try #require(VersionReading(aasa: Self.older).document))
+            try db.execute("UPDATE association_versions SET reading = jsonb_set(reading, '{document}', $2::jsonb) WHERE sha256 = $1",
+                           SHA256.hex(Self.newer), older)
+            #expect(test("https://shop.example/product/1").contains("Opens <code>ABCDE12345.com.example.app</code>"), "the stored reading answers")
+            #expect(test("https://shop.example/help/1").contains("No app opens this URL"), "not the bytes beside it")
+            #expect(test("https://shop.example/help/1", pasted: String(decoding: Self.newer, as: UTF8.self)).contains("Opens <code>"),
+                    "a pasted file is read as pasted")
+        }
+    }
+
     /// By types: what the page is built from holds no bytes, and the diffs take stored readings, so
     /// the view has nothing to hand a parser. (This does not compile if either takes bytes again.)
     @Test func theViewTakesReadingsNotBytes() {

@@ -12,24 +12,24 @@ import Vocabulary
 extension TesterHandlers {
     /// nil when there is no assetlinks.json to test against (none pasted, none stored for the domain).
     func evaluateAndroid(url: String, pasted: String, package: String, domainID: Int64?) throws -> Swift.Result<TesterModel.AndroidAnswer, Problem>? {
-        var bytes: [UInt8]
-        var source: String
+        let given: File<AssetLinksFile>
         var keys: [String: [String]] = [:]
         if !pasted.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            bytes = Array(pasted.utf8)
-            source = "the pasted assetlinks.json"
+            let report = AssetLinksValidator.validate(Array(pasted.utf8))
+            given = File(document: report.file, findings: report.findings, source: "the pasted assetlinks.json")
         } else if let domainID, let d = try store.domain(id: domainID), d.platforms.watches(.android),
-                  let checkID = d.lastCheckID, let sha = try store.check(id: checkID)?.androidVersionSHA256,
-                  let body = try store.versionBody(VersionKey(.android, sha256: sha)) {
-            bytes = body
-            source = "the current assetlinks.json of \(d.displayName) (version \(sha.prefix(12)))"
+                  let checkID = d.lastCheckID, let check = try store.check(id: checkID), let sha = check.androidVersionSHA256,
+                  let reading = try StoredVersions.android(sha, in: store) {
+            // The stored reading, as the domain page's Android panel reads it: the bytes are not parsed again.
+            given = File(document: reading.document,
+                         findings: Self.fileFindings(check.android?.findings ?? [], definition: AndroidFindingCatalog.definition(for:)),
+                         source: "the current assetlinks.json of \(d.displayName) (version \(sha.prefix(12)))")
             keys = AndroidResult.keys(try store.androidExpectations(domainIDs: [d.id]).map(AndroidAppExpectation.init(row:)))
         } else {
             return nil
         }
-        let reading = AssetLinksReader.read(bytes)
-        guard let file = reading.file else {
-            let first = reading.findings.sorted { $0.severity < $1.severity }.first?.message ?? "it is not a statement list"
+        guard let file = given.document else {
+            let first = given.findings.first?.message ?? "it is not a statement list"
             return .failure(Problem(message: "The assetlinks.json cannot be read: \(first)", field: "assetlinks"))
         }
         let typed = package.trimmingCharacters(in: .whitespaces)
@@ -55,8 +55,6 @@ extension TesterHandlers {
             return .init(packageName: name, opensDynamic: current.decision.opensApp, dynamicReason: current.summary,
                          opensOlder: older.decision.opensApp, olderReason: older.summary, steps: steps)
         }
-        let findings = reading.findings.filter { $0.severity == .error || $0.severity == .warning }.prefix(10)
-            .map { "\($0.severity.rawValue): \($0.message)" }
-        return .success(.init(source: source, apps: apps, findings: Array(findings)))
+        return .success(.init(source: given.source, apps: apps, findings: Self.shown(given.findings)))
     }
 }

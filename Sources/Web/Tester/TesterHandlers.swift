@@ -1,6 +1,8 @@
 import AASA
 import Foundation
+import Monitor
 import Store
+import Vocabulary
 
 /// The URL tester: a URL against a domain's stored file or a pasted one. It gets the store it reads —
 /// domains and their stored files — not the whole database (Hummingbird's `TodoController<Repository>`, with the
@@ -65,32 +67,50 @@ struct TesterHandlers: Sendable {
         var field: String?
     }
 
-    /// Shared by the page and the API.
+    /// A file the tester asks, as its platform's core understood it.
+    struct File<Document> {
+        /// nil when the core cannot read the file.
+        var document: Document?
+        /// The file's own problems (its reader's and validator's), most severe first.
+        var findings: [Finding]
+        var source: String
+    }
+
+    /// What a check found in its file itself, not in how it was served (transport, Apple's CDN, the
+    /// comparisons) or in what was expected of it: the findings whose producer is the platform's
+    /// reader or validator, most severe first — what validating the stored bytes again would say.
+    static func fileFindings(_ findings: [Finding], definition: (String) -> FindingDefinition?) -> [Finding] {
+        let producers: Set<Substring> = ["parser", "reader", "validator"]
+        return findings.enumerated().filter { _, f in
+            definition(f.code)?.producer.split(separator: ",").contains { producers.contains($0.drop { $0 == " " }) } ?? false
+        }.sorted { ($0.element.severity, $0.offset) < ($1.element.severity, $1.offset) }.map(\.element)
+    }
+
+    /// Shared by the page and the API. A pasted file is read here; a registered domain's is its stored
+    /// reading (`StoredVersions`, as the domain page reads it), so its bytes are never parsed again.
     func evaluate(url: String, pasted: String, domainID: Int64?) throws -> Swift.Result<Result, Problem> {
         let db = store
         guard url.hasPrefix("https://") || url.hasPrefix("http://") else {
             return .failure(Problem(message: "Enter a whole URL, starting with https://", field: "url"))
         }
-        var bytes: [UInt8]
-        var source: String
+        let file: File<AASADocument>
         var domainHost: String?
         if !pasted.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            bytes = Array(pasted.utf8)
-            source = "the pasted file"
+            let report = AASAValidator.validate(Array(pasted.utf8))
+            file = File(document: report.document, findings: report.sortedFindings, source: "the pasted file")
         } else if let domainID, let d = try db.domain(id: domainID) {
             guard let checkID = d.lastCheckID, let check = try db.check(id: checkID), let sha = check.originVersionSHA256,
-                  let body = try db.versionBody(VersionKey(.apple, sha256: sha)) else {
+                  let reading = try StoredVersions.apple(sha, in: db) else {
                 return .failure(Problem(message: "\(d.displayName) has no stored file yet; paste one or wait for its first check.", field: "domain"))
             }
-            bytes = body
-            source = "the current file of \(d.displayName) (version \(sha.prefix(12)))"
+            file = File(document: reading.document, findings: Self.fileFindings(check.findings, definition: FindingCatalog.definition(for:)),
+                        source: "the current file of \(d.displayName) (version \(sha.prefix(12)))")
             domainHost = d.host
         } else {
             return .failure(Problem(message: "Choose a registered domain or paste a file.", field: "aasa"))
         }
-        let report = AASAValidator.validate(bytes)
-        guard let document = report.document else {
-            let first = report.sortedFindings.first?.message ?? "it is not an association file"
+        guard let document = file.document else {
+            let first = file.findings.first?.message ?? "it is not an association file"
             return .failure(Problem(message: "The file cannot be read: \(first)", field: "aasa"))
         }
         let compiled = CompiledDocument(document)
@@ -111,8 +131,11 @@ struct TesterHandlers: Sendable {
             }
             outcomes.append(.init(appID: appID, opens: opens, reason: reason, steps: steps))
         }
-        let findings = report.sortedFindings.filter { $0.severity == .error || $0.severity == .warning }.prefix(10)
-            .map { "\($0.severity.rawValue): \($0.message)" }
-        return .success(Result(source: source, findings: Array(findings), outcomes: outcomes, opens: winners.first?.appID))
+        return .success(Result(source: file.source, findings: Self.shown(file.findings), outcomes: outcomes, opens: winners.first?.appID))
+    }
+
+    /// The errors and warnings the tester lists under its answer, at most ten.
+    static func shown(_ findings: [Finding]) -> [String] {
+        findings.filter { $0.severity == .error || $0.severity == .warning }.prefix(10).map { "\($0.severity.rawValue): \($0.message)" }
     }
 }
