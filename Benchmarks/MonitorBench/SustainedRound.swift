@@ -508,6 +508,11 @@ private func schedulerLag(_ database: Database, since: Date) throws -> Scheduler
         WITH started AS (
           SELECT domain_id, checked_at - make_interval(secs => latency_ms / 1000.0) AS at FROM check_repeats WHERE checked_at >= $1
           UNION ALL
+          -- A round that crosses UTC midnight: the workers' retention job packs the day before (0056).
+          SELECT p.domain_id, e.t - make_interval(secs => e.ms / 1000.0)
+          FROM check_repeat_days p CROSS JOIN LATERAL unnest(p.checked_at, p.latency_ms) AS e(t, ms)
+          WHERE p.day >= ($1::timestamptz AT TIME ZONE 'UTC')::date AND e.t >= $1
+          UNION ALL
           SELECT domain_id, started_at FROM checks WHERE started_at >= $1
         ), lag AS (SELECT extract(epoch FROM s.at - b.due_at)::float8 AS s FROM started s JOIN bench_due b USING (domain_id))
         SELECT coalesce(percentile_cont(0.5) WITHIN GROUP (ORDER BY s), 0) AS p50,
