@@ -117,8 +117,18 @@ public struct DomainRegistry: Sendable {
             let apps = entry.appIDs.sorted { $0.key < $1.key }.flatMap { service, ids in
                 ids.map { AppIDExpectation(service: service, appID: $0.text) }
             }
+            // The form's rules for watched URLs; a refusal names the line and which url: column.
+            var problems: [RegistrationField: String] = [:]
+            let watched = Self.watchedURLs(entry.watchedURLs, host: host.ascii, display: host.unicode, problems: &problems)
+            if let (index, problem) = entry.watchedURLs.indices.lazy.compactMap({ i in
+                (problems[.watchedURL(i)] ?? problems[.expectation(i)] ?? problems[.androidExpectation(i)]).map { (i, $0) }
+            }).first {
+                report.refused.append(DomainListRefusal(line: entry.line, text: entry.host,
+                                                        reason: "watched URL \(index + 1) (\(entry.watchedURLs[index].url)): \(problem)"))
+                continue
+            }
             let draft = DomainDraft(host: host.ascii, displayName: host.unicode, wildcard: host.isWildcard,
-                                    intervalSeconds: interval * 60, badgeEnabled: false, appIDs: apps, watchedURLs: [],
+                                    intervalSeconds: interval * 60, badgeEnabled: false, appIDs: apps, watchedURLs: watched,
                                     platforms: platforms,
                                     androidApps: entry.androidApps.map {
                                         AndroidAppExpectationDraft(packageName: $0.package.text, fingerprints: $0.fingerprints.map(\.text),
@@ -165,29 +175,7 @@ public struct DomainRegistry: Sendable {
                 problems[.appID(i)] = error.message
             }
         }
-        var watched: [WatchedURLExpectation] = []
-        for (i, entry) in r.watchedURLs.enumerated() {
-            let url = entry.url.trimmingCharacters(in: .whitespaces)
-            if let problem = Self.watchedURLProblem(url, host: ascii, display: display) { problems[.watchedURL(i)] = problem }
-            let expect = entry.expect.trimmingCharacters(in: .whitespaces)
-            var expected: String?
-            if !(expect.isEmpty || expect.lowercased() == "browser") {
-                do {
-                    expected = try AppID(expect).text
-                } catch {
-                    problems[.expectation(i)] = "Write an app ID or \"browser\". " + error.message
-                }
-            }
-            var android: AndroidURLExpectation?
-            if let typed = entry.android, !typed.trimmingCharacters(in: .whitespaces).isEmpty {
-                do {
-                    android = try AndroidURLExpectation(typed: typed)
-                } catch {
-                    problems[.androidExpectation(i)] = "Write the Android package the URL must open, or \"nothing\". " + error.message
-                }
-            }
-            watched.append(WatchedURLExpectation(url: url, expectedAppID: expected, android: android))
-        }
+        let watched = Self.watchedURLs(r.watchedURLs, host: ascii, display: display, problems: &problems)
         var minutes = r.intervalMinutes ?? 0
         if r.intervalMinutes == nil {
             do { minutes = try defaultIntervalMinutes() } catch { problems[.interval] = "The default interval cannot be read: \(error)" }
@@ -230,6 +218,36 @@ public struct DomainRegistry: Sendable {
         guard problems.isEmpty else { throw .invalid(problems) }
         return DomainDraft(host: ascii, displayName: display, wildcard: wildcard, intervalSeconds: minutes * 60,
                            badgeEnabled: r.badge, appIDs: appIDs, watchedURLs: watched, platforms: platforms, androidApps: androidApps)
+    }
+
+    /// The watched URLs as the form, the API, the config file and the import list give them, checked by
+    /// one set of rules; each problem is recorded under its entry's field.
+    static func watchedURLs(_ entries: [WatchedURLEntry], host ascii: String, display: String,
+                            problems: inout [RegistrationField: String]) -> [WatchedURLExpectation] {
+        var watched: [WatchedURLExpectation] = []
+        for (i, entry) in entries.enumerated() {
+            let url = entry.url.trimmingCharacters(in: .whitespaces)
+            if let problem = Self.watchedURLProblem(url, host: ascii, display: display) { problems[.watchedURL(i)] = problem }
+            let expect = entry.expect.trimmingCharacters(in: .whitespaces)
+            var expected: String?
+            if !(expect.isEmpty || expect.lowercased() == "browser") {
+                do {
+                    expected = try AppID(expect).text
+                } catch {
+                    problems[.expectation(i)] = "Write an app ID or \"browser\". " + error.message
+                }
+            }
+            var android: AndroidURLExpectation?
+            if let typed = entry.android, !typed.trimmingCharacters(in: .whitespaces).isEmpty {
+                do {
+                    android = try AndroidURLExpectation(typed: typed)
+                } catch {
+                    problems[.androidExpectation(i)] = "Write the Android package the URL must open, or \"nothing\". " + error.message
+                }
+            }
+            watched.append(WatchedURLExpectation(url: url, expectedAppID: expected, android: android))
+        }
+        return watched
     }
 
     /// A watched URL must be a whole http(s) URL on the domain (or under it, for a wildcard).

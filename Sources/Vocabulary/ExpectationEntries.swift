@@ -11,7 +11,7 @@ public struct AppIDEntry: Sendable, Equatable {
 }
 
 /// A watched URL as typed, before the registry checks it.
-public struct WatchedURLEntry: Sendable, Equatable {
+public struct WatchedURLEntry: Sendable, Hashable {
     public var url: String
     /// An app ID the URL must open, or "browser" (or nothing) when it must stay in the browser.
     public var expect: String

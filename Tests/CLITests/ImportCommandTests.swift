@@ -62,4 +62,39 @@ import Testing
         let applied = try BuiltCommand.run(["apply", "--dry-run", "--exit-code", "-", "--database-url", database.url], stdin: Array(exported.stdout.utf8))
         #expect(applied.status == 0, "the export is what the database holds: \(applied.stdout)\(applied.stderr)")
     }
+
+    /// Watched URLs in the import file (`url:URL EXPECT [android=PACKAGE|nothing]`), with the per-URL
+    /// Android outcome, by the form's rules; a bad entry refuses its line, naming the line, the entry
+    /// and what is wrong with it.
+    @Test func watchedURLsWithTheirAndroidOutcomeAreImported() throws {
+        let database = try TestPostgres.createDatabase()
+        defer { database.drop() }
+        let csv = """
+            host,expectations
+            shop.example,ABCDE12345.com.example.shop,url:https://shop.example/p/1 ABCDE12345.com.example.shop android=com.example.shop,"url:https://shop.example/help?a=b browser android=nothing",url:https://shop.example/cart browser
+            elsewhere.example,url:https://other.example/p/1 browser
+            badexpect.example,url:https://badexpect.example/p ABCDE12345.com..app
+            badandroid.example,url:https://badandroid.example/p browser android=example
+            noexpect.example,url:https://noexpect.example/p
+            """
+        let outcome = try BuiltCommand.run(["import", "-", "--database-url", database.url], stdin: Array(csv.utf8))
+        #expect(outcome.status == 1, "\(outcome.stdout)\(outcome.stderr)")
+        #expect(outcome.stdout.contains("added 1, skipped 0 (already registered), refused 4"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("refused line 3: elsewhere.example: watched URL 1 (https://other.example/p/1): This URL is not on elsewhere.example"),
+                "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("refused line 4: badexpect.example: watched URL 1 (https://badexpect.example/p): Write an app ID or \"browser\"."),
+                "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("refused line 5: badandroid.example: watched URL 1 (https://badandroid.example/p): Write the Android package"),
+                "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("refused line 6: noexpect.example,url:https://noexpect.example/p: url:https://noexpect.example/p: write url:URL EXPECT"),
+                "\(outcome.stdout)")
+
+        let db = Database(configuration: database.configuration, poolSize: 1)
+        defer { db.close() }
+        let id = try #require(try db.domain(host: "shop.example")?.id)
+        let watched = try db.watchedURLs(domainID: id).map { "\($0.url) \($0.expectedAppID ?? "browser") \($0.android?.rawValue ?? "-")" }
+        #expect(watched == ["https://shop.example/p/1 ABCDE12345.com.example.shop com.example.shop",
+                            "https://shop.example/help?a=b browser nothing", "https://shop.example/cart browser -"], "\(watched)")
+        #expect(try db.appIDExpectations(domainID: id).map(\.appID) == ["ABCDE12345.com.example.shop"])
+    }
 }

@@ -9,8 +9,13 @@ public struct DomainListEntry: Hashable, Sendable {
     public var appIDs: [Service: [AppID]]
     /// The domain's own Android apps, from `android:PACKAGE=FINGERPRINT[;FINGERPRINT…]` columns.
     public var androidApps: [AndroidAppColumn]
+    /// Watched URLs from `url:URL EXPECT [android=PACKAGE|nothing]` columns, as typed: the registry
+    /// checks them by the form's rules (the URL must be on the domain), which need the host.
+    public var watchedURLs: [WatchedURLEntry]
 
-    public init(line: Int, host: String, appIDs: [Service: [AppID]] = [:], androidApps: [AndroidAppColumn] = []) {
+    public init(line: Int, host: String, appIDs: [Service: [AppID]] = [:], androidApps: [AndroidAppColumn] = [],
+                watchedURLs: [WatchedURLEntry] = []) {
+        self.watchedURLs = watchedURLs
         self.line = line
         self.host = host
         self.appIDs = appIDs

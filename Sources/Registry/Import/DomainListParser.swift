@@ -3,7 +3,9 @@ import Vocabulary
 /// Reads an import file: one domain per line, or CSV whose first column is the host and whose other
 /// columns are app IDs (`TEAMID.bundle.id`, for applinks) or `service:TEAMID.bundle.id`, or the
 /// domain's own Android apps as `android:PACKAGE=FINGERPRINT[;FINGERPRINT…]` (SHA-256, colons
-/// optional, any case: the form's rules).
+/// optional, any case: the form's rules), or a watched URL as `url:URL EXPECT [android=PACKAGE|nothing]`
+/// (EXPECT: the app ID that must open it, or `browser`; `android=`: its outcome on Android when stated
+/// apart, as the form's Android field), checked by the form's rules when the domain is registered.
 /// Blank lines, `#` comments and a header row starting with `host` are ignored. Never throws:
 /// every line becomes an entry or a refusal with its reason.
 public enum DomainListParser {
@@ -32,8 +34,17 @@ public enum DomainListParser {
             }
             var appIDs: [Service: [AppID]] = [:]
             var androidApps: [AndroidAppColumn] = []
+            var watchedURLs: [WatchedURLEntry] = []
             var problem: String?
             for field in fields.dropFirst() where !field.isEmpty {
+                if field.lowercased().hasPrefix("url:") {
+                    switch watchedURL(String(field.dropFirst("url:".count))) {
+                    case .success(let entry): watchedURLs.append(entry)
+                    case .failure(let reason): problem = reason.message
+                    }
+                    if problem != nil { break }
+                    continue
+                }
                 if field.lowercased().hasPrefix("android:") {
                     switch androidApp(String(field.dropFirst("android:".count))) {
                     case .success(let app):
@@ -59,7 +70,7 @@ public enum DomainListParser {
             if let problem {
                 refusals.append(DomainListRefusal(line: number, text: line, reason: problem))
             } else {
-                entries.append(DomainListEntry(line: number, host: host, appIDs: appIDs, androidApps: androidApps))
+                entries.append(DomainListEntry(line: number, host: host, appIDs: appIDs, androidApps: androidApps, watchedURLs: watchedURLs))
             }
         }
         return Result(entries: entries, refusals: refusals)
@@ -85,6 +96,22 @@ public enum DomainListParser {
         } catch {
             return .failure(FieldError(message: "\"\(id)\" is not an app ID: \(error.message)"))
         }
+    }
+
+    /// `URL EXPECT [android=PACKAGE|nothing]`, split on spaces (a URL has none): the words only; what
+    /// they say is checked by the registry, as the form's fields are.
+    static func watchedURL(_ text: String) -> Swift.Result<WatchedURLEntry, FieldError> {
+        let words = text.split(separator: " ").map(String.init)
+        let usage = "write url:URL EXPECT [android=PACKAGE|nothing], EXPECT an app ID or browser (url:https://example.com/p/1 ABCDE12345.com.example.app)"
+        guard words.count == 2 || words.count == 3 else { return .failure(FieldError(message: "url:\(text): \(usage)")) }
+        var android: String?
+        if words.count == 3 {
+            guard words[2].lowercased().hasPrefix("android="), words[2].count > "android=".count else {
+                return .failure(FieldError(message: "url:\(text): the third word must be android=PACKAGE or android=nothing"))
+            }
+            android = String(words[2].dropFirst("android=".count))
+        }
+        return .success(WatchedURLEntry(url: words[0], expect: words[1], android: android))
     }
 
     /// `PACKAGE=FINGERPRINT[;FINGERPRINT…]`, each checked by the form's rule.
