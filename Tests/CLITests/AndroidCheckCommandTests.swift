@@ -49,6 +49,18 @@ import Testing
         #expect(outcome.stdout.contains("(Android): COULD NOT CHECK") && outcome.stdout.contains("fetch-failed"))
     }
 
+    /// `--platform android` judges a site as a domain watched for Android only is judged: without an
+    /// assetlinks.json it fails (exit 2), even with no app expected; checked for both, it does not.
+    @Test func androidAloneRequiresTheFile() async throws {
+        try await TestTLSFleet.with { fleet in
+            let alone = try CheckCommandTests.run(["check", fleet.host("good"), "--platform", "android"] + Self.flags(fleet))
+            #expect(alone.status == 2, "\(alone.stdout)\(alone.stderr)")
+            #expect(alone.stdout.hasPrefix("good.fleet.test (Android): FAIL") && alone.stdout.contains("http-status"), "\(alone.stdout)")
+            let both = try CheckCommandTests.run(["check", fleet.host("good")] + Self.flags(fleet))
+            #expect(both.status == 0, "\(both.stdout)")
+        }
+    }
+
     @Test func bothPlatformsTheWorseDecides() async throws {
         try await TestTLSFleet.with { fleet in
             // good serves Apple's file and no assetlinks.json: with no Android app expected, both pass.

@@ -1,3 +1,4 @@
+import ConfigFile
 import Foundation
 import Monitor
 import Registry
@@ -151,6 +152,29 @@ import Vocabulary
             #expect(try wakeUps(listener) == 1)
             let leased = try db.leaseDueDomains(limit: 10, lease: .seconds(60), worker: "test")
             #expect(leased.map(\.id) == [id] && leased.first?.platforms == .both, "leased now, for both platforms")
+        }
+    }
+
+    /// A config file that switches a domain's platforms requests its check and wakes the crawlers, as
+    /// the form and the API do (`edit`); an apply that keeps them requests nothing.
+    @Test func aPlatformSwitchByTheConfigFileRequestsACheckToo() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let registry = DomainRegistry(store: db)
+            func apply(_ platforms: String) throws {
+                let text = "version: 1\ndomains:\n  - host: switch.example\n    interval_minutes: 1440\n    platforms: \(platforms)\n"
+                _ = try registry.apply(try ConfigReader.read(Array(text.utf8), environment: [:]).get())
+            }
+            try apply("android")
+            let id = try #require(try db.domain(host: "switch.example")?.id)
+            try db.execute("UPDATE domains SET check_requested_at = NULL, next_check_at = now() + interval '1 day' WHERE id = $1", id)
+            try apply("android")
+            #expect(try db.domain(id: id)?.checkRequestedAt == nil, "the same platforms: no check requested")
+            let listener = db.makeListener()
+            try listener.listen(DomainScheduler.checkNowChannel)
+            try apply("both")
+            #expect(try db.domain(id: id)?.platforms == .both)
+            #expect(try db.domain(id: id)?.checkRequestedAt != nil)
+            #expect(try wakeUps(listener) == 1)
         }
     }
 

@@ -15,7 +15,8 @@ struct ConfigPlanner {
     let defaultIntervalSeconds: Int
     var plan = ConfigPlan()
     var problems: [ConfigProblem] = []
-    /// Whether the apply registers a domain (the crawlers are woken after the commit).
+    /// Whether the apply registers a domain or switches one's platforms, which requests its check (the
+    /// crawlers are woken after the commit).
     var registersDomains = false
 
     fileprivate enum Work {
@@ -397,6 +398,12 @@ struct ConfigPlanner {
             case .changeDomain(let id, let draft):
                 _ = try c.changeDomain(id: id, draft)
                 remeasure.append(id)
+                // As DomainRegistry.edit: a newly watched platform has no file stored to re-measure, and one
+                // no longer watched closes its open alerts only when a check runs, so a switch asks for one.
+                if state.domains.first(where: { $0.id == id })?.platforms != draft.platforms {
+                    _ = try c.requestCheck(domainID: id)
+                    registersDomains = true
+                }
             case .addChannel(let d):
                 var new = d.new
                 // A signed webhook without a secret in the file is refused by the planner.

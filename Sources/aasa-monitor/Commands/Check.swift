@@ -16,7 +16,8 @@ extension AASAMonitor {
                 way Apple's CDN does — HTTPS only, no redirects — asks Apple's CDN for its copy, and validates the file.
                 Android: fetches https://DOMAIN/.well-known/assetlinks.json as Google's fetcher (GoogleAssociationService), \
                 compares a browser's answer, follows includes, and asks Google's Digital Asset Links API. A domain that \
-                serves no assetlinks.json is not failing for Android unless --package expects an app.
+                serves no assetlinks.json is not failing for Android unless --package expects an app, or --platform android \
+                asks for Android alone (as a domain watched for Android only is judged: its file is required).
                 --fingerprint applies to every --package (one Android app per run, as a CI job checks it).
                 Exit status: the worse of the two platforms — 0 pass, 1 warnings or deprecations, 2 errors, \
                 3 could not check (DNS, network, refused address; an error wins over it).
@@ -76,7 +77,8 @@ extension AASAMonitor {
             var androidCheck: AndroidCheck?
             switch platform {
             case .apple?: apple = await fetcher.check(host)
-            case .android?: androidCheck = await fetcher.checkAndroid(host, expectations: expected)
+            // Android alone: its file is required, as for a domain watched for Android only (the pipeline's rule).
+            case .android?: androidCheck = await fetcher.checkAndroid(host, expectations: expected, fileRequired: true)
             case nil:
                 let both = await fetcher.checkPlatforms(host, android: expected)
                 apple = both.apple
