@@ -171,7 +171,7 @@ import Vocabulary
     /// An app claiming more domains than a page holds: the matrix shows one page of domains at a time
     /// (issue #17: a thousand links made a 755 KB page), while the summary counts every link and names
     /// the first broken one wherever it is, the open alerts are every domain's, and the API's first
-    /// page (100 domains by default) holds the whole matrix.
+    /// page holds as many domains as the page's, with the cursor of the next.
     @Test func theMatrixIsPagedAndTheSummaryCountsEveryPage() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
             let app = WebApp(database: db, configuration: TestApp.configuration)
@@ -208,8 +208,10 @@ import Vocabulary
             #expect(second.contains("data-state=\"failing\"") && second.contains("href=\"/apps/\(appID)?page=1\""))
 
             let read = app.respond(WebRequest(method: "GET", target: "/api/v1/apps/\(appID)", headers: [("Authorization", "Bearer " + token.value)]))
-            let domains = ((try JSONSerialization.jsonObject(with: Data(read.body))) as? [String: Any])?["domains"] as? [[String: Any]]
-            #expect(domains?.count == count)
+            let detail = (try JSONSerialization.jsonObject(with: Data(read.body))) as? [String: Any]
+            let domains = detail?["domains"] as? [[String: Any]]
+            #expect(domains?.count == AppMatrix.domainsPerPage && detail?["domain_count"] as? Int == count)
+            #expect(detail?["next_after"] as? Int == (domains?.last?["domain_id"] as? Int), "\(detail ?? [:])")
         }
     }
 

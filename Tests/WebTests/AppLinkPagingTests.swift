@@ -118,7 +118,7 @@ extension AppFlowTests {
                 let stale: Int64 = try db.value("""
                     SELECT count(*) FROM app_links l JOIN domains d ON d.id = l.domain_id
                     WHERE l.judged_state IS NULL OR l.judged_check_id IS DISTINCT FROM d.last_check_id
-                       OR l.judged_digest <> md5(coalesce(d.last_verdict, '') || '/' || coalesce(d.last_expectations::text, ''))
+                       OR l.judged_digest IS DISTINCT FROM jsonb_hash_extended(coalesce(d.last_expectations, 'null'::jsonb), hashtext(coalesce(d.last_verdict, '')))
                     """)
                 #expect(stale == 0, "\(step): every judgement current after a read", sourceLocation: sourceLocation)
                 // The app page's summary line counts the same links.

@@ -32,9 +32,9 @@ public struct AppLinkJudgement: Sendable {
     /// `.checking` is stored as `.never`: whether a check runs is read when counting.
     public var state: DomainState
     public var checkID: Int64?
-    public var digest: String
+    public var digest: Int64
 
-    public init(appID: Int64, domainID: Int64, platform: Platform, service: Service, state: DomainState, checkID: Int64?, digest: String) {
+    public init(appID: Int64, domainID: Int64, platform: Platform, service: Service, state: DomainState, checkID: Int64?, digest: Int64) {
         self.appID = appID
         self.domainID = domainID
         self.platform = platform
@@ -48,8 +48,11 @@ public struct AppLinkJudgement: Sendable {
 extension AppStore {
     /// What besides the latest changed check decides a link's judgement: the domain's verdict (none:
     /// not judged) and its current expectation results, re-measured when an app or the form changes
-    /// them without a new check. jsonb's text output is canonical, so equal results give equal digests.
-    static var judgementDigest: SQL { "md5(coalesce(d.last_verdict, '') || '/' || coalesce(d.last_expectations::text, ''))" }
+    /// them without a new check. jsonb's own 64-bit hash (equal values hash equal), seeded with the
+    /// verdict's: md5 of the text cost 7 ms for an app's 2,000 links at 1M domains (migration 0059).
+    static var judgementDigest: SQL {
+        "jsonb_hash_extended(coalesce(d.last_expectations, 'null'::jsonb), hashtext(coalesce(d.last_verdict, '')))"
+    }
 
     /// Every link of an app (nil: of every app) in host order, with its kept judgement where it is
     /// current: a light row per link (the domain row's columns, no check), so counting an app's
@@ -94,7 +97,7 @@ extension AppStore {
         guard !judgements.isEmpty else { return }
         try execute("""
             UPDATE app_links l SET judged_state = j.state, judged_check_id = j.check_id, judged_digest = j.digest
-            FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::text[])
+            FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[])
                  AS j(app_id, domain_id, platform, service, state, check_id, digest)
             WHERE l.app_id = j.app_id AND l.domain_id = j.domain_id AND l.platform = j.platform AND l.service = j.service
             """, SQLArray(judgements.map(\.appID)), SQLArray(judgements.map(\.domainID)), SQLArray(judgements.map(\.platform)),

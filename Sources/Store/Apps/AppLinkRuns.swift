@@ -96,7 +96,7 @@ public struct AppLinkLatest: Sendable {
     /// nil before the domain's first check.
     public var latest: LinkEvidence?
     /// What else the link's judgement depends on, as read with it (`appLinksWithLatestCheck(appID:domainIDs:)`).
-    public var digest: String? = nil
+    public var digest: Int64? = nil
 }
 
 extension AppStore {

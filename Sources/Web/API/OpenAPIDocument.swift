@@ -257,7 +257,7 @@ enum OpenAPIDocument {
             },
             "/apps/{id}": {
               "parameters": [\#(appParameter)],
-              "get": {"operationId": "getApp", "summary": "An app's matrix: domains x services x platforms with state, since when and the reason, and its watched URLs", "description": "The domains come a page at a time in host order: limit of them (default 100) after the domain after names, the next_after of the page before (keyset: a page is neither repeated nor skipped when the app changes between requests); next_after is absent on the last page.",
+              "get": {"operationId": "getApp", "summary": "An app's matrix: domains x services x platforms with state, since when and the reason, and its watched URLs", "description": "The domains come a page at a time in host order: limit of them (default 50) after the domain after names, the next_after of the page before (keyset: a page is neither repeated nor skipped when the app changes between requests); next_after is absent on the last page.",
                 "parameters": [\#(queryParameters(AppAPI.readParameters))],
                 "responses": \#(responses(jsonResponse(200, "The app", appRef), refs: [400, 404, 422]))},
               "patch": {"operationId": "changeApp", "summary": "Change an app: members left out keep their value; entitlements replace its Apple domains and a manifest its Android hosts unless those are given too; with preview, only say what would change (dropped: the domains it would stop claiming)",
