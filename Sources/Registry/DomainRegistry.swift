@@ -131,7 +131,7 @@ public struct DomainRegistry: Sendable {
                                     intervalSeconds: interval * 60, badgeEnabled: false, appIDs: apps, watchedURLs: watched,
                                     platforms: platforms,
                                     androidApps: entry.androidApps.map {
-                                        AndroidAppExpectationDraft(packageName: $0.package.text, fingerprints: $0.fingerprints.map(\.text),
+                                        AndroidAppExpectation(packageName: $0.package.text, fingerprints: $0.fingerprints.map(\.text),
                                                                    uploadKeys: $0.uploadKeys.map(\.text))
                                     })
             // Not requested: each first check waits for its host's slot in the interval, so a list of
@@ -183,9 +183,9 @@ public struct DomainRegistry: Sendable {
         if !Registration.offeredIntervals.contains(where: { $0.minutes == minutes }), problems[.interval] == nil {
             problems[.interval] = "Choose one of the offered intervals."
         }
-        var androidApps: [AndroidAppExpectationDraft]?
+        var androidApps: [AndroidAppExpectation]?
         if let entries = r.androidApps {
-            var apps: [AndroidAppExpectationDraft] = []
+            var apps: [AndroidAppExpectation] = []
             var seen: Set<String> = []
             for (i, entry) in entries.enumerated() {
                 var package = ""
@@ -205,7 +205,7 @@ public struct DomainRegistry: Sendable {
                 let (typed, keys) = read(entry.fingerprints), (typedUpload, uploadKeys) = read(entry.uploadKeys)
                 if typed + typedUpload == 0 { problems[.androidFingerprints(i)] = "Add the SHA-256 fingerprint of the app's signing key (Play Console › App integrity › App signing)." }
                 // An upload key is one of the app's keys too: stored among the fingerprints, and marked.
-                apps.append(AndroidAppExpectationDraft(packageName: package, fingerprints: Set(keys + uploadKeys).sorted(),
+                apps.append(AndroidAppExpectation(packageName: package, fingerprints: Set(keys + uploadKeys).sorted(),
                                                        uploadKeys: Set(uploadKeys).sorted()))
             }
             androidApps = apps

@@ -2,6 +2,7 @@ import Foundation
 import Store
 import TestSupport
 import Testing
+import Vocabulary
 
 @Suite struct ImportCommandTests {
     /// `import` refuses the app IDs the registration form refuses (it used to take any bundle ID
@@ -54,7 +55,7 @@ import Testing
         defer { db.close() }
         let id = try #require(try db.domain(host: "shop.example")?.id)
         #expect(try db.androidAppExpectations(domainID: id) == [
-            AndroidAppExpectationDraft(packageName: "com.example.shop", fingerprints: [key, upload].sorted(), uploadKeys: [upload])])
+            AndroidAppExpectation(packageName: "com.example.shop", fingerprints: [key, upload].sorted(), uploadKeys: [upload])])
 
         let exported = try BuiltCommand.run(["export", "--yaml", "--database-url", database.url])
         #expect(exported.status == 0 && exported.stdout.contains("android_apps:\n  - package: com.example.shop\n"), "\(exported.stdout)")

@@ -496,8 +496,8 @@ extension ConfigApplyTests {
             #expect(plan.steps.first?.details.contains("android_apps: com.example.shop (14:6D:E9:83…)") == true, "\(plan.steps)")
             let domain = try #require(try db.domain(host: "shop.example"))
             #expect(try db.androidAppExpectations(domainID: domain.id) == [
-                AndroidAppExpectationDraft(packageName: "com.example.shop", fingerprints: [key]),
-                AndroidAppExpectationDraft(packageName: "com.example.shop.lite", fingerprints: [upload, key].sorted()),
+                AndroidAppExpectation(packageName: "com.example.shop", fingerprints: [key]),
+                AndroidAppExpectation(packageName: "com.example.shop.lite", fingerprints: [upload, key].sorted()),
             ])
             #expect(try db.watchedURLs(domainID: domain.id).map(\.android) == [.opensPackage("com.example.shop"), .opensNothing])
             #expect(try registry.apply(try Self.document(file)).isEmpty, "the same file again changes nothing")
@@ -526,7 +526,7 @@ extension ConfigApplyTests {
                 "android_apps: com.example.shop.lite (14:6D:E9:83…, 2 keys) → com.example.shop.lite (14:6D:E9:83…)",
                 "- android_apps: com.example.shop (14:6D:E9:83…)",
             ]], "\(change.steps)")
-            #expect(try db.androidAppExpectations(domainID: domain.id) == [AndroidAppExpectationDraft(packageName: "com.example.shop.lite", fingerprints: [key])])
+            #expect(try db.androidAppExpectations(domainID: domain.id) == [AndroidAppExpectation(packageName: "com.example.shop.lite", fingerprints: [key])])
 
             // The form's rules, each problem on its line; nothing changes.
             let bad = """
@@ -553,7 +553,7 @@ extension ConfigApplyTests {
             let withUpload = rotated + "\n        upload_keys: [\"\(upload)\"]\n"
             #expect(!(try registry.apply(try Self.document(withUpload))).isEmpty)
             #expect(try db.androidAppExpectations(domainID: domain.id) == [
-                AndroidAppExpectationDraft(packageName: "com.example.shop.lite", fingerprints: [key, upload].sorted(), uploadKeys: [upload])])
+                AndroidAppExpectation(packageName: "com.example.shop.lite", fingerprints: [key, upload].sorted(), uploadKeys: [upload])])
             let uploadExport = try ConfigWriter.yaml(try registry.exportConfig())
             #expect(uploadExport.components(separatedBy: upload).count == 2 && uploadExport.contains("upload_keys:"), "\(uploadExport)")
             #expect(try registry.apply(try Self.document(uploadExport), prune: true).isEmpty)

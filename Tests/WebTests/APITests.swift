@@ -380,7 +380,7 @@ import TextEncoding
                 """)
             #expect(rotated.status == 200)
             #expect(try db.androidAppExpectations(domainID: Int64(id)) == [
-                AndroidAppExpectationDraft(packageName: "com.example.droid", fingerprints: [key, upload].sorted(), uploadKeys: [upload])],
+                AndroidAppExpectation(packageName: "com.example.droid", fingerprints: [key, upload].sorted(), uploadKeys: [upload])],
                 "an upload key is one of the app's keys, marked")
             let read = (rotated.body["android_apps"] as? [[String: Any]])?.first
             #expect(read?["upload_keys"] as? [String] == [upload] && (read?["fingerprints"] as? [String])?.count == 2, "\(rotated.body)")

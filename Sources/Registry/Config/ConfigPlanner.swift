@@ -219,7 +219,7 @@ struct ConfigPlanner {
     }
 
     /// `com.example.app (AB:CD…, 2 keys)`: enough to tell two fingerprint sets apart in a plan.
-    static func describe(_ app: AndroidAppExpectationDraft) -> String {
+    static func describe(_ app: AndroidAppExpectation) -> String {
         let first = app.fingerprints.first.map { String($0.prefix(11)) + "…" } ?? "no key"
         let upload = app.uploadKeys.isEmpty ? "" : ", \(app.uploadKeys.count) upload"
         return "\(app.packageName) (\(first)\(app.fingerprints.count > 1 ? ", \(app.fingerprints.count) keys" : "")\(upload))"

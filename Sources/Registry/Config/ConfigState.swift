@@ -8,7 +8,7 @@ struct ConfigState {
     var appIDs: [Int64: Set<AppIDExpectation>] = [:]
     var watched: [Int64: Set<WatchedURLExpectation>] = [:]
     /// The Android apps each domain itself must verify, in its order (apps keep theirs in app_links).
-    var androidApps: [Int64: [AndroidAppExpectationDraft]] = [:]
+    var androidApps: [Int64: [AndroidAppExpectation]] = [:]
     var channels: [ChannelRecord]
     var byKey: [DomainKey: DomainRecord] = [:]
     /// What apps put on the domains: the apps' business, so neither compared with the file's

@@ -305,7 +305,7 @@ extension DomainStore {
         guard !batch.isEmpty else { return batch }
         let ids = SQLArray(batch.map(\.record.id))
         var apps: [Int64: [AppIDExpectation]] = [:], watched: [Int64: [WatchedURLExpectation]] = [:]
-        var android: [Int64: [AndroidAppExpectationDraft]] = [:]
+        var android: [Int64: [AndroidAppExpectation]] = [:]
         for row in try rows("SELECT domain_id, service, app_id FROM expected_app_ids WHERE domain_id = ANY($1::bigint[]) "
                             + "ORDER BY domain_id, created_at, service, app_id", ids) {
             apps[try row.decode("domain_id"), default: []].append(AppIDExpectation(service: try row.decode("service"), appID: try row.decode("app_id")))
@@ -317,7 +317,7 @@ extension DomainStore {
         }
         for row in try rows("SELECT domain_id, package, fingerprints::text, upload_keys::text FROM expected_android_apps "
                             + "WHERE domain_id = ANY($1::bigint[]) ORDER BY domain_id, position", ids) {
-            android[try row.decode("domain_id"), default: []].append(try AndroidAppExpectationDraft(row: row))
+            android[try row.decode("domain_id"), default: []].append(try AndroidAppExpectation(row: row))
         }
         return batch.map { e in
             var e = e
@@ -359,7 +359,7 @@ public struct ExportedDomain: Sendable {
     /// their Android outcome, and the domain's own Android apps.
     public var appIDList: [AppIDExpectation] = []
     public var watchedURLs: [WatchedURLExpectation] = []
-    public var androidApps: [AndroidAppExpectationDraft] = []
+    public var androidApps: [AndroidAppExpectation] = []
 
     init(row: Row) throws {
         record = try DomainRecord(row: row)

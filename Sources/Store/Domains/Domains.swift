@@ -21,11 +21,11 @@ public struct DomainDraft: Sendable, Equatable {
     public var watchedURLs: [WatchedURLExpectation]
     /// Android apps the domain itself must verify (its expectations form); nil: left as stored (the
     /// API, imports and config files do not manage them).
-    public var androidApps: [AndroidAppExpectationDraft]?
+    public var androidApps: [AndroidAppExpectation]?
 
     public init(host: String, displayName: String, wildcard: Bool, intervalSeconds: Int, badgeEnabled: Bool,
                 appIDs: [AppIDExpectation], watchedURLs: [WatchedURLExpectation], platforms: WatchedPlatforms = .both,
-                androidApps: [AndroidAppExpectationDraft]? = nil) {
+                androidApps: [AndroidAppExpectation]? = nil) {
         self.androidApps = androidApps
         settings = DomainSettings(host: host, displayName: displayName, wildcard: wildcard, intervalSeconds: intervalSeconds,
                                   badgeEnabled: badgeEnabled, platforms: platforms)
@@ -39,18 +39,8 @@ public struct DomainDraft: Sendable, Equatable {
     }
 }
 
-/// An Android app a domain must verify: its package and the fingerprints (upper-case, colon-separated)
-/// of which one must be granted handle_all_urls; `uploadKeys`: those of them that are upload keys.
-public struct AndroidAppExpectationDraft: Sendable, Hashable {
-    public var packageName: String
-    public var fingerprints: [String]
-    public var uploadKeys: [String]
-    public init(packageName: String, fingerprints: [String], uploadKeys: [String] = []) {
-        self.packageName = packageName
-        self.fingerprints = fingerprints
-        self.uploadKeys = uploadKeys
-    }
-
+extension AndroidAppExpectation {
+    /// A domain's own app as `expected_android_apps` stores it (login credentials are not stored).
     init(row: Row) throws {
         self.init(packageName: try row.decode("package"), fingerprints: try row.decodeJSON("fingerprints"),
                   uploadKeys: try row.decodeJSON("upload_keys"))
@@ -185,7 +175,7 @@ extension DomainStore {
         }
     }
 
-    func replaceAndroidExpectations(domainID: Int64, _ apps: [AndroidAppExpectationDraft]) throws {
+    func replaceAndroidExpectations(domainID: Int64, _ apps: [AndroidAppExpectation]) throws {
         try execute("DELETE FROM expected_android_apps WHERE domain_id = $1", domainID)
         for (position, app) in apps.enumerated() {
             try execute("INSERT INTO expected_android_apps (domain_id, package, fingerprints, upload_keys, position) "
@@ -196,17 +186,17 @@ extension DomainStore {
     }
 
     /// The Android apps the domain itself must verify (not the apps linked to it), in the form's order.
-    public func androidAppExpectations(domainID: Int64) throws -> [AndroidAppExpectationDraft] {
+    public func androidAppExpectations(domainID: Int64) throws -> [AndroidAppExpectation] {
         try rows("SELECT package, fingerprints::text, upload_keys::text FROM expected_android_apps WHERE domain_id = $1 ORDER BY position",
-                 domainID).map(AndroidAppExpectationDraft.init(row:))
+                 domainID).map(AndroidAppExpectation.init(row:))
     }
 
     /// Every domain's own Android apps, by domain, in each form's order: one query for a config
     /// apply or export, however many domains.
-    public func androidAppExpectationsByDomain() throws -> [Int64: [AndroidAppExpectationDraft]] {
-        var byDomain: [Int64: [AndroidAppExpectationDraft]] = [:]
+    public func androidAppExpectationsByDomain() throws -> [Int64: [AndroidAppExpectation]] {
+        var byDomain: [Int64: [AndroidAppExpectation]] = [:]
         for row in try rows("SELECT domain_id, package, fingerprints::text, upload_keys::text FROM expected_android_apps ORDER BY domain_id, position") {
-            byDomain[try row.decode("domain_id"), default: []].append(try AndroidAppExpectationDraft(row: row))
+            byDomain[try row.decode("domain_id"), default: []].append(try AndroidAppExpectation(row: row))
         }
         return byDomain
     }

@@ -204,7 +204,7 @@ enum DomainAPI {
     ]
 
     static func json(_ d: DomainRecord, now: Date,
-                     detail: (apps: [AppIDExpectation], watched: [WatchedURLExpectation], android: [AndroidAppExpectationDraft], latest: CheckRow?,
+                     detail: (apps: [AppIDExpectation], watched: [WatchedURLExpectation], android: [AndroidAppExpectation], latest: CheckRow?,
                               androidState: Verdict?)? = nil) -> DomainJSON {
         var j = DomainJSON(id: d.id, host: d.host, display_name: d.displayName, wildcard: d.wildcard,
                            state: DomainState(verdict: d.lastVerdict, checking: d.isChecking(now: now)).rawValue, reason: d.lastReason,
