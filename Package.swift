@@ -53,7 +53,7 @@ let package = Package(
         // libcurl fetcher (multi loop) of association files, on Outbound's handles.
         .target(name: "Fetch", dependencies: ["CCurl", "CShim", "CIDN2", "Vocabulary", "AASA", "AssetLinks", "Outbound"], swiftSettings: strict),
         // Scheduler, check pipeline, alert rules.
-        .target(name: "Monitor", dependencies: ["Vocabulary", "AASA", "AppManifests", "AssetLinks", "Fetch", "Store", "TextEncoding"], swiftSettings: strict),
+        .target(name: "Monitor", dependencies: ["Vocabulary", "AASA", "AppManifests", "AssetLinks", "Fetch", "Store", "TextEncoding", "CShim"], swiftSettings: strict),
         // Email, webhook and on-call/chat provider delivery from the outbox.
         .target(name: "Notify", dependencies: ["Vocabulary", "AASA", "CCurl", "CSodium", "Store", "Outbound", "TextEncoding",
                                                .product(name: "Mustache", package: "swift-mustache")], swiftSettings: strict),

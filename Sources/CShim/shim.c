@@ -1,4 +1,5 @@
 #include "CShim.h"
+#include <malloc.h>
 
 CURLcode cshim_curl_setopt_long(CURL *h, CURLoption o, long v) { return curl_easy_setopt(h, o, v); }
 CURLcode cshim_curl_setopt_ptr(CURL *h, CURLoption o, const void *v) { return curl_easy_setopt(h, o, v); }
@@ -13,3 +14,4 @@ CURLSHcode cshim_curl_share_setopt_long(CURLSH *s, CURLSHoption o, long v) { ret
 
 int cshim_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags) { return accept4(fd, addr, len, flags); }
 int cshim_pthread_setname(pthread_t thread, const char *name) { return pthread_setname_np(thread, name); }
+int cshim_malloc_trim(size_t pad) { return malloc_trim(pad); }

@@ -31,3 +31,6 @@ int cshim_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags);
 
 /* pthread_setname_np is declared only under _GNU_SOURCE; names show in top -H and gdb. */
 int cshim_pthread_setname(pthread_t thread, const char *name);
+
+/* malloc_trim is glibc's, in <malloc.h>, which Swift's Glibc module does not import. */
+int cshim_malloc_trim(size_t pad);

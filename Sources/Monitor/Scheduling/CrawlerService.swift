@@ -1,5 +1,6 @@
 import Dispatch
 import Fetch
+import CShim
 import Store
 
 /// The crawler as a background service of a process (`serve`, `worker`): a scheduler loop on its own
@@ -8,9 +9,19 @@ public final class CrawlerService: Sendable {
     public let scheduler: DomainScheduler
     private let stopSignal = StopSignal()
     private let finished = DispatchSemaphore(value: 0)
+    private let trimEvery: Duration
 
-    public init(scheduler: DomainScheduler) {
+    /// `trimEvery`: how often freed heap memory is handed back to the kernel (`malloc_trim`).
+    ///
+    /// Why: a worker's live heap stays flat once its TLS session cache is full (about 70 MB over a
+    /// 12,000-domain first round, heaptrack), but its RSS kept climbing in steps (198 → 232 MB between
+    /// 4,000 and 12,000 domains): glibc keeps what each thread's arena once held (the checks run on
+    /// many pool and GCD threads, so on many arenas) and returns only the top of a heap. RSS followed the
+    /// highest concurrency each arena had seen, which looked like growth with the number of domains.
+    /// Trimming walks the free lists: a few milliseconds every few seconds.
+    public init(scheduler: DomainScheduler, trimEvery: Duration = .seconds(10)) {
         self.scheduler = scheduler
+        self.trimEvery = trimEvery
     }
 
     /// `observe` sees every finished check (the JSON log's check events).
@@ -21,6 +32,13 @@ public final class CrawlerService: Sendable {
         Task.detached {
             await scheduler.run(until: stopSignal, observe: observe)
             finished.signal()
+        }
+        let trimEvery = self.trimEvery
+        Task.detached(priority: .utility) {
+            while !stopSignal.isStopped {
+                try? await Task.sleep(for: trimEvery)
+                _ = cshim_malloc_trim(0)
+            }
         }
     }
 
