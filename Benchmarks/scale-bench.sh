@@ -135,7 +135,7 @@ targets=(
   "API list page $deep (page=, offset)|/api/v1/domains?page=$deep&per_page=50|$bearer"
   "API list page $deep by next_after (keyset)|/api/v1/domains?after=${api_after:-1}&per_page=50|$bearer"
   "API domain|/api/v1/domains/$recent|$bearer"
-  "API app (first page: 100 domains)|/api/v1/apps/$app|$bearer"
+  "API app (first page: 50 domains)|/api/v1/apps/$app|$bearer"
   "API app, its second page by next_after|/api/v1/apps/$app?after=${app_after:-1}|$bearer"
   "/metrics|/metrics|"
 )
