@@ -112,8 +112,8 @@ import Vocabulary
                 Issue.record("not added")
                 return
             }
-            try database.addExpectations([ExpectationRow(domainID: id, kind: .watchedURL(
-                url: "https://events.fleet.test/buy/42", expectedAppID: "ABCDE12345.shop"))])
+            try database.addExpectations([ExpectationRow(domainID: id, kind: .watchedURL(WatchedURLExpectation(
+                url: "https://events.fleet.test/buy/42", expectedAppID: "ABCDE12345.shop")))])
 
             func step(_ file: String) async throws -> MonitorState.Step {
                 try writeDefaultFile(fleet, file)

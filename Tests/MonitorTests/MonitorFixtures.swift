@@ -47,7 +47,7 @@ func checkDueDomains(_ pipeline: CheckPipeline, worker: String = "test") async t
     for domain in leased {
         let result = try await pipeline.run(domain,
                                             expectations: Expectations(rows: expectations[domain.id] ?? [], android: android[domain.id] ?? []),
-                                            android: (android[domain.id] ?? []).map(AndroidAppExpectation.init(row:)),
+                                            android: (android[domain.id] ?? []).map(\.app),
                                             history: histories[domain.id])
         results.append((domain, result))
     }

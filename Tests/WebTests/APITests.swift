@@ -351,7 +351,7 @@ import TextEncoding
             let apps = try #require(created.body["android_apps"] as? [[String: Any]])
             #expect(apps.count == 1 && apps.first?["package"] as? String == "com.example.droid")
             #expect(apps.first?["fingerprints"] as? [String] == [key], "read back in the one stored form")
-            #expect(try db.androidExpectations(domainIDs: [Int64(id)]).map(\.packageName) == ["com.example.droid"], "the scheduler reads them")
+            #expect(try db.androidExpectations(domainIDs: [Int64(id)]).map(\.app.packageName) == ["com.example.droid"], "the scheduler reads them")
             #expect((api.call("GET", "/api/v1/domains/droid.example").body["android_apps"] as? [[String: Any]])?.count == 1)
 
             // The form's rules, with the entry named: a package that is not one, a SHA-1 fingerprint, one package twice.

@@ -37,9 +37,7 @@ import TestSupport
         let android = Dictionary(grouping: try db.androidExpectations(domainIDs: leased.map(\.id)), by: \.domainID)
         for domain in leased {
             _ = try await pipeline.run(domain, expectations: Expectations(rows: expectations[domain.id] ?? []),
-                                       android: (android[domain.id] ?? []).map {
-                                           AndroidAppExpectation(packageName: $0.packageName, fingerprints: $0.fingerprints, uploadKeys: $0.uploadKeys)
-                                       },
+                                       android: (android[domain.id] ?? []).map(\.app),
                                        history: histories[domain.id])
         }
     }
@@ -243,7 +241,7 @@ import TestSupport
                                              ("fingerprints", rotated)]).status == 303)
             let id = try #require(try db.domain(host: Self.host)?.id)
             #expect(try db.androidAppExpectations(domainID: id).map(\.fingerprints) == [[rotated.uppercased()]], "stored in the one form")
-            #expect(try db.androidExpectations(domainIDs: [id]).map(\.packageName) == [Self.package], "the scheduler reads it")
+            #expect(try db.androidExpectations(domainIDs: [id]).map(\.app.packageName) == [Self.package], "the scheduler reads it")
             try await Self.checkDue(pipeline)
             let page = client.get("/domains/\(id)").bodyText
             let identities = Self.from("android-identities", in: page)

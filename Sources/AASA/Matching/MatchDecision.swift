@@ -37,10 +37,4 @@ public struct AppMatch: Hashable, Sendable, Codable {
     public var appID: String
     public var entry: Int
     public var rule: Int
-
-    public init(appID: String, entry: Int, rule: Int) {
-        self.appID = appID
-        self.entry = entry
-        self.rule = rule
-    }
 }

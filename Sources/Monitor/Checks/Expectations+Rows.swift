@@ -11,23 +11,16 @@ extension Expectations {
         var stated: [String: URLOutcome] = [:]
         for row in rows {
             switch row.kind {
-            case .appID(let service, let appID):
-                appIDs[service, default: []].append(appID)
-            case .watchedURL(let url, let expected, let androidExpectation):
-                watched.append(WatchedURL(url: url, expected: expected.map(URLOutcome.opensApp) ?? .staysInBrowser))
-                if let androidExpectation { stated[url] = androidExpectation.outcome }
+            case .appID(let e):
+                appIDs[e.service, default: []].append(e.appID)
+            case .watchedURL(let e):
+                watched.append(WatchedURL(url: e.url, expected: e.expectedAppID.map(URLOutcome.opensApp) ?? .staysInBrowser))
+                if let android = e.android { stated[e.url] = android.outcome }
             }
         }
         self.init(appIDs: appIDs, watchedURLs: watched,
                   androidWatchedURLs: AndroidWatchedURLs.expected(domain: watched,
-                                                                  apps: android.map { ($0.packageName, $0.watchedURLs) },
+                                                                  apps: android.map { ($0.app.packageName, $0.watchedURLs) },
                                                                   stated: stated))
-    }
-}
-
-extension AndroidAppExpectation {
-    /// The app as the check and its evaluation expect it (watched URLs are `Expectations`' business).
-    public init(row: AndroidExpectationRow) {
-        self.init(packageName: row.packageName, fingerprints: row.fingerprints, uploadKeys: row.uploadKeys)
     }
 }

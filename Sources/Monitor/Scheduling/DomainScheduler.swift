@@ -138,7 +138,7 @@ public final class DomainScheduler: Sendable {
                 return leased.map { domain in
                     ClaimedDomain(domain: domain,
                                   expectations: Expectations(rows: expectations[domain.id] ?? [], android: android[domain.id] ?? []),
-                                  android: (android[domain.id] ?? []).map(AndroidAppExpectation.init(row:)),
+                                  android: (android[domain.id] ?? []).map(\.app),
                                   history: histories[domain.id])
                 }
             }

@@ -33,7 +33,7 @@ extension DomainVerdict {
             // The statements of included files are not stored: such a file is left to the next check.
             if let file, !file.includes.isEmpty { return stored }
             return stored.remeasured(file: file, url: "https://\(latest.host)/.well-known/assetlinks.json",
-                                     expectations: androidApps.map(AndroidAppExpectation.init(row:)),
+                                     expectations: androidApps.map(\.app),
                                      watchedURLs: expectations.androidWatchedURLs)
         }
         // The platform setting as it is now decides, so a change of it shows at once: a platform no

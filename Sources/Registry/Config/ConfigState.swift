@@ -24,10 +24,8 @@ struct ConfigState {
         channels = try c.channels()
         for row in try c.expectations(domainIDs: domains.map(\.id)) {
             switch row.kind {
-            case .appID(let service, let appID):
-                appIDs[row.domainID, default: []].insert(AppIDExpectation(service: service, appID: appID))
-            case .watchedURL(let url, let expected, let android):
-                watched[row.domainID, default: []].insert(WatchedURLExpectation(url: url, expectedAppID: expected, android: android))
+            case .appID(let e): appIDs[row.domainID, default: []].insert(e)
+            case .watchedURL(let e): watched[row.domainID, default: []].insert(e)
             }
         }
         for d in domains { byKey[DomainKey(host: d.host, wildcard: d.wildcard)] = d }
@@ -39,10 +37,8 @@ struct ConfigState {
         }
         for row in try c.appPlacedExpectations() {
             switch row.kind {
-            case .appID(let service, let appID):
-                appPlacedIDs[row.domainID, default: []].insert(AppIDExpectation(service: service, appID: appID))
-            case .watchedURL(let url, let expected, let android):
-                appPlacedURLs[row.domainID, default: []].insert(WatchedURLExpectation(url: url, expectedAppID: expected, android: android))
+            case .appID(let e): appPlacedIDs[row.domainID, default: []].insert(e)
+            case .watchedURL(let e): appPlacedURLs[row.domainID, default: []].insert(e)
             }
         }
     }

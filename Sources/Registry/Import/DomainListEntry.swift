@@ -43,11 +43,5 @@ public struct DomainListRefusal: Hashable, Sendable, CustomStringConvertible {
     public var text: String
     public var reason: String
 
-    public init(line: Int, text: String, reason: String) {
-        self.line = line
-        self.text = text
-        self.reason = reason
-    }
-
     public var description: String { "line \(line): \(text): \(reason)" }
 }

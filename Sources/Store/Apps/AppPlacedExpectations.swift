@@ -7,21 +7,19 @@ extension AppStore {
     /// a domain the file declares nor exports them as the domain's own.
     public func appPlacedExpectations() throws -> [ExpectationRow] {
         let appIDs = try rows("""
-            SELECT DISTINCT l.domain_id, l.service, a.apple_app_id FROM app_links l JOIN app_apple_ids a ON a.app_id = l.app_id
+            SELECT DISTINCT l.domain_id, l.service, a.apple_app_id AS app_id FROM app_links l JOIN app_apple_ids a ON a.app_id = l.app_id
             WHERE l.platform = 'apple'
             """).map { row in
-            ExpectationRow(domainID: try row.decode("domain_id"),
-                           kind: .appID(service: try row.decode("service"), appID: try row.decode("apple_app_id")))
+            ExpectationRow(domainID: try row.decode("domain_id"), kind: .appID(try AppIDExpectation(row: row)))
         }
         let urls = try rows("""
-            SELECT DISTINCT u.domain_id, u.url, first.apple_app_id
+            SELECT DISTINCT u.domain_id, u.url, first.apple_app_id AS expected_app_id, NULL::text AS expected_android
             FROM app_watched_urls u
             CROSS JOIN LATERAL (SELECT apple_app_id FROM app_apple_ids WHERE app_id = u.app_id ORDER BY position LIMIT 1) first
             WHERE EXISTS (SELECT 1 FROM app_links l WHERE l.app_id = u.app_id AND l.domain_id = u.domain_id
                             AND l.platform = 'apple' AND l.service = 'applinks')
             """).map { row in
-            ExpectationRow(domainID: try row.decode("domain_id"),
-                           kind: .watchedURL(url: try row.decode("url"), expectedAppID: try row.decode("apple_app_id")))
+            ExpectationRow(domainID: try row.decode("domain_id"), kind: .watchedURL(try WatchedURLExpectation(row: row)))
         }
         return appIDs + urls
     }

@@ -1,14 +1,12 @@
 import Foundation
+import Vocabulary
 
 /// An Android app a domain must verify: the package of an app linked to the domain for Android
 /// (`app_links`, written only through the Registry's `AppRegistry`) and its signing-key fingerprints.
 public struct AndroidExpectationRow: Sendable, Hashable {
     public var domainID: Int64
-    public var packageName: String
-    /// Upper-case, colon-separated, as `app_fingerprints` stores them.
-    public var fingerprints: [String]
-    /// The subset marked as upload keys (listing only these is the Play App Signing mistake).
-    public var uploadKeys: [String]
+    /// The app as the check and its evaluation expect it (watched URLs are `Expectations`' business).
+    public var app: AndroidAppExpectation
     /// The app's watched URLs on this domain (`app_watched_urls`): each must open the package.
     public var watchedURLs: [String] = []
 }
@@ -17,15 +15,14 @@ extension DomainStore {
     /// The Android apps several domains must verify (a scheduler batch), in app order.
     public func androidExpectations(domainIDs: [Int64]) throws -> [AndroidExpectationRow] {
         try rows(Self.androidAppsOf, SQLArray(domainIDs.map(Int.init))).map { row in
-            AndroidExpectationRow(domainID: try row.decode("domain_id"), packageName: try row.decode("android_package"),
-                                  fingerprints: try row.decodeJSON("fingerprints"), uploadKeys: try row.decodeJSON("upload_keys"),
+            AndroidExpectationRow(domainID: try row.decode("domain_id"), app: try AndroidAppExpectation(row: row),
                                   watchedURLs: try row.decodeJSON("watched_urls"))
         }
     }
 
     static var androidAppsOf: SQL {
         """
-        SELECT l.domain_id, a.android_package,
+        SELECT l.domain_id, a.android_package AS package,
           coalesce(jsonb_agg(f.fingerprint ORDER BY f.fingerprint) FILTER (WHERE f.fingerprint IS NOT NULL), '[]')::text AS fingerprints,
           coalesce(jsonb_agg(f.fingerprint ORDER BY f.fingerprint) FILTER (WHERE f.key_role = 'upload'), '[]')::text AS upload_keys,
           (SELECT coalesce(jsonb_agg(u.url ORDER BY u.position), '[]') FROM app_watched_urls u

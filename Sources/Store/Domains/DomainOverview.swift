@@ -308,12 +308,11 @@ extension DomainStore {
         var android: [Int64: [AndroidAppExpectation]] = [:]
         for row in try rows("SELECT domain_id, service, app_id FROM expected_app_ids WHERE domain_id = ANY($1::bigint[]) "
                             + "ORDER BY domain_id, created_at, service, app_id", ids) {
-            apps[try row.decode("domain_id"), default: []].append(AppIDExpectation(service: try row.decode("service"), appID: try row.decode("app_id")))
+            apps[try row.decode("domain_id"), default: []].append(try AppIDExpectation(row: row))
         }
         for row in try rows("SELECT domain_id, url, expected_app_id, expected_android FROM watched_urls WHERE domain_id = ANY($1::bigint[]) "
                             + "ORDER BY domain_id, id", ids) {
-            watched[try row.decode("domain_id"), default: []].append(WatchedURLExpectation(
-                url: try row.decode("url"), expectedAppID: try row.decode("expected_app_id"), android: try row.decode("expected_android")))
+            watched[try row.decode("domain_id"), default: []].append(try WatchedURLExpectation(row: row))
         }
         for row in try rows("SELECT domain_id, package, fingerprints::text, upload_keys::text FROM expected_android_apps "
                             + "WHERE domain_id = ANY($1::bigint[]) ORDER BY domain_id, position", ids) {
@@ -376,11 +375,6 @@ public struct ExportedDomain: Sendable {
 public struct ExportCursor: Sendable, Equatable {
     public var host: String
     public var wildcard: Bool
-
-    public init(host: String, wildcard: Bool) {
-        self.host = host
-        self.wildcard = wildcard
-    }
 }
 
 /// A row of `domain_counts` (migration 0039), or one domain seen the same way.

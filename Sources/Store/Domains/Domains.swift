@@ -54,6 +54,11 @@ public struct AppIDExpectation: Sendable, Hashable {
         self.service = service
         self.appID = appID
     }
+
+    /// As `expected_app_ids` stores it (columns `service`, `app_id`).
+    init(row: Row) throws {
+        self.init(service: try row.decode("service"), appID: try row.decode("app_id"))
+    }
 }
 
 /// A URL that must open `expectedAppID`, or stay in the browser when it is nil; `android`: what it
@@ -66,6 +71,11 @@ public struct WatchedURLExpectation: Sendable, Hashable {
         self.url = url
         self.expectedAppID = expectedAppID
         self.android = android
+    }
+
+    /// As `watched_urls` stores it (columns `url`, `expected_app_id`, `expected_android`).
+    init(row: Row) throws {
+        self.init(url: try row.decode("url"), expectedAppID: try row.decode("expected_app_id"), android: try row.decode("expected_android"))
     }
 }
 
@@ -222,13 +232,12 @@ extension DomainStore {
 
     public func appIDExpectations(domainID: Int64) throws -> [AppIDExpectation] {
         try rows("SELECT service, app_id FROM expected_app_ids WHERE domain_id = $1 ORDER BY created_at, service, app_id", domainID)
-            .map { AppIDExpectation(service: try $0.decode("service"), appID: try $0.decode("app_id")) }
+            .map(AppIDExpectation.init(row:))
     }
 
     public func watchedURLs(domainID: Int64) throws -> [WatchedURLExpectation] {
         try rows("SELECT url, expected_app_id, expected_android FROM watched_urls WHERE domain_id = $1 ORDER BY id", domainID)
-            .map { WatchedURLExpectation(url: try $0.decode("url"), expectedAppID: try $0.decode("expected_app_id"),
-                                         android: try $0.decode("expected_android")) }
+            .map(WatchedURLExpectation.init(row:))
     }
 
     @discardableResult

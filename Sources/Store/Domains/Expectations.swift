@@ -2,10 +2,10 @@ import Vocabulary
 /// One of a domain's expectations: a required app ID in a service, or a watched URL with the app
 /// that should open it (nil: the URL should stay in the browser).
 public struct ExpectationRow: Sendable, Hashable {
+    /// The same types the domain's own expectations are read and written as (`DomainDraft`).
     public enum Kind: Sendable, Hashable {
-        case appID(service: Service, appID: String)
-        /// `android`: what the URL must do on Android when stated apart from Apple's (nil: derived).
-        case watchedURL(url: String, expectedAppID: String?, android: AndroidURLExpectation? = nil)
+        case appID(AppIDExpectation)
+        case watchedURL(WatchedURLExpectation)
     }
 
     public var domainID: Int64
@@ -22,13 +22,10 @@ extension DomainStore {
     public func expectations(domainIDs: [Int64]) throws -> [ExpectationRow] {
         let ids = SQLArray(domainIDs.map(Int.init))
         let appIDs = try rows(Self.appIDsOf, ids).map { row in
-            ExpectationRow(domainID: try row.decode("domain_id"),
-                           kind: .appID(service: try row.decode("service"), appID: try row.decode("app_id")))
+            ExpectationRow(domainID: try row.decode("domain_id"), kind: .appID(try AppIDExpectation(row: row)))
         }
         let urls = try rows(Self.watchedURLsOf, ids).map { row in
-            ExpectationRow(domainID: try row.decode("domain_id"),
-                           kind: .watchedURL(url: try row.decode("url"), expectedAppID: try row.decode("expected_app_id"),
-                                             android: try row.decode("expected_android")))
+            ExpectationRow(domainID: try row.decode("domain_id"), kind: .watchedURL(try WatchedURLExpectation(row: row)))
         }
         return appIDs + urls
     }
@@ -37,17 +34,17 @@ extension DomainStore {
     public func addExpectations(_ rows: [ExpectationRow]) throws {
         for row in rows {
             switch row.kind {
-            case .appID(let service, let appID):
+            case .appID(let e):
                 try execute("""
                     INSERT INTO expected_app_ids (domain_id, service, app_id) VALUES ($1, $2, $3)
                     ON CONFLICT DO NOTHING
-                    """, row.domainID, service, appID)
-            case .watchedURL(let url, let expected, let android):
+                    """, row.domainID, e.service, e.appID)
+            case .watchedURL(let e):
                 try execute("""
                     INSERT INTO watched_urls (domain_id, url, expected_outcome, expected_app_id, expected_android)
                     VALUES ($1, $2, CASE WHEN $3::text IS NULL THEN 'stays-in-browser' ELSE 'opens-app' END, $3, $4)
                     ON CONFLICT DO NOTHING
-                    """, row.domainID, url, expected, android)
+                    """, row.domainID, e.url, e.expectedAppID, e.android)
             }
         }
     }

@@ -8,10 +8,6 @@ public struct ExpectationStatus: Sendable, Equatable {
     public struct Outcome: Sendable, Equatable {
         public var actual: String
         public var holds: Bool
-        public init(actual: String, holds: Bool) {
-            self.actual = actual
-            self.holds = holds
-        }
     }
 
     public var watchedOutcomes: [String: Outcome] = [:]

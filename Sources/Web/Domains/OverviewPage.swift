@@ -48,26 +48,18 @@ public struct OverviewQuery: Sendable, Equatable {
     public var state: DomainState?
     /// Only the domains a platform counts for (see `OverviewFilter.platform`).
     public var platform: Platform?
-    public var search: String
-    public var sort: OverviewSort
-    public var descending: Bool
-    public var page: Int
-    public var pageSize: Int
+    public var search = ""
+    public var sort = OverviewSort.state
+    public var descending = false
+    public var page = 1
+    public var pageSize = 50
     /// Keyset navigation (see `OverviewFilter.after`): the page after / before the domain with this
     /// id; `page` then only numbers the page. The Next/Previous links carry them where the order allows.
     public var after: Int64?
     public var before: Int64?
+}
 
-    public init(state: DomainState? = nil, search: String = "", sort: OverviewSort = .state, descending: Bool = false,
-                page: Int = 1, pageSize: Int = 50) {
-        self.state = state
-        self.search = search
-        self.sort = sort
-        self.descending = descending
-        self.page = page
-        self.pageSize = pageSize
-    }
-
+extension OverviewQuery {
     /// Reads `?state=&q=&sort=&dir=&page=` leniently: anything unknown falls back to the default.
     public init(_ form: FormData) {
         self.init()

@@ -24,7 +24,7 @@ extension TesterHandlers {
             given = File(document: reading.document,
                          findings: Self.fileFindings(check.android?.findings ?? [], definition: AndroidFindingCatalog.definition(for:)),
                          source: "the current assetlinks.json of \(d.displayName) (version \(sha.prefix(12)))")
-            keys = AndroidResult.keys(try store.androidExpectations(domainIDs: [d.id]).map(AndroidAppExpectation.init(row:)))
+            keys = AndroidResult.keys(try store.androidExpectations(domainIDs: [d.id]).map(\.app))
         } else {
             return nil
         }
