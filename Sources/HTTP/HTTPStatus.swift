@@ -2,13 +2,11 @@
 public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public let code: Int
     public let reasonPhrase: String
+}
 
-    public init(code: Int, reasonPhrase: String) {
-        self.code = code
-        self.reasonPhrase = reasonPhrase
-    }
-
-    /// A status with the standard reason phrase for `code` (or "Status" for unknown codes).
+extension HTTPStatus {
+    /// A status with the standard reason phrase for `code` (or "Status" for unknown codes). Outside
+    /// this module a status is made only this way; a custom phrase is the memberwise init's, internal.
     public init(code: Int) {
         self.init(code: code, reasonPhrase: HTTPStatus.standardPhrase(code))
     }

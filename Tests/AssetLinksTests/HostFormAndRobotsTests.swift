@@ -1,4 +1,4 @@
-import AssetLinks
+@testable import AssetLinks
 import Testing
 import Vocabulary
 

@@ -1,6 +1,6 @@
 import Vocabulary
 import Foundation
-import Store
+@testable import Store
 import Testing
 import TestSupport
 @testable import Monitor

@@ -2,7 +2,7 @@ import Vocabulary
 import Foundation
 import Testing
 @testable import Monitor
-import Store
+@testable import Store
 
 @Suite struct DomainStatusTests {
     @Test(arguments: [(nil as Verdict?, DomainState.never, "never checked"), (.pass, .passing, "passing"), (.warn, .warning, "warnings"),

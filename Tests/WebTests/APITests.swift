@@ -1,6 +1,6 @@
 import Testing
 import Foundation
-import Store
+@testable import Store
 import Vocabulary
 import TestSupport
 import TextEncoding

@@ -1,7 +1,7 @@
 import AASA
 import AssetLinks
 import Foundation
-import Store
+@testable import Store
 import Testing
 import TestSupport
 import Vocabulary

@@ -17,11 +17,7 @@ public struct RobotsRules: Hashable, Sendable {
     public struct Rule: Hashable, Sendable {
         public var allow: Bool
         public var pattern: String
-
-        public init(allow: Bool, pattern: String) {
-            self.allow = allow
-            self.pattern = pattern
-        }
+        // Only the parser (and tests) build a rule: Swift's memberwise init, internal, is enough.
     }
 
     struct Group: Hashable, Sendable {

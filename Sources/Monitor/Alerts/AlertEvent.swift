@@ -13,12 +13,5 @@ public struct AlertEvent: Hashable, Sendable, Codable {
     /// One sentence saying what is wrong (or fine again), for subjects and webhook payloads.
     public var summary: String
     public var at: Date
-
-    public init(kind: Kind, key: AlertKey, severity: AlertSeverity, summary: String, at: Date) {
-        self.kind = kind
-        self.key = key
-        self.severity = severity
-        self.summary = summary
-        self.at = at
-    }
+    // Made only by Monitor's alert rules: Swift's memberwise init, internal, is enough.
 }

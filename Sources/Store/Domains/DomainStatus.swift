@@ -18,22 +18,10 @@ public struct DomainStatus: Hashable, Sendable {
     /// verdict, as the overview's columns and the API's `apple_state` / `android_state`); nil where
     /// the platform is not watched, does not count (no assetlinks.json, no Android app expected) or
     /// was not checked yet. `state` is the worse of the two, unmet expectations included.
-    public var platforms: WatchedPlatforms
+    public var platforms = WatchedPlatforms.both
     public var apple: DomainState?
     public var android: DomainState?
-
-    public init(host: String, state: DomainState, lastCheck: Date?, version: String?, openAlerts: [String],
-                reason: String? = nil, platforms: WatchedPlatforms = .both, apple: DomainState? = nil, android: DomainState? = nil) {
-        self.host = host
-        self.platforms = platforms
-        self.apple = apple
-        self.android = android
-        self.state = state
-        self.lastCheck = lastCheck
-        self.version = version
-        self.openAlerts = openAlerts
-        self.reason = reason
-    }
+    // Built only from a row (`domainStatuses`): Swift's memberwise init, internal, is enough.
 }
 
 extension DomainStore {
