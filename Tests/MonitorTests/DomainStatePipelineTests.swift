@@ -1,7 +1,7 @@
 import Vocabulary
 import AASA
 import Foundation
-import Store
+@testable import Store
 import Testing
 import TestSupport
 @testable import Monitor
@@ -50,8 +50,7 @@ import TestSupport
             #expect(DomainStatus.text([status], now: Date()).contains("↳ " + missing))
 
             // The overview's state, filter and counts, and /metrics' per-state counts.
-            let overview = try database.overview(OverviewFilter(state: .failing, search: "", sort: "state", descending: false,
-                                                                limit: 10, offset: 0))
+            let overview = try database.overview(OverviewFilter(state: .failing, sort: .state, pageSize: 10))
             #expect(overview.items.map(\.state) == [.failing] && overview.items.first?.reason == missing)
             #expect(overview.counts[.failing] == 1 && overview.counts[.passing] == nil)
             let failing = try database.monitorMetrics()

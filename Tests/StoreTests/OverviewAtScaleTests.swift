@@ -43,8 +43,8 @@ import Vocabulary
         var all: [OverviewFilter] = []
         for state in [nil] + DomainState.allCases.map(Optional.some) {
             for platform in [nil, Platform.apple, .android] {
-                all.append(OverviewFilter(state: state, search: "", sort: "state", descending: false, limit: 1000, offset: 0, platform: platform))
-                all.append(OverviewFilter(state: state, search: "", sort: "host", descending: false, limit: 1000, offset: 0, platform: platform))
+                all.append(OverviewFilter(state: state, platform: platform, sort: .state, pageSize: 1000))
+                all.append(OverviewFilter(state: state, platform: platform, sort: .host, pageSize: 1000))
             }
         }
         return all
@@ -69,7 +69,7 @@ import Vocabulary
                 #expect(fast.counts == reference, "\(f)")
                 // Pages cut the same order.
                 var page = f, rankedPage = ranked
-                (page.limit, page.offset, rankedPage.limit, rankedPage.offset) = (7, 14, 7, 14)
+                (page.pageSize, page.page, rankedPage.pageSize, rankedPage.page) = (7, 3, 7, 3)   // rows 15-21
                 #expect(try db.overview(page).items.map(\.id) == db.overview(rankedPage).items.map(\.id), "\(f)")
             }
             let everything = try db.overview(Self.filters()[0])
@@ -161,7 +161,7 @@ import Vocabulary
             try Self.seed(db)
             try db.execute("INSERT INTO domains (host, display_name) VALUES ('xn--bcher-kva.example', 'bücher.example')")
             func hosts(_ q: String) throws -> [String] {
-                try db.overview(OverviewFilter(state: nil, search: q, sort: "host", descending: false, limit: 100, offset: 0)).items.map(\.host)
+                try db.overview(OverviewFilter(search: q, sort: .host, pageSize: 100)).items.map(\.host)
             }
             #expect(try hosts("ÜCHER") == ["xn--bcher-kva.example"])
             #expect(try hosts("bcher-k") == ["xn--bcher-kva.example"])
@@ -180,9 +180,9 @@ import Vocabulary
         try TestPostgres.withDatabase { (db: Database) throws in
             try Self.seed(db)
             for var f in Self.filters() where f.allowsKeyset {
-                f.limit = 1000
+                f.pageSize = 1000
                 let all = try db.overview(f).items.map(\.id)
-                f.limit = 7
+                f.pageSize = 7
                 var forwards: [Int64] = []
                 var pages: [[Int64]] = []
                 while true {
@@ -201,9 +201,9 @@ import Vocabulary
                 }
                 f.before = nil
                 f.after = 999_999   // no such domain: the offset decides
-                f.offset = 7
+                f.page = 2   // rows 8-14
                 #expect(try db.overview(f).items.map(\.id) == Array(all.dropFirst(7).prefix(7)), "\(f)")
-                f.offset = 0
+                f.page = 1
             }
         }
     }

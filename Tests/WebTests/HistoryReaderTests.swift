@@ -54,8 +54,7 @@ import TestSupport
 
             let overview = client.get("/").bodyText
             #expect(plotted(overview, after: "<svg class=\"spark\"").count == repeats + 1)
-            let item = try #require(try db.overview(OverviewFilter(state: nil, search: "", sort: "host", descending: false,
-                                                                   limit: 10, offset: 0)).items.first)
+            let item = try #require(try db.overview(OverviewFilter(sort: .host, pageSize: 10)).items.first)
             #expect(item.latencies == (1...repeats).reversed().map { 100 + $0 * 20 } + [100])
         }
     }
@@ -64,8 +63,7 @@ import TestSupport
         try TestPostgres.withDatabase { (db: Database) throws in
             let history = try RecordedHistory(db: db, host: "spark.example")
             func latencies() throws -> [Int?] {
-                try #require(try db.overview(OverviewFilter(state: nil, search: "spark", sort: "host", descending: false,
-                                                            limit: 10, offset: 0)).items.first).latencies
+                try #require(try db.overview(OverviewFilter(search: "spark", sort: .host, pageSize: 10)).items.first).latencies
             }
             // Registered, never checked: no points (the fixed-width list's padding is not a point).
             #expect(try latencies().isEmpty)

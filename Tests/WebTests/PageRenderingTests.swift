@@ -2,6 +2,7 @@ import Vocabulary
 import Testing
 import AASA
 @testable import Web
+@testable import Store
 
 /// Every page rendered from view models whose every string is hostile: no `<script` may survive, and
 /// no `HTML(rendered:` may leak (an HTML value interpolated into a plain String by mistake).
@@ -24,14 +25,14 @@ import AASA
         let e = Self.evil
         let rows = (1...3).map { OverviewRow(id: Int64($0), host: e, displayHost: e, state: .failing, reason: e, lastCheck: 10,
                                              lastChange: 5, responseTimes: [1, nil, 3], openAlerts: 2) }
-        let m = OverviewModel(rows: rows, matching: 120, counts: [.failing: 3], query: OverviewQuery(search: e, page: 2), now: 100)
+        let m = OverviewModel(rows: rows, matching: 120, counts: [.failing: 3], query: OverviewFilter(search: e, page: 2), now: 100)
         let page = OverviewPage.render(m, viewer: viewer, flash: Flash(.error, e))
         expectSafe(page)
         #expect(page.rendered.contains("page 2 of 3"))
         #expect(page.rendered.contains("rel=\"prev\"") && page.rendered.contains("rel=\"next\""))
         #expect(page.rendered.contains("Register a domain"))
         #expect(!OverviewPage.render(m, viewer: readOnly).rendered.contains("Register a domain"))
-        let empty = OverviewModel(rows: [], matching: 0, counts: [:], query: OverviewQuery(), now: 0)
+        let empty = OverviewModel(rows: [], matching: 0, counts: [:], query: OverviewFilter(), now: 0)
         #expect(OverviewPage.render(empty, viewer: viewer).rendered.contains("No domains yet"))
     }
 

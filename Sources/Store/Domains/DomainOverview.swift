@@ -1,45 +1,45 @@
 import Foundation
 import Vocabulary
 
-/// The overview's filter, sort and page, as the Store understands them.
+/// How the overview is ordered; the raw values are the query string's `sort`.
+public enum OverviewSort: String, Sendable, CaseIterable {
+    case host, state, lastCheck = "last-check", lastChange = "last-change"
+}
+
+/// The overview's filter, sort and page: one type from the page's and the API's query string (read
+/// in Web) to the SQL here.
 public struct OverviewFilter: Sendable, Equatable {
     /// nil for all.
     public var state: DomainState?
-    public var search: String
-    /// `host`, `state`, `last-check`, `last-change`
-    public var sort: String
-    public var descending: Bool
-    public var limit: Int
-    public var offset: Int
     /// nil for all; `apple`: domains watched for Apple; `android`: domains Android counts for (watched
     /// for Android, and the site serves assetlinks.json or an Android app is expected of it).
     public var platform: Platform?
+    public var search = ""
+    public var sort = OverviewSort.state
+    public var descending = false
+    /// 1-based; the page starts at `offset` unless a keyset applies.
+    public var page = 1
+    public var pageSize = 50
     /// Keyset navigation: the page right after the domain with this id (the last of the page before),
-    /// or right before `before` (the first of the page after), in the page's order; `offset` is then
-    /// not used. Honoured where the order is an index's (`allowsKeyset`), so a deep page reads only
-    /// its own rows instead of skipping every row before it; elsewhere `offset` is.
+    /// or right before `before` (the first of the page after), in the page's order; `page` then only
+    /// numbers the page. Honoured where the order is an index's (`allowsKeyset`), so a deep page reads
+    /// only its own rows instead of skipping every row before it; elsewhere `offset` is.
     public var after: Int64?
     public var before: Int64?
-
-    public init(state: DomainState?, search: String, sort: String, descending: Bool, limit: Int, offset: Int, platform: Platform? = nil,
-                after: Int64? = nil, before: Int64? = nil) {
-        self.state = state
-        self.platform = platform
-        self.after = after
-        self.before = before
-        self.search = search
-        self.sort = sort
-        self.descending = descending
-        self.limit = limit
-        self.offset = offset
-    }
 }
 
 extension OverviewFilter {
+    /// Every domain, worst first, the first page of 50: the overview with no query string. (Swift's
+    /// memberwise init is internal; other modules start from this and set what they read.)
+    public static var unfiltered: OverviewFilter { OverviewFilter() }
+
+    var limit: Int { pageSize }
+    var offset: Int { (page - 1) * pageSize }
+
     /// The order is read from an index's start (no search; the state order or the host order,
     /// ascending): pages can be addressed by keyset (`after`, `before`).
     public var allowsKeyset: Bool {
-        search.isEmpty && !descending && (sort == "host" || !["last-check", "last-change"].contains(sort))
+        search.isEmpty && !descending && (sort == .host || sort == .state)
     }
 }
 
@@ -125,7 +125,7 @@ extension DomainStore {
         if let id = f.after ?? f.before, let row = try firstRow("SELECT lower(d.display_name) AS name, " + DomainState.sqlVerdictRank
                                                                    + " AS rank FROM domains d WHERE d.id = $1", id) {
             let rank = checking.contains(id) ? DomainState.checking.worstFirstRank : try row.decode("rank", as: Int.self)
-            cursor = (id, try row.decode("name"), f.sort == "host" ? 0 : rank)
+            cursor = (id, try row.decode("name"), f.sort == .host ? 0 : rank)
         }
         let backwards = cursor != nil && f.after == nil
         /// Keyset: rows past the cursor's key ($6 rank, $7 name, $8 id) in the walk's direction; all
@@ -140,7 +140,7 @@ extension DomainStore {
         }
         let direction: SQL = backwards ? " DESC" : ""
         let ordered: SQL
-        if f.sort == "host" {
+        if f.sort == .host {
             ordered = """
                 SELECT d.id, 0 AS state_rank, lower(d.display_name) AS name FROM domains d
                 -- $1, the domains being checked, is not needed in this order (typed, as every parameter must be).
@@ -187,14 +187,14 @@ extension DomainStore {
     /// with `matching`, how many do.
     private func rankedPage(_ f: OverviewFilter) throws -> [Row] {
         let order: SQL = switch (f.sort, f.descending) {
-        case ("host", false): "lower(d.display_name), d.id"
-        case ("host", true): "lower(d.display_name) DESC, d.id"
-        case ("last-check", false): "d.last_checked_at DESC NULLS LAST, d.id"
-        case ("last-check", true): "d.last_checked_at ASC NULLS FIRST, d.id"
-        case ("last-change", false): "d.last_changed_at DESC NULLS LAST, d.id"
-        case ("last-change", true): "d.last_changed_at ASC NULLS FIRST, d.id"
-        case (_, false): "state_rank, lower(d.display_name), d.id"
-        case (_, true): "state_rank DESC, lower(d.display_name), d.id"
+        case (.host, false): "lower(d.display_name), d.id"
+        case (.host, true): "lower(d.display_name) DESC, d.id"
+        case (.lastCheck, false): "d.last_checked_at DESC NULLS LAST, d.id"
+        case (.lastCheck, true): "d.last_checked_at ASC NULLS FIRST, d.id"
+        case (.lastChange, false): "d.last_changed_at DESC NULLS LAST, d.id"
+        case (.lastChange, true): "d.last_changed_at ASC NULLS FIRST, d.id"
+        case (.state, false): "state_rank, lower(d.display_name), d.id"
+        case (.state, true): "state_rank DESC, lower(d.display_name), d.id"
         }
         return try rows("""
             WITH listed AS (

@@ -221,13 +221,12 @@ enum DomainAPI {
 
     static func list(_ c: RequestContext, store: any DomainStore & CheckStore) throws -> WebResponse {
         let query = try APIRequest.query(c, listParameters)
-        var q = OverviewQuery(query)
+        var q = OverviewFilter(query)
         q.pageSize = query["per_page"].flatMap(APISchema.decimalInteger) ?? 100
         q.before = nil   // the API pages forward only
         // after pages by keyset where the order is an index's; elsewhere page decides (as the Store
         // does), so a request the schema allows is never refused for the combination.
-        let filter = DomainHandlers.filter(q)
-        let result = try store.overview(filter)
+        let result = try store.overview(q)
         struct Item: Encodable {
             let id: Int64, host: String, display_name: String, state: DomainState, reason: String?
             let last_checked_at: Date?, last_changed_at: Date?, open_alerts: Int
@@ -239,7 +238,7 @@ enum DomainAPI {
             /// The `after` of the next page (the last domain's id) when this one is full and the order allows keyset paging.
             let next_after: Int64?
         }
-        let nextAfter = filter.allowsKeyset && result.items.count == q.pageSize ? result.items.last?.id : nil
+        let nextAfter = q.allowsKeyset && result.items.count == q.pageSize ? result.items.last?.id : nil
         return APIResponses.json(Page(domains: result.items.map {
             Item(id: $0.id, host: $0.host, display_name: $0.displayName, state: $0.state, reason: $0.reason,
                  last_checked_at: $0.lastCheckedAt, last_changed_at: $0.lastChangedAt, open_alerts: $0.openAlerts,

@@ -9,7 +9,7 @@ import Store
 enum DomainHandlers {
     static func overview(_ c: RequestContext, store: any DomainStore) throws -> WebResponse {
         let viewer = try c.signedIn
-        let query = OverviewQuery(c.query)
+        let query = OverviewFilter(c.query)
         let flash = c.flash
         // Per role (the register button) and normalised query; the rest of the page is the same for
         // everyone. The per-user header is rendered per request by `SharedPage`.
@@ -22,16 +22,11 @@ enum DomainHandlers {
         return c.showing(flash, .html(parts: page.parts(for: viewer)))
     }
 
-    static func overviewModel(_ c: RequestContext, store: any DomainStore, _ query: OverviewQuery) throws -> OverviewModel {
-        let result = try store.overview(filter(query))
+    static func overviewModel(_ c: RequestContext, store: any DomainStore, _ query: OverviewFilter) throws -> OverviewModel {
+        let result = try store.overview(query)
         return OverviewModel(rows: result.items.map(row), matching: result.matching,
                              counts: result.counts,
                              query: query, now: c.nowEpoch)
-    }
-
-    static func filter(_ q: OverviewQuery) -> OverviewFilter {
-        OverviewFilter(state: q.state, search: q.search, sort: q.sort.rawValue, descending: q.descending,
-                       limit: q.pageSize, offset: (q.page - 1) * q.pageSize, platform: q.platform, after: q.after, before: q.before)
     }
 
     static func row(_ i: OverviewItem) -> OverviewRow {

@@ -1,3 +1,4 @@
+import Store
 import Vocabulary
 /// One row of the overview table.
 public struct OverviewRow: Sendable {
@@ -39,30 +40,12 @@ public struct OverviewRow: Sendable {
     }
 }
 
-public enum OverviewSort: String, Sendable, CaseIterable {
-    case host, state, lastCheck = "last-check", lastChange = "last-change"
-}
-
-/// What the overview shows: a page of rows plus the query that produced it.
-public struct OverviewQuery: Sendable, Equatable {
-    public var state: DomainState?
-    /// Only the domains a platform counts for (see `OverviewFilter.platform`).
-    public var platform: Platform?
-    public var search = ""
-    public var sort = OverviewSort.state
-    public var descending = false
-    public var page = 1
-    public var pageSize = 50
-    /// Keyset navigation (see `OverviewFilter.after`): the page after / before the domain with this
-    /// id; `page` then only numbers the page. The Next/Previous links carry them where the order allows.
-    public var after: Int64?
-    public var before: Int64?
-}
-
-extension OverviewQuery {
+/// The overview's query string, read and written: the Store's `OverviewFilter` is the page's query.
+/// The Next/Previous links carry `after` / `before` where the order allows.
+extension OverviewFilter {
     /// Reads `?state=&q=&sort=&dir=&page=` leniently: anything unknown falls back to the default.
     public init(_ form: FormData) {
-        self.init()
+        self = .unfiltered
         state = form["state"].flatMap(DomainState.init(rawValue:))
         platform = form["platform"].flatMap(Platform.init(rawValue:))
         search = String((form["q"] ?? "").trimmingCharacters(in: .whitespaces).prefix(200))
@@ -98,10 +81,10 @@ public struct OverviewModel: Sendable {
     public var matching: Int
     /// Domains per state, ignoring the filter, for the summary cards.
     public var counts: [DomainState: Int]
-    public var query: OverviewQuery
+    public var query: OverviewFilter
     public var now: Int64
 
-    public init(rows: [OverviewRow], matching: Int, counts: [DomainState: Int], query: OverviewQuery, now: Int64) {
+    public init(rows: [OverviewRow], matching: Int, counts: [DomainState: Int], query: OverviewFilter, now: Int64) {
         self.rows = rows
         self.matching = matching
         self.counts = counts
@@ -191,7 +174,7 @@ public enum OverviewPage {
         let pages = max(1, (m.matching + m.query.pageSize - 1) / m.query.pageSize)
         // Keyset links where the order is an index's: the next page starts after this page's last
         // domain, the previous one ends before its first, so a deep page costs what page 1 does.
-        let keyset = DomainHandlers.filter(m.query).allowsKeyset
+        let keyset = m.query.allowsKeyset
         let prevLink = m.query.link(page: m.query.page - 1, before: keyset && m.query.page > 2 ? m.rows.first?.id : nil)
         let nextLink = m.query.link(page: m.query.page + 1, after: keyset ? m.rows.last?.id : nil)
         let prev: HTML = m.query.page > 1 ? "<a class=\"button\" rel=\"prev\" href=\"\(prevLink)\">← Previous</a>" : .empty
