@@ -2,6 +2,7 @@ import Dispatch
 import Fetch
 import CShim
 import Store
+import Synchronization
 
 /// The crawler as a background service of a process (`serve`, `worker`): a scheduler loop on its own
 /// task, stopped with `stop()`, which waits until the checks in flight are recorded.
@@ -10,6 +11,11 @@ public final class CrawlerService: Sendable {
     private let stopSignal = StopSignal()
     private let finished = DispatchSemaphore(value: 0)
     private let trimEvery: Duration
+    /// The trim loop `start` began, cancelled by `stop`; `trimEnded` is signalled as it returns.
+    private let trimTask = Mutex<Task<Void, Never>?>(nil)
+    private let trimEnded = DispatchSemaphore(value: 0)
+    /// Trim loops started and not yet returned: what a test reads to see that `stop` leaves none.
+    let trimLoopsRunning = Mutex(0)
 
     /// `trimEvery`: how often freed heap memory is handed back to the kernel (`malloc_trim`).
     ///
@@ -34,18 +40,30 @@ public final class CrawlerService: Sendable {
             finished.signal()
         }
         let trimEvery = self.trimEvery
-        Task.detached(priority: .utility) {
-            while !stopSignal.isStopped {
-                try? await Task.sleep(for: trimEvery)
+        // Counted before the task runs, so the count is exact the moment `start` returns.
+        trimLoopsRunning.withLock { $0 += 1 }
+        let trim = Task.detached(priority: .utility) { [self] in
+            // A cancelled sleep throws: `stop` ends the loop at once rather than up to `trimEvery` later.
+            while (try? await Task.sleep(for: trimEvery)) != nil, !Task.isCancelled {
                 _ = cshim_malloc_trim(0)
             }
+            trimLoopsRunning.withLock { $0 -= 1 }
+            trimEnded.signal()
         }
+        trimTask.withLock { $0 = trim }
     }
 
-    /// Asks the loop to finish and blocks until it has (call from a thread, not the cooperative pool).
+    /// Asks the loop to finish and blocks until it has, and the trim loop with it (call from a thread,
+    /// not the cooperative pool).
     public func stop() {
         stopSignal.stop()
+        let trim = trimTask.withLock { task in
+            defer { task = nil }
+            return task
+        }
+        trim?.cancel()
         finished.wait()
+        if trim != nil { trimEnded.wait() }
         scheduler.pipeline.fetcher.shutdown()
     }
 }
