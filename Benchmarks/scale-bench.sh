@@ -11,7 +11,10 @@
 # (all due at once: checks/s), paced rounds (PACE, default 278,0.8: checks/s, or a fraction of the
 # backlog rate; scheduler lag p50/p99 of started − due), peak RSS per process, dead tuples; against
 # curl --parallel, the bare fetcher and a full-handshake loop (openssl s_time). Env: PACE,
-# BASELINE_HOSTS (10000), MAX_IN_FLIGHT (128), POOL_SIZE (4), NO_BUILD. Everything runs under nice -n 10.
+# BASELINE_HOSTS (10000), MAX_IN_FLIGHT (128), POOL_SIZE (4), NO_BUILD; SEED_FIRST_ROUND=K (the first
+# round on K domains, its state copied to the others: how 1M is run, SeedFirstRound.swift), PACE_DOMAINS=M
+# (a paced round covers the first M domains only), KEEP_DATA=DIR (keep the database). Everything runs
+# under nice -n 10 (NICE=-10 for a measured run in its own session, see the README).
 #
 # Builds aasa-monitor and ScaleBench in release (NO_BUILD=1 to use what is built), starts `serve`
 # (--no-crawl --no-notify: only the pages) on an embedded PostgreSQL under DATA_DIR (default: a fresh
@@ -35,8 +38,12 @@ if [ "${1:-}" = --round ]; then
   bin=$(swift build -c release --show-bin-path)
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')  load average: $(cut -d' ' -f1-3 /proc/loadavg)  $(nproc) cores"
   # stdbuf: each round is printed as it ends, also into a file (a run lasts an hour).
-  exec nice -n 10 stdbuf -oL "$bin/MonitorBench" --round "${2:-10000}" --workers "${3:-1,2,4}" --pace "${PACE:-278,0.8}" \
-    --baseline-hosts "${BASELINE_HOSTS:-10000}" --max-in-flight "${MAX_IN_FLIGHT:-128}" --pool-size "${POOL_SIZE:-4}"
+  extra=()
+  [ -n "${SEED_FIRST_ROUND:-}" ] && extra+=(--seed-first-round "$SEED_FIRST_ROUND")
+  [ -n "${PACE_DOMAINS:-}" ] && extra+=(--pace-domains "$PACE_DOMAINS")
+  [ -n "${KEEP_DATA:-}" ] && extra+=(--keep-data "$KEEP_DATA")
+  exec nice -n "${NICE:-10}" stdbuf -oL "$bin/MonitorBench" --round "${2:-10000}" --workers "${3:-1,2,4}" --pace "${PACE:-278,0.8}" \
+    --baseline-hosts "${BASELINE_HOSTS:-10000}" --max-in-flight "${MAX_IN_FLIGHT:-128}" --pool-size "${POOL_SIZE:-4}" "${extra[@]}"
 fi
 n=${1:-1000000}
 runs=${RUNS:-50}

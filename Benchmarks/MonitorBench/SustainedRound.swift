@@ -36,6 +36,14 @@ struct RoundOptions {
     var rssCurve = false
     /// Only the first round (every domain checked once, each for the first time): the RSS curve's run.
     var firstRoundOnly = false
+    /// `--seed-first-round K`: the real first round on K domains only; every other domain gets a copy of
+    /// the state a template's first check left (SeedFirstRound.swift), then the backlog round runs on all.
+    var seedFirstRound: Int?
+    /// `--pace-domains M`: a paced round covers only the first M domains (in the hash order of their
+    /// hosts), the rest wait: scheduler lag on the N-domain database without pacing all N.
+    var paceDomains: Int?
+    /// `--keep-data DIR`: keep each N's data directory (DIR/round-N) instead of deleting it.
+    var keepData: String?
 }
 
 /// A process's memory from /proc/PID/status, in kB: VmRSS (now), VmHWM (its peak), RssAnon (private).
@@ -277,9 +285,11 @@ private func roundsFor(_ n: Int, options: RoundOptions, fleet: TestTLSFleet, bin
     print(String(format: "baselines on %d of the host names: curl --parallel (AASA + assetlinks.json) %.0f hosts/s; bare fetcher (the platforms' own fetches) %.0f checks/s",
                  baselineHosts.count, curl, fetcher.rate))
 
-    let data = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-round-\(UUID().uuidString)")
+    // --keep-data DIR: the run's data directory (database and process logs) stays, one per N.
+    let data = options.keepData.map { URL(fileURLWithPath: $0).appendingPathComponent("round-\(n)") }
+        ?? FileManager.default.temporaryDirectory.appendingPathComponent("aasa-round-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: data) }
+    defer { if options.keepData == nil { try? FileManager.default.removeItem(at: data) } else { print("kept the data directory: \(data.path)") } }
     let logs = data.appendingPathComponent("logs")
     try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
     let dataDirectory = data.appendingPathComponent("db").path
@@ -330,6 +340,7 @@ private func roundsFor(_ n: Int, options: RoundOptions, fleet: TestTLSFleet, bin
     defer { database.close() }
     if options.statements { try database.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements") }
     // The columns `createDomain` writes (no expectations), in one statement instead of N.
+    let registering = Date()
     try database.execute("""
         INSERT INTO domains (host, display_name, wildcard, interval_seconds, badge_enabled, next_check_at, platforms)
         SELECT 'e' || g || '.fleet.test', 'e' || g || '.fleet.test', false, 3600, false, now() + interval '1 day', 'both'
@@ -337,6 +348,8 @@ private func roundsFor(_ n: Int, options: RoundOptions, fleet: TestTLSFleet, bin
         """, n)
     try database.execute("CREATE TABLE bench_due (domain_id bigint PRIMARY KEY, due_at timestamptz NOT NULL)")
     try database.execute("VACUUM ANALYZE")
+    print(String(format: "registered %d domains in %.1f s (one INSERT, then VACUUM ANALYZE); database %.1f MB", n,
+                 Date().timeIntervalSince(registering), try databaseMegabytes(database)))
 
     let sampler = RoundSampler(database: database, dataDirectory: dataDirectory)
     sampler.track("serve", pid: serve.processIdentifier)
@@ -344,9 +357,6 @@ private func roundsFor(_ n: Int, options: RoundOptions, fleet: TestTLSFleet, bin
     defer { sampler.stop() }
 
     var round = 0
-    /// Makes the round's domains due and waits until each has had the round's check; returns when the
-    /// due times were written and when the last check was recorded. A round that makes no progress for
-    /// ten minutes (a check that keeps failing waits out its lease) is reported as it stands.
     var transactions = 0
     var workerPIDs: [Int32] = []
     let nginx = fleetNginx(fleet)
@@ -361,102 +371,208 @@ private func roundsFor(_ n: Int, options: RoundOptions, fleet: TestTLSFleet, bin
     func committed() throws -> Int {
         try database.value("SELECT xact_commit::bigint FROM pg_stat_database WHERE datname = current_database()")
     }
-    func runRound(due: () throws -> Void) throws -> (start: Date, end: Date) {
+    /// Check rows and repeat rows written so far, from PostgreSQL's own counters: a read of two
+    /// statistics entries instead of a count over a million domain rows every second. The counters lag
+    /// by up to a second or so (a backend reports when it goes idle), so the end of a round is confirmed
+    /// by an exact count and timed by the last check's own finish.
+    func written() throws -> Int {
+        try database.value("SELECT coalesce(sum(n_tup_ins), 0)::bigint FROM pg_stat_user_tables WHERE relname IN ('checks', 'check_repeats')")
+    }
+    /// Domains of the round still unchecked: every domain, or only those with a due time in bench_due.
+    func unchecked(_ scoped: Bool) throws -> Int {
+        scoped ? try database.value("SELECT count(*)::int FROM domains WHERE check_round < $1 AND id IN (SELECT domain_id FROM bench_due)", round)
+            : try database.value("SELECT count(*)::int FROM domains WHERE check_round < $1", round)
+    }
+    /// Makes the round's domains due and waits until each of the `expected` has had the round's check
+    /// (`scoped`: the domains listed in bench_due, else every domain); returns when the due times were
+    /// written and when the last check finished. A round that makes no progress for ten minutes (a
+    /// check that keeps failing waits out its lease) is reported as it stands.
+    func runRound(expected: Int, scoped: Bool = false, due: () throws -> Void) throws -> (start: Date, end: Date) {
         round += 1
         transactions = try committed()
         cpuBefore = cpu()
         try due()
         if options.statements { try database.execute("SELECT pg_stat_statements_reset()") }
         let start = Date()
-        var left = Int.max, progressed = Date(), nextPoint = 0
+        let writtenBefore = try written()
+        var progressed = Date(), lastDone = 0, nextPoint = 0, exactAt = Date()
         while true {
-            let now: Int = try database.value("SELECT count(*)::int FROM domains WHERE check_round < $1", round)
-            if options.rssCurve, n - now >= nextPoint || now == 0 {
+            let done = min(try written() - writtenBefore, expected)
+            if options.rssCurve, done >= nextPoint {
                 // Checked so far against each worker's resident memory now and at its peak, in MB.
                 let memory = workerPIDs.map { ProcessMemory(pid: $0).map { String(format: "%.1f/%.1f", Double($0.rss) / 1024, Double($0.peak) / 1024) } ?? "-" }
-                print("  rss-curve round \(round): \(n - now) checked, worker VmRSS/VmHWM MB \(memory.joined(separator: " "))")
-                nextPoint = n - now + max(n / 50, 1)
+                print("  rss-curve round \(round): \(done) checked, worker VmRSS/VmHWM MB \(memory.joined(separator: " "))")
+                nextPoint = done + max(expected / 50, 1)
             }
-            if now == 0 { break }
-            if now < left { left = now; progressed = Date() }
+            // The exact count scans every domain row: only when the counters say the round is done, or once a minute.
+            if done >= expected || Date() >= exactAt {
+                if try unchecked(scoped) == 0 { break }
+                exactAt = Date().addingTimeInterval(done >= expected ? 2 : 60)
+            }
+            if done > lastDone { lastDone = done; progressed = Date() }
             if Date().timeIntervalSince(progressed) > 600 {
-                print("  round \(round): \(now) domains not checked after ten minutes without progress; counted as they stand")
+                print("  round \(round): \(try unchecked(scoped)) domains not checked after ten minutes without progress; counted as they stand")
                 break
             }
             Thread.sleep(forTimeInterval: 1)
         }
-        let end = Date()
+        // The round ends at its last check's finish, not at the poll that saw it.
+        let last: Date? = scoped
+            ? try database.value("SELECT max(last_checked_at) FROM domains WHERE id IN (SELECT domain_id FROM bench_due)")
+            : try database.value("SELECT max(last_checked_at) FROM domains")
+        let end = max(start, min(last ?? Date(), Date()))
         transactions = try committed() - transactions
-        cpuSpent = zip(cpu(), cpuBefore).map { ($0.0, ($0.1 - $1.1) * 1000 / Double(max(n, 1))) }
-        if options.statements { try printStatements(database, checks: n, round: round) }
+        cpuSpent = zip(cpu(), cpuBefore).map { ($0.0, ($0.1 - $1.1) * 1000 / Double(max(expected, 1))) }
+        if options.statements { try printStatements(database, checks: expected, round: round) }
         return (start, end)
     }
     func allDue() throws { try database.execute("UPDATE domains SET next_check_at = now() - interval '1 second'") }
-    func rate(_ span: (start: Date, end: Date)) -> Double { Double(n) / max(span.end.timeIntervalSince(span.start), 1e-9) }
+    func rate(_ span: (start: Date, end: Date), _ count: Int = n) -> Double { Double(count) / max(span.end.timeIntervalSince(span.start), 1e-9) }
 
-    var rows: [RoundRow] = []
-    for count in options.workers {
-        var workers: [Process] = []
+    var workers: [Process] = []
+    func startWorkers(_ count: Int) throws {
         for index in 0..<count {
             var arguments = ["worker", "--data-dir", dataDirectory, "--migrations-dir", migrations, "--no-notify",
                              "--worker-id", "round\(index)", "--max-in-flight", "\(options.maxInFlight)", "--pool-size", "\(options.poolSize)",
                              "--allow-private-addresses", "--ca-file", fleet.caFile, "--cdn-base", fleet.cdnBase,
                              "--google-dal-base", fleet.googleDALBase] + fleet.connectTo.flatMap { ["--connect-to", $0] }
             if let poll = options.pollSeconds { arguments += ["--poll-seconds", "\(poll)"] }
-            let worker = try launch("worker\(count)-\(index)", arguments)
+            let worker = try launch("worker\(count)-\(index)-r\(round + 1)", arguments)
             workers.append(worker)
             workerPIDs.append(worker.processIdentifier)
             sampler.track("worker\(index)", pid: worker.processIdentifier)
         }
-        func row(_ kind: String, rate: Double, target: Double? = nil, lag: SchedulerLag? = nil, load: String) -> RoundRow {
-            RoundRow(workers: count, kind: kind, rate: rate, target: target, lag: lag, peaks: sampler.reset(), load: load,
-                     transactionsPerCheck: Double(transactions) / Double(max(n, 1)), cpuPerCheck: cpuSpent)
+    }
+    /// SIGTERM, and again after 15 s: a worker was seen to miss the first one (it kept waiting in
+    /// Worker.run with the signal taken by libdispatch's handler and no event delivered; the second one
+    /// stopped it). After 30 s it is killed, so the bench never hangs on a worker.
+    func stopWorkers() {
+        for index in 0..<workers.count { sampler.untrack("worker\(index)") }
+        for worker in workers { worker.terminate() }
+        for (index, worker) in workers.enumerated() {
+            let began = Date()
+            var resent = false
+            while worker.isRunning {
+                let waited = Date().timeIntervalSince(began)
+                if waited > 15, !resent {
+                    print("  worker \(index) (pid \(worker.processIdentifier)) still running 15 s after SIGTERM: sent SIGTERM again")
+                    worker.terminate()
+                    resent = true
+                } else if waited > 30 {
+                    print("  worker \(index) (pid \(worker.processIdentifier)) still running 30 s after SIGTERM: killed")
+                    kill(worker.processIdentifier, SIGKILL)
+                    break
+                }
+                usleep(100_000)
+            }
+            worker.waitUntilExit()
         }
+        workers = []
+        workerPIDs = []
+    }
+    defer { stopWorkers() }
+
+    var rows: [RoundRow] = []
+    func row(_ count: Int, _ kind: String, rate: Double, checks: Int = n, target: Double? = nil, lag: SchedulerLag? = nil, load: String) -> RoundRow {
+        RoundRow(workers: count, kind: kind, rate: rate, target: target, lag: lag, peaks: sampler.reset(), load: load,
+                 transactionsPerCheck: Double(transactions) / Double(max(checks, 1)), cpuPerCheck: cpuSpent)
+    }
+    /// Seeded: every domain is due already (the seed wrote it, no workers running): the first backlog
+    /// round needs no UPDATE of every row, whose million dead tuples the round would otherwise vacuum.
+    var dueAlready = false
+    var seededLastCheckID: Int64 = 0
+    if let templates = options.seedFirstRound, templates < n, !options.firstRoundOnly {
+        let count = options.workers.first ?? 1
+        try startWorkers(count)
+        _ = sampler.reset()
+        let load = loadAverage()
+        let span = try runRound(expected: templates, scoped: true) {
+            try database.execute("""
+                WITH t AS (UPDATE domains SET next_check_at = now() - interval '1 second' WHERE host ~ '^e[0-9]+\\.fleet\\.test$'
+                             AND substr(split_part(host, '.', 1), 2)::bigint < $1 RETURNING id, next_check_at)
+                INSERT INTO bench_due SELECT id, next_check_at FROM t
+                """, templates)
+        }
+        rows.append(row(count, "first round of the \(templates) templates (every check stores both files)", rate: rate(span, templates),
+                        checks: templates, load: "\(load) → \(loadAverage())"))
+        print(rows.last.map(describe) ?? "")
+        usleep(1_200_000)
+        rows[rows.count - 1].peaks = mergePeaks(rows[rows.count - 1].peaks, sampler.reset())
+        stopWorkers()
+        let seeding = Date()
+        let copies = try seedFirstRound(database, templates: templates, due: Date().addingTimeInterval(-1))
+        let seeded = Date().timeIntervalSince(seeding)
+        try database.execute("TRUNCATE bench_due")
+        try database.execute("VACUUM ANALYZE")
+        print(String(format: "seeded the first round's state of %d domains from %d templates in %.0f s, then VACUUM ANALYZE %.0f s; database %.1f MB",
+                     n - templates, templates, seeded, Date().timeIntervalSince(seeding) - seeded, try databaseMegabytes(database)))
+        for copy in copies {
+            print("  \(copy.table): \(copy.templateRows) template rows, \(copy.copiedRows) rows written for the others, "
+                  + String(format: "%.1f s", copy.seconds))
+        }
+        seededLastCheckID = try database.value("SELECT coalesce(max(id), 0) FROM checks")
+        dueAlready = true
+    }
+
+    for count in options.workers {
+        try startWorkers(count)
         _ = sampler.reset()
         if round == 0 {
             let load = loadAverage()
-            let span = try runRound(due: allDue)
-            rows.append(row("first round (every check stores both files)", rate: rate(span), load: "\(load) → \(loadAverage())"))
+            let span = try runRound(expected: n, due: allDue)
+            rows.append(row(count, "first round (every check stores both files)", rate: rate(span), load: "\(load) → \(loadAverage())"))
             print(rows.last.map(describe) ?? "")
         }
         if !options.firstRoundOnly {
             var load = loadAverage()
-            let backlog = rate(try runRound(due: allDue))
-            rows.append(row("backlog round (all due at once)", rate: backlog, load: "\(load) → \(loadAverage())"))
+            let seeded = dueAlready
+            let span = try runRound(expected: n) { if !dueAlready { try allDue() } }
+            dueAlready = false
+            let backlog = rate(span)
+            rows.append(row(count, seeded ? "backlog round (all due at once; seeded first round)" : "backlog round (all due at once)",
+                            rate: backlog, load: "\(load) → \(loadAverage())"))
             print(rows.last.map(describe) ?? "")
+            if seeded { print("  " + (try seedSelfCheck(database, since: span.start, lastCheckID: seededLastCheckID))) }
             for pace in options.paces {
                 let target = pace > 1 ? pace : pace * backlog
+                // A window of the first M domains (in the hash order): scheduler lag at N without pacing all N.
+                let window = min(options.paceDomains ?? n, n)
                 load = loadAverage()
                 var dueFrom = Date()
-                let span = try runRound {
+                let span = try runRound(expected: window, scoped: window < n) {
                     // Due times spread over the round in the order of a hash of the host, as SchedulePolicy's slots
                     // spread an interval; the first a moment from now, after this statement has committed. The due
                     // times are kept in the same statement: a domain checked at once moves its next_check_at on.
-                    dueFrom = Date().addingTimeInterval(max(2, Double(n) / 20_000))
+                    dueFrom = Date().addingTimeInterval(max(2, Double(window) / 20_000))
                     try database.execute("TRUNCATE bench_due")
                     try database.execute("""
                         WITH r AS (SELECT id, row_number() OVER (ORDER BY md5(host)) - 1 AS k FROM domains),
                         u AS (UPDATE domains d SET next_check_at = $1::timestamptz + make_interval(secs => r.k / $2::float8) FROM r
-                              WHERE d.id = r.id RETURNING d.id, d.next_check_at)
+                              WHERE d.id = r.id AND r.k < $3 RETURNING d.id, d.next_check_at)
                         INSERT INTO bench_due SELECT id, next_check_at FROM u
-                        """, dueFrom, target)
+                        """, dueFrom, target, window)
+                    if window < n {
+                        // The rest of the domains wait until the window is over: only the window's checks are paced.
+                        try database.execute("""
+                            UPDATE domains SET next_check_at = now() + interval '1 day'
+                            WHERE next_check_at < $1::timestamptz + make_interval(secs => $2::float8 / $3::float8 + 600)
+                              AND id NOT IN (SELECT domain_id FROM bench_due)
+                            """, dueFrom, window, target)
+                    }
                 }
                 let lag = try schedulerLag(database, since: dueFrom.addingTimeInterval(-1))
-                rows.append(row("paced round", rate: Double(n) / max(span.end.timeIntervalSince(dueFrom), 1e-9), target: target, lag: lag,
-                                load: "\(load) → \(loadAverage())"))
+                let kind = window < n ? "paced window of \(window) domains" : "paced round"
+                rows.append(row(count, kind, rate: Double(window) / max(span.end.timeIntervalSince(dueFrom), 1e-9), checks: window,
+                                target: target, lag: lag, load: "\(load) → \(loadAverage())"))
                 print(rows.last.map(describe) ?? "")
             }
         }
         // VmHWM is the kernel's own peak for each process: read it before the workers go.
         usleep(1_200_000)
         rows[rows.count - 1].peaks = mergePeaks(rows[rows.count - 1].peaks, sampler.reset())
-        for index in 0..<count { sampler.untrack("worker\(index)") }
-        for worker in workers { worker.terminate() }
-        for worker in workers { worker.waitUntilExit() }
-        workerPIDs = []
+        stopWorkers()
     }
-    let size: Int = try database.value("SELECT pg_database_size(current_database())")
-    print(String(format: "database after the rounds: %.1f MB", Double(size) / 1e6))
+    print(String(format: "database after the rounds: %.1f MB", try databaseMegabytes(database)))
     return (rows, (curl, fetcher.rate))
 }
 
@@ -520,4 +636,8 @@ private func schedulerLag(_ database: Database, since: Date) throws -> Scheduler
         FROM lag
         """, since).first else { return (0, 0, 0, 0) }
     return (try row.decode("p50"), try row.decode("p99"), try row.decode("worst"), try row.decode("n"))
+}
+
+private func databaseMegabytes(_ database: Database) throws -> Double {
+    Double(try database.value("SELECT pg_database_size(current_database())", as: Int.self)) / 1e6
 }

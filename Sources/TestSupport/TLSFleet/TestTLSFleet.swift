@@ -121,6 +121,18 @@ public final class TestTLSFleet: @unchecked Sendable {
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
     }
 
+    /// Makes the fake CDN serve `body` as its copy of every host that has no copy of its own (written with
+    /// `serveCDNCopy`) and no scenario: one file for a benchmark's million names instead of a million.
+    /// Before this is called such a host gets Apple's 404 for a host it has no file of.
+    public func serveDefaultCDNCopy(_ body: [UInt8]) throws {
+        let file = directory.appendingPathComponent("cdn/\(Self.defaultCDNCopy)")
+        try Self.write(body, to: file)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
+    }
+
+    /// The default copy's path under the CDN's root: outside /a/v1/, so no host's own URL can name it.
+    private static let defaultCDNCopy = "default-copy"
+
     /// Every request nginx has answered so far, in the order it logged them (written as each completes).
     public func requests() -> [FleetRequest] {
         let text = (try? String(contentsOf: directory.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
@@ -227,10 +239,11 @@ public final class TestTLSFleet: @unchecked Sendable {
                 \(tls(wildcard))
                 root \(cdnRoot.path);
                 \(cdnLocations.joined(separator: "\n    "))
-                # Any other host: the copy written with serveCDNCopy, else Apple's answer for a host it has no file of.
+                # Any other host: the copy written with serveCDNCopy, else the default copy (serveDefaultCDNCopy),
+                # else Apple's answer for a host it has no file of.
                 location /a/v1/ {
                     default_type application/json;
-                    try_files $uri @nocopy;
+                    try_files $uri /\(defaultCDNCopy) @nocopy;
                 }
                 location @nocopy {
                     add_header Apple-Failure-Reason "SWCERR00101 Bad HTTP Response: 404 Not Found" always;
