@@ -89,12 +89,19 @@ extension Database {
         // every day before today a row per domain and day.
         try rollUpRepeats(olderThan: .seconds(retentionDays * 86_400))
         try packRepeats(before: Self.startOfTodayUTC())
+        // Each platform's state and the verdict they make, as the pipeline judges the latest check
+        // (migration 0061's rule in SQL; 0062 refuses a row whose states do not make its verdict).
         try execute("""
             UPDATE domains d SET last_check_id = c.id, last_changed_at = c.started_at,
               last_reason = (SELECT f->>'message' FROM jsonb_array_elements(c.findings) f
                              ORDER BY CASE f->>'severity' WHEN 'error' THEN 0 WHEN 'warning' THEN 1 WHEN 'deprecation' THEN 2 ELSE 3 END
-                             LIMIT 1)
-            FROM (SELECT DISTINCT ON (domain_id) domain_id, id, started_at, findings FROM checks ORDER BY domain_id, started_at DESC) c
+                             LIMIT 1),
+              last_apple_state = aasa_apple_state(d.platforms, true, c.verdict, c.expectations),
+              last_android_state = aasa_android_state(d.platforms, true, c.android),
+              last_verdict = aasa_verdict_of_states(aasa_apple_state(d.platforms, true, c.verdict, c.expectations),
+                                                    aasa_android_state(d.platforms, true, c.android))
+            FROM (SELECT DISTINCT ON (domain_id) domain_id, id, started_at, findings, verdict, expectations, android FROM checks
+                  ORDER BY domain_id, started_at DESC) c
             WHERE c.domain_id = d.id
             """)
         // The per-verdict counters, latency histograms and sparklines every check adds to.
@@ -136,7 +143,7 @@ extension Database {
             """, days)
         try packRepeats(before: Self.startOfTodayUTC())
         try execute("""
-            UPDATE domains d SET last_check_id = c.id FROM checks c WHERE c.domain_id = d.id AND d.host LIKE 'busy%'
+            UPDATE domains d SET last_check_id = c.id, last_apple_state = 'pass' FROM checks c WHERE c.domain_id = d.id AND d.host LIKE 'busy%'
             """)
         try execute("SELECT aasa_recount_domain_stats()")
         try execute("VACUUM ANALYZE")

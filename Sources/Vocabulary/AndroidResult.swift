@@ -61,7 +61,7 @@ public struct AndroidResult: Hashable, Sendable, Codable {
 
     /// Whether Android counts for a domain with this platform setting: watched for Android only (its
     /// owner chose Android, so it counts whatever the site serves), or for both where `isWatched`.
-    /// The pages, the API and the alert rules ask this; `AndroidResult.sqlAndroidVerdict` is its SQL.
+    /// `DomainVerdict` and the alert rules ask this; migration 0061's `aasa_android_state` is its SQL.
     public func counts(for platforms: WatchedPlatforms) -> Bool {
         platforms == .android || (platforms.watches(.android) && isWatched)
     }

@@ -105,7 +105,7 @@ import TestSupport
             let next = Date().addingTimeInterval(3600)
             func repeated(_ domain: LeasedDomain, key: String? = nil) -> RepeatRecord {
                 RepeatRecord(domainID: domain.id, attemptKey: key ?? domain.attemptKey, finishedAt: Date(), verdict: .warn,
-                             latencyMilliseconds: 7, consecutiveFailures: 0, nextCheckAt: next, versions: [VersionKey(.apple, sha256: sha)])
+                             states: PlatformStates(apple: .warn), latencyMilliseconds: 7, consecutiveFailures: 0, nextCheckAt: next, versions: [VersionKey(.apple, sha256: sha)])
             }
             let batch = [repeated(leased[0]), repeated(leased[1]), repeated(leased[2], key: "stale"), repeated(leased[0])]
             #expect(try database.recordRepeats(batch) == [leased[0].id, leased[1].id])
@@ -134,7 +134,7 @@ import TestSupport
                     group.addTask {
                         let key = index % 10 == 0 ? "stale" : domain.attemptKey
                         return (domain.id, try await writer.write(RepeatRecord(
-                            domainID: domain.id, attemptKey: key, finishedAt: Date(), verdict: .pass, latencyMilliseconds: 3,
+                            domainID: domain.id, attemptKey: key, finishedAt: Date(), verdict: .pass, states: PlatformStates(apple: .pass), latencyMilliseconds: 3,
                             consecutiveFailures: 0, nextCheckAt: Date().addingTimeInterval(60), versions: [])))
                     }
                 }
@@ -159,7 +159,8 @@ import TestSupport
                     group.addTask {
                         do {
                             _ = try await writer.write(RepeatRecord(domainID: Int64(id), attemptKey: "k", finishedAt: Date(),
-                                                                    verdict: .pass, latencyMilliseconds: 1, consecutiveFailures: 0,
+                                                                    verdict: .pass, states: PlatformStates(apple: .pass),
+                                                                    latencyMilliseconds: 1, consecutiveFailures: 0,
                                                                     nextCheckAt: Date(), versions: []))
                             return false
                         } catch let error as DatabaseError {

@@ -27,11 +27,12 @@ import TestSupport
 
             for events in [opened.events, escalated.events] {
                 let domain = try #require(try database.leaseDueDomains(limit: 1, lease: .seconds(60), worker: "w").first)
-                let record = CheckRecord(
+                var record = CheckRecord(
                     domainID: domain.id, attemptKey: domain.attemptKey, startedAt: Date(), finishedAt: Date(), verdict: .warn,
                     version: nil, changed: true, latencyMilliseconds: 5, findings: [], transport: CheckTransport(),
                     expectations: ExpectationResults(), summaryJSON: "{}", eventsJSON: "[]", consecutiveFailures: 0, nextCheckAt: Date(),
                     streaks: nil, alertChanges: events.map { AlertChange(event: $0, domain: domain, findings: []) })
+                record.platformStates = PlatformStates(apple: .warn)   // Apple's file, no expectations
                 guard case .recorded = try database.record(record) else {
                     Issue.record("not recorded")
                     return

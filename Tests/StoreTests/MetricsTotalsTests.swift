@@ -32,19 +32,19 @@ import Vocabulary
                     + (try buckets.map { try $0.decode("b", as: Int.self) })
                 for (i, v) in values.enumerated() where i < counters.count { counters[i] += v }
             }
+            // A platform's error codes where that platform's state fails (migration 0061): the domain's
+            // own column, the codes read from its latest check's findings.
             var codes: [String: Int] = [:]
             for r in try db.rows("""
                 SELECT f->>'code' AS code, count(DISTINCT d.id) AS n FROM domains d JOIN checks c ON c.id = d.last_check_id,
                   jsonb_array_elements(c.findings) f
-                WHERE d.platforms <> 'android' AND c.verdict = 'fail' AND f->>'severity' = 'error' GROUP BY 1
+                WHERE d.last_apple_state = 'fail' AND f->>'severity' = 'error' GROUP BY 1
                 """) { codes[try r.decode("code")] = try r.decode("n") }
             var android: [String: Int] = [:]
             for r in try db.rows("""
                 SELECT f->>'code' AS code, count(DISTINCT d.id) AS n FROM domains d JOIN checks c ON c.id = d.last_check_id,
                   jsonb_array_elements(c.android->'findings') f
-                WHERE c.android->>'verdict' = 'fail' AND f->>'severity' = 'error' AND (d.platforms = 'android' OR (d.platforms = 'both'
-                  AND ((c.android->>'serves')::boolean OR jsonb_array_length(c.android->'identities') > 0)))
-                GROUP BY 1
+                WHERE d.last_android_state = 'fail' AND f->>'severity' = 'error' GROUP BY 1
                 """) { android[try r.decode("code")] = try r.decode("n") }
             return FromScratch(counters: counters, codes: codes, android: android)
         }
@@ -89,8 +89,32 @@ import Vocabulary
             summaryJSON: "{}", eventsJSON: "[]", consecutiveFailures: verdict == .fail ? 1 : 0, nextCheckAt: now.addingTimeInterval(3600),
             streaks: nil, alertChanges: alert.map { [$0] } ?? [])
         record.android = android
+        // The states the pipeline's DomainVerdict gives a check without expectations of a domain watched
+        // for both (Android counts where the site serves a file or an app is expected) or Android only.
+        let platforms: WatchedPlatforms = try db.value("SELECT platforms FROM domains WHERE id = $1", domain)
+        record.platformStates = Self.states(platforms: platforms, verdict: verdict, android: android)
+        record.domainVerdict = [record.platformStates.apple, record.platformStates.android].compactMap { $0 }.max() ?? .pass
         let outcome = try db.record(record)
         guard case .recorded = outcome else { Issue.record("not recorded: \(outcome)"); return }
+    }
+
+    /// Each platform's state as `DomainVerdict` judges a check with no expectations, under `platforms`.
+    static func states(platforms: WatchedPlatforms, verdict: Verdict, android: AndroidResult?) -> PlatformStates {
+        switch platforms {
+        case .android: PlatformStates(android: android?.verdict)
+        case .apple: PlatformStates(apple: verdict)
+        case .both: PlatformStates(apple: verdict, android: android.flatMap { $0.isWatched ? $0.verdict : nil })
+        }
+    }
+
+    /// Re-measures `domain` under its platform setting as `DomainVerdict.reevaluate` does after an edit
+    /// (the registry's way to change the setting): the states and the verdict they make.
+    static func remeasure(_ db: Database, _ domain: Int64, android: AndroidResult?) throws {
+        let row = try #require(try db.firstRow("SELECT platforms, last_check_id, c.verdict FROM domains d JOIN checks c ON c.id = d.last_check_id "
+                                               + "WHERE d.id = $1", domain))
+        let states = states(platforms: try row.decode("platforms"), verdict: try row.decode("verdict"), android: android)
+        #expect(try db.setDomainState(domainID: domain, verdict: [states.apple, states.android].compactMap { $0 }.max() ?? .pass,
+                                       reason: nil, platforms: states, expectations: nil, basedOnCheck: try row.decode("last_check_id")))
     }
 
     /// A platform's codes count where that platform fails in the latest check (migration 0054), not
@@ -170,14 +194,19 @@ import Vocabulary
             try Self.changedCheck(db, ids[7], verdict: .fail, codes: ["http-status"], latency: 50, android: missing)
             try Self.expectKeptEqualsFromScratch(db, "after Android checks")
             #expect(try db.monitorMetrics().failingByCode[.android] == ["http-status": 1, "invalid-json": 1])
-            // The platform setting moves a domain's Android codes in and out without a check.
+            // The platform setting moves a domain's Android codes in and out without a check, with the
+            // re-measure that goes with it (DomainRegistry.edit, a config apply).
             try db.execute("UPDATE domains SET platforms = 'apple' WHERE id = $1", ids[6])
+            try Self.remeasure(db, ids[6], android: broken)
             try Self.expectKeptEqualsFromScratch(db, "after a switch to Apple only")
             #expect(try db.monitorMetrics().failingByCode[.android] == ["http-status": 1])
             try db.execute("UPDATE domains SET platforms = 'android' WHERE id = $1", ids[7])
+            try Self.remeasure(db, ids[7], android: missing)
             try Self.expectKeptEqualsFromScratch(db, "after a switch to Android only")
             #expect(try db.monitorMetrics().failingByCode[.android] == ["http-status": 2])
             try db.execute("UPDATE domains SET platforms = 'both' WHERE id = ANY($1)", SQLArray([ids[6], ids[7]]))
+            try Self.remeasure(db, ids[6], android: broken)
+            try Self.remeasure(db, ids[7], android: missing)
             try Self.expectKeptEqualsFromScratch(db, "after both back to both")
 
             // A batch of repeats in one statement, as the pipeline's RepeatWriter writes them.
@@ -185,8 +214,9 @@ import Vocabulary
             for (i, id) in ids.prefix(4).enumerated() {
                 try db.execute("UPDATE domains SET next_check_at = now() - interval '1 second' WHERE id = $1", id)
                 let lease = try #require(try db.leaseDueDomains(limit: 8, lease: .seconds(60), worker: "metrics-test").first { $0.id == id })
+                let verdict: Verdict = i < 2 ? .fail : (i == 2 ? .pass : .warn)
                 repeats.append(RepeatRecord(domainID: id, attemptKey: lease.attemptKey, finishedAt: Date(),
-                                            verdict: i < 2 ? .fail : (i == 2 ? .pass : .warn), latencyMilliseconds: 40 + i * 300,
+                                            verdict: verdict, states: PlatformStates(apple: verdict), latencyMilliseconds: 40 + i * 300,
                                             consecutiveFailures: 0, nextCheckAt: Date().addingTimeInterval(3600), versions: []))
             }
             #expect(try db.recordRepeats(repeats).count == 4)
@@ -194,9 +224,11 @@ import Vocabulary
 
             // The domain's state changes without a check (an expectation re-measured), both ways.
             let latest: Int64 = try db.value("SELECT last_check_id FROM domains WHERE id = $1", ids[0])
-            #expect(try db.setDomainState(domainID: ids[0], verdict: .warn, reason: "edited", expectations: nil, basedOnCheck: latest))
+            #expect(try db.setDomainState(domainID: ids[0], verdict: .warn, reason: "edited", platforms: PlatformStates(apple: .warn),
+                                          expectations: nil, basedOnCheck: latest))
             try Self.expectKeptEqualsFromScratch(db, "after a failing domain stopped failing")
-            #expect(try db.setDomainState(domainID: ids[0], verdict: .fail, reason: "edited back", expectations: nil, basedOnCheck: latest))
+            #expect(try db.setDomainState(domainID: ids[0], verdict: .fail, reason: "edited back", platforms: PlatformStates(apple: .fail),
+                                          expectations: nil, basedOnCheck: latest))
             try Self.expectKeptEqualsFromScratch(db, "after it failed again")
 
             // Deletes: one domain, then several in one statement; the counters keep their checks.

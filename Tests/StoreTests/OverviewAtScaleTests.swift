@@ -29,7 +29,15 @@ import Vocabulary
                        "identities": [{"packageName": "a.b", "expectedFingerprints": [], "uploadKeys": [], "named": true, "grantedFingerprints": []}]}'::jsonb END
             FROM domains WHERE last_verdict IS NOT NULL
             """)
-        try db.execute("UPDATE domains d SET last_check_id = c.id FROM checks c WHERE c.domain_id = d.id")
+        // Each platform's state as the pipeline would have judged the check (migration 0061's rule), and
+        // the verdict they make, as every writer keeps them (0062).
+        try db.execute("""
+            UPDATE domains d SET last_check_id = c.id, last_apple_state = aasa_apple_state(d.platforms, true, c.verdict, c.expectations),
+              last_android_state = aasa_android_state(d.platforms, true, c.android),
+              last_verdict = aasa_verdict_of_states(aasa_apple_state(d.platforms, true, c.verdict, c.expectations),
+                                                    aasa_android_state(d.platforms, true, c.android))
+            FROM checks c WHERE c.domain_id = d.id
+            """)
         // Being checked: two requested, two leased (as the lease writes it: due now), one leased then paused.
         try db.execute("UPDATE domains SET check_requested_at = now() WHERE host IN ('d3.example', 'd8.example')")
         try db.execute("""
@@ -84,17 +92,24 @@ import Vocabulary
             try Self.expectCountsMatchTheRows(db)
             // A verdict change, a platform change, a new latest check that stops serving assetlinks.json,
             // a repeat that writes the same latest check, deletes (one statement, several rows).
-            try db.execute("UPDATE domains SET last_verdict = 'fail' WHERE host = 'd1.example'")
+            try db.execute("UPDATE domains SET last_verdict = 'fail', last_apple_state = 'fail' WHERE host = 'd1.example'")
             try db.execute("UPDATE domains SET platforms = 'apple' WHERE host = 'd2.example'")
             let id: Int64 = try db.value("SELECT id FROM domains WHERE host = 'd6.example'")
             let check: Int64 = try db.value("""
                 INSERT INTO checks (domain_id, attempt_key, started_at, verdict, changed, android)
                 VALUES ($1, 'k2', now(), 'warn', true, '{"verdict": "fail", "serves": false, "identities": []}'::jsonb) RETURNING id
                 """, id)
-            try db.execute("UPDATE domains SET last_check_id = $2, last_verdict = 'warn' WHERE id = $1", id, check)
+            try db.execute("""
+                UPDATE domains SET last_check_id = $2, last_verdict = 'warn', last_apple_state = 'warn', last_android_state = NULL WHERE id = $1
+                """, id, check)
             try db.execute("UPDATE domains SET last_check_id = last_check_id, last_checked_at = now()")
             // Many domains change verdict in one statement, some back and forth between two combinations.
-            try db.execute("UPDATE domains SET last_verdict = CASE WHEN last_verdict = 'warn' THEN 'pass' ELSE 'warn' END WHERE host LIKE 'd2%'")
+            try db.execute("""
+                UPDATE domains SET last_verdict = CASE WHEN last_verdict = 'warn' THEN 'pass' ELSE 'warn' END,
+                  last_apple_state = CASE WHEN last_check_id IS NULL THEN NULL WHEN last_verdict = 'warn' THEN 'pass' ELSE 'warn' END,
+                  last_android_state = NULL
+                WHERE host LIKE 'd2%'
+                """)
             try db.execute("DELETE FROM domains WHERE host LIKE 'd1%'")
             try Self.expectCountsMatchTheRows(db)
             #expect(try db.value("SELECT last_android_verdict FROM domains WHERE id = $1", id, as: String?.self) == nil)
@@ -104,17 +119,21 @@ import Vocabulary
         }
     }
 
-    /// domain_counts equals a count of the rows, and each row's kept verdicts equal its latest
-    /// check read as `AndroidResult.sqlAppleVerdict`/`sqlAndroidVerdict` say (the trigger's copy).
+    /// domain_counts equals a count of the rows (by verdict, platforms, file verdicts and platform
+    /// states), and each row's kept file verdicts equal its latest check (the triggers' copy of
+    /// `AndroidResult.sqlIsWatched`).
     static func expectCountsMatchTheRows(_ db: Database) throws {
-        let kept = try db.rows("SELECT verdict, platforms, file_verdict, android_verdict, n FROM domain_counts WHERE n <> 0 ORDER BY 1, 2, 3, 4")
-            .map { "\(try $0.decode("verdict", as: String.self)) \(try $0.decode("platforms", as: String.self)) "
-                + "\(try $0.decode("file_verdict", as: String.self)) \(try $0.decode("android_verdict", as: String.self)) \(try $0.decode("n", as: Int.self))" }
+        func line(_ row: Row) throws -> String {
+            try (0..<7).map { i in i == 6 ? String(try row.decode(i, as: Int.self)) : try row.decode(i, as: String.self) }.joined(separator: " ")
+        }
+        let kept = try db.rows("""
+            SELECT verdict, platforms, file_verdict, android_verdict, apple_state, android_state, n FROM domain_counts WHERE n <> 0
+            ORDER BY 1, 2, 3, 4, 5, 6
+            """).map(line)
         let counted = try db.rows("""
-            SELECT coalesce(last_verdict, '') AS v, platforms AS p, coalesce(last_file_verdict, '') AS f,
-              coalesce(last_android_verdict, '') AS a, count(*) AS n FROM domains GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
-            """).map { "\(try $0.decode("v", as: String.self)) \(try $0.decode("p", as: String.self)) "
-                + "\(try $0.decode("f", as: String.self)) \(try $0.decode("a", as: String.self)) \(try $0.decode("n", as: Int.self))" }
+            SELECT coalesce(last_verdict, ''), platforms, coalesce(last_file_verdict, ''), coalesce(last_android_verdict, ''),
+              coalesce(last_apple_state, ''), coalesce(last_android_state, ''), count(*) FROM domains GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6
+            """).map(line)
         #expect(kept == counted)
         let disagreeing: Int = try db.value("SELECT count(*) FROM domains d LEFT JOIN checks c ON c.id = d.last_check_id WHERE "
             + "d.last_file_verdict IS DISTINCT FROM c.verdict OR d.last_android_verdict IS DISTINCT FROM (CASE WHEN d.platforms = 'android' OR "

@@ -52,7 +52,11 @@ import Vocabulary
             eventsJSON: "[]", consecutiveFailures: 0, nextCheckAt: at.addingTimeInterval(3600), streaks: nil, alertChanges: alerts)
         record.android = android
         record.androidVersion = androidFile.map { StoredBody(.android, sha256: SHA256.hex($0), bytes: $0) }
-        record.domainVerdict = missing.isEmpty ? Verdict(findings: findings) : .fail
+        // The domain's and each platform's state as the pipeline judges them (DomainVerdict).
+        let judged = DomainVerdict(fileVerdict: Verdict(findings: findings), findings: findings, expectations: results, android: android)
+        record.domainVerdict = judged.verdict
+        record.reason = judged.reason
+        record.platformStates = judged.platformStates
         record.domainExpectations = results
         guard case .recorded = try db.record(record) else { throw CheckError.notRecorded }
     }

@@ -32,12 +32,14 @@ struct RecordedHistory {
         guard let lease = try db.leaseDueDomains(limit: 1, lease: .seconds(60), worker: "history-test").first,
               lease.id == domainID else { throw HistoryError.notLeased }
         let started = at.addingTimeInterval(-Double(latency) / 1000)
-        let record = CheckRecord(
+        var record = CheckRecord(
             domainID: domainID, attemptKey: lease.attemptKey, startedAt: started, finishedAt: at, verdict: verdict,
             version: changed ? StoredBody(.apple, sha256: SHA256.hex(file), bytes: file) : nil, changed: changed,
             latencyMilliseconds: latency, findings: [], transport: CheckTransport(), expectations: ExpectationResults(),
             summaryJSON: "{}", eventsJSON: "[]", consecutiveFailures: 0, nextCheckAt: at.addingTimeInterval(3600),
             streaks: nil, alertChanges: [])
+        // Apple's file and no expectations: the domain's and Apple's state are the file's verdict.
+        record.platformStates = PlatformStates(apple: verdict)
         guard case .recorded = try db.record(record) else { throw HistoryError.superseded }
     }
 }

@@ -286,11 +286,7 @@ extension CheckRecord {
         // The batch writes one verdict as both the check's (counted in /metrics) and the domain's
         // state; a domain failing only its expectations takes the full path, which writes each.
         guard !changed, streaks == nil, alertChanges.isEmpty, domainVerdict == nil || domainVerdict == verdict else { return nil }
-        // Nor does it write each platform's state: it clears them, so the readers fall back to the files'
-        // verdicts, which is right only where each platform's state is its file's.
-        guard platformStates.apple.map({ $0 == verdict }) ?? true,
-              platformStates.android.map({ $0 == android?.verdict }) ?? true else { return nil }
-        return RepeatRecord(domainID: domainID, attemptKey: attemptKey, finishedAt: finishedAt, verdict: verdict,
+        return RepeatRecord(domainID: domainID, attemptKey: attemptKey, finishedAt: finishedAt, verdict: verdict, states: platformStates,
                             latencyMilliseconds: latencyMilliseconds, consecutiveFailures: consecutiveFailures,
                             nextCheckAt: nextCheckAt, versions: [version, cdnVersion, androidVersion].compactMap { $0?.key },
                             asked: asked)

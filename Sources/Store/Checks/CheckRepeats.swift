@@ -9,8 +9,10 @@ public struct RepeatRecord: Sendable, Hashable {
     public var attemptKey: String
     public var finishedAt: Date
     /// The check's verdict, also written as the domain's state (`domains.last_verdict`): the
-    /// pipeline batches only repeats whose expectations all hold, where the two agree.
+    /// pipeline batches only repeats whose domain verdict is the check's, where the two agree.
     public var verdict: Verdict
+    /// Each platform's state after the check (`DomainVerdict.apple` / `.android`), written with it.
+    public var states: PlatformStates
     public var latencyMilliseconds: Int
     public var consecutiveFailures: Int
     public var nextCheckAt: Date
@@ -20,12 +22,13 @@ public struct RepeatRecord: Sendable, Hashable {
     /// The secondary requests this check made (now) and did not (nil: the stored time stays).
     public var asked: LastAsked
 
-    public init(domainID: Int64, attemptKey: String, finishedAt: Date, verdict: Verdict, latencyMilliseconds: Int,
+    public init(domainID: Int64, attemptKey: String, finishedAt: Date, verdict: Verdict, states: PlatformStates, latencyMilliseconds: Int,
                 consecutiveFailures: Int, nextCheckAt: Date, versions: [VersionKey], asked: LastAsked = LastAsked()) {
         self.domainID = domainID
         self.attemptKey = attemptKey
         self.finishedAt = finishedAt
         self.verdict = verdict
+        self.states = states
         self.latencyMilliseconds = latencyMilliseconds
         self.consecutiveFailures = consecutiveFailures
         self.nextCheckAt = nextCheckAt
@@ -47,6 +50,7 @@ extension CheckStore {
         // Rows locked in id order: two batches that share a domain (a stale result) cannot deadlock.
         let sorted = records.sorted { $0.domainID < $1.domainID }
         let seen = sorted.flatMap { record in record.versions.map { ($0, record.finishedAt) } }
+        let appleStates = SQLArray(sorted.map(\.states.apple)), androidStates = SQLArray(sorted.map(\.states.android))
         let written = try rows(Self.recordRepeats,
                                SQLArray(sorted.map(\.domainID)), SQLArray(sorted.map(\.attemptKey)),
                                SQLArray(sorted.map(\.finishedAt)), SQLArray(sorted.map(\.verdict)),
@@ -54,7 +58,8 @@ extension CheckStore {
                                SQLArray(sorted.map(\.nextCheckAt)), SQLArray(seen.map(\.0.platform)), SQLArray(seen.map(\.0.sha256)),
                                SQLArray(seen.map(\.1)), SQLArray(sorted.map(\.asked.appleCDN)),
                                SQLArray(sorted.map(\.asked.googleAPI)), SQLArray(sorted.map(\.asked.comparisons)),
-                               SQLArray(sorted.map(\.asked.certificate)), SQLArray(sorted.map(\.asked.fullFetch)))
+                               SQLArray(sorted.map(\.asked.certificate)), SQLArray(sorted.map(\.asked.fullFetch)),
+                               appleStates, androidStates)
         return Set(try written.map { try $0.decode(0, as: Int64.self) })
     }
 
@@ -62,16 +67,15 @@ extension CheckStore {
         """
         WITH input AS (
           SELECT * FROM unnest($1::bigint[], $2::text[], $3::timestamptz[], $4::text[], $5::int[], $6::int[], $7::timestamptz[],
-                               $11::timestamptz[], $12::timestamptz[], $13::timestamptz[], $14::timestamptz[], $15::timestamptz[])
+                               $11::timestamptz[], $12::timestamptz[], $13::timestamptz[], $14::timestamptz[], $15::timestamptz[],
+                               $16::text[], $17::text[])
             AS t(domain_id, attempt_key, finished_at, verdict, latency_ms, failures, next_check_at, cdn_at, google_at, compared_at,
-                 certificate_at, full_fetch_at)
+                 certificate_at, full_fetch_at, apple_state, android_state)
         ), done AS (
           UPDATE domains d SET lease_until = NULL, leased_by = NULL, lease_attempt_key = NULL,
             next_check_at = i.next_check_at, check_round = d.check_round + 1, last_checked_at = i.finished_at,
             last_verdict = i.verdict, consecutive_failures = i.failures,
-            -- The pipeline batches only repeats whose platform states are their files' verdicts, which the
-            -- readers fall back to (AndroidResult.sqlAppleVerdict): NULL is right, and never stale.
-            last_apple_state = NULL, last_android_state = NULL,
+            last_apple_state = i.apple_state, last_android_state = i.android_state,
             cdn_asked_at = COALESCE(i.cdn_at, d.cdn_asked_at), google_asked_at = COALESCE(i.google_at, d.google_asked_at),
             compared_at = COALESCE(i.compared_at, d.compared_at),
             certificate_read_at = COALESCE(i.certificate_at, d.certificate_read_at),

@@ -3,8 +3,8 @@ import Foundation
 
 /// A check row as stored, for writers that already have every piece (imports, benchmarks, tests).
 /// The check pipeline has its own transactional writer; this one writes the row, the version and
-/// the domain's latest-state columns (the verdict as given, the worst finding as the reason: no
-/// expectations are measured here).
+/// the domain's latest-state columns (the verdict as given, as the state of the platform the check
+/// stands for; the worst finding as the reason: no expectations are measured here).
 public struct NewCheckRow: Sendable {
     public var domainID: Int64
     public var startedAt: Date
@@ -47,7 +47,10 @@ extension Database {
                 origin, cdn, new.transport, findings, new.changed, new.latencyMilliseconds)
             let newest = try c.execute("""
                 UPDATE domains SET last_check_id = $2, last_checked_at = $3, last_verdict = $4, check_requested_at = NULL,
-                  last_apple_state = NULL, last_android_state = NULL,
+                  -- The verdict as given is the checked platform's state (CheckSummary.verdict: Apple's file
+                  -- where Apple is watched, else Android's): no expectations are measured here.
+                  last_apple_state = CASE WHEN platforms <> 'android' THEN $4 END,
+                  last_android_state = CASE WHEN platforms = 'android' THEN $4 END,
                   last_changed_at = CASE WHEN $5 OR last_changed_at IS NULL THEN $3 ELSE last_changed_at END,
                   last_reason = (SELECT f->>'message' FROM jsonb_array_elements($6::jsonb) f
                                  ORDER BY CASE f->>'severity' WHEN 'error' THEN 0 WHEN 'warning' THEN 1 WHEN 'deprecation' THEN 2 ELSE 3 END

@@ -9,9 +9,9 @@ public struct MonitorMetrics: Sendable {
 
     public var domainsByState: [String: Int] = [:]
     public var checksByVerdict: [String: Int] = [:]
-    /// Domains whose latest check fails on a platform with an error finding of this code, per platform:
-    /// Apple's file's findings where the domain is watched for Apple and that file fails; Android's
-    /// assetlinks.json's where Android counts for the domain and its verdict fails (migration 0054).
+    /// Domains failing on a platform whose latest check has an error finding of this code there, per
+    /// platform: Apple's file's findings where Apple's state fails, assetlinks.json's where Android's
+    /// does (migrations 0054, 0061): over the domains `domainsByPlatform` counts failing.
     public var failingByCode: [Platform: [String: Int]] = [:]
     /// Every check's origin fetch time, as a Prometheus histogram: cumulative counts per upper bound
     /// (ms; the bounds are the database's `aasa_latency_bounds()`), plus sum and count. Counters that
@@ -27,11 +27,12 @@ public struct MonitorMetrics: Sendable {
     /// seconds; 0 when the queue is empty.
     public var queueLagSeconds: Double = 0
     public var deliveriesByState: [String: Int] = [:]
-    /// Domains whose file passes or warns but that miss an expectation (an app ID, a watched URL's
-    /// outcome): failing by `domains.last_verdict` while their latest check's file verdict is not.
+    /// Domains with a platform whose file passes or warns but that misses an expectation of that
+    /// platform (an app ID, a watched URL's outcome): its state fails while its file does not.
     public var unmetExpectations: Int = 0
-    /// Domains by platform and that platform's verdict in their latest check: Apple's file, Android's
-    /// assetlinks.json; a domain counts for a platform it is watched for (Android: where it counts).
+    /// Domains by platform and that platform's state (`domains.last_apple_state` / `last_android_state`:
+    /// its file's verdict made worse by its unmet expectations), as the overview shows it; a domain
+    /// counts for a platform where it has a state (watched, checked, and for Android where it counts).
     public var domainsByPlatform: [Platform: [Verdict: Int]] = [:]
 }
 
@@ -39,18 +40,14 @@ extension CheckStore {
     /// `queueDepthLimit`: how far the queue depth is counted (`MonitorMetrics.queueDepthLimit`).
     public func monitorMetrics(queueDepthLimit: Int = MonitorMetrics.queueDepthLimit) throws -> MonitorMetrics {
         var m = MonitorMetrics()
-        // By domain_counts (migration 0039), kept as domains change: at a million domains, grouping the
+        // By domain_counts (migrations 0039, 0061), kept as domains change: at a million domains, grouping the
         // domains joined to their latest checks took seconds (issue #17).
-        for k in try rows("""
-            SELECT nullif(verdict, '') AS verdict, platforms, nullif(file_verdict, '') AS file_verdict,
-              nullif(android_verdict, '') AS android_verdict, n
-            FROM domain_counts WHERE n <> 0
-            """).map(CountedDomains.init(row:)) {
+        for k in try rows(CountedDomains.sqlCounts).map(CountedDomains.init(row:)) {
             m.domainsByState[k.verdict?.rawValue ?? "never", default: 0] += k.n
-            if k.platforms != .android, let v = k.fileVerdict { m.domainsByPlatform[.apple, default: [:]][v, default: 0] += k.n }
-            if k.platforms != .apple, let v = k.androidVerdict { m.domainsByPlatform[.android, default: [:]][v, default: 0] += k.n }
-            // The domain's state counts unmet expectations as fail; the latest check's file verdict is the file's alone.
-            if k.verdict == .fail, let v = k.fileVerdict, v != .fail { m.unmetExpectations += k.n }
+            // Each platform's state, as the overview's columns and filter show it (migration 0061).
+            if let v = k.appleState { m.domainsByPlatform[.apple, default: [:]][v, default: 0] += k.n }
+            if let v = k.androidState { m.domainsByPlatform[.android, default: [:]][v, default: 0] += k.n }
+            if k.missesAnExpectation { m.unmetExpectations += k.n }
         }
         // Kept per platform and code as domains change (failing_code_counts, migration 0054): joining the
         // failing domains to their latest checks' findings read every failing domain (issue #17).

@@ -91,6 +91,11 @@ public struct SQLArray: SQLEncodable {
         self.init(values.map(\.rawValue))
     }
 
+    /// Words of the vocabulary where nil is SQL NULL (a platform's state where the platform does not count).
+    public init<Word: RawRepresentable>(_ values: [Word?]) where Word.RawValue == String {
+        literal = "{" + values.map { $0.map { SQLArray.quote($0.rawValue) } ?? "NULL" }.joined(separator: ",") + "}"
+    }
+
     /// Timestamps in the text form `Date` uses as a parameter; cast with `$n::timestamptz[]`.
     public init(_ values: [Date]) {
         self.init(values.map(SQLTimestamp.format))

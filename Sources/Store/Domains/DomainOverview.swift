@@ -55,8 +55,9 @@ public struct OverviewItem: Sendable {
     public var latencies: [Int?]
     public var openAlerts: Int
     public var platforms: WatchedPlatforms = .both
-    /// The latest check's verdict per platform: Apple's file verdict, Android's assetlinks.json verdict;
-    /// nil when the platform is not watched, not counted (no file, no app expected) or not checked yet.
+    /// Each platform's state (`domains.last_apple_state` / `last_android_state`: its file's verdict
+    /// made worse by its unmet expectations, `DomainVerdict`); nil when the platform is not watched,
+    /// not counted (no file, no app expected) or not checked yet.
     public var appleVerdict: Verdict?
     public var androidVerdict: Verdict?
 }
@@ -177,7 +178,7 @@ extension DomainStore {
         return try rows("WITH page AS (" + ordered + ") " + """
             SELECT d.id, d.host, d.display_name, d.last_checked_at, d.last_changed_at, d.last_reason AS reason, d.platforms,
             """ + DomainState.sqlOfDomainRow + " AS state, " + Self.sqlPageColumns + """
-            FROM page p JOIN domains d ON d.id = p.id LEFT JOIN checks c ON c.id = d.last_check_id
+            FROM page p JOIN domains d ON d.id = p.id
             ORDER BY p.state_rank, p.name, p.id
             """, SQLArray(checking.map { Int($0) }), state, f.limit, cursor == nil ? f.offset : 0, platform,
             cursor?.rank, cursor?.name, cursor?.id)
@@ -198,7 +199,7 @@ extension DomainStore {
         }
         return try rows("""
             WITH listed AS (
-              SELECT d.id, d.host, d.display_name, d.last_check_id, d.last_checked_at, d.last_changed_at, d.last_reason AS reason,
+              SELECT d.id, d.host, d.display_name, d.last_checked_at, d.last_changed_at, d.last_reason AS reason,
                 d.platforms, d.last_apple_state, d.last_android_state,
             """ + DomainState.sqlOfDomainRow + """
                 AS state
@@ -215,7 +216,7 @@ extension DomainStore {
             """ + " " + order + " LIMIT $3 OFFSET $4) " + """
             SELECT d.*,
             """ + Self.sqlPageColumns + """
-            FROM paged d LEFT JOIN checks c ON c.id = d.last_check_id ORDER BY
+            FROM paged d ORDER BY
             """ + " " + order, Self.searchPattern(f.search), f.state?.rawValue ?? "", f.limit, f.offset, f.platform?.rawValue ?? "")
     }
 
@@ -237,21 +238,25 @@ extension DomainStore {
     }
 
     /// The platform filter `$5`: '' all; 'apple' the domains watched for Apple; 'android' those Android
-    /// counts for (watched for Android, and the latest check found it counts: `last_android_verdict`,
-    /// kept from the check by migration 0039's trigger as `AndroidResult.sqlIsWatched` says).
+    /// counts for: the ones with an Android state (`last_android_state`, migration 0061; carried by the
+    /// overview's indexes, so the walk stays index-only). `CountedDomains.matches` is the same test.
     static var sqlPlatformFilter: SQL {
         """
-        CASE $5 WHEN '' THEN true WHEN 'apple' THEN d.platforms <> 'android'
-          ELSE d.platforms <> 'apple' AND d.last_android_verdict IS NOT NULL END
+        CASE $5 WHEN '' THEN true WHEN 'apple' THEN d.platforms <> 'android' ELSE d.last_android_state IS NOT NULL END
         """
     }
 
-    /// The page's rows' sparkline, open alerts and each platform's verdict of the latest check `c`.
+    /// Each platform's state of the domain `d`, as every surface shows and /metrics counts it: the
+    /// columns `DomainVerdict` writes with the domain's state (0060), set wherever the platform counts
+    /// once a check is stored (0061, 0062). Nothing is computed from the latest check here.
+    static var sqlPlatformStates: SQL { "d.last_apple_state AS apple_verdict, d.last_android_state AS android_verdict" }
+
+    /// The page's rows' sparkline, open alerts and each platform's state.
     static var sqlPageColumns: SQL {
         """
         (SELECT s.recent_latencies FROM domain_stats s WHERE s.domain_id = d.id) AS latencies,
           (SELECT count(*) FROM alerts a WHERE a.domain_id = d.id AND a.state = 'open') AS open_alerts,
-        """ + AndroidResult.sqlAppleVerdict + " AS apple_verdict, " + AndroidResult.sqlAndroidVerdict + " AS android_verdict "
+        """ + sqlPlatformStates + " "
     }
 
     /// The domains being checked now (requested, or leased): few, found through the requested and
@@ -264,21 +269,17 @@ extension DomainStore {
     static var sqlCheckingDomains: SQL {
         """
         SELECT d.id, d.last_verdict AS verdict, d.platforms, d.last_file_verdict AS file_verdict,
-          d.last_android_verdict AS android_verdict, 1 AS n
+          d.last_android_verdict AS android_verdict, d.last_apple_state AS apple_state, d.last_android_state AS android_state, 1 AS n
         FROM domains d
         WHERE d.id IN (SELECT id FROM domains WHERE check_requested_at IS NOT NULL
                        UNION ALL SELECT id FROM domains WHERE lease_until > now())
         """ + " AND " + DomainState.sqlOfDomainRow + " = " + sqlChecking
     }
 
-    /// `domain_counts`: how many domains have each verdict, platform setting and latest-check verdicts.
+    /// `domain_counts`: how many domains have each verdict, platform setting, latest-check file verdicts
+    /// and platform states.
     func countedDomains() throws -> [CountedDomains] {
-        // '' stands for NULL in the table's key.
-        try rows("""
-            SELECT nullif(verdict, '') AS verdict, platforms, nullif(file_verdict, '') AS file_verdict,
-              nullif(android_verdict, '') AS android_verdict, n
-            FROM domain_counts WHERE n <> 0
-            """).map(CountedDomains.init(row:))
+        try rows(CountedDomains.sqlCounts).map(CountedDomains.init(row:))
     }
 
     /// Every domain for the CSV/JSON export, by host.
@@ -377,12 +378,17 @@ public struct ExportCursor: Sendable, Equatable {
     public var wildcard: Bool
 }
 
-/// A row of `domain_counts` (migration 0039), or one domain seen the same way.
+/// A row of `domain_counts` (migrations 0039, 0061), or one domain seen the same way.
 struct CountedDomains {
     var verdict: Verdict?
     var platforms: WatchedPlatforms
+    /// The latest check's file verdicts (Apple's, Android's where it counts): only the unmet-expectations
+    /// gauge reads them.
     var fileVerdict: Verdict?
     var androidVerdict: Verdict?
+    /// Each platform's state, as the overview's columns show it (`DomainStore.sqlPlatformStates`).
+    var appleState: Verdict?
+    var androidState: Verdict?
     var n: Int
 
     init(row: Row) throws {
@@ -390,7 +396,29 @@ struct CountedDomains {
         platforms = try row.decode("platforms")
         fileVerdict = try row.decode("file_verdict")
         androidVerdict = try row.decode("android_verdict")
+        appleState = try row.decode("apple_state")
+        androidState = try row.decode("android_state")
         n = try row.decode("n")
+    }
+
+    /// Every combination counted ('' stands for NULL in the table's key).
+    static var sqlCounts: SQL {
+        """
+        SELECT nullif(verdict, '') AS verdict, platforms, nullif(file_verdict, '') AS file_verdict,
+          nullif(android_verdict, '') AS android_verdict, nullif(apple_state, '') AS apple_state,
+          nullif(android_state, '') AS android_state, n
+        FROM domain_counts WHERE n <> 0
+        """
+    }
+
+    /// A platform's state fails while its file does not: an expectation of that platform is unmet
+    /// (`aasa_domains_unmet_expectations`).
+    var missesAnExpectation: Bool {
+        func unmet(_ state: Verdict?, _ file: Verdict?) -> Bool {
+            guard let state, let file else { return false }
+            return state == .fail && file != .fail
+        }
+        return unmet(appleState, fileVerdict) || unmet(androidState, androidVerdict)
     }
 
     /// The state these domains show when none is being checked.
@@ -401,7 +429,7 @@ struct CountedDomains {
         switch platform {
         case nil: true
         case .apple: platforms != .android
-        case .android: platforms != .apple && androidVerdict != nil
+        case .android: androidState != nil
         }
     }
 }

@@ -14,10 +14,10 @@ public struct DomainStatus: Hashable, Sendable {
     public var openAlerts: [String]
     /// The one line that explains the state (an unmet expectation, else the worst finding).
     public var reason: String?
-    /// What the domain is watched for, and each platform's state by the latest check (the file's
-    /// verdict, as the overview's columns and the API's `apple_state` / `android_state`); nil where
-    /// the platform is not watched, does not count (no assetlinks.json, no Android app expected) or
-    /// was not checked yet. `state` is the worse of the two, unmet expectations included.
+    /// What the domain is watched for, and each platform's state (its file's verdict made worse by its
+    /// unmet expectations, as the overview's columns and the API's `apple_state` / `android_state`); nil
+    /// where the platform is not watched, does not count (no assetlinks.json, no Android app expected)
+    /// or was not checked yet. `state` is the worse of the two.
     public var platforms = WatchedPlatforms.both
     public var apple: DomainState?
     public var android: DomainState?
@@ -39,7 +39,7 @@ extension DomainStore {
     }
 
     static var statuses: SQL {
-        "SELECT " + AndroidResult.sqlAppleVerdict + " AS apple_verdict, " + AndroidResult.sqlAndroidVerdict + " AS android_verdict, " + """
+        "SELECT " + sqlPlatformStates + ", " + """
         CASE WHEN d.wildcard THEN '*.' || d.host ELSE d.host END AS host, d.last_checked_at,
                d.last_verdict, d.last_reason, v.sha256, d.platforms,
                (SELECT string_agg(CASE WHEN a.subject = '' THEN a.rule ELSE a.rule || ' ' || a.subject END,

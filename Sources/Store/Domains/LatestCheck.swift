@@ -41,14 +41,13 @@ extension DomainStore {
                                 checkedApple: try row.decode("checked_apple"))
     }
 
-    /// Each platform's verdict by the domain's latest check, as the overview's columns, `status` and
-    /// the badge's `?platform=` show it: nil where the platform is not watched, does not count for the
-    /// domain (no assetlinks.json, no Android app expected) or was not checked yet.
+    /// Each platform's state, as the overview's columns, `status` and the badge's `?platform=` show it
+    /// (`sqlPlatformStates`): nil where the platform is not watched, does not count for the domain (no
+    /// assetlinks.json, no Android app expected) or was not checked yet.
     public func platformVerdicts(domainID: Int64) throws -> (apple: Verdict?, android: Verdict?) {
-        guard let row = try firstRow("SELECT " + AndroidResult.sqlAppleVerdict + " AS apple, " + AndroidResult.sqlAndroidVerdict
-                                     + " AS android FROM domains d LEFT JOIN checks c ON c.id = d.last_check_id WHERE d.id = $1", domainID)
+        guard let row = try firstRow("SELECT " + Self.sqlPlatformStates + " FROM domains d WHERE d.id = $1", domainID)
         else { return (nil, nil) }
-        return (try row.decode("apple"), try row.decode("android"))
+        return (try row.decode("apple_verdict"), try row.decode("android_verdict"))
     }
 
     /// Sets the domain's overall state, reason, each platform's state and the measured expectations

@@ -20,10 +20,10 @@ struct MetricsHandler: Sendable {
         }
         metric("aasa_domains", "gauge", "Registered domains by state: the latest check's verdict, failing when an expectation is unmet.")
         for (k, v) in m.domainsByState.sorted(by: { $0.key < $1.key }) { out += "aasa_domains{verdict=\"\(label(k))\"} \(v)\n" }
-        metric("aasa_domains_unmet_expectations", "gauge", "Domains whose file passes or warns but misses an expectation (a required app ID, a watched URL's outcome); they count as failing in aasa_domains.")
+        metric("aasa_domains_unmet_expectations", "gauge", "Domains with a platform whose file passes or warns but misses an expectation of that platform (a required app ID, a watched URL's outcome): that platform's state fails, and the domain counts as failing in aasa_domains.")
         out += "aasa_domains_unmet_expectations \(m.unmetExpectations)\n"
         metric("aasa_platform_domains", "gauge",
-               "Domains by platform and that platform's verdict in their latest check (apple-app-site-association; assetlinks.json where the site serves one or an Android app is expected). A domain watched for both counts once per platform.")
+               "Domains by platform and that platform's state, as the dashboard shows it: its file's verdict in the latest check, failing where an expectation of that platform is unmet (apple-app-site-association; assetlinks.json where the site serves one or an Android app is expected). A domain watched for both counts once per platform.")
         for platform in Platform.allCases {
             for verdict in [Verdict.pass, .warn, .fail] {
                 out += "aasa_platform_domains{platform=\"\(platform.rawValue)\",verdict=\"\(verdict.rawValue)\"} \(m.domainsByPlatform[platform]?[verdict] ?? 0)\n"
@@ -32,7 +32,7 @@ struct MetricsHandler: Sendable {
         metric("aasa_checks_total", "counter", "Checks made, changed or unchanged, by verdict.")
         for (k, v) in m.checksByVerdict.sorted(by: { $0.key < $1.key }) { out += "aasa_checks_total{verdict=\"\(label(k))\"} \(v)\n" }
         metric("aasa_failing_domains", "gauge",
-               "Domains failing on a platform whose latest check has an error finding of this code there, by platform and finding code: apple-app-site-association where the domain is watched for Apple and that file fails; assetlinks.json where Android counts and its verdict fails (as aasa_platform_domains counts verdict fail). A domain failing on one platform counts that platform's codes only.")
+               "Domains failing on a platform whose latest check has an error finding of this code there, by platform and finding code: apple-app-site-association's where Apple's state fails, assetlinks.json's where Android's does (the domains aasa_platform_domains counts with verdict fail). A domain failing on one platform counts that platform's codes only.")
         for platform in Platform.allCases {
             for (k, v) in (m.failingByCode[platform] ?? [:]).sorted(by: { $0.key < $1.key }) {
                 out += "aasa_failing_domains{platform=\"\(platform.rawValue)\",code=\"\(label(k))\"} \(v)\n"
