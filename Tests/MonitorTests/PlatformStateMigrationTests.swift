@@ -1,5 +1,5 @@
 import Foundation
-import Store
+@testable import Store
 import Testing
 import TestSupport
 import Vocabulary
@@ -150,7 +150,7 @@ import Vocabulary
         try Self.expectMetricsCountWhatTheOverviewShows(db)
 
         // The domains whose file passes and whose expectation is unmet fail on both surfaces.
-        let overview = try db.overview(OverviewFilter(state: nil, search: "", sort: "host", descending: false, limit: 100, offset: 0))
+        let overview = try db.overview(OverviewFilter(sort: .host, pageSize: 100))
         let shown = Dictionary(uniqueKeysWithValues: overview.items.map { ($0.host, ($0.appleVerdict, $0.androidVerdict)) })
         #expect(shown["missing-app.example"]?.0 == .fail && shown["remeasured.example"]?.0 == .fail)
         #expect(shown["android-url.example"]?.1 == .fail && shown["android-only-url.example"]?.1 == .fail)
@@ -168,8 +168,7 @@ import Vocabulary
     static func expectMetricsCountWhatTheOverviewShows(_ db: Database) throws {
         let m = try db.monitorMetrics()
         for platform in Platform.allCases {
-            let listed = try db.overview(OverviewFilter(state: nil, search: "", sort: "host", descending: false, limit: 1000, offset: 0,
-                                                        platform: platform)).items
+            let listed = try db.overview(OverviewFilter(platform: platform, sort: .host, pageSize: 1000)).items
             var shown: [Verdict: Int] = [:]
             for item in listed {
                 if let v = platform == .apple ? item.appleVerdict : item.androidVerdict { shown[v, default: 0] += 1 }
