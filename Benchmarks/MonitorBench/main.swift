@@ -8,6 +8,8 @@
 // Build in release: swift build -c release --product MonitorBench
 //
 //   MonitorBench [--domains 10000] [--parallel 128] [--unchanged-rounds 3] [--claim-domains 100000] [--skip-claim]
+//                [--apple-only]   (domains watched for Apple only, as before Android (#13): the AASA
+//                                  part alone, then its CPU per check; no both-files nor claim part)
 //   MonitorBench --economy 2000 [--parallel 128]     (requests per check and checks/s, both platforms)
 //   MonitorBench --handshakes 2000 [--parallel 64] [--unchanged-rounds 3]   (full handshakes, resumptions, 304s per check)
 //   MonitorBench --workers 1,2,4 --domains 2000      (worker processes against one PostgreSQL: checks/s per count)
@@ -31,6 +33,9 @@ struct Options {
     var unchangedRounds = 3
     var claimDomains = 100_000
     var skipClaim = false
+    /// `--apple-only`: the domains are registered watched for Apple only (platforms = apple), so a check
+    /// asks for the AASA alone, as every check did before Android (#13); the both-files and claim parts are skipped.
+    var appleOnly = false
     /// `--economy N`: only the request-economy comparison (RequestEconomy.swift) with N domains.
     var economy: Int?
     /// `--handshakes N`: only the handshake economy (Handshakes.swift) with N domains.
@@ -51,6 +56,7 @@ struct Options {
             case "--unchanged-rounds": unchangedRounds = value ?? unchangedRounds; i += 1
             case "--claim-domains": claimDomains = value ?? claimDomains; i += 1
             case "--skip-claim": skipClaim = true
+            case "--apple-only": appleOnly = true
             case "--economy": economy = value; i += 1
             case "--handshakes": handshakes = value; i += 1
             case "--workers":
@@ -198,7 +204,8 @@ if !options.workers.isEmpty {
     fleet.stop()
     exit(0)
 }
-print("monitor-bench: \(options.domains) domains on the TLS fleet, parallelism \(options.parallel)")
+print("monitor-bench: \(options.domains) domains on the TLS fleet, parallelism \(options.parallel)"
+      + (options.appleOnly ? ", watched for Apple only" : ""))
 
 /// One pipeline run's figures: the first round (every check a change), the unchanged rounds, growth.
 struct PipelineFigures {
@@ -209,11 +216,12 @@ struct PipelineFigures {
 
 /// Registers the domains in a fresh database and runs the pipeline rounds. `bothFiles`: the fleet
 /// serves assetlinks.json too, so every check fetches and stores Android's file beside the AASA.
-func measurePipeline(_ hosts: [HostName], bothFiles: Bool, details: Bool) async throws -> PipelineFigures {
+/// `platforms`: what the domains are watched for (`.apple`: the pipeline asks for the AASA alone).
+func measurePipeline(_ hosts: [HostName], bothFiles: Bool, details: Bool, platforms: WatchedPlatforms = .both) async throws -> PipelineFigures {
     var figures = PipelineFigures()
     try await TestPostgres.withDatabase(poolSize: 16) { database in
     for host in hosts {
-        _ = try database.importDomain(host: host.ascii, displayName: host.unicode, wildcard: false, appIDs: [])
+        _ = try database.importDomain(host: host.ascii, displayName: host.unicode, wildcard: false, appIDs: [], platforms: platforms)
     }
     let aloneBefore = bothFiles ? try await fetcherAloneBothPlatforms(hosts, fleet: fleet, parallel: options.parallel)
         : try await fetcherAlone(hosts, fleet: fleet, parallel: options.parallel)
@@ -284,7 +292,18 @@ func measurePipeline(_ hosts: [HostName], bothFiles: Bool, details: Bool) async 
 
 let hosts = try (0..<options.domains).map { try HostName("m\($0).fleet.test") }
 try serveAssetLinks(fleet, nil)
-let appleOnly = try await measurePipeline(hosts, bothFiles: false, details: true)
+let appleOnly = try await measurePipeline(hosts, bothFiles: false, details: true, platforms: options.appleOnly ? .apple : .both)
+if options.appleOnly {
+    // The bench process's own CPU (every thread: fetcher, pipeline, libpq), not PostgreSQL's nor nginx's,
+    // over the run's checks: the fetcher alone twice, the first round, the warm-up and the unchanged rounds.
+    var used = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &used)
+    let cpu = Double(used.tv_sec) * 1000 + Double(used.tv_nsec) / 1e6
+    let checks = options.domains * (4 + options.unchangedRounds)
+    print("| bench process CPU per check (\(checks) checks: fetcher alone ×2, pipeline rounds), ms | \(String(format: "%.2f", cpu / Double(max(checks, 1)))) |")
+    fleet.stop()
+    exit(0)
+}
 try serveAssetLinks(fleet, FleetAssetLinks.good)
 let both = try await measurePipeline(hosts, bothFiles: true, details: false)
 try serveAssetLinks(fleet, nil)

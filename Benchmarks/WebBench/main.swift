@@ -9,7 +9,7 @@ import Web
 // and a domain page (with a year of history) rendered many times through the app's own responder.
 // Prints p50/p95 per page. DATABASE_URL must point at an empty, migrated database (see Benchmarks/README).
 //
-//   DATABASE_URL=postgresql:///aasa_bench?host=/tmp/pg swift run -c release WebBench [--seed-only|--no-seed]
+//   DATABASE_URL=postgresql:///aasa_bench?host=/tmp/pg swift run -c release WebBench [--seed-only|--no-seed] [--only TEXT]
 let args = CommandLine.arguments
 guard let url = ProcessInfo.processInfo.environment["DATABASE_URL"] else {
     FileHandle.standardError.write(Data("set DATABASE_URL to a migrated, empty database\n".utf8))
@@ -64,7 +64,11 @@ if signedIn.isEmpty {
 let session = signedIn
 let historyID: Int64 = try db.value("SELECT min(id) FROM domains")
 
+// `--only TEXT`: measure only the pages whose name contains TEXT (an A/B of one page without the
+// exports' minutes), e.g. `--no-seed --only "a year"`.
+let only = args.firstIndex(of: "--only").flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil }
 @MainActor func measure(_ name: String, _ target: String, runs: Int = 200) {
+    if let only, !name.contains(only) { return }
     var times: [Double] = []
     var status = 0, size = 0
     for i in 0..<(runs + 10) {

@@ -77,4 +77,44 @@ import Vocabulary
             #expect(try database.value("SELECT count(*)::int FROM association_versions WHERE reading IS NULL", as: Int.self) == 0)
         }
     }
+    /// The URL tester's read: a version's document alone. It decodes no text: with the reading's text
+    /// spoiled the whole reading no longer decodes, the document still does. A file its core could not
+    /// read is a version without a document (not "no version"), whether the reading has no document
+    /// key or a JSON null; a version without a reading is read once and written back.
+    @Test func theDocumentAloneIsReadWithoutTheText() throws {
+        try TestPostgres.withDatabase { (database: Database) throws in
+            let bytes = Array(shopFile().utf8)
+            let key = VersionKey(.apple, sha256: SHA256.hex(bytes))
+            try database.storeVersion(StoredBody(.apple, sha256: key.sha256, bytes: bytes), seenAt: Date())
+            #expect(try StoredVersions.appleDocument(key.sha256, in: database) == .some(VersionReading(aasa: bytes).document))
+            #expect(try database.value("SELECT count(*)::int FROM association_versions WHERE reading IS NULL", as: Int.self) == 0,
+                    "an unread version is read once and written back")
+
+            try database.execute(#"UPDATE association_versions SET reading = jsonb_set(reading, '{text}', '"spoiled"') WHERE sha256 = $1"#, key.sha256)
+            #expect(throws: DatabaseError.self) { try StoredVersions.apple(key.sha256, in: database) }
+            #expect(try StoredVersions.appleDocument(key.sha256, in: database)??.applinks?.details.first?.appIDs == ["ABCDE12345.shop"],
+                    "the document decodes without the text")
+
+            let junk = Array("not an association file".utf8)
+            try database.storeVersion(try StoredBody(.apple, sha256: SHA256.hex(junk), bytes: junk, reading: VersionReading(aasa: junk)), seenAt: Date())
+            #expect(try database.value("SELECT reading ? 'document' FROM association_versions WHERE sha256 = $1", SHA256.hex(junk), as: Bool.self) == false)
+            guard case .some(nil) = try StoredVersions.appleDocument(SHA256.hex(junk), in: database) else {
+                Issue.record("an unreadable file is a stored version without a document")
+                return
+            }
+            try database.execute("UPDATE association_versions SET reading = jsonb_set(reading, '{document}', 'null') WHERE sha256 = $1", key.sha256)
+            guard case .some(nil) = try StoredVersions.appleDocument(key.sha256, in: database) else {
+                Issue.record("a JSON null document is no document")
+                return
+            }
+            #expect(try StoredVersions.appleDocument(String(repeating: "0", count: 64), in: database) == nil)
+
+            // Android's the same way, with its own core.
+            let links = Array(Self.assetLinks.utf8)
+            try database.storeVersion(StoredBody(.android, sha256: SHA256.hex(links), bytes: links), seenAt: Date())
+            #expect(try StoredVersions.androidDocument(SHA256.hex(links), in: database)??.packageNames == ["com.example.shop"])
+            #expect(try StoredVersions.androidDocument(SHA256.hex(links), in: database) == .some(VersionReading(assetLinks: links).document),
+                    "read back from the reading written by the first read")
+        }
+    }
 }

@@ -84,6 +84,12 @@ import Vocabulary
             #expect(test("https://shop.example/help/1").contains("No app opens this URL"), "not the bytes beside it")
             #expect(test("https://shop.example/help/1", pasted: String(decoding: Self.newer, as: UTF8.self)).contains("Opens <code>"),
                     "a pasted file is read as pasted")
+            // It decodes the reading's document alone, not its text (most of a reading): with the text
+            // spoiled the domain page cannot read the version, the tester still can.
+            try db.execute(#"UPDATE association_versions SET reading = jsonb_set(reading, '{text}', '"spoiled"') WHERE sha256 = $1"#,
+                           SHA256.hex(Self.newer))
+            #expect(test("https://shop.example/product/1").contains("Opens <code>ABCDE12345.com.example.app</code>"),
+                    "the document alone is decoded")
         }
     }
 

@@ -24,11 +24,12 @@ public struct StoredVersion: Sendable, Hashable {
     public var lastSeen: Date
 }
 
-/// A stored version as a view reads it (`versionReading`): its reading, or — for a version stored
-/// before readings were (migration 0033), or by a writer that had none — its bytes, for the one
-/// reader that reads them and writes the reading back (Monitor's `StoredVersions`).
-public enum StoredReading<Document: Codable & Sendable & Hashable>: Sendable {
-    case read(VersionReading<Document>)
+/// A stored version as a view reads it (`versionReading`, or `versionDocument` for its document
+/// alone): what it asked of the reading, or — for a version stored before readings were (migration
+/// 0033), or by a writer that had none — its bytes, for the one reader that reads them and writes
+/// the reading back (Monitor's `StoredVersions`).
+public enum StoredReading<Value: Sendable>: Sendable {
+    case read(Value)
     case unread([UInt8])
 }
 
@@ -56,12 +57,27 @@ extension CheckStore {
 
     /// The stored reading of a version (nil: no such version); its bytes instead while it has none.
     /// The bytes are sent only then: a read version costs its reading alone.
-    public func versionReading<Document>(_ key: VersionKey, of type: Document.Type) throws -> StoredReading<Document>? {
+    public func versionReading<Document>(_ key: VersionKey, of type: Document.Type) throws -> StoredReading<VersionReading<Document>>? {
         guard let row = try firstRow("""
             SELECT reading, CASE WHEN reading IS NULL THEN body END AS body FROM association_versions WHERE platform = $1 AND sha256 = $2
             """, key.platform, key.sha256) else { return nil }
         if let body: [UInt8] = try row.decode("body") { return .unread(body) }
         return .read(try row.decodeJSON("reading", as: VersionReading<Document>.self))
+    }
+
+    /// The document of a version's stored reading alone (nil inside: the core could not read the
+    /// file), for a reader that shows no text (the URL tester): the pretty text with its pointers is
+    /// most of a reading, and decoding it made the tester slower than parsing the bytes again
+    /// (Benchmarks/ReadingBench). Its bytes instead while it has no reading, as `versionReading`.
+    public func versionDocument<Document: Codable & Sendable>(_ key: VersionKey, of type: Document.Type) throws -> StoredReading<Document?>? {
+        guard let row = try firstRow("""
+            SELECT reading->'document' AS document, CASE WHEN reading IS NULL THEN body END AS body
+            FROM association_versions WHERE platform = $1 AND sha256 = $2
+            """, key.platform, key.sha256) else { return nil }
+        if let body: [UInt8] = try row.decode("body") { return .unread(body) }
+        // A reading without a document has no key for it (SQL NULL) or a JSON null.
+        guard try row.decode("document", as: String?.self) != nil else { return .read(nil) }
+        return .read(try row.decodeJSON("document", as: Document?.self))
     }
 
     /// Writes the reading of a version stored without one; a reading already there stays (two readers

@@ -19,9 +19,9 @@ extension TesterHandlers {
             given = File(document: report.file, findings: report.findings, source: "the pasted assetlinks.json")
         } else if let domainID, let d = try store.domain(id: domainID), d.platforms.watches(.android),
                   let checkID = d.lastCheckID, let check = try store.check(id: checkID), let sha = check.androidVersionSHA256,
-                  let reading = try StoredVersions.android(sha, in: store) {
-            // The stored reading, as the domain page's Android panel reads it: the bytes are not parsed again.
-            given = File(document: reading.document,
+                  let document = try StoredVersions.androidDocument(sha, in: store) {
+            // The stored reading's document, as the domain page's Android panel reads it: the bytes are not parsed again.
+            given = File(document: document,
                          findings: Self.fileFindings(check.android?.findings ?? [], definition: AndroidFindingCatalog.definition(for:)),
                          source: "the current assetlinks.json of \(d.displayName) (version \(sha.prefix(12)))")
             keys = AndroidResult.keys(try store.androidExpectations(domainIDs: [d.id]).map(\.app))

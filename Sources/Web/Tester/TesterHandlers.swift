@@ -87,7 +87,7 @@ struct TesterHandlers: Sendable {
     }
 
     /// Shared by the page and the API. A pasted file is read here; a registered domain's is its stored
-    /// reading (`StoredVersions`, as the domain page reads it), so its bytes are never parsed again.
+    /// reading's document (`StoredVersions`, as the domain page reads it), so its bytes are never parsed again.
     func evaluate(url: String, pasted: String, domainID: Int64?) throws -> Swift.Result<Result, Problem> {
         let db = store
         guard url.hasPrefix("https://") || url.hasPrefix("http://") else {
@@ -100,10 +100,10 @@ struct TesterHandlers: Sendable {
             file = File(document: report.document, findings: report.sortedFindings, source: "the pasted file")
         } else if let domainID, let d = try db.domain(id: domainID) {
             guard let checkID = d.lastCheckID, let check = try db.check(id: checkID), let sha = check.originVersionSHA256,
-                  let reading = try StoredVersions.apple(sha, in: db) else {
+                  let document = try StoredVersions.appleDocument(sha, in: db) else {
                 return .failure(Problem(message: "\(d.displayName) has no stored file yet; paste one or wait for its first check.", field: "domain"))
             }
-            file = File(document: reading.document, findings: Self.fileFindings(check.findings, definition: FindingCatalog.definition(for:)),
+            file = File(document: document, findings: Self.fileFindings(check.findings, definition: FindingCatalog.definition(for:)),
                         source: "the current file of \(d.displayName) (version \(sha.prefix(12)))")
             domainHost = d.host
         } else {
