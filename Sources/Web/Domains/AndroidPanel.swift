@@ -36,7 +36,8 @@ struct AndroidPanel: Sendable {
     var findings: [Finding] { (result?.findings ?? []).sorted { $0.severity < $1.severity } }
 
     /// `changes`: the domain's changed checks, newest first, where a 304's card finds the last full answer.
-    static func build(_ d: DomainRecord, latest: CheckRow?, state: Verdict?, changes: [CheckRow] = [], query: FormData,
+    /// `watched`: the domain's watched URLs (the page has them already).
+    static func build(_ d: DomainRecord, latest: CheckRow?, state: Verdict?, changes: [CheckRow] = [], watched: [String], query: FormData,
                       db: any DomainStore & CheckStore) throws -> AndroidPanel {
         var panel = AndroidPanel(platforms: d.platforms, result: latest?.android, storedState: state)
         guard d.platforms.watches(.android) else { return panel }
@@ -54,7 +55,7 @@ struct AndroidPanel: Sendable {
             let firstSeen = versions.first { $0.sha256 == sha }?.firstSeenAt ?? latest?.startedAt ?? Date()
             panel.file = .init(text: reading.text, size: reading.size, hash: sha, firstSeen: DomainHandlers.epoch(firstSeen))
         }
-        panel.diff = try diffView(versions: versions, watched: try db.watchedURLs(domainID: d.id).map(\.url), query: query, db: db)
+        panel.diff = try diffView(versions: versions, watched: watched, query: query, db: db)
         return panel
     }
 

@@ -14,7 +14,12 @@ enum DomainPageBuilder {
     static func build(_ d: DomainRecord, c: RequestContext, store db: any DomainStore & CheckStore) throws -> DomainPageModel {
         let now = c.now
         let checking = d.isChecking(now: now) || d.lastCheckedAt == nil
-        let latest = try d.lastCheckID.flatMap { try db.check(id: $0) } ?? db.checks(domainID: d.id, onlyChanges: false, limit: 1).first
+        // The checks that changed something, newest first: the timeline's, and where a 304's card finds
+        // the last full answer. An unchanged check is a repeat, not a row, so the latest check is
+        // nearly always the first of them: taken from there, not asked and decoded a second time.
+        let changes = try db.checks(domainID: d.id, onlyChanges: true, limit: 50)
+        let latest = try d.lastCheckID.flatMap { id in try changes.first { $0.id == id } ?? db.check(id: id) }
+            ?? db.checks(domainID: d.id, onlyChanges: false, limit: 1).first
         let currentFindings = latest.map(findings) ?? []
         let state = DomainState(verdict: d.lastVerdict ?? latest?.verdict, checking: d.isChecking(now: now))
         let appIDs = try db.appIDExpectations(domainID: d.id)
@@ -22,13 +27,13 @@ enum DomainPageBuilder {
 
         let versions = try db.versions(domainID: d.id, platform: .apple)
         var file: DomainPageModel.FileView?
+        // The file shown is usually the diff's newer side too: read once for both.
+        var current: (sha: String, reading: VersionReading<AASADocument>)?
         if let sha = latest?.originVersionSHA256, let reading = try StoredVersions.apple(sha, in: db) {
+            current = (sha, reading)
             let firstSeen = versions.first { $0.sha256 == sha }?.firstSeenAt ?? latest?.startedAt ?? now
             file = .init(text: reading.text, size: reading.size, hash: sha, firstSeen: DomainHandlers.epoch(firstSeen))
         }
-        // The checks that changed something, newest first: the timeline's, and where a 304's card finds
-        // the last full answer.
-        let changes = try db.checks(domainID: d.id, onlyChanges: true, limit: 50)
         var locations: [DomainPageModel.LocationView] = []
         if let latest {
             let device = latest.transport.deviceLocation ?? .wellKnown
@@ -78,10 +83,11 @@ enum DomainPageBuilder {
         let expectationStatus = d.lastExpectations.map {
             ExpectationStatus(results: $0, appIDs: appIDs.map { ($0.service, $0.appID) })
         }
-        let diff = try diffView(versions: versions, watched: watched.map(\.url), query: c.query, db: db)
+        let diff = try diffView(versions: versions, watched: watched.map(\.url), query: c.query, db: db, known: current)
         // Each platform's state as the overview, the API, `status` and the badge show it (unmet expectations included).
         let platformStates = try db.platformVerdicts(domainID: d.id)
-        let android = try AndroidPanel.build(d, latest: latest, state: platformStates.android, changes: changes, query: c.query, db: db)
+        let android = try AndroidPanel.build(d, latest: latest, state: platformStates.android, changes: changes,
+                                             watched: watched.map(\.url), query: c.query, db: db)
 
         let points = try db.chartPoints(domainID: d.id, since: now.addingTimeInterval(-365 * 86_400), limit: 400)
         let latency = points.map {
@@ -138,12 +144,18 @@ enum DomainPageBuilder {
         return model
     }
 
-    static func diffView(versions: [VersionSummary], watched: [String], query: FormData, db: any CheckStore) throws -> DomainPageModel.DiffView? {
+    /// `known`: a version the caller has already read (the page's current file), not read again.
+    static func diffView(versions: [VersionSummary], watched: [String], query: FormData, db: any CheckStore,
+                         known: (sha: String, reading: VersionReading<AASADocument>)? = nil) throws -> DomainPageModel.DiffView? {
         guard versions.count >= 2 else { return nil }
-        let known = Set(versions.map(\.sha256))
-        let to = query["to"].flatMap { known.contains($0) ? $0 : nil } ?? versions[0].sha256
-        let from = query["from"].flatMap { known.contains($0) ? $0 : nil } ?? versions[1].sha256
-        guard let old = try StoredVersions.apple(from, in: db), let new = try StoredVersions.apple(to, in: db) else { return nil }
+        let hashes = Set(versions.map(\.sha256))
+        let to = query["to"].flatMap { hashes.contains($0) ? $0 : nil } ?? versions[0].sha256
+        let from = query["from"].flatMap { hashes.contains($0) ? $0 : nil } ?? versions[1].sha256
+        func reading(_ sha: String) throws -> VersionReading<AASADocument>? {
+            if let known, known.sha == sha { return known.reading }
+            return try StoredVersions.apple(sha, in: db)
+        }
+        guard let old = try reading(from), let new = try reading(to) else { return nil }
         return compare(old: old, new: new, fromHash: from, toHash: to, watched: watched)
     }
 
