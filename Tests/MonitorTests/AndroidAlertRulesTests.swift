@@ -1,4 +1,4 @@
-import AssetLinks
+@testable import AssetLinks
 import Foundation
 import Testing
 import Vocabulary

@@ -13,34 +13,17 @@ public struct GoogleStatement: Hashable, Sendable, Codable {
     public var site: String?
     /// The statement's `relationExtensions` object as JSON text (member order kept); nil when absent or empty.
     public var relationExtensions: String?
-
-    public init(relation: String, namespace: String, packageName: String? = nil, fingerprint: String? = nil,
-                site: String? = nil, relationExtensions: String? = nil) {
-        self.relation = relation
-        self.namespace = namespace
-        self.packageName = packageName
-        self.fingerprint = fingerprint
-        self.site = site
-        self.relationExtensions = relationExtensions
-    }
 }
 
 /// `statements:list` for a site: Google's reading of its file (includes followed) as of its last fetch.
 public struct GoogleStatementList: Hashable, Sendable, Codable {
-    public var statements: [GoogleStatement]
+    public var statements: [GoogleStatement] = []
     /// `ERROR_CODE_*` values; may be set although statements are returned.
-    public var errorCodes: [String]
+    public var errorCodes: [String] = []
     /// How long the answer stays valid (the API's `maxAge`, `"600s"`), in seconds.
     public var maxAgeSeconds: Double?
     /// English and unstable: shown, never parsed.
     public var debugString: String?
-
-    public init(statements: [GoogleStatement] = [], errorCodes: [String] = [], maxAgeSeconds: Double? = nil, debugString: String? = nil) {
-        self.statements = statements
-        self.errorCodes = errorCodes
-        self.maxAgeSeconds = maxAgeSeconds
-        self.debugString = debugString
-    }
 }
 
 /// `assetlinks:check` for one (relation, package, fingerprint).
@@ -49,20 +32,9 @@ public struct GoogleLinkCheck: Hashable, Sendable, Codable {
     public var packageName: String
     public var fingerprint: String
     public var linked: Bool
-    public var errorCodes: [String]
+    public var errorCodes: [String] = []
     public var maxAgeSeconds: Double?
     public var debugString: String?
-
-    public init(relation: String, packageName: String, fingerprint: String, linked: Bool, errorCodes: [String] = [],
-                maxAgeSeconds: Double? = nil, debugString: String? = nil) {
-        self.relation = relation
-        self.packageName = packageName
-        self.fingerprint = fingerprint
-        self.linked = linked
-        self.errorCodes = errorCodes
-        self.maxAgeSeconds = maxAgeSeconds
-        self.debugString = debugString
-    }
 }
 
 /// What Google's API said about a site in one check: its statement list and a check per expected
@@ -82,7 +54,8 @@ public struct GoogleResponseError: Error, Hashable, Sendable, CustomStringConver
 
 /// Reads the Digital Asset Links API's JSON answers. Pure; never traps on any input (a fuzz target,
 /// `google-dal`, feeds it arbitrary bytes); an answer that is not the documented shape is an error
-/// value naming what was wrong, and unknown fields are ignored as the API's clients must.
+/// value naming what was wrong, and unknown fields are ignored as the API's clients must. The answer
+/// types above are made only here, so their memberwise inits (internal) are enough.
 public enum GoogleResponseParser {
     public static func statementList(_ bytes: [UInt8]) -> Result<GoogleStatementList, GoogleResponseError> {
         let root: [JSONMember]

@@ -14,30 +14,14 @@ public struct OverviewRow: Sendable {
     /// When the served file last changed (first time the current version was seen).
     public var lastChange: Int64?
     /// Recent total response times in ms, oldest first; nil for a failed fetch.
-    public var responseTimes: [Double?]
-    public var openAlerts: Int
-    public var platforms: WatchedPlatforms
+    public var responseTimes: [Double?] = []
+    public var openAlerts: Int = 0
+    public var platforms: WatchedPlatforms = .both
     /// Each platform's state by its latest check; nil when the platform is not watched or does not count
     /// (no assetlinks.json and no Android app expected).
     public var appleState: DomainState?
     public var androidState: DomainState?
-
-    public init(id: Int64, host: String, displayHost: String, state: DomainState, reason: String? = nil,
-                lastCheck: Int64? = nil, lastChange: Int64? = nil, responseTimes: [Double?] = [], openAlerts: Int = 0,
-                platforms: WatchedPlatforms = .both, appleState: DomainState? = nil, androidState: DomainState? = nil) {
-        self.platforms = platforms
-        self.appleState = appleState
-        self.androidState = androidState
-        self.id = id
-        self.host = host
-        self.displayHost = displayHost
-        self.state = state
-        self.reason = reason
-        self.lastCheck = lastCheck
-        self.lastChange = lastChange
-        self.responseTimes = responseTimes
-        self.openAlerts = openAlerts
-    }
+    // Built only by this module's handlers: Swift's memberwise init, internal, is enough.
 }
 
 /// The overview's query string, read and written: the Store's `OverviewFilter` is the page's query.
@@ -84,13 +68,7 @@ public struct OverviewModel: Sendable {
     public var query: OverviewFilter
     public var now: Int64
 
-    public init(rows: [OverviewRow], matching: Int, counts: [DomainState: Int], query: OverviewFilter, now: Int64) {
-        self.rows = rows
-        self.matching = matching
-        self.counts = counts
-        self.query = query
-        self.now = now
-    }
+    // Built only by this module's handlers: Swift's memberwise init, internal, is enough.
 }
 
 import Foundation
