@@ -1,6 +1,7 @@
 /// An expected app ID as typed (the form, the API, an import, a config file), before the registry
-/// checks it (`AppID`, `Service`): one type from every way in to `DomainRegistry`.
-public struct AppIDEntry: Sendable, Equatable {
+/// checks it (`AppID`, `Service`): one type from every way in to `DomainRegistry`. Encodable: the API
+/// reads a domain's entries back in this form (`app_id` through `PublicJSON`), ready to be sent again.
+public struct AppIDEntry: Sendable, Equatable, Encodable {
     /// A service name (applinks, webcredentials, appclips, activitycontinuation).
     public var service: String
     public var appID: String
@@ -10,8 +11,8 @@ public struct AppIDEntry: Sendable, Equatable {
     }
 }
 
-/// A watched URL as typed, before the registry checks it.
-public struct WatchedURLEntry: Sendable, Hashable {
+/// A watched URL as typed, before the registry checks it (and as the API reads it back).
+public struct WatchedURLEntry: Sendable, Hashable, Encodable {
     public var url: String
     /// An app ID the URL must open, or "browser" (or nothing) when it must stay in the browser.
     public var expect: String
@@ -40,8 +41,8 @@ public struct FingerprintEntry: Sendable, Equatable {
 /// An Android app a domain must verify, as typed (the form, the API, a config file), before the
 /// registry checks it (`AndroidPackage`, `CertificateFingerprint`): a package and the SHA-256
 /// fingerprints of which one must be granted `handle_all_urls`, each as typed (lower case and bare
-/// hex accepted; stored in the one form).
-public struct AndroidAppEntry: Sendable, Equatable {
+/// hex accepted; stored in the one form). The API reads a domain's apps back in this form.
+public struct AndroidAppEntry: Sendable, Equatable, Encodable {
     public var package: String
     public var fingerprints: [String]
     /// Upload keys (Play App Signing re-signs with Google's key): listed apart, or also among

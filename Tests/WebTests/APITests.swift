@@ -317,6 +317,55 @@ import TextEncoding
         }
     }
 
+    /// The expectation entries a domain reads back with, to the byte (keys, nesting, which keys are
+    /// left out), and every member a PATCH leaves out kept as stored: scripts read these bodies and
+    /// post them back (the export's items are the same objects).
+    @Test func expectationEntriesReadBackAsWrittenAndAPatchKeepsWhatItLeavesOut() throws {
+        let key = "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"
+        try withAPI { api, _ in
+            let created = api.call("POST", "/api/v1/domains", json: """
+                {"host": "shop.example", "interval_minutes": 15, "badge": true, "platforms": "both",
+                 "app_ids": [{"service": "webcredentials", "app_id": "\(Self.app)"}],
+                 "watched_urls": [{"url": "https://shop.example/p/1", "expect": "\(Self.app)", "android": "com.example.shop"},
+                                  {"url": "https://shop.example/p/2", "expect": "browser"}],
+                 "android_apps": [{"package": "com.example.shop", "fingerprints": ["\(key)"]}]}
+                """)
+            #expect(created.status == 201, "\(created.body)")
+            let id = try #require(created.body["id"] as? Int)
+            let entries = #"""
+                "android_apps":[{"fingerprints":["\#(key)"],"package":"com.example.shop","upload_keys":[]}],\#
+                "app_ids":[{"app_id":"\#(Self.app)","service":"webcredentials"}],"badge":true,
+                """#
+            let watched = #"""
+                "watched_urls":[{"android":"com.example.shop","expect":"\#(Self.app)","url":"https://shop.example/p/1"},\#
+                {"expect":"browser","url":"https://shop.example/p/2"}],"wildcard":false}
+                """#
+            for (name, response) in [("created", created), ("read", api.call("GET", "/api/v1/domains/\(id)"))] {
+                let raw = String(decoding: response.raw.body, as: UTF8.self)
+                #expect(raw.contains(entries) && raw.hasSuffix(watched), "\(name): \(raw)")
+                #expect(Set(response.body.keys) == ["id", "host", "display_name", "wildcard", "state", "interval_minutes", "badge", "platforms",
+                                                    "next_check_at", "app_ids", "watched_urls", "android_apps"], "\(name): \(response.body.keys.sorted())")
+            }
+            let browser = WebClient(app: api.app)
+            _ = browser.logIn(email: "admin@example.com", password: "correct horse battery")
+            let export = browser.get("/export/domains.json").bodyText
+            #expect(export.contains(entries) && export.contains(watched), "\(export)")
+
+            // Each PATCH names one member; every other keeps its value.
+            for (patch, written) in [(#"{"platforms": "apple"}"#, #""platforms":"apple""#), (#"{"interval_minutes": 60}"#, #""interval_minutes":60"#),
+                                     (#"{"badge": false}"#, #""badge":false"#)] {
+                let patched = api.call("PATCH", "/api/v1/domains/\(id)", json: patch)
+                #expect(patched.status == 200, "\(patch): \(patched.body)")
+                let raw = String(decoding: patched.raw.body, as: UTF8.self)
+                #expect(raw.contains(written), "\(patch): \(raw)")
+                #expect(raw.contains(#""app_ids":[{"app_id":"\#(Self.app)","service":"webcredentials"}]"#) && raw.hasSuffix(watched), "\(patch): \(raw)")
+                #expect(raw.contains(#""android_apps":[{"fingerprints":["\#(key)"],"package":"com.example.shop","upload_keys":[]}]"#), "\(patch): \(raw)")
+            }
+            let last = api.call("GET", "/api/v1/domains/\(id)").body
+            #expect(last["platforms"] as? String == "apple" && last["interval_minutes"] as? Int == 60 && last["badge"] as? Bool == false)
+        }
+    }
+
     /// A watched URL's Android outcome over the API: written, read back, refused with its field.
     @Test func aWatchedURLsAndroidOutcomeOverTheAPI() throws {
         try withAPI { api, db in

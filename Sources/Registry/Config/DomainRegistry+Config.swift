@@ -50,8 +50,7 @@ extension DomainRegistry {
                     host: ConfigState.name(of: domain), intervalMinutes: domain.intervalSeconds / 60, badge: domain.badgeEnabled,
                     // Left out when it is the default, so an export of a setup that never chose stays as it was.
                     platforms: domain.platforms == .both ? nil : domain.platforms.rawValue,
-                    appIDs: apps.map { .init(service: $0.service.rawValue, appID: $0.appID) },
-                    watchedURLs: watched.map { .init(url: $0.url, expect: $0.expectedAppID ?? "browser", android: $0.android?.rawValue) },
+                    appIDs: apps.map(AppIDEntry.init), watchedURLs: watched.map(WatchedURLEntry.init),
                     // An upload key is written once, under upload_keys (apply stores it among the fingerprints too).
                     androidApps: state.androidApps[domain.id, default: []].map { app in
                         AndroidAppEntry(package: app.packageName, fingerprints: app.fingerprints.filter { !app.uploadKeys.contains($0) },

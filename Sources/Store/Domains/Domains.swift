@@ -61,6 +61,21 @@ public struct AppIDExpectation: Sendable, Hashable {
     }
 }
 
+extension AppIDEntry {
+    /// A stored expected app ID written back as typed (the API's read-back, a config export).
+    public init(_ stored: AppIDExpectation) {
+        self.init(service: stored.service.rawValue, appID: stored.appID)
+    }
+}
+
+extension WatchedURLEntry {
+    /// A stored watched URL written back as typed: "browser" for no app, Android's outcome only when
+    /// it was stated apart.
+    public init(_ stored: WatchedURLExpectation) {
+        self.init(url: stored.url, expect: stored.expectedAppID ?? "browser", android: stored.android?.rawValue)
+    }
+}
+
 /// A URL that must open `expectedAppID`, or stay in the browser when it is nil; `android`: what it
 /// must do on Android when stated apart (nil: derived from Apple's, `AndroidWatchedURLs.expected`).
 public struct WatchedURLExpectation: Sendable, Hashable {

@@ -22,10 +22,13 @@ enum DomainAPI {
         let last_checked_at: Date?
         let last_changed_at: Date?
         let next_check_at: Date
-        var app_ids: [AppIDJSON]?
-        var watched_urls: [WatchedJSON]?
-        /// The Android apps the domain itself must verify (an app's own are under /api/v1/apps).
-        var android_apps: [AndroidAppJSON]?
+        /// The expectations as a registration gives them, so a script can send them back.
+        var app_ids: [AppIDEntry]?
+        var watched_urls: [WatchedURLEntry]?
+        /// The Android apps the domain itself must verify (an app's own are under /api/v1/apps): each
+        /// package with the SHA-256 fingerprints of which one must be granted handle_all_urls, read
+        /// back upper-case and colon-separated as stored, upload keys also among `fingerprints`.
+        var android_apps: [AndroidAppEntry]?
         /// Android's side by the latest check; absent when Android is not watched, does not count for
         /// the domain (no assetlinks.json, no Android app expected) or was never checked.
         var android: AndroidJSON?
@@ -66,67 +69,32 @@ enum DomainAPI {
                            })
     }
 
-    struct AppIDJSON: Codable {
-        let service: String
-        let app_id: String
-    }
-
-    struct WatchedJSON: Codable {
-        let url: String
-        /// An app ID, or "browser".
-        let expect: String
-        /// What it must do on Android when stated apart: a package name, or "nothing"; absent: derived from `expect`.
-        var android: String?
-    }
-
-    /// An Android app the domain must verify: its package and the SHA-256 fingerprints of which one
-    /// must be granted handle_all_urls (read back upper-case and colon-separated, as stored).
-    struct AndroidAppJSON: Codable {
-        let package: String
-        let fingerprints: [String]
-        /// Which are upload keys (also listed in `fingerprints` when read back); absent in a request: none.
-        var upload_keys: [String]?
-    }
-
     /// A registration or a change as the API takes it, after the body fitted `registrationSchema`
-    /// or `changeSchema` (so every present member has its documented type and form).
-    struct DomainInput {
-        var host: String?
-        var interval_minutes: Int?
-        var badge: Bool?
-        var platforms: String?
-        var app_ids: [AppIDJSON]?
-        var watched_urls: [WatchedJSON]?
-        /// nil: left as stored (a PATCH without them; none for a new domain).
-        var android_apps: [AndroidAppJSON]?
-
-        init(host: String?, interval_minutes: Int?, badge: Bool?, platforms: String?, app_ids: [AppIDJSON]?, watched_urls: [WatchedJSON]?,
-             android_apps: [AndroidAppJSON]?) {
-            (self.host, self.interval_minutes, self.badge, self.app_ids, self.watched_urls) = (host, interval_minutes, badge, app_ids, watched_urls)
-            self.platforms = platforms
-            self.android_apps = android_apps
+    /// or `changeSchema` (so every present member has its documented type and form): each member
+    /// given replaces `base`'s (a new domain's defaults, or the domain as stored for a PATCH).
+    static func registration(_ members: [String: APIJSON], base: Registration) -> Registration {
+        func string(_ v: APIJSON?) -> String? { if case .string(let s)? = v { s } else { nil } }
+        func strings(_ v: APIJSON?) -> [String] { if case .array(let items)? = v { items.compactMap(string) } else { [] } }
+        func objects(_ v: APIJSON?) -> [[String: APIJSON]]? {
+            guard case .array(let items)? = v else { return nil }
+            return items.compactMap { if case .object(let o) = $0 { o } else { nil } }
         }
-
-        init(_ members: [String: APIJSON]) {
-            func string(_ v: APIJSON?) -> String? { if case .string(let s)? = v { s } else { nil } }
-            func objects(_ v: APIJSON?) -> [[String: APIJSON]]? {
-                guard case .array(let items)? = v else { return nil }
-                return items.compactMap { if case .object(let o) = $0 { o } else { nil } }
-            }
-            host = string(members["host"])
-            if case .integer(let n)? = members["interval_minutes"] { interval_minutes = n }
-            if case .bool(let b)? = members["badge"] { badge = b }
-            platforms = string(members["platforms"])
-            app_ids = objects(members["app_ids"])?.map { AppIDJSON(service: string($0["service"]) ?? "", app_id: string($0["app_id"]) ?? "") }
-            watched_urls = objects(members["watched_urls"])?.map {
-                WatchedJSON(url: string($0["url"]) ?? "", expect: string($0["expect"]) ?? "", android: string($0["android"]))
-            }
-            android_apps = objects(members["android_apps"])?.map { app in
-                func strings(_ v: APIJSON?) -> [String] { if case .array(let items)? = v { items.compactMap(string) } else { [] } }
-                return AndroidAppJSON(package: string(app["package"]) ?? "", fingerprints: strings(app["fingerprints"]),
-                                      upload_keys: strings(app["upload_keys"]))
-            }
+        var r = base
+        if let host = string(members["host"]) { r.host = host }
+        if case .integer(let n)? = members["interval_minutes"] { r.intervalMinutes = n }
+        if case .bool(let b)? = members["badge"] { r.badge = b }
+        if let platforms = string(members["platforms"]) { r.platforms = platforms }
+        if let apps = objects(members["app_ids"]) {
+            r.appIDs = apps.map { AppIDEntry(service: string($0["service"]) ?? "", appID: string($0["app_id"]) ?? "") }
         }
+        if let watched = objects(members["watched_urls"]) {
+            r.watchedURLs = watched.map { WatchedURLEntry(url: string($0["url"]) ?? "", expect: string($0["expect"]) ?? "", android: string($0["android"])) }
+        }
+        if let apps = objects(members["android_apps"]) {
+            r.androidApps = apps.map { AndroidAppEntry(package: string($0["package"]) ?? "", fingerprints: strings($0["fingerprints"]),
+                                                       uploadKeys: strings($0["upload_keys"])) }
+        }
+        return r
     }
 
     /// The members a registration may carry, each with the form the server enforces (published in
@@ -211,9 +179,9 @@ enum DomainAPI {
                            interval_minutes: d.intervalSeconds / 60, badge: d.badgeEnabled, platforms: d.platforms, last_checked_at: d.lastCheckedAt,
                            last_changed_at: d.lastChangedAt, next_check_at: d.nextCheckAt)
         if let detail {
-            j.app_ids = detail.apps.map { AppIDJSON(service: $0.service.rawValue, app_id: $0.appID) }
-            j.watched_urls = detail.watched.map { WatchedJSON(url: $0.url, expect: $0.expectedAppID ?? "browser", android: $0.android?.rawValue) }
-            j.android_apps = detail.android.map { AndroidAppJSON(package: $0.packageName, fingerprints: $0.fingerprints, upload_keys: $0.uploadKeys) }
+            j.app_ids = detail.apps.map(AppIDEntry.init)
+            j.watched_urls = detail.watched.map(WatchedURLEntry.init)
+            j.android_apps = detail.android.map { AndroidAppEntry(package: $0.packageName, fingerprints: $0.fingerprints, uploadKeys: $0.uploadKeys) }
             j.android = androidJSON(d, latest: detail.latest, state: detail.androidState)
         }
         return j
@@ -247,13 +215,6 @@ enum DomainAPI {
         }, total: result.matching, page: q.page, per_page: q.pageSize, next_after: nextAfter))
     }
 
-    static func registration(_ input: DomainInput) -> Registration {
-        Registration(host: input.host ?? "", appIDs: (input.app_ids ?? []).map { .init(service: $0.service, appID: $0.app_id) },
-                     watchedURLs: (input.watched_urls ?? []).map { .init(url: $0.url, expect: $0.expect, android: $0.android) },
-                     intervalMinutes: input.interval_minutes, badge: input.badge ?? false, platforms: input.platforms,
-                     androidApps: input.android_apps.map { $0.map { AndroidAppEntry(package: $0.package, fingerprints: $0.fingerprints, uploadKeys: $0.upload_keys ?? []) } })
-    }
-
     /// The registry's refusal as the API's error: the first refused field, named as in the JSON body.
     static func error(_ refusal: RegistrationError) -> WebError {
         let (field, message) = refusal.first
@@ -284,7 +245,8 @@ enum DomainAPI {
     static func create(_ c: RequestContext, store: any DomainStore & CheckStore) throws -> WebResponse {
         let id: Int64
         do {
-            id = try c.registry.register(registration(DomainInput(try APIRequest.body(c, registrationSchema, explain: ["host": hostProblem]))))
+            id = try c.registry.register(registration(try APIRequest.body(c, registrationSchema, explain: ["host": hostProblem]),
+                                                      base: Registration(host: "")))
         } catch let refusal as RegistrationError {
             throw error(refusal)
         }
@@ -312,17 +274,12 @@ enum DomainAPI {
     static func update(_ c: RequestContext, store: any DomainStore & CheckStore) throws -> WebResponse {
         let d = try record(c, store: store)
         let members = try APIRequest.body(c, changeSchema, refusing: ["host": "The host of a domain cannot change; register the new host instead."])
-        var input = DomainInput(members)
-        // Fields left out keep their value.
-        let current = (try store.appIDExpectations(domainID: d.id), try store.watchedURLs(domainID: d.id))
-        input = DomainInput(host: nil, interval_minutes: input.interval_minutes ?? d.intervalSeconds / 60, badge: input.badge ?? d.badgeEnabled,
-                            platforms: input.platforms ?? d.platforms.rawValue,
-                            app_ids: input.app_ids ?? current.0.map { AppIDJSON(service: $0.service.rawValue, app_id: $0.appID) },
-                            watched_urls: input.watched_urls ?? current.1.map { WatchedJSON(url: $0.url, expect: $0.expectedAppID ?? "browser", android: $0.android?.rawValue) },
-                            // Left out: nil, which the registry leaves as stored.
-                            android_apps: input.android_apps)
+        // Members left out keep their value; Android apps left out stay nil, which the registry leaves as stored.
+        let stored = Registration(host: d.host, appIDs: try store.appIDExpectations(domainID: d.id).map(AppIDEntry.init),
+                                  watchedURLs: try store.watchedURLs(domainID: d.id).map(WatchedURLEntry.init),
+                                  intervalMinutes: d.intervalSeconds / 60, badge: d.badgeEnabled, platforms: d.platforms.rawValue)
         do {
-            try c.registry.edit(domainID: d.id, registration(input))
+            try c.registry.edit(domainID: d.id, registration(members, base: stored))
         } catch let refusal as RegistrationError {
             throw error(refusal)
         }
