@@ -1,3 +1,4 @@
+import Foundation
 import Vocabulary
 import Testing
 import AASA
@@ -23,12 +24,20 @@ import AASA
 
     @Test func overview() {
         let e = Self.evil
-        let rows = (1...3).map { OverviewRow(id: Int64($0), host: e, displayHost: e, state: .failing, reason: e, lastCheck: 10,
-                                             lastChange: 5, responseTimes: [1, nil, 3], openAlerts: 2) }
+        let rows = (1...3).map { OverviewItem(id: Int64($0), host: e, displayName: e, state: .failing, reason: e,
+                                              lastCheckedAt: Date(timeIntervalSince1970: 10), lastChangedAt: Date(timeIntervalSince1970: 5),
+                                              latencies: [3, nil, 1], openAlerts: 2, platforms: .both, appleVerdict: .pass) }
         let m = OverviewModel(rows: rows, matching: 120, counts: [.failing: 3], query: OverviewFilter(search: e, page: 2), now: 100)
         let page = OverviewPage.render(m, viewer: viewer, flash: Flash(.error, e))
         expectSafe(page)
         #expect(page.rendered.contains("page 2 of 3"))
+        // A row as the Store reads it: times ago from its dates, the sparkline oldest first (the
+        // Store keeps the latest first), Apple's state by its verdict, Android's not checked.
+        let ago = (DisplayTime.ago(10, now: 100), DisplayTime.ago(5, now: 100))
+        #expect(page.rendered.contains("<td class=\"hide-narrow\">\(ago.0)</td><td class=\"hide-narrow\">\(ago.1)</td>"))
+        #expect(page.rendered.contains(Sparkline.svg([1, nil, 3], label: "Response times of " + e).rendered))
+        #expect(page.rendered.contains("Apple \(DomainState.passing.pill.rendered)</span>"))
+        #expect(page.rendered.contains("Android <span class=\"muted\">no file</span>"))
         #expect(page.rendered.contains("rel=\"prev\"") && page.rendered.contains("rel=\"next\""))
         #expect(page.rendered.contains("Register a domain"))
         #expect(!OverviewPage.render(m, viewer: readOnly).rendered.contains("Register a domain"))

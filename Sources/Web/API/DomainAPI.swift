@@ -210,8 +210,7 @@ enum DomainAPI {
         return APIResponses.json(Page(domains: result.items.map {
             Item(id: $0.id, host: $0.host, display_name: $0.displayName, state: $0.state, reason: $0.reason,
                  last_checked_at: $0.lastCheckedAt, last_changed_at: $0.lastChangedAt, open_alerts: $0.openAlerts,
-                 platforms: $0.platforms, apple_state: $0.appleVerdict.map { DomainState(verdict: $0) },
-                 android_state: $0.androidVerdict.map { DomainState(verdict: $0) })
+                 platforms: $0.platforms, apple_state: $0.appleState, android_state: $0.androidState)
         }, total: result.matching, page: q.page, per_page: q.pageSize, next_after: nextAfter))
     }
 

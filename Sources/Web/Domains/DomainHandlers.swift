@@ -24,17 +24,9 @@ enum DomainHandlers {
 
     static func overviewModel(_ c: RequestContext, store: any DomainStore, _ query: OverviewFilter) throws -> OverviewModel {
         let result = try store.overview(query)
-        return OverviewModel(rows: result.items.map(row), matching: result.matching,
+        return OverviewModel(rows: result.items, matching: result.matching,
                              counts: result.counts,
                              query: query, now: c.nowEpoch)
-    }
-
-    static func row(_ i: OverviewItem) -> OverviewRow {
-        OverviewRow(id: i.id, host: i.host, displayHost: i.displayName, state: i.state,
-                    reason: i.reason, lastCheck: i.lastCheckedAt.map(epoch), lastChange: i.lastChangedAt.map(epoch),
-                    responseTimes: i.latencies.reversed().map { $0.map(Double.init) }, openAlerts: i.openAlerts,
-                    platforms: i.platforms, appleState: i.appleVerdict.map { DomainState(verdict: $0) },
-                    androidState: i.androidVerdict.map { DomainState(verdict: $0) })
     }
 
     static func epoch(_ d: Date) -> Int64 { Int64(d.timeIntervalSince1970) }

@@ -1,27 +1,11 @@
 import Store
 import Vocabulary
-/// One row of the overview table.
-public struct OverviewRow: Sendable {
-    public var id: Int64
-    /// ASCII (punycode) form, used in links and the API.
-    public var host: String
-    /// Unicode form for people.
-    public var displayHost: String
-    public var state: DomainState
-    /// The one-line reason: the first unmet expectation when that is what fails, else the worst finding's message.
-    public var reason: String?
-    public var lastCheck: Int64?
-    /// When the served file last changed (first time the current version was seen).
-    public var lastChange: Int64?
-    /// Recent total response times in ms, oldest first; nil for a failed fetch.
-    public var responseTimes: [Double?] = []
-    public var openAlerts: Int = 0
-    public var platforms: WatchedPlatforms = .both
-    /// Each platform's state by its latest check; nil when the platform is not watched or does not count
-    /// (no assetlinks.json and no Android app expected).
-    public var appleState: DomainState?
-    public var androidState: DomainState?
-    // Built only by this module's handlers: Swift's memberwise init, internal, is enough.
+extension OverviewItem {
+    /// Each platform's state by its latest check, as the overview and the API's list show it; nil when
+    /// the platform is not watched, does not count (no assetlinks.json and no Android app expected) or
+    /// was not checked yet.
+    var appleState: DomainState? { appleVerdict.map { DomainState(verdict: $0) } }
+    var androidState: DomainState? { androidVerdict.map { DomainState(verdict: $0) } }
 }
 
 /// The overview's query string, read and written: the Store's `OverviewFilter` is the page's query.
@@ -60,7 +44,8 @@ extension OverviewFilter {
 }
 
 public struct OverviewModel: Sendable {
-    public var rows: [OverviewRow]
+    /// One page of the overview as the Store reads it.
+    public var rows: [OverviewItem]
     /// Rows matching the filter and search, across all pages.
     public var matching: Int
     /// Domains per state, ignoring the filter, for the summary cards.
@@ -137,15 +122,15 @@ public enum OverviewPage {
         var body: HTML = .empty
         for r in m.rows {
             let reason: HTML = r.reason.map { "<span class=\"reason\" title=\"\($0)\">\($0)</span>" } ?? .empty
-            let hostTitle: HTML = r.displayHost != r.host ? "<span class=\"muted mono\"> \(r.host)</span>" : .empty
+            let hostTitle: HTML = r.displayName != r.host ? "<span class=\"muted mono\"> \(r.host)</span>" : .empty
             let alerts: HTML = r.openAlerts > 0 ? "<a class=\"alert-count\" href=\"/alerts\">\(r.openAlerts)</a>" : "<span class=\"muted\">0</span>"
             body.append("""
-                <tr><td class="host"><a href="/domains/\(r.id)">\(r.displayHost)</a>\(hostTitle)\(reason)</td>\
+                <tr><td class="host"><a href="/domains/\(r.id)">\(r.displayName)</a>\(hostTitle)\(reason)</td>\
                 <td>\(r.state.pill)</td>\
                 <td class="platforms">\(platformCell(r))</td>\
-                <td class="hide-narrow">\(r.lastCheck.map { DisplayTime.ago($0, now: m.now) } ?? "—")</td>\
-                <td class="hide-narrow">\(r.lastChange.map { DisplayTime.ago($0, now: m.now) } ?? "—")</td>\
-                <td class="hide-narrow">\(Sparkline.svg(r.responseTimes, label: "Response times of " + r.displayHost))</td>\
+                <td class="hide-narrow">\(r.lastCheckedAt.map { DisplayTime.ago(DomainHandlers.epoch($0), now: m.now) } ?? "—")</td>\
+                <td class="hide-narrow">\(r.lastChangedAt.map { DisplayTime.ago(DomainHandlers.epoch($0), now: m.now) } ?? "—")</td>\
+                <td class="hide-narrow">\(Sparkline.svg(responseTimes(r), label: "Response times of " + r.displayName))</td>\
                 <td>\(alerts)</td></tr>
                 """)
         }
@@ -166,8 +151,14 @@ public enum OverviewPage {
         return head + filters + table
     }
 
+    /// Recent total response times in ms, oldest first (the sparkline's order; the Store keeps the
+    /// latest first); nil for a failed fetch.
+    static func responseTimes(_ r: OverviewItem) -> [Double?] {
+        r.latencies.reversed().map { $0.map(Double.init) }
+    }
+
     /// Apple's and Android's state one above the other: what each platform's latest check says.
-    static func platformCell(_ r: OverviewRow) -> HTML {
+    static func platformCell(_ r: OverviewItem) -> HTML {
         func line(_ name: String, _ platform: Platform, _ state: DomainState?) -> HTML {
             let text: HTML = if let state { state.pill } else if r.platforms.watches(platform) {
                 // Apple: not checked yet; Android: the site serves no assetlinks.json and no app is expected.
