@@ -33,6 +33,80 @@ import Testing
         #expect(Set(finding.keys) == ["code", "severity", "location", "message", "hint", "affects"])
     }
 
+    /// The JSON of `validate` and `match` to the byte, as CI jobs parse it: keys, nesting, the null
+    /// of a finding without a location, the keys a package line leaves out.
+    @Test func validateAndMatchJSONToTheByte() throws {
+        let dir = try ScratchDirectory()
+        let path = try dir.write("links", Self.file())
+        #expect(try BuiltCommand.run(["validate", path, "--json"]).stdout == #"""
+            {
+              "findings" : [
+                {
+                  "affects" : "Android 14 and lower, and devices without Google services (they use the manifest only)",
+                  "code" : "dynamic-rules-min-os",
+                  "hint" : "Keep the manifest's intent filters as narrow as the paths that must work everywhere.",
+                  "location" : null,
+                  "message" : "The file has dynamic rules: only Android 15+ with Google services reads them; older devices open every path the app's manifest claims.",
+                  "severity" : "info"
+                }
+              ],
+              "statements" : [
+                {
+                  "relation" : "delegate_permission/common.handle_all_urls",
+                  "target" : {
+                    "namespace" : "android_app",
+                    "package_name" : "com.example.shop",
+                    "sha256_cert_fingerprints" : [
+                      "\#(Self.fingerprint)"
+                    ]
+                  }
+                },
+                {
+                  "relation" : "delegate_permission/common.get_login_creds",
+                  "target" : {
+                    "namespace" : "web",
+                    "site" : "https://shop.example.com"
+                  }
+                }
+              ]
+            }
+
+            """#)
+        #expect(try BuiltCommand.run(["match", path, "https://shop.example.com/p/1", "--package", "com.example.shop", "--json"]).stdout == #"""
+            {
+              "android_version" : 15,
+              "packages" : [
+                {
+                  "decision" : "match",
+                  "opens_app" : true,
+                  "package_name" : "com.example.shop",
+                  "rule" : 1,
+                  "rule_text" : "{\"/\": \"/p/*\"}",
+                  "statement" : 0,
+                  "summary" : "Rule 2 is the first that matches; it allows the URL, so it opens the app on Android 15+."
+                }
+              ],
+              "url" : "https://shop.example.com/p/1"
+            }
+
+            """#)
+        #expect(try BuiltCommand.run(["match", path, "https://shop.example.com/a", "--package", "com.other", "--android-version", "14", "--json"]).stdout == #"""
+            {
+              "android_version" : 14,
+              "packages" : [
+                {
+                  "decision" : "not_verified",
+                  "opens_app" : false,
+                  "package_name" : "com.other",
+                  "summary" : "No valid statement grants delegate_permission/common.handle_all_urls to com.other, so Android does not verify the app for this host; the link opens in the browser."
+                }
+              ],
+              "url" : "https://shop.example.com/a"
+            }
+
+            """#)
+    }
+
     @Test func validateExitStatusAndForcedPlatform() throws {
         let dir = try ScratchDirectory()
         let warning = try dir.write("w.json", Self.file().replacingOccurrences(of: "HTTPS://", with: "http://"))

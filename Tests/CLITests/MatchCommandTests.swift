@@ -75,6 +75,50 @@ import Testing
         #expect((explanation["summary"] as? String)?.contains("opens this URL") == true)
     }
 
+    /// The JSON to the byte: pretty, sorted, slashes as they are, absent members left out.
+    @Test func jsonOutputToTheByte() throws {
+        let file = #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app","ABCDE12345.com.example.two"],"components":[{"/":"/buy/*"}]}]}}"#
+        let both = try BuiltCommand.run(["match", "-", "https://example.com/buy/1", "--json"], stdin: Array(file.utf8))
+        #expect(both.stdout == #"""
+            {
+              "apps" : [
+                {
+                  "app_id" : "ABCDE12345.com.example.app",
+                  "decision" : "match",
+                  "entry" : 0,
+                  "rule" : 0,
+                  "rule_text" : "{\"/\": \"/buy/*\"}"
+                },
+                {
+                  "app_id" : "ABCDE12345.com.example.two",
+                  "decision" : "match",
+                  "entry" : 0,
+                  "rule" : 0,
+                  "rule_text" : "{\"/\": \"/buy/*\"}"
+                }
+              ],
+              "opens" : "ABCDE12345.com.example.app",
+              "url" : "https://example.com/buy/1"
+            }
+
+            """#)
+        let outside = try BuiltCommand.run(["match", "-", "https://other.test/x", "--domain", "example.com", "--app", "ABCDE12345.com.example.app", "--json"],
+                                           stdin: Array(file.utf8))
+        #expect(outside.stdout == #"""
+            {
+              "apps" : [
+                {
+                  "app_id" : "ABCDE12345.com.example.app",
+                  "decision" : "no_match"
+                }
+              ],
+              "outside_domain" : "example.com",
+              "url" : "https://other.test/x"
+            }
+
+            """#)
+    }
+
     @Test func unusableFileAndBadUsage() throws {
         let broken = try BuiltCommand.run(["match", "-", "https://example.com/"], stdin: Array("[1, 2".utf8))
         #expect(broken.status == 2)

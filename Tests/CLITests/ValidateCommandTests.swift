@@ -71,6 +71,41 @@ import Testing
         #expect(summary["worst_severity"] as? String == "error")
     }
 
+    /// The whole JSON to the byte: a finding's location as an object, the summary's keys.
+    @Test func jsonOutputToTheByte() throws {
+        let outcome = try BuiltCommand.run(["validate", "--json", "-"], stdin: Array(Self.warningsOnly.utf8))
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout == #"""
+            {
+              "findings" : [
+                {
+                  "affects" : "All OS versions",
+                  "code" : "service-apps-empty",
+                  "hint" : "List the app IDs, e.g. [\"ABCDE12345.com.example.app\"], or remove \"webcredentials\".",
+                  "location" : {
+                    "column" : 29,
+                    "line" : 1,
+                    "pointer" : "/webcredentials/apps"
+                  },
+                  "message" : "webcredentials.apps is empty, so no app gets this service for the domain.",
+                  "severity" : "warning"
+                }
+              ],
+              "summary" : {
+                "deprecations" : 0,
+                "errors" : 0,
+                "exit_status" : 1,
+                "infos" : 0,
+                "parsed" : true,
+                "signed" : false,
+                "warnings" : 1,
+                "worst_severity" : "warning"
+              }
+            }
+
+            """#)
+    }
+
     @Test func stdinDashReadsStandardInput() throws {
         let outcome = try BuiltCommand.run(["validate", "-"], stdin: Array(Self.clean.utf8))
         #expect(outcome.status == 0)

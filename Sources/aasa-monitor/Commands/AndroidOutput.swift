@@ -3,7 +3,9 @@ import Foundation
 import Vocabulary
 
 /// What the commands print for assetlinks.json: `validate`'s report, `match`'s decisions and `diff`.
-/// Keys are snake_case and stable (issue #12 fixes the validate and batch shapes; CI jobs parse them).
+/// Keys are snake_case and stable (issue #12 fixes the validate and batch shapes; CI jobs parse them):
+/// `PublicJSON` writes the properties' names so, and only a name the file itself spells otherwise
+/// (`sha256_cert_fingerprints`) has a coding key.
 enum AndroidOutput {
     // MARK: validate
 
@@ -71,11 +73,6 @@ enum AndroidOutput {
         var ruleText: String?
         var summary: String
         var explanation: DynamicRuleExplanation?
-
-        enum CodingKeys: String, CodingKey {
-            case packageName = "package_name", decision, opensApp = "opens_app", statement, rule, ruleText = "rule_text"
-            case summary, explanation
-        }
     }
 
     static func packageLines(_ matcher: AppLinkMatcher, url: String, packages: [String], androidVersion: Int,
@@ -96,7 +93,6 @@ enum AndroidOutput {
             var url: String
             var androidVersion: Int
             var packages: [PackageLine]
-            enum CodingKeys: String, CodingKey { case url, androidVersion = "android_version", packages }
         }
         return ValidationOutput.encoded(Output(url: url, androidVersion: androidVersion, packages: lines))
     }
@@ -136,7 +132,6 @@ enum AndroidOutput {
         struct Output: Encodable {
             var behaviourallyEqual: Bool
             var diff: AssetLinksDiff
-            enum CodingKeys: String, CodingKey { case behaviourallyEqual = "behaviourally_equal", diff }
         }
         return ValidationOutput.encoded(Output(behaviourallyEqual: diff.isBehaviourallyEqual, diff: diff))
     }

@@ -95,11 +95,7 @@ struct MatchReport {
             var outsideDomain: String?
             var apps: [AppLine]
         }
-        let encoder = PublicJSON.encoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let output = Output(url: url, opens: opener, outsideDomain: outsideDomain, apps: lines)
-        guard let data = try? encoder.encode(output) else { return "{}\n" }
-        return TerminalText(json: String(decoding: data, as: UTF8.self) + "\n")
+        return ValidationOutput.encoded(Output(url: url, opens: opener, outsideDomain: outsideDomain, apps: lines))
     }
 }
 

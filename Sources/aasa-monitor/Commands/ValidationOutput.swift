@@ -55,15 +55,9 @@ enum ValidationOutput {
 
     /// One finding as JSON: every finding has the same six keys, absent values written as null.
     struct FindingJSON: Encodable {
-        struct Location: Encodable {
-            var pointer: String
-            var line: Int?
-            var column: Int?
-        }
-
         var code: String
         var severity: String
-        @PublicJSON.NullWhenAbsent var location: Location?
+        @PublicJSON.NullWhenAbsent var location: SourceLocation?
         var message: String
         @PublicJSON.NullWhenAbsent var hint: String?
         @PublicJSON.NullWhenAbsent var affects: String?
@@ -71,7 +65,7 @@ enum ValidationOutput {
         init(_ finding: Finding) {
             code = finding.code
             severity = finding.severity.rawValue
-            location = finding.location.map { Location(pointer: $0.pointer, line: $0.line, column: $0.column) }
+            location = finding.location
             message = finding.message
             hint = finding.hint
             affects = finding.affects
