@@ -114,7 +114,7 @@ public enum ReleaseGate {
 }
 
 /// One line of the gate: an entitlement entry (platform, service, entry) or a watched URL.
-public struct GateCase: Hashable, Sendable {
+public struct GateCase: Hashable, Sendable, CheckConclusion {
     public var platform: Platform
     /// The service (`applinks`, `webcredentials`, …) or `url` for a watched URL.
     public var group: String
@@ -128,16 +128,6 @@ public struct GateCase: Hashable, Sendable {
     public var seconds: Double
 
     public var verdict: Verdict { Verdict(findings: findings) }
-
-    /// 0 pass · 1 warnings · 2 errors · 3 could not check, as `check`.
-    public var exitStatus: Int32 {
-        if couldNotCheck { return 3 }
-        switch verdict {
-        case .pass: return 0
-        case .warn: return 1
-        case .fail: return 2
-        }
-    }
 }
 
 /// Every case of a gate run, and the exit status of the whole.
@@ -147,11 +137,6 @@ public struct GateReport: Hashable, Sendable {
     /// The Android packages checked (verify-app --manifest); empty for an Apple-only run.
     public var packages: [String] = []
 
-    /// 2 when any case has an error (a definite failure: retrying will not help), else 3 when a
-    /// case could not be checked, else 1 for warnings, else 0 — the codes of `check`.
-    public var exitStatus: Int32 {
-        let statuses = Set(cases.map(\.exitStatus))
-        for status: Int32 in [2, 3, 1] where statuses.contains(status) { return status }
-        return 0
-    }
+    /// The worst case's, errors before cases that could not be checked (`CheckExitStatus.worst`).
+    public var exitStatus: Int32 { CheckExitStatus.worst(cases.map(\.exitStatus)) }
 }

@@ -1,25 +1,15 @@
 import AssetLinks
 import Fetch
 import Foundation
+import Monitor
 import Vocabulary
 
 /// How `check` prints an `AndroidCheck`: text for people, JSON (under `android`) for pipelines, the exit status.
 enum AndroidCheckOutput {
-    static func exitStatus(_ report: AndroidCheckReport) -> Int32 {
-        if report.couldNotCheck { return 3 }   // as Apple's: nothing certain was learnt about the site
-        switch report.verdict {
-        case .pass: return 0
-        case .warn: return 1
-        case .fail: return 2
-        }
-    }
-
     static func text(_ check: AndroidCheck) -> TerminalText {
         let report = check.report
         var out: TerminalText = ""
-        let name = check.host.unicode == check.host.ascii ? check.host.ascii : "\(check.host.unicode) (\(check.host.ascii))"
-        let word = report.couldNotCheck ? "COULD NOT CHECK" : report.verdict.rawValue.uppercased()
-        out += "\(name) (Android): \(word)"
+        out += "\(CheckOutput.name(check.host)) (Android): \(CheckExitStatus.word(report.exitStatus))"
         if report.serves {
             let file = report.file ?? AssetLinksFile()
             out += " — Google honours \(file.statements.count) statement\(file.statements.count == 1 ? "" : "s")"
@@ -86,7 +76,7 @@ enum AndroidCheckOutput {
             break
         }
         return Report(verdict: check.report.verdict.rawValue, couldNotCheck: check.report.couldNotCheck,
-                      exitStatus: exitStatus(check.report), serves: check.report.serves, url: check.origin.url,
+                      exitStatus: check.report.exitStatus, serves: check.report.serves, url: check.origin.url,
                       findings: check.report.findings, facts: ([check.origin] + check.otherUserAgents).map(CheckOutput.Facts.init),
                       includes: check.includes.map(CheckOutput.Facts.init), google: google,
                       startedAt: check.startedAt, finishedAt: check.finishedAt)

@@ -98,8 +98,7 @@ extension AASAMonitor {
                     Terminal.print(AndroidCheckOutput.text(androidCheck), terminator: "")
                 }
             }
-            throw ExitCode(CheckOutput.combined([apple.map { CheckOutput.exitStatus($0.report) },
-                                                 androidCheck.map { AndroidCheckOutput.exitStatus($0.report) }].compactMap { $0 }))
+            throw ExitCode(CheckExitStatus.worst([apple?.report.exitStatus, androidCheck?.report.exitStatus].compactMap { $0 }))
         }
 
         /// `--app-id`: each must be listed for applinks in the file devices read (the entitlement check's code).

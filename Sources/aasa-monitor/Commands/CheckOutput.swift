@@ -3,32 +3,14 @@ import AssetLinks
 import Vocabulary
 import Fetch
 import Foundation
+import Monitor
 
 /// How `check` prints a `DomainCheck`: text for people, JSON for pipelines, and the exit status.
 enum CheckOutput {
-    static func exitStatus(_ report: CheckReport) -> Int32 {
-        if report.couldNotCheck { return 3 }
-        switch report.verdict {
-        case .pass: return 0
-        case .warn: return 1
-        case .fail: return 2
-        }
-    }
-
-    static func verdictWord(_ report: CheckReport) -> String {
-        if report.couldNotCheck { return "COULD NOT CHECK" }
-        switch report.verdict {
-        case .pass: return "PASS"
-        case .warn: return "WARN"
-        case .fail: return "FAIL"
-        }
-    }
-
     static func text(_ check: DomainCheck) -> TerminalText {
         let report = check.report
         var out: TerminalText = ""
-        let name = check.host.unicode == check.host.ascii ? check.host.ascii : "\(check.host.unicode) (\(check.host.ascii))"
-        out += "\(name): \(verdictWord(report))"
+        out += "\(name(check.host)): \(CheckExitStatus.word(report.exitStatus))"
         switch report.deviceLocation {
         case .wellKnown?: out += " — devices read /.well-known/apple-app-site-association\n"
         case .root?: out += " — devices read /apple-app-site-association (legacy root location)\n"
@@ -40,6 +22,12 @@ enum CheckOutput {
             out += describe(facts, repeatOfWellKnown: facts.location == .wellKnown && facts.userAgent != check.wellKnown.userAgent)
         }
         return out
+    }
+
+    /// A checked host as the text output heads it, for either platform: its Unicode name, with the
+    /// ASCII (Punycode) form beside it when they differ.
+    static func name(_ host: HostName) -> String {
+        host.unicode == host.ascii ? host.ascii : "\(host.unicode) (\(host.ascii))"
     }
 
     /// The findings as `check` prints them for either platform: severity, code, location, message, hint.
@@ -163,7 +151,7 @@ enum CheckOutput {
     static func report(_ check: DomainCheck) -> Report {
         Report(
             host: check.host.ascii, displayName: check.host.unicode, verdict: check.report.verdict.rawValue,
-            couldNotCheck: check.report.couldNotCheck, exitStatus: exitStatus(check.report),
+            couldNotCheck: check.report.couldNotCheck, exitStatus: check.report.exitStatus,
             deviceLocation: check.report.deviceLocation?.rawValue, findings: check.report.findings,
             facts: [check.wellKnown, check.root, check.cdn, check.plainUserAgent].compactMap { $0 }.map(Facts.init),
             startedAt: check.startedAt, finishedAt: check.finishedAt)
@@ -186,15 +174,9 @@ enum CheckOutput {
                 object["display_name"] = android.host.unicode
             }
         }
-        object["exit_status"] = combined([apple.map { exitStatus($0.report) }, android.map { AndroidCheckOutput.exitStatus($0.report) }]
+        object["exit_status"] = CheckExitStatus.worst([apple?.report.exitStatus, android?.report.exitStatus]
             .compactMap { $0 })
         let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self)
-    }
-
-    /// The worse of several exit statuses: errors (2), then could-not-check (3), warnings (1), pass (0).
-    static func combined(_ statuses: [Int32]) -> Int32 {
-        let order: [Int32] = [2, 3, 1, 0]
-        return order.first { statuses.contains($0) } ?? 0
     }
 }

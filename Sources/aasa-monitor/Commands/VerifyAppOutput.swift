@@ -5,21 +5,12 @@ import Vocabulary
 
 /// How `verify-app` prints a gate run: a line per case for people, JSON for pipelines.
 enum VerifyAppOutput {
-    static func word(_ gateCase: GateCase) -> String {
-        switch gateCase.exitStatus {
-        case 0: "PASS"
-        case 1: "WARN"
-        case 2: "FAIL"
-        default: "COULD NOT CHECK"
-        }
-    }
-
     static func text(_ report: GateReport) -> TerminalText {
-        let overall = ["PASS", "WARN", "FAIL", "COULD NOT CHECK"][Int(report.exitStatus)]
+        let overall = CheckExitStatus.word(report.exitStatus)
         let failing = report.cases.filter { $0.exitStatus >= 2 }.count
         var out: TerminalText = "\((report.appIDs.map(\.text) + report.packages).joined(separator: ", ")): \(overall) — \(report.cases.count - failing) of \(report.cases.count) checks pass\n"
         for gateCase in report.cases {
-            let word = word(gateCase)
+            let word = CheckExitStatus.word(gateCase.exitStatus)
             let platform = gateCase.platform == .android ? "android " : ""
             out += "\n\(word.padding(toLength: max(5, word.count), withPad: " ", startingAt: 0)) \(platform)\(gateCase.group) \(gateCase.name)"
             if gateCase.group == "url" || gateCase.name.contains("*.") { out += " (file of \(gateCase.host))" }
