@@ -143,10 +143,10 @@ import Vocabulary
             WebClient(app: app).setUpAdmin()
             let token = SecretToken.generate(prefix: "aasa_")
             _ = try db.createAPIToken(name: "test", tokenHash: token.digest, userID: nil, role: .admin)
-            func call(_ method: String, _ target: String, _ json: String = "") -> (status: Int, body: [String: Any]) {
+            func call(_ method: String, _ target: String, _ json: String = "") -> (status: Int, body: [String: Any], raw: String) {
                 let r = app.respond(WebRequest(method: method, target: target, headers: [("Authorization", "Bearer " + token.value),
                                                                                           ("Content-Type", "application/json")], body: Array(json.utf8)))
-                return (r.status, (try? JSONSerialization.jsonObject(with: Data(r.body))) as? [String: Any] ?? [:])
+                return (r.status, (try? JSONSerialization.jsonObject(with: Data(r.body))) as? [String: Any] ?? [:], String(decoding: r.body, as: UTF8.self))
             }
             let body = #"{"name": "Shop", "apple_app_ids": ["\#(Self.app)"], "apple_domains": ["applinks:shop.example", "applinks:*.shop.example"], "android_package": "com.example.shop", "android_hosts": ["shop.example"], "fingerprints": [{"fingerprint": "\#(String(repeating: "ab", count: 32))", "role": "upload"}]"#
             let preview = call("POST", "/api/v1/apps", body + #", "preview": true}"#)
@@ -164,6 +164,10 @@ import Vocabulary
             let cells = (created.body["domains"] as? [[String: Any]])?.flatMap { ($0["cells"] as? [[String: Any]]) ?? [] } ?? []
             #expect(Set(cells.compactMap { $0["platform"] as? String }) == ["apple", "android"])
             #expect((created.body["fingerprints"] as? [[String: Any]])?.first?["role"] as? String == "upload")
+            // Keys, nesting and the members left out, to the byte: a key and its role, a link's cell.
+            let key = #""fingerprints":[{"fingerprint":"\#(Array(repeating: "AB", count: 32).joined(separator: ":"))","role":"upload"}]"#
+            #expect(preview.raw.contains(key) && created.raw.contains(key), "\(preview.raw)\n\(created.raw)")
+            #expect(created.raw.contains(#"{"cells":[{"declared_as":"shop.example","developer_mode":false,"managed_mode":false,"platform":"android","service":"applinks","state":"checking"},{"declared_as":"applinks:shop.example","developer_mode":false,"managed_mode":false,"platform":"apple","service":"applinks","state":"checking"}],"domain_id":1,"host":"shop.example"}"#), "\(created.raw)")
             #expect(call("POST", "/api/v1/apps", body + "}").status == 409)
             #expect((call("GET", "/api/v1/apps").body["apps"] as? [[String: Any]])?.first?["domain_count"] as? Int == 2)
             #expect(call("GET", "/api/v1/apps/\(id)").status == 200)
@@ -295,6 +299,10 @@ import Vocabulary
             #expect(watched.first?["android"] as? String == "stays in the browser" && watched.first?["android_meets_expectation"] as? Bool == false)
             let cell = (json["domains"] as? [[String: Any]])?.first.flatMap { ($0["cells"] as? [[String: Any]])?.first }
             #expect(cell?["state"] as? String == "failing" && cell?["reason"] as? String == "com.example.shop is not in assetlinks.json.")
+            // A judged cell to the byte: its reason, and since when as an ISO 8601 date.
+            let raw = String(decoding: r.body, as: UTF8.self)
+            #expect(raw.contains(#""reason":"com.example.shop is not in assetlinks.json.","service":"applinks","since":"20"#) && raw.contains(#"Z","state":"failing"}"#),
+                    "\(raw)")
         }
     }
 
@@ -340,10 +348,10 @@ import Vocabulary
             let app = WebApp(database: db, configuration: TestApp.configuration)
             let token = SecretToken.generate(prefix: "aasa_")
             _ = try db.createAPIToken(name: "test", tokenHash: token.digest, userID: nil, role: .admin)
-            func call(_ method: String, _ target: String, _ json: String = "") -> (status: Int, body: [String: Any]) {
+            func call(_ method: String, _ target: String, _ json: String = "") -> (status: Int, body: [String: Any], raw: String) {
                 let r = app.respond(WebRequest(method: method, target: target, headers: [("Authorization", "Bearer " + token.value),
                                                                                           ("Content-Type", "application/json")], body: Array(json.utf8)))
-                return (r.status, (try? JSONSerialization.jsonObject(with: Data(r.body))) as? [String: Any] ?? [:])
+                return (r.status, (try? JSONSerialization.jsonObject(with: Data(r.body))) as? [String: Any] ?? [:], String(decoding: r.body, as: UTF8.self))
             }
             let planned = call("PATCH", "/api/v1/apps/Shop", #"{"apple_domains": ["applinks:shop.example"], "preview": true}"#)
             #expect(planned.status == 200 && planned.body["dropped"] as? [String] == ["new.example"], "\(planned.body)")

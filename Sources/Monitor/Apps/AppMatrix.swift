@@ -7,7 +7,8 @@ import Vocabulary
 /// monitor stored (the domains' latest checks and their changed-check history); read by the app
 /// page, the API and the CLI.
 public struct AppMatrix: Sendable {
-    public struct Cell: Sendable {
+    /// Encodable: the API's app detail writes each cell as it is (snake_case through `PublicJSON`).
+    public struct Cell: Sendable, Encodable {
         public var platform: Platform
         public var service: Service
         public var state: DomainState

@@ -39,18 +39,13 @@ enum AppAPI {
         let domainCount: Int, linkCount: Int, linksByState: [String: Int], worstState: DomainState?, openAlerts: Int
     }
 
-    struct CellJSON: Encodable {
-        let platform: Platform, service: Service, state: DomainState, reason: String?, since: Date?
-        let developerMode: Bool, managedMode: Bool, declaredAs: String
-    }
-    struct RowJSON: Encodable { let domainId: Int64; let host: String; let cells: [CellJSON] }
+    struct RowJSON: Encodable { let domainId: Int64; let host: String; let cells: [AppMatrix.Cell] }
     struct WatchedJSON: Encodable {
         let url: String, domainId: Int64, apple: String?, appleMeetsExpectation: Bool?
         let android: String?, androidMeetsExpectation: Bool?, androidReason: String?
     }
-    struct KeyJSON: Encodable { let fingerprint: String; let role: SigningKeyRole }
     struct Detail: Encodable {
-        let id: Int64, name: String, appleAppIds: [String], androidPackage: String?, fingerprints: [KeyJSON]
+        let id: Int64, name: String, appleAppIds: [String], androidPackage: String?, fingerprints: [AppFingerprint]
         let domains: [RowJSON], watchedUrls: [WatchedJSON]
         /// Every domain the app claims (`domains` holds one page of them), and the `after` of the
         /// next page: absent on the last.
@@ -70,7 +65,7 @@ enum AppAPI {
     struct PlanJSON: Encodable {
         struct Domain: Encodable { let host: String; let isNew: Bool; let links: [Link] }
         struct Link: Encodable { let platform: Platform; let service: Service; let developerMode: Bool; let managedMode: Bool; let declaredAs: String }
-        let name: String, appleAppIds: [String], androidPackage: String?, fingerprints: [KeyJSON]
+        let name: String, appleAppIds: [String], androidPackage: String?, fingerprints: [AppFingerprint]
         let domains: [Domain], watchedUrls: [String], ignored: [String], notes: [String]
         /// An edit's preview: the domains the app would stop claiming (they stay registered).
         let dropped: [String]
@@ -190,7 +185,7 @@ enum AppAPI {
     static func json(_ plan: AppPlan) -> PlanJSON {
         let d = plan.draft
         return PlanJSON(name: d.name, appleAppIds: d.appleAppIDs, androidPackage: d.androidPackage,
-                        fingerprints: d.fingerprints.map { KeyJSON(fingerprint: $0.fingerprint, role: $0.role) },
+                        fingerprints: d.fingerprints,
                         domains: plan.domains.map { domain in
                             PlanJSON.Domain(host: domain.displayHost, isNew: domain.isNew, links: domain.links.map {
                                 PlanJSON.Link(platform: $0.platform, service: $0.service, developerMode: $0.developerMode,
@@ -219,13 +214,8 @@ enum AppAPI {
         guard let m = loaded else { throw WebError.notFound("No app with this id.") }
         return APIResponses.json(Detail(
             id: m.app.id, name: m.app.name, appleAppIds: m.app.appleAppIDs, androidPackage: m.app.androidPackage,
-            fingerprints: m.app.fingerprints.map { KeyJSON(fingerprint: $0.fingerprint, role: $0.role) },
-            domains: m.rows.map { row in
-                RowJSON(domainId: row.domainID, host: row.displayHost, cells: row.cells.map {
-                    CellJSON(platform: $0.platform, service: $0.service, state: $0.state, reason: $0.reason, since: $0.since,
-                             developerMode: $0.developerMode, managedMode: $0.managedMode, declaredAs: $0.declaredAs)
-                })
-            },
+            fingerprints: m.app.fingerprints,
+            domains: m.rows.map { RowJSON(domainId: $0.domainID, host: $0.displayHost, cells: $0.cells) },
             watchedUrls: m.watched.map {
                 WatchedJSON(url: $0.url, domainId: $0.domainID, apple: $0.apple?.actual.description, appleMeetsExpectation: $0.apple?.meetsExpectation,
                             android: $0.android?.actual.description, androidMeetsExpectation: $0.android?.meetsExpectation,
