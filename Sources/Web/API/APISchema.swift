@@ -40,6 +40,14 @@ enum APIJSON: Decodable, Equatable, Sendable {
         }
     }
 
+    // A handler reads a body only after it fitted its schema (`APIRequest.body`), so each present
+    // member has its documented type: nil here means the member was left out.
+    var string: String? { if case .string(let s) = self { s } else { nil } }
+    var integer: Int? { if case .integer(let n) = self { n } else { nil } }
+    var bool: Bool? { if case .bool(let b) = self { b } else { nil } }
+    var array: [APIJSON]? { if case .array(let items) = self { items } else { nil } }
+    var object: [String: APIJSON]? { if case .object(let members) = self { members } else { nil } }
+
     var typeName: String {
         switch self {
         case .object: "an object"

@@ -5,34 +5,9 @@ import Store
 import Vocabulary
 
 /// `/api/v1/apps`: the app form and page as JSON. Keys are written camelCase here and leave as
-/// snake_case through `PublicJSON`, like every other public JSON.
+/// snake_case through `PublicJSON`, like every other public JSON. A body is read into the app
+/// registry's `AppRegistration` (plus the files and `preview`), as the form's fields are.
 enum AppAPI {
-    struct Input: Decodable {
-        var name: String?
-        var appleAppIDs: [String]?
-        var androidPackage: String?
-        var fingerprints: [Fingerprint]?
-        var appleDomains: [String]?
-        var androidHosts: [String]?
-        var watchedURLs: [String]?
-        /// The `.entitlements` file's text, or `base64:` and a binary property list's bytes.
-        var entitlements: String?
-        /// The AndroidManifest.xml's text.
-        var manifest: String?
-        /// Only plan: answer what would be registered, write nothing.
-        var preview: Bool?
-
-        struct Fingerprint: Decodable {
-            var fingerprint: String
-            var role: String?
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case name, appleAppIDs = "apple_app_ids", androidPackage = "android_package", fingerprints, appleDomains = "apple_domains"
-            case androidHosts = "android_hosts", watchedURLs = "watched_urls", entitlements, manifest, preview
-        }
-    }
-
     struct Summary: Encodable {
         let id: Int64, name: String, appleAppIds: [String], androidPackage: String?
         /// Links (domain × platform × service) by state, each judged for this app.
@@ -98,18 +73,13 @@ enum AppAPI {
         ("preview", .boolean),
     ], required: [])
 
-    /// The body, held to `inputSchema` then decoded.
-    static func input(_ c: RequestContext) throws -> Input {
-        _ = try APIRequest.body(c, inputSchema, maxBytes: 800 << 10)
-        do {
-            return try JSONDecoder().decode(Input.self, from: Data(c.request.body))
-        } catch {
-            throw WebError.badRequest("The body must be a JSON object such as {\"apple_app_ids\": [\"ABCDE12345.com.example.app\"], \"apple_domains\": [\"applinks:example.com\"]}.")
-        }
+    /// The body's members, held to `inputSchema`.
+    static func input(_ c: RequestContext) throws -> [String: APIJSON] {
+        try APIRequest.body(c, inputSchema, maxBytes: 800 << 10)
     }
 
     /// The files' bytes: a file that cannot be read fitted the schema, so it is a 422 naming the member.
-    static func files(_ input: Input) throws -> (entitlements: [UInt8]?, manifest: [UInt8]?) {
+    static func files(_ input: [String: APIJSON]) throws -> (entitlements: [UInt8]?, manifest: [UInt8]?) {
         func file(_ text: String?, _ field: String) throws -> [UInt8]? {
             do {
                 return try text.flatMap(AppFormFields.fileBytes)
@@ -117,21 +87,27 @@ enum AppAPI {
                 throw WebError.unprocessable(error.message, field: field)
             }
         }
-        return (try file(input.entitlements, "entitlements"), try file(input.manifest, "manifest"))
+        return (try file(input["entitlements"]?.string, "entitlements"), try file(input["manifest"]?.string, "manifest"))
     }
 
     /// The registration the body gives; members left out keep `base`'s value (a PATCH) or are empty
     /// (a POST). A file replaces what it declares: entitlements the Apple domains, a manifest the
     /// Android hosts, unless those members are given too.
-    static func registration(_ input: Input, base: AppRegistration = AppRegistration()) -> AppRegistration {
-        AppRegistration(
-            name: input.name ?? base.name, appleAppIDs: input.appleAppIDs ?? base.appleAppIDs,
-            androidPackage: input.androidPackage ?? base.androidPackage,
-            fingerprints: input.fingerprints.map { $0.map { .init(fingerprint: $0.fingerprint, role: $0.role ?? SigningKeyRole.appSigning.rawValue) } }
-                ?? base.fingerprints,
-            appleDomains: input.appleDomains ?? (input.entitlements == nil ? base.appleDomains : []),
-            androidHosts: input.androidHosts ?? (input.manifest == nil ? base.androidHosts : []),
-            watchedURLs: input.watchedURLs ?? base.watchedURLs)
+    static func registration(_ input: [String: APIJSON], base: AppRegistration = AppRegistration()) -> AppRegistration {
+        func strings(_ name: String) -> [String]? { input[name]?.array?.compactMap(\.string) }
+        var r = base
+        if let name = input["name"]?.string { r.name = name }
+        if let ids = strings("apple_app_ids") { r.appleAppIDs = ids }
+        if let package = input["android_package"]?.string { r.androidPackage = package }
+        if let keys = input["fingerprints"]?.array?.compactMap(\.object) {
+            r.fingerprints = keys.map {
+                FingerprintEntry(fingerprint: $0["fingerprint"]?.string ?? "", role: $0["role"]?.string ?? SigningKeyRole.appSigning.rawValue)
+            }
+        }
+        r.appleDomains = strings("apple_domains") ?? (input["entitlements"]?.string == nil ? base.appleDomains : [])
+        r.androidHosts = strings("android_hosts") ?? (input["manifest"]?.string == nil ? base.androidHosts : [])
+        if let urls = strings("watched_urls") { r.watchedURLs = urls }
+        return r
     }
 
     /// The registry's refusal as the API says it: 409 for a name in use, else 422 (the body fitted the
@@ -150,7 +126,7 @@ enum AppAPI {
         let files = try files(input)
         do {
             let plan = try c.appRegistry.plan(registration(input), entitlements: files.entitlements, manifest: files.manifest)
-            if input.preview == true { return APIResponses.json(json(plan)) }
+            if input["preview"]?.bool == true { return APIResponses.json(json(plan)) }
             let id = try c.appRegistry.register(plan)
             return try read(c, store: store, id: id, status: 201).with(header: "Location", "/api/v1/apps/\(id)")
         } catch let error as AppRegistrationError {
@@ -168,7 +144,7 @@ enum AppAPI {
             guard let current = try c.appRegistry.registration(appID: app.id) else { throw AppRegistrationError.noSuchApp }
             let plan = try c.appRegistry.planEdit(appID: app.id, registration(input, base: current),
                                                   entitlements: files.entitlements, manifest: files.manifest)
-            if input.preview == true { return APIResponses.json(json(plan)) }
+            if input["preview"]?.bool == true { return APIResponses.json(json(plan)) }
             try c.appRegistry.edit(appID: app.id, plan)
             return try read(c, store: store, id: app.id, status: 200)
         } catch let error as AppRegistrationError {

@@ -64,11 +64,8 @@ enum ChannelAPI {
 
     static func create(_ c: RequestContext, store: any AlertStore & SettingsStore & DomainStore & AppStore) throws -> WebResponse {
         let body = try APIRequest.body(c, inputSchema, maxBytes: 64 << 10)
-        func text(_ name: String) -> String? { if case .string(let s)? = body[name] { s } else { nil } }
-        func ids(_ name: String) -> [Int64] {
-            guard case .array(let items)? = body[name] else { return [] }
-            return items.compactMap { if case .integer(let n) = $0 { Int64(n) } else { nil } }
-        }
+        func text(_ name: String) -> String? { body[name]?.string }
+        func ids(_ name: String) -> [Int64] { body[name]?.array?.compactMap { $0.integer.map(Int64.init) } ?? [] }
         // The schema has checked both against their enums.
         guard let kind = text("kind").flatMap(ChannelKind.init(rawValue:)) else { throw WebError.badRequest("kind is required.", field: "kind") }
         let severity = text("min_severity").flatMap(AlertSeverity.init(rawValue:)) ?? .info

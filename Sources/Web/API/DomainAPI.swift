@@ -73,25 +73,21 @@ enum DomainAPI {
     /// or `changeSchema` (so every present member has its documented type and form): each member
     /// given replaces `base`'s (a new domain's defaults, or the domain as stored for a PATCH).
     static func registration(_ members: [String: APIJSON], base: Registration) -> Registration {
-        func string(_ v: APIJSON?) -> String? { if case .string(let s)? = v { s } else { nil } }
-        func strings(_ v: APIJSON?) -> [String] { if case .array(let items)? = v { items.compactMap(string) } else { [] } }
-        func objects(_ v: APIJSON?) -> [[String: APIJSON]]? {
-            guard case .array(let items)? = v else { return nil }
-            return items.compactMap { if case .object(let o) = $0 { o } else { nil } }
-        }
+        func objects(_ name: String) -> [[String: APIJSON]]? { members[name]?.array?.compactMap(\.object) }
+        func strings(_ v: APIJSON?) -> [String] { v?.array?.compactMap(\.string) ?? [] }
         var r = base
-        if let host = string(members["host"]) { r.host = host }
-        if case .integer(let n)? = members["interval_minutes"] { r.intervalMinutes = n }
-        if case .bool(let b)? = members["badge"] { r.badge = b }
-        if let platforms = string(members["platforms"]) { r.platforms = platforms }
-        if let apps = objects(members["app_ids"]) {
-            r.appIDs = apps.map { AppIDEntry(service: string($0["service"]) ?? "", appID: string($0["app_id"]) ?? "") }
+        if let host = members["host"]?.string { r.host = host }
+        if let minutes = members["interval_minutes"]?.integer { r.intervalMinutes = minutes }
+        if let badge = members["badge"]?.bool { r.badge = badge }
+        if let platforms = members["platforms"]?.string { r.platforms = platforms }
+        if let apps = objects("app_ids") {
+            r.appIDs = apps.map { AppIDEntry(service: $0["service"]?.string ?? "", appID: $0["app_id"]?.string ?? "") }
         }
-        if let watched = objects(members["watched_urls"]) {
-            r.watchedURLs = watched.map { WatchedURLEntry(url: string($0["url"]) ?? "", expect: string($0["expect"]) ?? "", android: string($0["android"])) }
+        if let watched = objects("watched_urls") {
+            r.watchedURLs = watched.map { WatchedURLEntry(url: $0["url"]?.string ?? "", expect: $0["expect"]?.string ?? "", android: $0["android"]?.string) }
         }
-        if let apps = objects(members["android_apps"]) {
-            r.androidApps = apps.map { AndroidAppEntry(package: string($0["package"]) ?? "", fingerprints: strings($0["fingerprints"]),
+        if let apps = objects("android_apps") {
+            r.androidApps = apps.map { AndroidAppEntry(package: $0["package"]?.string ?? "", fingerprints: strings($0["fingerprints"]),
                                                        uploadKeys: strings($0["upload_keys"])) }
         }
         return r
@@ -412,12 +408,8 @@ enum DomainAPI {
     static func testURL(_ c: RequestContext, store: any DomainStore & CheckStore & Sendable) throws -> WebResponse {
         let members = try APIRequest.body(c, testURLSchema)
         struct Input { var url: String; var aasa: String?; var assetlinks: String?; var package: String?; var domain_id: Int64? }
-        var input = Input(url: "")
-        if case .string(let url)? = members["url"] { input.url = url }
-        if case .string(let aasa)? = members["aasa"] { input.aasa = aasa }
-        if case .string(let text)? = members["assetlinks"] { input.assetlinks = text }
-        if case .string(let package)? = members["package"] { input.package = package }
-        if case .integer(let id)? = members["domain_id"] { input.domain_id = Int64(id) }
+        let input = Input(url: members["url"]?.string ?? "", aasa: members["aasa"]?.string, assetlinks: members["assetlinks"]?.string,
+                          package: members["package"]?.string, domain_id: members["domain_id"]?.integer.map(Int64.init))
         let tester = TesterHandlers(store: store)
         let apple = try tester.evaluate(url: input.url, pasted: input.aasa ?? "", domainID: input.domain_id)
         func refused(_ p: TesterHandlers.Problem) -> WebError {
