@@ -44,6 +44,9 @@ struct RoundOptions {
     var paceDomains: Int?
     /// `--keep-data DIR`: keep each N's data directory (DIR/round-N) instead of deleting it.
     var keepData: String?
+    /// `--paced-only`: no backlog round; the paced rounds (paces in checks/s) follow the first (or seeded)
+    /// round directly. At 1M a backlog round is an hour of its own, measured once already.
+    var pacedOnly = false
 }
 
 /// A process's memory from /proc/PID/status, in kB: VmRSS (now), VmHWM (its peak), RssAnon (private).
@@ -444,8 +447,9 @@ private func roundsFor(_ n: Int, options: RoundOptions, fleet: TestTLSFleet, bin
         }
     }
     /// SIGTERM, and again after 15 s: a worker was seen to miss the first one (it kept waiting in
-    /// Worker.run with the signal taken by libdispatch's handler and no event delivered; the second one
-    /// stopped it). After 30 s it is killed, so the bench never hangs on a worker.
+    /// Worker.run, then on a DispatchSource; now on serve's signal relay, WorkerSignalTests). Printed when
+    /// it happens, so a recurrence shows. After
+    /// 30 s it is killed, so the bench never hangs on a worker.
     func stopWorkers() {
         for index in 0..<workers.count { sampler.untrack("worker\(index)") }
         for worker in workers { worker.terminate() }
@@ -480,6 +484,7 @@ private func roundsFor(_ n: Int, options: RoundOptions, fleet: TestTLSFleet, bin
     /// Seeded: every domain is due already (the seed wrote it, no workers running): the first backlog
     /// round needs no UPDATE of every row, whose million dead tuples the round would otherwise vacuum.
     var dueAlready = false
+    var seeded = false
     var seededLastCheckID: Int64 = 0
     if let templates = options.seedFirstRound, templates < n, !options.firstRoundOnly {
         let count = options.workers.first ?? 1
@@ -500,20 +505,31 @@ private func roundsFor(_ n: Int, options: RoundOptions, fleet: TestTLSFleet, bin
         rows[rows.count - 1].peaks = mergePeaks(rows[rows.count - 1].peaks, sampler.reset())
         stopWorkers()
         let seeding = Date()
-        let copies = try seedFirstRound(database, templates: templates, due: Date().addingTimeInterval(-1))
-        let seeded = Date().timeIntervalSince(seeding)
+        // The backlog round wants every domain due at once; a paced round only its window, so the seed
+        // leaves the others a day away instead of an UPDATE of every row moving them there.
+        let due = options.pacedOnly ? Date().addingTimeInterval(86_400) : Date().addingTimeInterval(-1)
+        let copies = try seedFirstRound(database, templates: templates, due: due)
+        let seedSeconds = Date().timeIntervalSince(seeding)
         try database.execute("TRUNCATE bench_due")
         try database.execute("VACUUM ANALYZE")
         print(String(format: "seeded the first round's state of %d domains from %d templates in %.0f s, then VACUUM ANALYZE %.0f s; database %.1f MB",
-                     n - templates, templates, seeded, Date().timeIntervalSince(seeding) - seeded, try databaseMegabytes(database)))
+                     n - templates, templates, seedSeconds, Date().timeIntervalSince(seeding) - seedSeconds, try databaseMegabytes(database)))
         for copy in copies {
             print("  \(copy.table): \(copy.templateRows) template rows, \(copy.copiedRows) rows written for the others, "
                   + String(format: "%.1f s", copy.seconds))
         }
         seededLastCheckID = try database.value("SELECT coalesce(max(id), 0) FROM checks")
-        dueAlready = true
+        dueAlready = !options.pacedOnly
+        seeded = true
+    }
+    /// Prints the seed's self-check; a failure (or a cancelled statement) is printed too, and the run
+    /// goes on to its closing table.
+    func selfCheck(since start: Date) {
+        do { print("  " + (try seedSelfCheck(database, since: start, lastCheckID: seededLastCheckID))) }
+        catch { print("  seed self-check failed: \(error)") }
     }
 
+    var selfChecked = !seeded   // once, after the first round that follows the seed
     for count in options.workers {
         try startWorkers(count)
         _ = sampler.reset()
@@ -525,25 +541,35 @@ private func roundsFor(_ n: Int, options: RoundOptions, fleet: TestTLSFleet, bin
         }
         if !options.firstRoundOnly {
             var load = loadAverage()
-            let seeded = dueAlready
-            let span = try runRound(expected: n) { if !dueAlready { try allDue() } }
-            dueAlready = false
-            let backlog = rate(span)
-            rows.append(row(count, seeded ? "backlog round (all due at once; seeded first round)" : "backlog round (all due at once)",
-                            rate: backlog, load: "\(load) → \(loadAverage())"))
-            print(rows.last.map(describe) ?? "")
-            if seeded { print("  " + (try seedSelfCheck(database, since: span.start, lastCheckID: seededLastCheckID))) }
+            var backlog: Double?
+            if !options.pacedOnly {
+                let seededRound = dueAlready
+                let span = try runRound(expected: n) { if !dueAlready { try allDue() } }
+                dueAlready = false
+                backlog = rate(span)
+                rows.append(row(count, seededRound ? "backlog round (all due at once; seeded first round)" : "backlog round (all due at once)",
+                                rate: rate(span), load: "\(load) → \(loadAverage())"))
+                print(rows.last.map(describe) ?? "")
+                if !selfChecked { selfCheck(since: span.start); selfChecked = true }
+            }
             for pace in options.paces {
-                let target = pace > 1 ? pace : pace * backlog
+                guard pace > 1 || backlog != nil else {
+                    print("  pace \(pace): a fraction of the backlog rate, but --paced-only ran no backlog round: skipped")
+                    continue
+                }
+                let target = pace > 1 ? pace : pace * (backlog ?? 0)
                 // A window of the first M domains (in the hash order): scheduler lag at N without pacing all N.
                 let window = min(options.paceDomains ?? n, n)
                 load = loadAverage()
                 var dueFrom = Date()
+                let checksBefore: Int64 = try database.value("SELECT coalesce(max(id), 0) FROM checks")
                 let span = try runRound(expected: window, scoped: window < n) {
                     // Due times spread over the round in the order of a hash of the host, as SchedulePolicy's slots
-                    // spread an interval; the first a moment from now, after this statement has committed. The due
-                    // times are kept in the same statement: a domain checked at once moves its next_check_at on.
-                    dueFrom = Date().addingTimeInterval(max(2, Double(window) / 20_000))
+                    // spread an interval; the first a moment from now, after these statements have committed (the
+                    // window's UPDATE takes tens of seconds at 250,000 domains under load). The due times are kept
+                    // in the same statement: a domain checked at once moves its next_check_at on.
+                    let writing = Date()
+                    dueFrom = writing.addingTimeInterval(max(2, Double(window) / 5_000))
                     try database.execute("TRUNCATE bench_due")
                     try database.execute("""
                         WITH r AS (SELECT id, row_number() OVER (ORDER BY md5(host)) - 1 AS k FROM domains),
@@ -553,18 +579,26 @@ private func roundsFor(_ n: Int, options: RoundOptions, fleet: TestTLSFleet, bin
                         """, dueFrom, target, window)
                     if window < n {
                         // The rest of the domains wait until the window is over: only the window's checks are paced.
+                        // NOT EXISTS, an anti-join on bench_due's key: a NOT IN over its ids would rescan them per row.
                         try database.execute("""
-                            UPDATE domains SET next_check_at = now() + interval '1 day'
-                            WHERE next_check_at < $1::timestamptz + make_interval(secs => $2::float8 / $3::float8 + 600)
-                              AND id NOT IN (SELECT domain_id FROM bench_due)
+                            UPDATE domains d SET next_check_at = now() + interval '1 day'
+                            WHERE d.next_check_at < $1::timestamptz + make_interval(secs => $2::float8 / $3::float8 + 600)
+                              AND NOT EXISTS (SELECT 1 FROM bench_due b WHERE b.domain_id = d.id)
                             """, dueFrom, window, target)
                     }
+                    let written = Date()
+                    print(String(format: "  paced window: due times of %d domains written in %.1f s, the first due %.1f s after they began",
+                                 window, written.timeIntervalSince(writing), dueFrom.timeIntervalSince(writing))
+                          + (written > dueFrom ? " (written after the first were due: their lag includes the wait)" : ""))
                 }
-                let lag = try schedulerLag(database, since: dueFrom.addingTimeInterval(-1))
+                var lag: SchedulerLag?
+                do { lag = try schedulerLag(database, since: dueFrom.addingTimeInterval(-1), checksAfter: checksBefore) }
+                catch { print("  scheduler lag not measured: \(error)") }
                 let kind = window < n ? "paced window of \(window) domains" : "paced round"
                 rows.append(row(count, kind, rate: Double(window) / max(span.end.timeIntervalSince(dueFrom), 1e-9), checks: window,
                                 target: target, lag: lag, load: "\(load) → \(loadAverage())"))
                 print(rows.last.map(describe) ?? "")
+                if !selfChecked { selfCheck(since: dueFrom); selfChecked = true }
             }
         }
         // VmHWM is the kernel's own peak for each process: read it before the workers go.
@@ -619,7 +653,9 @@ private func describe(_ row: RoundRow) -> String {
 
 /// started − due of every check since `since`: a changed check's own `started_at`, an unchanged one's
 /// finish less its fetch time (a repeat row keeps only those), against the due time the bench wrote.
-private func schedulerLag(_ database: Database, since: Date) throws -> SchedulerLag {
+/// `checksAfter`: the highest check id before the round; the round's check rows are found by id (the
+/// primary key) rather than by `started_at`, which no index leads with (a scan of every check at 1M).
+private func schedulerLag(_ database: Database, since: Date, checksAfter: Int64) throws -> SchedulerLag {
     guard let row = try database.rows("""
         WITH started AS (
           SELECT domain_id, checked_at - make_interval(secs => latency_ms / 1000.0) AS at FROM check_repeats WHERE checked_at >= $1
@@ -629,12 +665,12 @@ private func schedulerLag(_ database: Database, since: Date) throws -> Scheduler
           FROM check_repeat_days p CROSS JOIN LATERAL unnest(p.checked_at, p.latency_ms) AS e(t, ms)
           WHERE p.day >= ($1::timestamptz AT TIME ZONE 'UTC')::date AND e.t >= $1
           UNION ALL
-          SELECT domain_id, started_at FROM checks WHERE started_at >= $1
+          SELECT domain_id, started_at FROM checks WHERE id > $2 AND started_at >= $1
         ), lag AS (SELECT extract(epoch FROM s.at - b.due_at)::float8 AS s FROM started s JOIN bench_due b USING (domain_id))
         SELECT coalesce(percentile_cont(0.5) WITHIN GROUP (ORDER BY s), 0) AS p50,
                coalesce(percentile_cont(0.99) WITHIN GROUP (ORDER BY s), 0) AS p99, coalesce(max(s), 0) AS worst, count(*)::int AS n
         FROM lag
-        """, since).first else { return (0, 0, 0, 0) }
+        """, since, checksAfter).first else { return (0, 0, 0, 0) }
     return (try row.decode("p50"), try row.decode("p99"), try row.decode("worst"), try row.decode("n"))
 }
 

@@ -15,10 +15,11 @@
 //   MonitorBench --workers 1,2,4 --domains 2000      (worker processes against one PostgreSQL: checks/s per count)
 //   MonitorBench --round 10000[,100000] [--workers 1,2,4] [--pace 278,0.8] [--baseline-hosts 10000]
 //                [--max-in-flight 128] [--pool-size 4] [--poll-seconds S] [--rss-curve] [--first-round-only]
-//                [--statements] [--seed-first-round K] [--pace-domains M] [--keep-data DIR]
+//                [--statements] [--seed-first-round K] [--pace-domains M] [--paced-only] [--keep-data DIR]
 //       (serve + worker processes on serve's embedded PostgreSQL: sustained checks/s, scheduler lag, RSS,
 //        dead tuples; SustainedRound.swift; Benchmarks/scale-bench.sh --round runs it. --seed-first-round:
-//        the first round on K domains, its state copied to the rest, SeedFirstRound.swift)
+//        the first round on K domains, its state copied to the rest, SeedFirstRound.swift; --paced-only:
+//        no backlog round, straight to the paced rounds, whose paces must then be checks/s)
 import Fetch
 import Foundation
 import Monitor
@@ -71,6 +72,7 @@ struct Options {
             case "--statements": round = round ?? RoundOptions(); round?.statements = true
             case "--rss-curve": round = round ?? RoundOptions(); round?.rssCurve = true
             case "--first-round-only": round = round ?? RoundOptions(); round?.firstRoundOnly = true
+            case "--paced-only": round = round ?? RoundOptions(); round?.pacedOnly = true
             case "--seed-first-round": round = round ?? RoundOptions(); round?.seedFirstRound = value; i += 1
             case "--pace-domains": round = round ?? RoundOptions(); round?.paceDomains = value; i += 1
             case "--keep-data": round = round ?? RoundOptions(); round?.keepData = i + 1 < arguments.count ? arguments[i + 1] : nil; i += 1

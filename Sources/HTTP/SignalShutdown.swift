@@ -1,14 +1,23 @@
 import Glibc
 import Synchronization
 
+/// What SIGTERM/SIGINT stops: an HTTP server, or a process's own wait for a signal (the crawler
+/// worker). Called on the relay's thread, never in the signal handler.
+public protocol SignalStoppable: AnyObject, Sendable {
+    func stopForSignal()
+}
+
 /// Graceful shutdown on SIGTERM/SIGINT. Signal dispositions are process-wide, so this is one
 /// relay per process: the handler only writes the signal number to a pipe (async-signal-safe),
-/// and a watcher thread calls `shutdown()` on the registered servers. When a signal arrives and
-/// no server is registered any more, the default action is restored and the signal re-raised,
-/// so the process still terminates as usual.
-enum SignalShutdown {
+/// and a watcher thread calls `stopForSignal()` on what is registered. The handler runs on whichever
+/// thread the kernel picks, so no signal is lost to a thread that does not wait for it (a signalfd, as
+/// libdispatch's signal sources use on Linux, sees only a signal no thread has taken: with the signal
+/// ignored and unblocked in any other thread, that thread may take and drop it). When a signal arrives
+/// and nothing is registered any more, the default action is restored and the signal re-raised, so the
+/// process still terminates as usual.
+public enum SignalShutdown {
     private struct Relay {
-        var servers: [HTTPServer] = []
+        var servers: [any SignalStoppable] = []
         var installed: Set<Int32> = []
         var started = false
     }
@@ -18,7 +27,10 @@ enum SignalShutdown {
     // handler is installed.
     nonisolated(unsafe) private static var pipeWriteFD: Int32 = -1
 
-    static func register(_ server: HTTPServer, signals: [Int32]) throws(SystemCallError) {
+    /// Stops `server` on the first of `signals` from now on. The calling thread unblocks them: a process
+    /// started with them blocked in every thread (a parent's mask is inherited) would otherwise never
+    /// take one.
+    public static func register(_ server: any SignalStoppable, signals: [Int32]) throws(SystemCallError) {
         try relay.withLock { (relay: inout Relay) throws(SystemCallError) in
             if !relay.started {
                 var fds: [Int32] = [0, 0]
@@ -41,10 +53,15 @@ enum SignalShutdown {
                 _ = try checked("sigaction") { sigaction(number, &action, nil) }
                 relay.installed.insert(number)
             }
+            var unblocked = sigset_t()
+            sigemptyset(&unblocked)
+            for number in signals { sigaddset(&unblocked, number) }
+            _ = pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
         }
     }
 
-    static func forget(_ server: HTTPServer) {
+    /// Signals no longer stop `server`; once nothing is registered they take their default action.
+    public static func forget(_ server: any SignalStoppable) {
         relay.withLock { $0.servers.removeAll { $0 === server } }
     }
 
@@ -62,12 +79,14 @@ enum SignalShutdown {
                 raise(number)
                 continue
             }
-            for server in servers { server.shutdown() }
+            for server in servers { server.stopForSignal() }
         }
     }
 }
 
-extension HTTPServer {
+extension HTTPServer: SignalStoppable {
+    public func stopForSignal() { shutdown() }
+
     /// Shuts this server down gracefully on the given signals (SIGTERM and SIGINT by default).
     /// Once no server is running any more, those signals get their default action back.
     public func shutdownOnSignals(_ signals: [Int32] = [SIGTERM, SIGINT]) throws {

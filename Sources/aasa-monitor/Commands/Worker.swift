@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Glibc
+import HTTP
 import Monitor
 import Notify
 import Store
@@ -32,25 +33,30 @@ extension AASAMonitor {
             let opened = try database.open(migrate: true)
             let crawlerService = try crawler.makeCrawler(database: opened.database, fetch: fetch)
             let notifier = noNotify ? nil : NotifierStarter.start(opened.database)
-            let stopped = DispatchSemaphore(value: 0)
-            let signals = [SIGTERM, SIGINT].map { number in
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler { stopped.signal() }
-                source.resume()
-                return source
-            }
+            // serve's relay (a handler any thread may run), not a DispatchSource: on Linux that reads a
+            // signalfd, which misses a signal another thread took first, and with the signal ignored the
+            // taker drops it: a worker then waited here for good (seen 2 of ~6 stops under load).
+            let stop = StopRequest()
+            try SignalShutdown.register(stop, signals: [SIGTERM, SIGINT])
             crawlerService.start { events.checkFinished($0, $1) }
             StandardError.log("worker crawling (\(crawler.workerID ?? DomainScheduler.defaultWorkerID()))")
-            stopped.wait()
+            stop.wait()
             StandardError.log("stopping: finishing the checks in flight")
             crawlerService.stop()
             notifier?.stop()
-            signals.forEach { $0.cancel() }
             try opened.close()
             events.finish()
         }
     }
+}
+
+/// The worker's wait for SIGTERM or SIGINT. A signal before `wait()` is kept, not lost.
+final class StopRequest: SignalStoppable {
+    private let requested = DispatchSemaphore(value: 0)
+
+    func stopForSignal() { requested.signal() }
+
+    func wait() { requested.wait() }
 }
 
 /// Starts the outbox delivery worker; a settings error is logged, not fatal.
