@@ -10,11 +10,9 @@ public protocol SignalStoppable: AnyObject, Sendable {
 /// Graceful shutdown on SIGTERM/SIGINT. Signal dispositions are process-wide, so this is one
 /// relay per process: the handler only writes the signal number to a pipe (async-signal-safe),
 /// and a watcher thread calls `stopForSignal()` on what is registered. The handler runs on whichever
-/// thread the kernel picks, so no signal is lost to a thread that does not wait for it (a signalfd, as
-/// libdispatch's signal sources use on Linux, sees only a signal no thread has taken: with the signal
-/// ignored and unblocked in any other thread, that thread may take and drop it). When a signal arrives
-/// and nothing is registered any more, the default action is restored and the signal re-raised, so the
-/// process still terminates as usual.
+/// thread the kernel picks, so no thread's signal mask decides whether a signal is seen. When a signal
+/// arrives and nothing is registered any more, the default action is restored and the signal re-raised,
+/// so the process still terminates as usual.
 public enum SignalShutdown {
     private struct Relay {
         var servers: [any SignalStoppable] = []

@@ -33,9 +33,11 @@ extension AASAMonitor {
             let opened = try database.open(migrate: true)
             let crawlerService = try crawler.makeCrawler(database: opened.database, fetch: fetch)
             let notifier = noNotify ? nil : NotifierStarter.start(opened.database)
-            // serve's relay (a handler any thread may run), not a DispatchSource: on Linux that reads a
-            // signalfd, which misses a signal another thread took first, and with the signal ignored the
-            // taker drops it: a worker then waited here for good (seen 2 of ~6 stops under load).
+            // serve's relay: a sigaction handler (whichever thread the kernel picks runs it) that writes to
+            // a pipe, installed before the crawler starts; a signal before `wait()` is kept. It replaces a
+            // DispatchSource, which on Linux is a signalfd plus libdispatch's own handler that re-masks the
+            // taking thread and re-raises: with it, a worker at times waited here after its first SIGTERM
+            // (2 of ~6 stops under load in the 1M bench; not reproduced in WorkerSignalTests).
             let stop = StopRequest()
             try SignalShutdown.register(stop, signals: [SIGTERM, SIGINT])
             crawlerService.start { events.checkFinished($0, $1) }
