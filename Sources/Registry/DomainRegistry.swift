@@ -17,11 +17,15 @@ public struct DomainRegistry: Sendable {
     let store: any RegistryStore
     let policy: RegistrationPolicy
     let crawlers: CrawlerWakeUp
+    /// Where a failure that does not undo a saved change is told (standard error in `serve` and the CLI).
+    let log: @Sendable (String) -> Void
 
-    public init(store: some RegistryStore, policy: RegistrationPolicy = RegistrationPolicy()) {
+    public init(store: some RegistryStore, policy: RegistrationPolicy = RegistrationPolicy(),
+                log: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(("registry: " + $0 + "\n").utf8)) }) {
         self.store = store
         self.policy = policy
         self.crawlers = CrawlerWakeUp(store: store)
+        self.log = log
     }
 
     /// The setting that holds the interval new domains get when none is chosen.
@@ -64,9 +68,23 @@ public struct DomainRegistry: Sendable {
         var draft = try validate(registration, editing: domain)
         draft.displayName = domain.displayName
         guard try store.updateDomain(id: domainID, draft) else { throw RegistrationError.noSuchDomain }
-        // The edit is saved; a state that cannot be re-measured now is set right by the next check.
-        _ = try? DomainVerdict.reevaluate(domainID: domainID, in: store)
-        if draft.platforms != domain.platforms { try requestCheck(domainID: domainID) }
+        let requested = try remeasure(domainID: domainID)
+        if draft.platforms != domain.platforms, !requested { try requestCheck(domainID: domainID) }
+    }
+
+    /// Re-measures a domain whose expectations or platforms were just saved (`DomainVerdict.reevaluate`).
+    /// The change is saved, so a failure here does not fail the caller: it is logged and a check is
+    /// requested, which writes the state the pipeline's way. True when that check was requested.
+    @discardableResult
+    func remeasure(domainID: Int64) throws -> Bool {
+        do {
+            try DomainVerdict.reevaluate(domainID: domainID, in: store)
+            return false
+        } catch {
+            log("domain \(domainID) was saved, but its state could not be re-measured (\(error)); a check is requested to set it")
+            try requestCheck(domainID: domainID)
+            return true
+        }
     }
 
     /// Deletes a domain with its history. False when there was none.

@@ -7,7 +7,9 @@ extension DomainVerdict {
     /// Re-measures a domain's verdict against its expectations as stored now and the files of its
     /// latest check — Apple's and Android's, as stored, with no new fetch — and stores it: editing the
     /// expectations (adding an app ID the file lacks, an Android app, a watched URL) shows at once
-    /// instead of after the next check. Returns nil, changing nothing, before the first check.
+    /// instead of after the next check. Returns nil, changing nothing, before the first check; and
+    /// nil when the latest check measured none of the platforms the domain is watched for now, whose
+    /// state is then cleared: it shows as never checked, like a new domain, until its next check.
     ///
     /// The alert streaks are left to the next check, which judges the same file the same way.
     @discardableResult
@@ -40,6 +42,12 @@ extension DomainVerdict {
         // longer watched stops counting; Apple's side, newly watched, counts from its first check.
         let watchedAndroid = latest.platforms.watches(.android) ? android : nil
         let appleMeasured = latest.platforms.watches(.apple) && latest.checkedApple
+        guard appleMeasured || watchedAndroid != nil else {
+            // The check measured no platform watched now (Android only switched to Apple only, or
+            // back): "pass" with no platform state would be a verdict nothing judged.
+            try connection.clearDomainState(domainID: domainID, basedOnCheck: latest.checkID)
+            return nil
+        }
         let measured = appleMeasured
             ? DomainVerdict(fileVerdict: latest.fileVerdict, findings: latest.findings, expectations: results, android: watchedAndroid)
             : DomainVerdict(android: watchedAndroid)

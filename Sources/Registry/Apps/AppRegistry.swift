@@ -201,7 +201,7 @@ public struct AppRegistry: Sendable {
         case .nameTaken(let id):
             throw AppRegistrationError.nameTaken(id: id, name: plan.draft.name)
         case .created(let id, let newDomains):
-            settle(plan, newDomains: newDomains)
+            try settle(plan, newDomains: newDomains)
             return id
         }
     }
@@ -243,7 +243,7 @@ public struct AppRegistry: Sendable {
         guard let newDomains = try store.updateApp(id: appID, plan.draft, intervalSeconds: try domains.defaultIntervalMinutes() * 60) else {
             throw AppRegistrationError.noSuchApp
         }
-        settle(plan, newDomains: newDomains, alsoReevaluate: before)
+        try settle(plan, newDomains: newDomains, alsoReevaluate: before)
     }
 
     /// `planEdit` then `edit`, for callers with no preview step.
@@ -267,20 +267,19 @@ public struct AppRegistry: Sendable {
     public func delete(appID: Int64) throws -> Bool {
         let domainIDs = try store.appLinks(appID: appID).map(\.domainID)
         guard try store.deleteApp(id: appID) else { return false }
-        for id in Set(domainIDs) { _ = try? DomainVerdict.reevaluate(domainID: id, in: store) }
+        for id in Set(domainIDs) { try domains.remeasure(domainID: id) }
         return true
     }
 
     /// After a write: new domains are due now (wake the crawlers); registered ones are re-measured
     /// against their changed expectations, so a domain whose file lacks the app shows failing at
     /// once rather than after its next check.
-    private func settle(_ plan: AppPlan, newDomains: [Int64], alsoReevaluate: Set<Int64> = []) {
+    private func settle(_ plan: AppPlan, newDomains: [Int64], alsoReevaluate: Set<Int64> = []) throws {
         if !newDomains.isEmpty { domains.crawlers.notify() }
         var existing = alsoReevaluate
         for key in plan.draft.domains {
-            if let id = try? store.domainID(host: key.host, wildcard: key.wildcard), !newDomains.contains(id) { existing.insert(id) }
+            if let id = try store.domainID(host: key.host, wildcard: key.wildcard), !newDomains.contains(id) { existing.insert(id) }
         }
-        // The app is saved; a state that cannot be re-measured now is set right by the next check.
-        for id in existing { _ = try? DomainVerdict.reevaluate(domainID: id, in: store) }
+        for id in existing { try domains.remeasure(domainID: id) }
     }
 }

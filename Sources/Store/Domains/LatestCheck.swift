@@ -63,6 +63,21 @@ extension DomainStore {
               OR last_android_state IS DISTINCT FROM $7)
             """, domainID, verdict, reason, checkID, expectations, states.apple, states.android) == 1
     }
+
+    /// Clears the domain's state (verdict, reason, measured expectations, each platform's state) while
+    /// `checkID` is still its latest check: that check measured none of the platforms the domain is
+    /// watched for now, so it stands as a newly registered domain does, "never checked" ("checking"
+    /// while a check is requested), until its next check. 0062's constraint ties a stored verdict to
+    /// the states; with no verdict there is nothing to tie.
+    @discardableResult
+    public func clearDomainState(domainID: Int64, basedOnCheck checkID: Int64) throws -> Bool {
+        try execute("""
+            UPDATE domains SET last_verdict = NULL, last_reason = NULL, last_expectations = NULL,
+              last_apple_state = NULL, last_android_state = NULL
+            WHERE id = $1 AND last_check_id = $2 AND (last_verdict IS NOT NULL OR last_reason IS NOT NULL
+              OR last_expectations IS NOT NULL OR last_apple_state IS NOT NULL OR last_android_state IS NOT NULL)
+            """, domainID, checkID) == 1
+    }
 }
 
 /// Each platform's own state as `DomainVerdict` (Monitor) measures it: the platform's file verdict made
