@@ -92,6 +92,18 @@ func measure<Document>(_ name: String, _ bytes: [UInt8], read: @escaping ([UInt8
     row(name, bytes: bytes.count, stored: stored.utf8.count, decode: decode, reread: reread, before: (old.utf8.count, oldDecode))
 }
 
+// `--tester-calls ENTRIES N`: only the tester's three ways, N calls each on a file of ENTRIES apps, for
+// an instruction count that a loaded machine does not disturb:
+//   valgrind --tool=callgrind .build/release/ReadingBench --tester-calls 16 50, then
+//   callgrind_annotate --inclusive=yes: TesterCase.reparse / wholeReading / documentOnly, each ÷ N.
+if let i = CommandLine.arguments.firstIndex(of: "--tester-calls"), i + 2 < CommandLine.arguments.count,
+   let entries = Int(CommandLine.arguments[i + 1]), let calls = Int(CommandLine.arguments[i + 2]) {
+    let c = TesterCase(entries: entries)
+    for _ in 0..<calls { benchmarkSink &+= c.reparse() &+ c.wholeReading() &+ c.documentOnly() }
+    print("tester, \(entries) apps: \(calls) calls of each way (\(benchmarkSink))")
+    exit(0)
+}
+
 print("Stored reading vs reading the bytes again (release; best of 21 alternating rounds)")
 print("load average: \((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?")")
 print(String(repeating: " ", count: 26) + "           now (0053)                            │ before (0033 spelling)")
@@ -105,38 +117,55 @@ for count in [1, 4, 32] {
 print("ratio = decode ÷ re-read: below 1.00 the stored reading is cheaper than reading the file again")
 
 // The URL tester against a registered domain's file: it used to validate the stored bytes on every
-// request; it now decodes the stored reading (`StoredVersions`, as the domain page does). "document
-// only" is what decoding `reading->'document'` alone would cost (the tester shows no text). Each then
-// compiles the document and explains the URL for every app, as the tester does.
-func testerRow(entries: Int) {
-    let bytes = aasaFile(entries: entries)
-    let url = "https://example.com/shop/\(entries / 2)/item?ref=x"
-    let reading = VersionReading(aasa: bytes)
-    guard let document = reading.document, let stored = try? StoredJSON.encode(reading),
-          let storedDocument = try? StoredJSON.encode(document),
-          (try? StoredJSON.decode(AASADocument.self, from: storedDocument)) == document else {
-        print("AASA, \(entries) apps: the stored document does not read back equal"); exit(1)
+// request; it now decodes the stored reading's document alone (`StoredVersions.appleDocument`,
+// `reading->'document'`: the tester shows no text). "whole reading" is what decoding all of the
+// stored reading cost (before 321256a). Each then compiles the document and explains the URL for
+// every app, as the tester does.
+struct TesterCase {
+    let entries: Int
+    let bytes: [UInt8]
+    let url: String
+    let document: AASADocument
+    let stored: String
+    let storedDocument: String
+
+    init(entries: Int) {
+        self.entries = entries
+        bytes = aasaFile(entries: entries)
+        url = "https://example.com/shop/\(entries / 2)/item?ref=x"
+        let reading = VersionReading(aasa: bytes)
+        guard let document = reading.document, let stored = try? StoredJSON.encode(reading),
+              let storedDocument = try? StoredJSON.encode(document),
+              (try? StoredJSON.decode(AASADocument.self, from: storedDocument)) == document else {
+            print("AASA, \(entries) apps: the stored document does not read back equal"); exit(1)
+        }
+        (self.document, self.stored, self.storedDocument) = (document, stored, storedDocument)
     }
+
     func answer(_ document: AASADocument?) -> Int {
         guard let document else { return 0 }
         let compiled = CompiledDocument(document)
         return compiled.apps(for: url).count + compiled.appIDs.map { compiled.explain(url: url, appID: $0).trace.count }.reduce(0, +)
     }
-    let (after, before) = Stopwatch.compare({
-        if let r = try? StoredJSON.decode(VersionReading<AASADocument>.self, from: stored) { benchmarkSink &+= answer(r.document) }
-    }, {
-        benchmarkSink &+= answer(AASAValidator.validate(bytes).document)
-    })
-    let (documentOnly, _) = Stopwatch.compare({
-        if let d = try? StoredJSON.decode(AASADocument.self, from: storedDocument) { benchmarkSink &+= answer(d) }
-    }, {
-        benchmarkSink &+= answer(AASAValidator.validate(bytes).document)
-    })
-    let (answerOnly, _) = Stopwatch.compare({ benchmarkSink &+= answer(document) }, { benchmarkSink &+= answer(AASAValidator.validate(bytes).document) })
+
+    // Not inlined, so that callgrind's inclusive cost of each is one way's whole work.
+    @inline(never) func reparse() -> Int { answer(AASAValidator.validate(bytes).document) }
+    @inline(never) func wholeReading() -> Int {
+        answer((try? StoredJSON.decode(VersionReading<AASADocument>.self, from: stored))?.document)
+    }
+    @inline(never) func documentOnly() -> Int { answer(try? StoredJSON.decode(AASADocument.self, from: storedDocument)) }
+}
+
+func testerRow(entries: Int) {
+    let c = TesterCase(entries: entries)
+    let (after, before) = Stopwatch.compare({ benchmarkSink &+= c.wholeReading() }, { benchmarkSink &+= c.reparse() })
+    let (documentOnly, _) = Stopwatch.compare({ benchmarkSink &+= c.documentOnly() }, { benchmarkSink &+= c.reparse() })
+    let (answerOnly, _) = Stopwatch.compare({ benchmarkSink &+= c.answer(c.document) }, { benchmarkSink &+= c.reparse() })
     print("AASA, \(entries) app\(entries == 1 ? "" : "s")".padding(toLength: 26, withPad: " ", startingAt: 0)
-          + String(format: "%7d %11.1f %11.1f %6.2f %11.1f %6.2f %11.1f", bytes.count, before / 1000, after / 1000, after / before,
+          + String(format: "%7d %11.1f %11.1f %6.2f %11.1f %6.2f %11.1f", c.bytes.count, before / 1000, after / 1000, after / before,
                    documentOnly / 1000, documentOnly / before, answerOnly / 1000))
 }
+
 print("")
 print("URL tester on a stored file, each + compile + explain every app (the last column: that alone)")
 print("file".padding(toLength: 26, withPad: " ", startingAt: 0) + "  bytes validate µs  reading µs  ratio document µs  ratio  explain µs")
