@@ -176,8 +176,9 @@ import Vocabulary
             try Self.changedCheck(db, ids[3], verdict: .warn, codes: [], latency: 20_000)
             try Self.changedCheck(db, ids[4], verdict: .fail, codes: ["invalid-json"], latency: 0)
             try Self.changedCheck(db, ids[4], verdict: .fail, codes: ["not-found"], latency: 60,
-                                  alert: AlertChange(kind: .opened, rule: "file-invalid", subject: "", severity: .critical,
-                                                     summary: "The file is not valid.", at: Date(), domainHost: "m4.example"))
+                                  alert: AlertChange(event: AlertEvent(kind: .opened, key: AlertKey(rule: .originInvalid), severity: .critical,
+                                                                           summary: "The file is not valid.", at: Date()),
+                                                     domainHost: "m4.example"))
             try Self.expectKeptEqualsFromScratch(db, "after changed checks")
             #expect(try db.monitorMetrics().failingByCode == [.apple: ["http-status": 2, "redirect-not-allowed": 1, "not-found": 1]])
 

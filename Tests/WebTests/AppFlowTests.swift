@@ -198,8 +198,9 @@ import Vocabulary
             let broken: Int64 = try db.value("SELECT id FROM domains WHERE host = $1", hosts[count - 3])
             let error = Finding(code: "http-status", severity: .error, location: SourceLocation(pointer: ""), message: "Served 404.")
             try recordCheck(db, domainID: broken, at: Date().addingTimeInterval(-600), findings: [error], missing: [:],
-                            alerts: [AlertChange(kind: .opened, rule: "file-invalid", subject: "", severity: .critical,
-                                                 summary: "The file is not served.", at: Date(), domainHost: hosts[count - 3])])
+                            alerts: [AlertChange(event: AlertEvent(kind: .opened, key: AlertKey(rule: .originInvalid), severity: .critical,
+                                                                       summary: "The file is not served.", at: Date()),
+                                                 domainHost: hosts[count - 3])])
 
             func matrixHosts(_ html: String) -> [String] {
                 html.components(separatedBy: "<th scope=\"row\" class=\"host\">").dropFirst().compactMap {
@@ -387,8 +388,9 @@ import Vocabulary
 
             let at = Date(timeIntervalSince1970: 1_800_000_000)
             func opened(_ host: String) -> AlertChange {
-                AlertChange(kind: .opened, rule: "app-id-missing", subject: "applinks:\(Self.app)", severity: .critical,
-                            summary: "\(Self.app) is missing from applinks.", at: at, domainHost: host)
+                AlertChange(event: AlertEvent(kind: .opened, key: AlertKey(rule: .appIDMissing, subject: "applinks:\(Self.app)"),
+                                              severity: .critical, summary: "\(Self.app) is missing from applinks.", at: at),
+                            domainHost: host)
             }
             try recordCheck(db, domainID: shop, at: at, findings: [], missing: [.applinks: [Self.app]], alerts: [opened("shop.example")])
             try recordCheck(db, domainID: other, at: at, findings: [], missing: [:], alerts: [opened("other.example")])

@@ -1,3 +1,4 @@
+import Vocabulary
 import Foundation
 
 /// Turns rule verdicts into alert events: an alert opens after `openAfter` consecutive failing

@@ -1,3 +1,4 @@
+import Vocabulary
 import Foundation
 
 /// The remembered state of one alert key of one domain: failing or passing streaks, and whether

@@ -117,8 +117,8 @@ public struct CheckPipeline: Sendable {
         let step = previous.advanced(by: summary, policy: alertPolicy(for: domain), now: now, watched: watched,
                                      diffSummary: diffLines.isEmpty ? nil : diffLines.joined(separator: "; "), androidDiff: androidLines)
         var record = try makeRecord(domain: domain, check: check, android: androidCheck, startedAt: started, previous: previous, step: step)
-        for index in record.alertChanges.indices where record.alertChanges[index].kind == .notice {
-            record.alertChanges[index].diffSummary = record.alertChanges[index].subject.hasPrefix("android ") ? androidLines : diffLines
+        for index in record.alertChanges.indices where record.alertChanges[index].event.kind == .notice {
+            record.alertChanges[index].diffSummary = record.alertChanges[index].event.key.subject.hasPrefix("android ") ? androidLines : diffLines
         }
         let outcome = try await recordRetrying(record, giveUpAfter: giveUpAfter)
         return Result(outcome: outcome, step: step)
@@ -329,8 +329,6 @@ extension AlertChange {
     init(event: AlertEvent, domain: LeasedDomain, findings: [Finding]) {
         // Only the findings that explain an origin alert travel with it; notices and CDN alerts carry their own summary.
         let relevant = event.severity == .critical ? findings.filter { $0.severity == .error } : []
-        self.init(kind: event.kind, rule: event.key.rule.rawValue,
-                  subject: event.key.subject, severity: event.severity, summary: event.summary, at: event.at,
-                  domainHost: domain.host, domainDisplayName: domain.displayName, findings: relevant)
+        self.init(event: event, domainHost: domain.host, domainDisplayName: domain.displayName, findings: relevant)
     }
 }

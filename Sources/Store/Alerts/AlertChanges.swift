@@ -2,31 +2,20 @@ import Vocabulary
 import AASA
 import Foundation
 
-/// An alert event of one check: applied to `alerts` and handed to the outbox in the check's transaction.
+/// An alert event of one check and the domain it is about: applied to `alerts` and handed to the
+/// outbox in the check's transaction.
 public struct AlertChange: Sendable, Hashable {
-    public enum Kind: String, Sendable, Hashable, Codable {
-        case opened, escalated, resolved, notice
-    }
-
-    public var kind: Kind
-    public var rule: String
-    public var subject: String
-    public var severity: AlertSeverity
-    public var summary: String
-    public var at: Date
+    public var event: AlertEvent
     public var domainHost: String
     public var domainDisplayName: String?
+    /// The findings that explain the alert to its receivers.
     public var findings: [Finding]
+    /// A new-version notice's behavioural difference to the previous file, one line per difference.
     public var diffSummary: [String]
 
-    public init(kind: Kind, rule: String, subject: String, severity: AlertSeverity, summary: String, at: Date,
-                domainHost: String, domainDisplayName: String? = nil, findings: [Finding] = [], diffSummary: [String] = []) {
-        self.kind = kind
-        self.rule = rule
-        self.subject = subject
-        self.severity = severity
-        self.summary = summary
-        self.at = at
+    public init(event: AlertEvent, domainHost: String, domainDisplayName: String? = nil, findings: [Finding] = [],
+                diffSummary: [String] = []) {
+        self.event = event
         self.domainHost = domainHost
         self.domainDisplayName = domainDisplayName
         self.findings = findings
@@ -45,16 +34,16 @@ extension AlertStore {
     /// Applies one change to `alerts`; nil for notices, which are not incidents.
     func apply(_ change: AlertChange, domainID: Int64, checkID: Int64?) throws -> AppliedAlert? {
         let row: Row?
-        switch change.kind {
+        let event = change.event, rule = event.key.rule, subject = event.key.subject
+        switch event.kind {
         case .opened:
-            row = try firstRow(Self.openAlert, domainID, change.rule, change.subject, change.severity, change.summary,
-                               change.at, checkID)
+            row = try firstRow(Self.openAlert, domainID, rule, subject, event.severity, event.summary, event.at, checkID)
                 // The unique open index turns a second "opened" into a no-op; report the open alert.
-                ?? firstRow(Self.findOpenAlert, domainID, change.rule, change.subject)
+                ?? firstRow(Self.findOpenAlert, domainID, rule, subject)
         case .escalated:
-            row = try firstRow(Self.escalateAlert, domainID, change.rule, change.subject, change.summary)
+            row = try firstRow(Self.escalateAlert, domainID, rule, subject, event.summary)
         case .resolved:
-            row = try firstRow(Self.resolveAlert, domainID, change.rule, change.subject, change.at, checkID)
+            row = try firstRow(Self.resolveAlert, domainID, rule, subject, event.at, checkID)
         case .notice:
             return nil
         }
@@ -66,7 +55,8 @@ extension AlertStore {
     /// Writes one outbox row per enabled channel that wants this domain and severity (notify's
     /// fan-out, which also wakes the delivery workers at commit); returns how many.
     func enqueueDeliveries(for change: AlertChange, alert: AppliedAlert?, domainID: Int64) throws -> Int {
-        let kind: NotificationEvent.Kind = switch change.kind {
+        let alertEvent = change.event
+        let kind: NotificationEvent.Kind = switch alertEvent.kind {
         case .opened: .alertOpened
         // A further certificate threshold of an alert that is already open.
         case .escalated: .alertEscalated
@@ -74,11 +64,11 @@ extension AlertStore {
         case .notice: .versionPublished
         }
         let event = NotificationEvent(
-            kind: kind, occurredAt: change.at, domainID: domainID, domainHost: change.domainHost,
+            kind: kind, occurredAt: alertEvent.at, domainID: domainID, domainHost: change.domainHost,
             domainDisplayName: change.domainDisplayName == change.domainHost ? nil : change.domainDisplayName,
-            alertID: alert?.id, rule: change.rule, severity: change.severity,
-            title: change.summary, detail: change.subject.isEmpty ? nil : change.subject, findings: change.findings,
-            diffSummary: change.diffSummary, openedAt: alert?.openedAt, resolvedAt: alert?.resolvedAt,
+            alertID: alert?.id, rule: alertEvent.key.rule.rawValue, severity: alertEvent.severity,
+            title: alertEvent.summary, detail: alertEvent.key.subject.isEmpty ? nil : alertEvent.key.subject,
+            findings: change.findings, diffSummary: change.diffSummary, openedAt: alert?.openedAt, resolvedAt: alert?.resolvedAt,
             apps: try appsClaiming(domainID: domainID))
         return try enqueueNotification(event)
     }

@@ -24,6 +24,7 @@ extension Verdict: SQLDecodable, SQLEncodable {}
 extension DomainState: SQLDecodable, SQLEncodable {}
 extension Service: SQLDecodable, SQLEncodable {}
 extension AlertSeverity: SQLDecodable, SQLEncodable {}
+extension AlertRule: SQLEncodable {}
 extension Severity: SQLDecodable, SQLEncodable {}
 extension Platform: SQLDecodable, SQLEncodable {}
 extension WatchedPlatforms: SQLDecodable, SQLEncodable {}

@@ -1,5 +1,5 @@
-import Vocabulary
-/// The conditions the monitor alerts on. Raw values are stored and sent to receivers: keep them.
+/// The conditions the monitor alerts on. Raw values are stored (`alerts.rule`, `alert_streaks.rule`)
+/// and sent to receivers: keep them.
 public enum AlertRule: String, Hashable, Sendable, Codable, CaseIterable, Comparable {
     case originUnreachable = "origin-unreachable"
     case originInvalid = "origin-invalid"
@@ -51,10 +51,6 @@ public enum AlertRule: String, Hashable, Sendable, Codable, CaseIterable, Compar
         case .certificateExpiring, .certificateUntrusted, .newVersion: nil
         }
     }
-
-    /// A certificate's expiry date is a fact, not a flaky measurement: waiting for a second check
-    /// to confirm it would only delay the warning.
-    var opensOnFirstFailure: Bool { self == .certificateExpiring }
 
     public static func < (lhs: AlertRule, rhs: AlertRule) -> Bool { lhs.rawValue < rhs.rawValue }
 }
