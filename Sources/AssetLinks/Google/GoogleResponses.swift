@@ -58,24 +58,24 @@ public struct GoogleResponseError: Error, Hashable, Sendable, CustomStringConver
 /// types above are made only here, so their memberwise inits (internal) are enough.
 public enum GoogleResponseParser {
     public static func statementList(_ bytes: [UInt8]) -> Result<GoogleStatementList, GoogleResponseError> {
-        let root: [JSONMember]
+        let root: JSONValue
         switch object(bytes) {
         case .failure(let error): return .failure(error)
-        case .success(let members): root = members
+        case .success(let object): root = object
         }
         var list = GoogleStatementList()
         list.errorCodes = strings(root, "errorCode")
         list.maxAgeSeconds = string(root, "maxAge").flatMap(duration)
         list.debugString = string(root, "debugString")
-        if let value = last(root, "statements") {
+        if let value = root.member("statements")?.value {
             guard case .array(let elements) = value.kind else {
                 return .failure(GoogleResponseError(message: "statements is \(value.typeDescription), not an array"))
             }
             for (index, element) in elements.enumerated() {
-                guard case .object(let members) = element.kind else {
+                guard case .object = element.kind else {
                     return .failure(GoogleResponseError(message: "statements[\(index)] is \(element.typeDescription), not an object"))
                 }
-                switch statement(members) {
+                switch statement(element) {
                 case .failure(let error):
                     return .failure(GoogleResponseError(message: "statements[\(index)]: \(error.message)"))
                 case .success(let statement):
@@ -89,13 +89,13 @@ public enum GoogleResponseParser {
     /// `relation`, `packageName` and `fingerprint` are the question asked; the answer does not repeat them.
     public static func check(_ bytes: [UInt8], relation: String, packageName: String, fingerprint: String)
         -> Result<GoogleLinkCheck, GoogleResponseError> {
-        let root: [JSONMember]
+        let root: JSONValue
         switch object(bytes) {
         case .failure(let error): return .failure(error)
-        case .success(let members): root = members
+        case .success(let object): root = object
         }
         var linked = false
-        if let value = last(root, "linked") {
+        if let value = root.member("linked")?.value {
             guard case .bool(let flag) = value.kind else {
                 return .failure(GoogleResponseError(message: "linked is \(value.typeDescription), not a Boolean"))
             }
@@ -120,64 +120,63 @@ public enum GoogleResponseParser {
 
     // MARK: - Pieces
 
-    private static func statement(_ members: [JSONMember]) -> Result<GoogleStatement, GoogleResponseError> {
-        guard let relation = string(members, "relation") else {
+    private static func statement(_ object: JSONValue) -> Result<GoogleStatement, GoogleResponseError> {
+        guard let relation = string(object, "relation") else {
             return .failure(GoogleResponseError(message: "no relation string"))
         }
-        guard let target = last(members, "target"), case .object(let targetMembers) = target.kind else {
+        guard let target = object.member("target")?.value, case .object = target.kind else {
             return .failure(GoogleResponseError(message: "no target object"))
         }
         var statement = GoogleStatement(relation: relation, namespace: "")
-        if let app = last(targetMembers, "androidApp"), case .object(let appMembers) = app.kind {
+        if let app = target.member("androidApp")?.value, case .object = app.kind {
             statement.namespace = "android_app"
-            statement.packageName = string(appMembers, "packageName")
-            if let certificate = last(appMembers, "certificate"), case .object(let certificateMembers) = certificate.kind {
-                statement.fingerprint = string(certificateMembers, "sha256Fingerprint")
+            statement.packageName = string(app, "packageName")
+            if let certificate = app.member("certificate")?.value {
+                statement.fingerprint = string(certificate, "sha256Fingerprint")
             }
             guard statement.packageName != nil, statement.fingerprint != nil else {
                 return .failure(GoogleResponseError(message: "an androidApp target without packageName or certificate.sha256Fingerprint"))
             }
-        } else if let web = last(targetMembers, "web"), case .object(let webMembers) = web.kind, let site = string(webMembers, "site") {
+        } else if let web = target.member("web")?.value, let site = string(web, "site") {
             statement.namespace = "web"
             statement.site = site
         } else {
             return .failure(GoogleResponseError(message: "a target that is neither androidApp nor web"))
         }
-        if let extensions = last(members, "relationExtensions"), case .object(let extensionMembers) = extensions.kind,
+        if let extensions = object.member("relationExtensions")?.value, case .object(let extensionMembers) = extensions.kind,
            !extensionMembers.isEmpty {
             statement.relationExtensions = canonicalText(extensions)
         }
         return .success(statement)
     }
 
-    private static func object(_ bytes: [UInt8]) -> Result<[JSONMember], GoogleResponseError> {
+    /// The answer's top-level object, unless it is Google's error envelope.
+    private static func object(_ bytes: [UInt8]) -> Result<JSONValue, GoogleResponseError> {
         let parsed = JSONReader.read(SourceText(bytes: bytes), kinds: .googleResponse)
         guard !parsed.failed, !parsed.findings.findings.contains(where: { $0.severity == .error }), let value = parsed.value else {
             let reason = parsed.findings.findings.first?.message ?? "not JSON"
             return .failure(GoogleResponseError(message: "the answer is not valid JSON (\(reason))"))
         }
-        guard case .object(let members) = value.kind else {
+        guard case .object = value.kind else {
             return .failure(GoogleResponseError(message: "the answer is \(value.typeDescription), not an object"))
         }
-        if let error = last(members, "error"), case .object(let errorMembers) = error.kind {
+        if let error = value.member("error")?.value, case .object = error.kind {
             // Google's error envelope: {"error": {"code": 400, "message": "…", "status": "INVALID_ARGUMENT"}}.
-            let message = string(errorMembers, "message") ?? "no message"
-            let status = string(errorMembers, "status").map { " (\($0))" } ?? ""
+            let message = string(error, "message") ?? "no message"
+            let status = string(error, "status").map { " (\($0))" } ?? ""
             return .failure(GoogleResponseError(message: "the API refused the query: \(message)\(status)"))
         }
-        return .success(members)
+        return .success(value)
     }
 
-    private static func last(_ members: [JSONMember], _ key: String) -> JSONValue? {
-        members.last { $0.key == key }?.value
+    /// Members are looked up as the file readers do (`JSONValue.member`: the last of duplicate keys);
+    /// nil when `object` is not an object or the member is not a string.
+    private static func string(_ object: JSONValue, _ key: String) -> String? {
+        object.member(key)?.value.stringValue
     }
 
-    private static func string(_ members: [JSONMember], _ key: String) -> String? {
-        last(members, key)?.stringValue
-    }
-
-    private static func strings(_ members: [JSONMember], _ key: String) -> [String] {
-        guard let value = last(members, key), case .array(let elements) = value.kind else { return [] }
+    private static func strings(_ object: JSONValue, _ key: String) -> [String] {
+        guard let value = object.member(key)?.value, case .array(let elements) = value.kind else { return [] }
         return elements.compactMap(\.stringValue)
     }
 
