@@ -29,4 +29,6 @@ struct TransferRequest: Sendable {
 
     /// The per-address concurrency key.
     var addressKey: String { pinnedAddresses.first?.description ?? host }
+    /// The origin whose connection this request can share (the loop's `OriginGate`).
+    var originKey: String { "\(host):\(port)" }
 }

@@ -210,4 +210,32 @@ import Vocabulary
             #expect(apart.count == 1 && apart.first?.uri == "/.well-known/assetlinks.json", "\(own)")
         }
     }
+
+    /// The same after other hosts: the fleet's one connect-to rule sends every host to one address,
+    /// which libcurl 7.88 keys as one bundle; once a connection there has spoken HTTP/2, CURLOPT_PIPEWAIT
+    /// no longer held a host's second request for its first connection, and each check paid two full
+    /// handshakes (issue #17's 1M bench). Several hosts at once, as a worker checks them.
+    @Test func everyHostsRequestsShareOneConnectionBehindOneConnectToRule() async throws {
+        try await TestTLSFleet.with { fleet in
+            let fetcher = try fullFetcher(fleet)
+            defer { fetcher.shutdown() }
+            let hosts = ["al-good", "al-lowercase", "al-uploadkey", "al-octet", "al-dynamic", "al-lag"].map { "\($0).fleet.test" }
+            let names = try hosts.map { try HostName($0) }
+            let before = fleet.requests().count
+            _ = await fetcher.checkPlatforms(names[0])
+            await withTaskGroup(of: Void.self) { group in
+                for name in names.dropFirst() {
+                    group.addTask { _ = await fetcher.checkPlatforms(name) }
+                }
+            }
+            let requests = fleet.requests().dropFirst(before)
+            for host in hosts {
+                let own = requests.filter { $0.host == host }
+                let aasa = try #require(own.first { $0.uri == "/.well-known/apple-app-site-association" && $0.userAgent.hasPrefix("AASA-Bot") })
+                // Only the fully-qualified form (HOST.) is another host to curl.
+                let apart = own.filter { $0.connection != aasa.connection }
+                #expect(apart.count == 1 && apart.first?.uri == "/.well-known/assetlinks.json", "\(host): \(own)")
+            }
+        }
+    }
 }

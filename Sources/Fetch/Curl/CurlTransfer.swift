@@ -21,14 +21,19 @@ final class CurlTransfer {
     /// transfer's, or an earlier one's on a reused connection).
     private(set) var connectionCertificate: TLSFacts?
     private let connections: ConnectionCertificates
+    /// Told when curl has a connection for this transfer (its own or a reused one), just before the
+    /// request goes out: the loop then starts the transfers to the same origin that wait to ride on it.
+    private let connected: () -> Void
     private let bodyLimit: Int
     private let measureLimit: Int
 
     init(request: TransferRequest, settings: TransferSettings, connections: ConnectionCertificates,
-         sessions: UnsafeMutableRawPointer? = nil, completion: @escaping @Sendable (TransportFacts) -> Void) throws(CurlError) {
+         sessions: UnsafeMutableRawPointer? = nil, connected: @escaping () -> Void = {},
+         completion: @escaping @Sendable (TransportFacts) -> Void) throws(CurlError) {
         self.easy = try CurlEasy()
         self.request = request
         self.connections = connections
+        self.connected = connected
         self.completion = completion
         self.bodyLimit = settings.bodyLimit
         self.measureLimit = settings.measureLimit
@@ -132,6 +137,7 @@ final class CurlTransfer {
         } else if request.wantCertificate {
             connectionCertificate = connections.certificate(for: addressPair)
         }
+        connected()
     }
 
     var errorMessage: String { easy.errorMessage }

@@ -8,9 +8,11 @@ import Vocabulary
 /// thousands of fetches share one thread and one connection cache. Admission control keeps at
 /// most `maxTotal` transfers in flight, and at most `maxPerAddress` towards one IP address.
 final class TransferLoop: @unchecked Sendable {
+    private typealias Item = (TransferRequest, @Sendable (TransportFacts) -> Void)
+
     // Shared with submitters; guarded by `lock`.
     private let lock = NSLock()
-    private var submitted: [(TransferRequest, @Sendable (TransportFacts) -> Void)] = []
+    private var submitted: [Item] = []
     private var stopping = false
     private var published = FetcherStatistics()
 
@@ -19,11 +21,15 @@ final class TransferLoop: @unchecked Sendable {
     private let settings: TransferSettings
     private let maxTotal: Int
     private let maxPerAddress: Int
-    private var waiting: [String: ArraySlice<(TransferRequest, @Sendable (TransportFacts) -> Void)>] = [:]
+    private var waiting: [String: ArraySlice<Item>] = [:]
     private var waitingOrder: [String] = []
     private var waitingCount = 0
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
     private var activePerAddress: [String: Int] = [:]
+    private var gate = OriginGate<Item>()
+    /// Set when the gate handed transfers back during a turn: the next turn starts them without
+    /// first waiting on the sockets.
+    private var released = false
     private let connections = ConnectionCertificates()
     /// Share handles holding TLS sessions only (CURL_LOCK_DATA_SSL_SESSION), 8 each in libcurl 7.88;
     /// a host always uses the same one, so its session survives between its checks. Connections stay
@@ -108,11 +114,13 @@ final class TransferLoop: @unchecked Sendable {
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
             harvest()
+            if gate.heldCount > 0 { requeue(gate.overdue(at: .now)) }
             publish()
-            if !active.isEmpty || waitingCount == 0 {
+            if (!active.isEmpty || waitingCount == 0) && !released {
                 var ready: Int32 = 0
                 curl_multi_poll(multi, nil, 0, 1000, &ready)
             }
+            released = false
         }
         finished.lock()
         threadDone = true
@@ -123,7 +131,7 @@ final class TransferLoop: @unchecked Sendable {
     private var completed = 0
 
     private func publish() {
-        let snapshot = FetcherStatistics(inFlight: active.count, queued: waitingCount, completed: completed,
+        let snapshot = FetcherStatistics(inFlight: active.count, queued: waitingCount + gate.heldCount, completed: completed,
                                          busiestAddressInFlight: activePerAddress.values.max() ?? 0,
                                          connectionsWithCertificates: connections.count)
         lock.lock()
@@ -131,7 +139,7 @@ final class TransferLoop: @unchecked Sendable {
         lock.unlock()
     }
 
-    private func enqueue(_ item: (TransferRequest, @Sendable (TransportFacts) -> Void)) {
+    private func enqueue(_ item: Item) {
         let key = item.0.addressKey
         if waiting[key] == nil {
             waiting[key] = []
@@ -149,6 +157,7 @@ final class TransferLoop: @unchecked Sendable {
             while activePerAddress[key, default: 0] < maxPerAddress, active.count < maxTotal,
                   let item = waiting[key]?.popFirst() {
                 waitingCount -= 1
+                guard gate.admit(item, origin: item.0.originKey) else { continue }
                 start(item.0, completion: item.1, key: key)
             }
             if waiting[key]?.isEmpty == true {
@@ -159,11 +168,29 @@ final class TransferLoop: @unchecked Sendable {
         if emptied { waitingOrder.removeAll { waiting[$0] == nil } }
     }
 
+    /// Puts transfers the gate held back at the front of their address's queue, in their order.
+    private func requeue(_ items: [Item]) {
+        guard !items.isEmpty else { return }
+        for item in items.reversed() {
+            let key = item.0.addressKey
+            if waiting[key] == nil { waitingOrder.append(key) }
+            var queue = waiting[key] ?? []
+            queue.insert(item, at: queue.startIndex)
+            waiting[key] = queue
+        }
+        waitingCount += items.count
+        released = true
+    }
+
     private func start(_ request: TransferRequest, completion: @escaping @Sendable (TransportFacts) -> Void, key: String) {
         let transfer: CurlTransfer
         do {
+            let origin = request.originKey
+            // Runs inside curl_multi_perform, on this thread.
             transfer = try CurlTransfer(request: request, settings: settings, connections: connections,
-                                        sessions: sessionShare(for: request.host), completion: completion)
+                                        sessions: sessionShare(for: request.host),
+                                        connected: { [unowned self] in requeue(gate.connected(origin: origin)) },
+                                        completion: completion)
         } catch {
             completion(TransportFacts(location: request.location, url: request.url,
                                       failure: FetchFailure(kind: .other, message: "\(error)")))
@@ -177,6 +204,7 @@ final class TransferLoop: @unchecked Sendable {
         }
         active[transfer.handle] = transfer
         activePerAddress[key, default: 0] += 1
+        gate.started(origin: request.originKey, at: .now)
     }
 
     /// The share that keeps `host`'s TLS session: a stable hash of the name, so the same host always finds it.
@@ -198,6 +226,7 @@ final class TransferLoop: @unchecked Sendable {
             if activePerAddress[key] == 0 { activePerAddress[key] = nil }
             completed += 1
             transfer.completion(facts)
+            requeue(gate.finished(origin: transfer.request.originKey))
         }
     }
 }
