@@ -13,7 +13,8 @@
 # curl --parallel, the bare fetcher and a full-handshake loop (openssl s_time). Env: PACE,
 # BASELINE_HOSTS (10000), MAX_IN_FLIGHT (128), POOL_SIZE (4), NO_BUILD; SEED_FIRST_ROUND=K (the first
 # round on K domains, its state copied to the others: how 1M is run, SeedFirstRound.swift), PACE_DOMAINS=M
-# (a paced round covers the first M domains only), PACED_ONLY=1 (no backlog round: the paced rounds follow
+# (a paced round covers the first M domains only), MAX_PER_ADDRESS=N (the workers' --max-per-address: every
+# fleet host is one address, so the product's default of 8 per worker bounds a round), PACED_ONLY=1 (no backlog round: the paced rounds follow
 # the first or seeded round directly, so PACE must be in checks/s; at 1M the backlog round is an hour of
 # its own), KEEP_DATA=DIR (keep the database). Everything runs under nice -n 10 (NICE=-10 for a measured
 # run in its own session, see the README).
@@ -45,6 +46,7 @@ if [ "${1:-}" = --round ]; then
   [ -n "${PACE_DOMAINS:-}" ] && extra+=(--pace-domains "$PACE_DOMAINS")
   [ "${PACED_ONLY:-0}" = 1 ] && extra+=(--paced-only)
   [ -n "${KEEP_DATA:-}" ] && extra+=(--keep-data "$KEEP_DATA")
+  [ -n "${MAX_PER_ADDRESS:-}" ] && extra+=(--max-per-address "$MAX_PER_ADDRESS")
   exec nice -n "${NICE:-10}" stdbuf -oL "$bin/MonitorBench" --round "${2:-10000}" --workers "${3:-1,2,4}" --pace "${PACE:-278,0.8}" \
     --baseline-hosts "${BASELINE_HOSTS:-10000}" --max-in-flight "${MAX_IN_FLIGHT:-128}" --pool-size "${POOL_SIZE:-4}" "${extra[@]}"
 fi

@@ -29,6 +29,9 @@ struct RoundOptions {
     var maxInFlight = 128
     var poolSize = 4
     var pollSeconds: Double?
+    /// `--max-per-address N`: the workers' cap on requests towards one address (the product's default
+    /// when absent). Every fleet host is one address, so with the default it bounds a round.
+    var maxPerAddress: Int?
     /// Load pg_stat_statements and print, per round, the statements by execution time per check.
     var statements = false
     /// Print each worker's VmRSS against the domains checked so far, about every 2 % of a round: whether
@@ -440,6 +443,7 @@ private func roundsFor(_ n: Int, options: RoundOptions, fleet: TestTLSFleet, bin
                              "--allow-private-addresses", "--ca-file", fleet.caFile, "--cdn-base", fleet.cdnBase,
                              "--google-dal-base", fleet.googleDALBase] + fleet.connectTo.flatMap { ["--connect-to", $0] }
             if let poll = options.pollSeconds { arguments += ["--poll-seconds", "\(poll)"] }
+            if let perAddress = options.maxPerAddress { arguments += ["--max-per-address", "\(perAddress)"] }
             let worker = try launch("worker\(count)-\(index)-r\(round + 1)", arguments)
             workers.append(worker)
             workerPIDs.append(worker.processIdentifier)

@@ -14,7 +14,7 @@
 //   MonitorBench --handshakes 2000 [--parallel 64] [--unchanged-rounds 3]   (full handshakes, resumptions, 304s per check)
 //   MonitorBench --workers 1,2,4 --domains 2000      (worker processes against one PostgreSQL: checks/s per count)
 //   MonitorBench --round 10000[,100000] [--workers 1,2,4] [--pace 278,0.8] [--baseline-hosts 10000]
-//                [--max-in-flight 128] [--pool-size 4] [--poll-seconds S] [--rss-curve] [--first-round-only]
+//                [--max-in-flight 128] [--pool-size 4] [--poll-seconds S] [--max-per-address N] [--rss-curve] [--first-round-only]
 //                [--statements] [--seed-first-round K] [--pace-domains M] [--paced-only] [--keep-data DIR]
 //       (serve + worker processes on serve's embedded PostgreSQL: sustained checks/s, scheduler lag, RSS,
 //        dead tuples; SustainedRound.swift; Benchmarks/scale-bench.sh --round runs it. --seed-first-round:
@@ -69,6 +69,7 @@ struct Options {
             case "--max-in-flight": round = round ?? RoundOptions(); round?.maxInFlight = value ?? 128; i += 1
             case "--pool-size": round = round ?? RoundOptions(); round?.poolSize = value ?? 4; i += 1
             case "--poll-seconds": round = round ?? RoundOptions(); round?.pollSeconds = list(i).first.flatMap { Double($0) }; i += 1
+            case "--max-per-address": round = round ?? RoundOptions(); round?.maxPerAddress = list(i).first.flatMap { Int($0) }; i += 1
             case "--statements": round = round ?? RoundOptions(); round?.statements = true
             case "--rss-curve": round = round ?? RoundOptions(); round?.rssCurve = true
             case "--first-round-only": round = round ?? RoundOptions(); round?.firstRoundOnly = true

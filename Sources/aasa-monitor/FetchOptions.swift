@@ -34,6 +34,13 @@ struct FetchOptions: ParsableArguments {
         valueName: "N"))
     var tlsSessions: Int?
 
+    // Politeness towards a shared host; a platform checking its own customers' domains, which all
+    // point at its edge, raises it (issue #17: with every domain on one address it bounds the crawl).
+    @Option(name: .customLong("max-per-address"), help: ArgumentHelp(
+        "Most requests this process has in flight towards one IP address (default \(FetchConfiguration().maxConnectionsPerAddress)). Raise it when many of your domains share your own servers' addresses. Env: AASA_MONITOR_MAX_PER_ADDRESS.",
+        valueName: "N"))
+    var maxPerAddress: Int?
+
     func validate() throws {
         _ = try resolved(environment: ProcessInfo.processInfo.environment)
     }
@@ -67,13 +74,24 @@ struct FetchOptions: ParsableArguments {
         } catch {
             throw ValidationError(String(describing: error))
         }
-        if let sessions = tlsSessions ?? environment["AASA_MONITOR_TLS_SESSIONS"].flatMap({ Int($0) }) {
+        if let sessions = try tlsSessions ?? Self.integer("AASA_MONITOR_TLS_SESSIONS", in: environment) {
             guard sessions >= 0 else { throw ValidationError("--tls-sessions must be 0 or more") }
             configuration.tlsSessions = sessions
+        }
+        if let perAddress = try maxPerAddress ?? Self.integer("AASA_MONITOR_MAX_PER_ADDRESS", in: environment) {
+            guard perAddress >= 1 else { throw ValidationError("--max-per-address must be at least 1") }
+            configuration.maxConnectionsPerAddress = perAddress
         }
         if let file = configuration.extraCAFile, !FileManager.default.isReadableFile(atPath: file) {
             throw ValidationError("cannot read the CA file \(file)")
         }
         return configuration
+    }
+
+    /// An integer setting from the environment; a value that is not one is refused, not ignored.
+    private static func integer(_ name: String, in environment: [String: String]) throws -> Int? {
+        guard let text = environment[name], !text.isEmpty else { return nil }
+        guard let value = Int(text) else { throw ValidationError("\(name)=\(text): give a whole number") }
+        return value
     }
 }
