@@ -92,6 +92,340 @@ import Testing
         }
     }
 
+    /// `check --json` is an API for pipelines: its bytes are pinned, all but what differs run to run
+    /// (timings, the check's times, the certificate's expiry, the response's date, the file's etag and modification time).
+    /// `good` is checked for both platforms, so Apple's facts and Android's (a 404) are both pinned.
+    @Test func jsonOutputIsPinnedByteForByte() async throws {
+        try await TestTLSFleet.with { fleet in
+            let outcome = try Self.run(["check", fleet.host("good"), "--json"] + Self.flags(fleet))
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(Self.maskingWhatVaries(outcome.stdout) == Self.pinnedGoodJSON)
+        }
+    }
+
+    /// A body that is not UTF-8 (the signed file's CMS) is printed as base64 under `body_base64`, with no `body`.
+    @Test func jsonPrintsABodyThatIsNotTextAsBase64() async throws {
+        try await TestTLSFleet.with { fleet in
+            let outcome = try Self.run(["check", fleet.host("signed"), "--platform", "apple", "--json"] + Self.flags(fleet))
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+            let wellKnown = try #require((object["facts"] as? [[String: Any]])?.first)
+            #expect(wellKnown["body"] == nil)
+            let bytes = try #require(Data(base64Encoded: wellKnown["body_base64"] as? String ?? ""))
+            #expect(bytes.first == 0x30 && bytes.count == wellKnown["decoded_size"] as? Int)   // DER: a SEQUENCE
+        }
+    }
+
+    static func maskingWhatVaries(_ json: String) -> String {
+        json.replacing(/("(?:dns|connect|tls|first_byte|total)" : )[0-9.e-]+/) { "\($0.1)0" }
+            .replacing(/("(?:started_at|finished_at|not_after|date|etag|last-modified)" : )"(?:[^"\\]|\\.)*"/) { "\($0.1)\"…\"" }
+    }
+
+    static let pinnedGoodJSON = #"""
+        {
+          "android" : {
+            "could_not_check" : false,
+            "exit_status" : 0,
+            "facts" : [
+              {
+                "body" : "<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n",
+                "body_truncated" : false,
+                "decoded_size" : 146,
+                "headers" : {
+                  "content-length" : "146",
+                  "content-type" : "text/html",
+                  "date" : "…",
+                  "server" : "nginx"
+                },
+                "ip_address" : "127.0.0.1",
+                "location" : "well-known",
+                "status" : 404,
+                "timings" : {
+                  "connect" : 0,
+                  "dns" : 0,
+                  "first_byte" : 0,
+                  "tls" : 0,
+                  "total" : 0
+                },
+                "tls" : {
+                  "issuer" : "CN = aasa-monitor test CA",
+                  "not_after" : "…",
+                  "subject" : "CN = *.fleet.test",
+                  "subject_alt_names" : [
+                    "*.fleet.test",
+                    "fleet.test"
+                  ],
+                  "trusted" : true
+                },
+                "url" : "https://good.fleet.test/.well-known/assetlinks.json",
+                "user_agent" : "GoogleAssociationService",
+                "wire_size" : 146
+              },
+              {
+                "body" : "<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n",
+                "body_truncated" : false,
+                "decoded_size" : 146,
+                "headers" : {
+                  "content-length" : "146",
+                  "content-type" : "text/html",
+                  "date" : "…",
+                  "server" : "nginx"
+                },
+                "ip_address" : "127.0.0.1",
+                "location" : "well-known",
+                "status" : 404,
+                "timings" : {
+                  "connect" : 0,
+                  "dns" : 0,
+                  "first_byte" : 0,
+                  "tls" : 0,
+                  "total" : 0
+                },
+                "url" : "https://good.fleet.test/.well-known/assetlinks.json",
+                "user_agent" : "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15",
+                "wire_size" : 146
+              },
+              {
+                "body" : "<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n",
+                "body_truncated" : false,
+                "decoded_size" : 146,
+                "headers" : {
+                  "content-length" : "146",
+                  "content-type" : "text/html",
+                  "date" : "…",
+                  "server" : "nginx"
+                },
+                "ip_address" : "127.0.0.1",
+                "location" : "well-known",
+                "status" : 404,
+                "timings" : {
+                  "connect" : 0,
+                  "dns" : 0,
+                  "first_byte" : 0,
+                  "tls" : 0,
+                  "total" : 0
+                },
+                "url" : "https://good.fleet.test/.well-known/assetlinks.json",
+                "user_agent" : "Dalvik/2.1.0 (Linux; U; Android 14; Pixel 8 Build/AP2A.240805.005)",
+                "wire_size" : 146
+              }
+            ],
+            "findings" : [
+              {
+                "affects" : "All Android versions (App Links 6.0+) and Google's Digital Asset Links API",
+                "code" : "http-status",
+                "hint" : "Publish the file at /.well-known/assetlinks.json with status 200.",
+                "message" : "https://good.fleet.test/.well-known/assetlinks.json answers HTTP 404: the host publishes no assetlinks.json, and no Android app is expected of it.",
+                "severity" : "info"
+              },
+              {
+                "affects" : "Google's Digital Asset Links API (and Play services' verifier, if it uses Google's copy)",
+                "code" : "google-unavailable",
+                "message" : "Google's Digital Asset Links API could not be asked: statements:list: tls-wrong-host: the certificate is for another name (SSL: no alternative certificate subject name matches target host name 'digitalassetlinks.googleapis.com').",
+                "severity" : "info"
+              }
+            ],
+            "finished_at" : "…",
+            "google" : {
+              "available" : false,
+              "checks" : [
+
+              ],
+              "error_codes" : [
+
+              ],
+              "reason" : "statements:list: tls-wrong-host: the certificate is for another name (SSL: no alternative certificate subject name matches target host name 'digitalassetlinks.googleapis.com')",
+              "statements" : [
+
+              ]
+            },
+            "includes" : [
+
+            ],
+            "serves" : false,
+            "started_at" : "…",
+            "url" : "https://good.fleet.test/.well-known/assetlinks.json",
+            "verdict" : "pass"
+          },
+          "could_not_check" : false,
+          "device_location" : "well-known",
+          "display_name" : "good.fleet.test",
+          "exit_status" : 0,
+          "facts" : [
+            {
+              "body" : "{\"applinks\":{\"details\":[{\"appIDs\":[\"ABCDE12345.com.example.fleet\"],\"components\":[{\"/\":\"/products/*\",\"comment\":\"product pages\"}]}]},\n \"webcredentials\":{\"apps\":[\"ABCDE12345.com.example.fleet\"]}}\n",
+              "body_truncated" : false,
+              "decoded_size" : 193,
+              "headers" : {
+                "accept-ranges" : "bytes",
+                "content-length" : "193",
+                "content-type" : "application/json",
+                "date" : "…",
+                "etag" : "…",
+                "last-modified" : "…",
+                "server" : "nginx"
+              },
+              "ip_address" : "127.0.0.1",
+              "location" : "well-known",
+              "status" : 200,
+              "timings" : {
+                "connect" : 0,
+                "dns" : 0,
+                "first_byte" : 0,
+                "tls" : 0,
+                "total" : 0
+              },
+              "tls" : {
+                "issuer" : "CN = aasa-monitor test CA",
+                "not_after" : "…",
+                "subject" : "CN = *.fleet.test",
+                "subject_alt_names" : [
+                  "*.fleet.test",
+                  "fleet.test"
+                ],
+                "trusted" : true
+              },
+              "url" : "https://good.fleet.test/.well-known/apple-app-site-association",
+              "user_agent" : "AASA-Bot/1.0.0",
+              "wire_size" : 193
+            },
+            {
+              "body" : "<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n",
+              "body_truncated" : false,
+              "decoded_size" : 146,
+              "headers" : {
+                "content-length" : "146",
+                "content-type" : "text/html",
+                "date" : "…",
+                "server" : "nginx"
+              },
+              "ip_address" : "127.0.0.1",
+              "location" : "root",
+              "status" : 404,
+              "timings" : {
+                "connect" : 0,
+                "dns" : 0,
+                "first_byte" : 0,
+                "tls" : 0,
+                "total" : 0
+              },
+              "tls" : {
+                "issuer" : "CN = aasa-monitor test CA",
+                "not_after" : "…",
+                "subject" : "CN = *.fleet.test",
+                "subject_alt_names" : [
+                  "*.fleet.test",
+                  "fleet.test"
+                ],
+                "trusted" : true
+              },
+              "url" : "https://good.fleet.test/apple-app-site-association",
+              "user_agent" : "AASA-Bot/1.0.0",
+              "wire_size" : 146
+            },
+            {
+              "body" : "{\n  \"webcredentials\": { \"apps\": [\"ABCDE12345.com.example.fleet\"] },\n  \"applinks\": { \"details\": [ { \"components\": [ { \"comment\": \"product pages\", \"/\": \"/products/*\" } ], \"appIDs\": [\"ABCDE12345.com.example.fleet\"] } ] }\n}\n",
+              "body_truncated" : false,
+              "decoded_size" : 220,
+              "headers" : {
+                "accept-ranges" : "bytes",
+                "age" : "5400",
+                "apple-from" : "https://good.fleet.test/.well-known/apple-app-site-association",
+                "apple-origin-format" : "json",
+                "apple-try-direct" : "false",
+                "cache-control" : "max-age=21600,public",
+                "content-length" : "220",
+                "content-type" : "application/json",
+                "date" : "…",
+                "etag" : "…",
+                "last-modified" : "…",
+                "server" : "nginx"
+              },
+              "ip_address" : "127.0.0.1",
+              "location" : "cdn",
+              "status" : 200,
+              "timings" : {
+                "connect" : 0,
+                "dns" : 0,
+                "first_byte" : 0,
+                "tls" : 0,
+                "total" : 0
+              },
+              "tls" : {
+                "issuer" : "CN = aasa-monitor test CA",
+                "not_after" : "…",
+                "subject" : "CN = *.fleet.test",
+                "subject_alt_names" : [
+                  "*.fleet.test",
+                  "fleet.test"
+                ],
+                "trusted" : true
+              },
+              "url" : "https://cdn.fleet.test/a/v1/good.fleet.test",
+              "user_agent" : "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15",
+              "wire_size" : 220
+            },
+            {
+              "body" : "{\"applinks\":{\"details\":[{\"appIDs\":[\"ABCDE12345.com.example.fleet\"],\"components\":[{\"/\":\"/products/*\",\"comment\":\"product pages\"}]}]},\n \"webcredentials\":{\"apps\":[\"ABCDE12345.com.example.fleet\"]}}\n",
+              "body_truncated" : false,
+              "decoded_size" : 193,
+              "headers" : {
+                "accept-ranges" : "bytes",
+                "content-length" : "193",
+                "content-type" : "application/json",
+                "date" : "…",
+                "etag" : "…",
+                "last-modified" : "…",
+                "server" : "nginx"
+              },
+              "ip_address" : "127.0.0.1",
+              "location" : "well-known",
+              "status" : 200,
+              "timings" : {
+                "connect" : 0,
+                "dns" : 0,
+                "first_byte" : 0,
+                "tls" : 0,
+                "total" : 0
+              },
+              "url" : "https://good.fleet.test/.well-known/apple-app-site-association",
+              "user_agent" : "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15",
+              "wire_size" : 193
+            }
+          ],
+          "findings" : [
+            {
+              "affects" : "iOS 12 and earlier, tvOS 12 and earlier",
+              "code" : "applinks-apps-missing",
+              "hint" : "Add \"apps\": [] if you support iOS 12 or tvOS 12.",
+              "location" : {
+                "column" : 13,
+                "line" : 1,
+                "pointer" : "/applinks"
+              },
+              "message" : "\"applinks\" has no \"apps\" key; iOS 12 and earlier require \"apps\": [] (later systems do not need it).",
+              "severity" : "info"
+            },
+            {
+              "affects" : "iOS 12 and earlier, tvOS 12 and earlier",
+              "code" : "entry-needs-ios13",
+              "hint" : "If iOS 12 devices matter, add \"appID\" and an equivalent \"paths\" list to these entries; otherwise nothing to do.",
+              "location" : {
+                "column" : 25,
+                "line" : 1,
+                "pointer" : "/applinks/details/0"
+              },
+              "message" : "This entry is usable only from iOS 13: iOS 12 and earlier read only \"appID\" and \"paths\".",
+              "severity" : "info"
+            }
+          ],
+          "finished_at" : "…",
+          "host" : "good.fleet.test",
+          "started_at" : "…",
+          "verdict" : "pass"
+        }
+
+        """#
+
     @Test func refusesLoopbackWithoutOptIn() throws {
         let outcome = try Self.run(["check", "localhost", "--no-cdn"])
         #expect(outcome.status == 3)

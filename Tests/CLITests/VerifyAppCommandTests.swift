@@ -117,6 +117,129 @@ import Testing
         }
     }
 
+    /// `verify-app --json` is read by release pipelines: its bytes are pinned (nothing in it differs run to run).
+    @Test func jsonOutputIsPinnedByteForByte() async throws {
+        try await TestTLSFleet.with { fleet in
+            try await Self.withScratch { scratch in
+                let outcome = try Self.verify(["applinks:rootonly.fleet.test", "webcredentials:good.fleet.test"],
+                                              ["--app-id", Self.app, "--url", "https://good.fleet.test/cart", "--json"],
+                                              fleet: fleet, in: scratch)
+                #expect(outcome.status == 2, "\(outcome.stderr)")
+                #expect(outcome.stdout == Self.pinnedJSON)
+            }
+        }
+    }
+
+    static let pinnedJSON = #"""
+        {
+          "app_i_ds" : [
+            "ABCDE12345.com.example.fleet"
+          ],
+          "cases" : [
+            {
+              "could_not_check" : false,
+              "exit_status" : 1,
+              "findings" : [
+                {
+                  "affects" : "All current systems (deprecated since iOS 13 / macOS 10.15; removal announced)",
+                  "code" : "root-path-deprecated",
+                  "hint" : "Serve the same file at /.well-known/apple-app-site-association.",
+                  "message" : "The file is served only at https://rootonly.fleet.test/apple-app-site-association; https://rootonly.fleet.test/.well-known/apple-app-site-association answered HTTP 404. Apple deprecated the root location in 2019, and the alternate (developer/managed) modes need .well-known.",
+                  "severity" : "deprecation"
+                },
+                {
+                  "affects" : "iOS 12 and earlier, tvOS 12 and earlier",
+                  "code" : "applinks-apps-missing",
+                  "hint" : "Add \"apps\": [] if you support iOS 12 or tvOS 12.",
+                  "location" : {
+                    "column" : 13,
+                    "line" : 1,
+                    "pointer" : "/applinks"
+                  },
+                  "message" : "\"applinks\" has no \"apps\" key; iOS 12 and earlier require \"apps\": [] (later systems do not need it).",
+                  "severity" : "info"
+                },
+                {
+                  "affects" : "iOS 12 and earlier, tvOS 12 and earlier",
+                  "code" : "entry-needs-ios13",
+                  "hint" : "If iOS 12 devices matter, add \"appID\" and an equivalent \"paths\" list to these entries; otherwise nothing to do.",
+                  "location" : {
+                    "column" : 25,
+                    "line" : 1,
+                    "pointer" : "/applinks/details/0"
+                  },
+                  "message" : "This entry is usable only from iOS 13: iOS 12 and earlier read only \"appID\" and \"paths\".",
+                  "severity" : "info"
+                }
+              ],
+              "group" : "applinks",
+              "host" : "rootonly.fleet.test",
+              "name" : "applinks:rootonly.fleet.test",
+              "platform" : "apple",
+              "verdict" : "warn"
+            },
+            {
+              "could_not_check" : false,
+              "exit_status" : 0,
+              "findings" : [
+                {
+                  "affects" : "iOS 12 and earlier, tvOS 12 and earlier",
+                  "code" : "applinks-apps-missing",
+                  "hint" : "Add \"apps\": [] if you support iOS 12 or tvOS 12.",
+                  "location" : {
+                    "column" : 13,
+                    "line" : 1,
+                    "pointer" : "/applinks"
+                  },
+                  "message" : "\"applinks\" has no \"apps\" key; iOS 12 and earlier require \"apps\": [] (later systems do not need it).",
+                  "severity" : "info"
+                },
+                {
+                  "affects" : "iOS 12 and earlier, tvOS 12 and earlier",
+                  "code" : "entry-needs-ios13",
+                  "hint" : "If iOS 12 devices matter, add \"appID\" and an equivalent \"paths\" list to these entries; otherwise nothing to do.",
+                  "location" : {
+                    "column" : 25,
+                    "line" : 1,
+                    "pointer" : "/applinks/details/0"
+                  },
+                  "message" : "This entry is usable only from iOS 13: iOS 12 and earlier read only \"appID\" and \"paths\".",
+                  "severity" : "info"
+                }
+              ],
+              "group" : "webcredentials",
+              "host" : "good.fleet.test",
+              "name" : "webcredentials:good.fleet.test",
+              "platform" : "apple",
+              "verdict" : "pass"
+            },
+            {
+              "could_not_check" : false,
+              "exit_status" : 2,
+              "findings" : [
+                {
+                  "affects" : "All OS versions",
+                  "code" : "watched-url-unclaimed",
+                  "hint" : "Add applinks:good.fleet.test (or a *. wildcard of its parent) to the Associated Domains entitlement.",
+                  "message" : "https://good.fleet.test/cart is on good.fleet.test, which no applinks entry of the app's entitlements claims.",
+                  "severity" : "error"
+                }
+              ],
+              "group" : "url",
+              "host" : "good.fleet.test",
+              "name" : "https://good.fleet.test/cart",
+              "platform" : "apple",
+              "verdict" : "fail"
+            }
+          ],
+          "exit_status" : 2,
+          "packages" : [
+
+          ]
+        }
+
+        """#
+
     @Test func couldNotCheckGivesThree() async throws {
         try await TestTLSFleet.with { fleet in
             try await Self.withScratch { scratch in

@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+import Vocabulary
+
+/// `TransportFacts` is stored (`checks.transport`, every field, the body as bytes) and printed
+/// (`check --json`); both codings are held here, every field set.
+@Suite struct TransportFactsCodingTests {
+    static let full: TransportFacts = {
+        var facts = TransportFacts(
+            location: .wellKnown, url: "https://a.example/.well-known/apple-app-site-association", status: 200,
+            headers: ["content-type": "application/json"], body: Array("{}".utf8), decodedSize: 2, bodyTruncated: false,
+            tls: TLSFacts(trusted: true, subject: "CN=a.example", subjectAltNames: ["a.example"], issuer: "CN=CA",
+                          notAfter: Date(timeIntervalSince1970: 1_800_000_000)),
+            failure: FetchFailure(kind: .other, message: "m"))
+        facts.redirectTarget = "https://b.example/"
+        facts.ipAddress = "192.0.2.1"
+        facts.timings = TransportTimings(dns: 0.5, connect: 1, tls: 1.5, firstByte: 2, total: 2.5)
+        facts.userAgent = "AASA-Bot/1.0"
+        facts.wireSize = 30
+        facts.ifNoneMatch = "\"v1\""
+        return facts
+    }()
+
+    static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// The stored coding (as `StoredJSON` writes it) stays what rows already hold, and reads back whole.
+    @Test func storedCodingKeepsEveryFieldAndTheBodyAsBytes() throws {
+        let data = try Self.encoder().encode(Self.full)
+        #expect(String(decoding: data, as: UTF8.self) == #"{"body":[123,125],"bodyTruncated":false,"decodedSize":2,"failure":{"kind":"other","message":"m"},"headers":{"content-type":"application/json"},"ifNoneMatch":"\"v1\"","ipAddress":"192.0.2.1","location":"well-known","redirectTarget":"https://b.example/","status":200,"timings":{"connect":1,"dns":0.5,"firstByte":2,"tls":1.5,"total":2.5},"tls":{"issuer":"CN=CA","notAfter":"2027-01-15T08:00:00Z","subject":"CN=a.example","subjectAltNames":["a.example"],"trusted":true},"url":"https://a.example/.well-known/apple-app-site-association","userAgent":"AASA-Bot/1.0","wireSize":30}"#)
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        #expect(try decoder.decode(TransportFacts.self, from: data) == Self.full)
+    }
+}
