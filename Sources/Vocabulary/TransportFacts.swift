@@ -61,6 +61,55 @@ public struct TransportFacts: Hashable, Sendable, Codable {
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
 }
 
+extension TransportFacts {
+    /// How the body is written. Stored facts keep the bytes (`checks.transport` keeps none: the file
+    /// lives in the versions table); what people and scripts read (`check --json`) gets the body as
+    /// text under `body`, or as base64 under `bodyBase64` when it is not UTF-8.
+    public enum BodyCoding: Sendable {
+        case bytes
+        case text
+    }
+
+    private enum TextBodyKeys: String, CodingKey {
+        case bodyBase64
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try encode(to: encoder, body: .bytes)
+    }
+
+    /// Written by hand only for the body's two forms; decoding stays synthesized, and
+    /// `TransportFactsCodingTests` holds the stored form to what the synthesized one wrote.
+    public func encode(to encoder: any Encoder, body coding: BodyCoding) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(location, forKey: .location)
+        try container.encode(url, forKey: .url)
+        try container.encodeIfPresent(status, forKey: .status)
+        try container.encode(headers, forKey: .headers)
+        try container.encode(decodedSize, forKey: .decodedSize)
+        try container.encode(bodyTruncated, forKey: .bodyTruncated)
+        try container.encodeIfPresent(tls, forKey: .tls)
+        try container.encodeIfPresent(failure, forKey: .failure)
+        try container.encodeIfPresent(redirectTarget, forKey: .redirectTarget)
+        try container.encodeIfPresent(ipAddress, forKey: .ipAddress)
+        try container.encodeIfPresent(timings, forKey: .timings)
+        try container.encodeIfPresent(userAgent, forKey: .userAgent)
+        try container.encodeIfPresent(wireSize, forKey: .wireSize)
+        try container.encodeIfPresent(ifNoneMatch, forKey: .ifNoneMatch)
+        switch coding {
+        case .bytes:
+            try container.encode(body, forKey: .body)
+        case .text:
+            if let text = String(validating: body, as: UTF8.self) {
+                try container.encode(text, forKey: .body)
+            } else {
+                var binary = encoder.container(keyedBy: TextBodyKeys.self)
+                try binary.encode(Data(body).base64EncodedString(), forKey: .bodyBase64)
+            }
+        }
+    }
+}
+
 /// Durations of one exchange's phases, each measured from the start of the request, in seconds.
 public struct TransportTimings: Hashable, Sendable, Codable {
     /// Name resolution by the outbound policy's resolver (before curl starts).

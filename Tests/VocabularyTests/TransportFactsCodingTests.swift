@@ -36,4 +36,23 @@ import Vocabulary
         decoder.dateDecodingStrategy = .iso8601
         #expect(try decoder.decode(TransportFacts.self, from: data) == Self.full)
     }
+
+    /// The printed coding: every field as stored, the body as text, or as base64 under `bodyBase64`
+    /// (and no `body`) when it is not UTF-8.
+    @Test func textCodingPrintsTheBodyAsTextOrBase64() throws {
+        struct Printed: Encodable {
+            var facts: TransportFacts
+            func encode(to encoder: any Encoder) throws { try facts.encode(to: encoder, body: .text) }
+        }
+        let stored = String(decoding: try Self.encoder().encode(Self.full), as: UTF8.self)
+        let printed = String(decoding: try Self.encoder().encode(Printed(facts: Self.full)), as: UTF8.self)
+        #expect(printed == stored.replacingOccurrences(of: #""body":[123,125]"#, with: #""body":"{}""#))
+
+        var binary = Self.full
+        binary.body = [0xFF, 0x00]
+        let object = try JSONSerialization.jsonObject(with: try Self.encoder().encode(Printed(facts: binary))) as? [String: Any]
+        #expect(object?["body"] == nil)
+        #expect(object?["bodyBase64"] as? String == "/wA=")
+        #expect(object?["decodedSize"] as? Int == 2)
+    }
 }

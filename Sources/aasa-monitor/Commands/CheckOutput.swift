@@ -108,43 +108,15 @@ enum CheckOutput {
         var finishedAt: Date
     }
 
-    /// Transport facts with the body as text (or base64 when it is not UTF-8), not as a byte array.
+    /// Transport facts as people and scripts read them: the body as text (or base64 when it is not
+    /// UTF-8), not as a byte array.
     struct Facts: Encodable {
-        var location: String
-        var url: String
-        var userAgent: String?
-        var status: Int?
-        var redirectTarget: String?
-        var ipAddress: String?
-        var headers: [String: String]
-        var timings: TransportTimings?
-        var tls: TLSFacts?
-        var failure: FetchFailure?
-        var decodedSize: Int
-        var wireSize: Int?
-        var bodyTruncated: Bool
-        var body: String?
-        var bodyBase64: String?
+        var facts: TransportFacts
 
-        init(_ f: TransportFacts) {
-            location = f.location.rawValue
-            url = f.url
-            userAgent = f.userAgent
-            status = f.status
-            redirectTarget = f.redirectTarget
-            ipAddress = f.ipAddress
-            headers = f.headers
-            timings = f.timings
-            tls = f.tls
-            failure = f.failure
-            decodedSize = f.decodedSize
-            wireSize = f.wireSize
-            bodyTruncated = f.bodyTruncated
-            if let text = String(validating: f.body, as: UTF8.self) {
-                body = text
-            } else {
-                bodyBase64 = Data(f.body).base64EncodedString()
-            }
+        init(_ facts: TransportFacts) { self.facts = facts }
+
+        func encode(to encoder: any Encoder) throws {
+            try facts.encode(to: encoder, body: .text)
         }
     }
 
