@@ -140,3 +140,38 @@ public struct GateReport: Hashable, Sendable {
     /// The worst case's, errors before cases that could not be checked (`CheckExitStatus.worst`).
     public var exitStatus: Int32 { CheckExitStatus.worst(cases.map(\.exitStatus)) }
 }
+
+/// A case as `verify-app --json` prints it: its fields but `seconds` (the JUnit report's), with the
+/// verdict and exit status its findings give, which release scripts branch on.
+extension GateCase: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case platform, group, name, host, verdict, couldNotCheck, exitStatus, findings
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(platform, forKey: .platform)
+        try container.encode(group, forKey: .group)
+        try container.encode(name, forKey: .name)
+        try container.encode(host, forKey: .host)
+        try container.encode(verdict, forKey: .verdict)
+        try container.encode(couldNotCheck, forKey: .couldNotCheck)
+        try container.encode(exitStatus, forKey: .exitStatus)
+        try container.encode(findings, forKey: .findings)
+    }
+}
+
+/// A gate run as `verify-app --json` prints it: its fields and the whole run's exit status.
+extension GateReport: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case appIDs, packages, exitStatus, cases
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(appIDs, forKey: .appIDs)
+        try container.encode(packages, forKey: .packages)
+        try container.encode(exitStatus, forKey: .exitStatus)
+        try container.encode(cases, forKey: .cases)
+    }
+}

@@ -26,31 +26,9 @@ enum VerifyAppOutput {
         return out
     }
 
-    struct Output: Encodable {
-        var appIDs: [AppID]
-        var packages: [String]
-        var exitStatus: Int32
-        var cases: [Case]
-    }
-
-    struct Case: Encodable {
-        var platform: Platform
-        var group: String
-        var name: String
-        var host: String
-        var verdict: String
-        var couldNotCheck: Bool
-        var exitStatus: Int32
-        var findings: [Finding]
-    }
-
     static func json(_ report: GateReport) throws -> String {
-        let output = Output(appIDs: report.appIDs, packages: report.packages, exitStatus: report.exitStatus, cases: report.cases.map {
-            Case(platform: $0.platform, group: $0.group, name: $0.name, host: $0.host, verdict: $0.verdict.rawValue,
-                 couldNotCheck: $0.couldNotCheck, exitStatus: $0.exitStatus, findings: $0.findings)
-        })
         let encoder = PublicJSON.encoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(output), as: UTF8.self)
+        return String(decoding: try encoder.encode(report), as: UTF8.self)
     }
 }
