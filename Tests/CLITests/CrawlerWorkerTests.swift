@@ -67,60 +67,53 @@ import TestSupport
         // between them, and within what a loaded 2-core CI machine sustains (300, 30 checks/s, did not
         // always: a domain then waited ~2 intervals because the machine, not the scheduler, fell behind).
         let interval = 10.0, domains = 120, rounds = 4   // the first check, then three intervals
-        let fleet = try TestTLSFleet(workerProcesses: 2)
-        defer { fleet.stop() }
-        let testDatabase = try TestPostgres.createDatabase()
-        defer { testDatabase.drop() }
-        let database = Database(configuration: testDatabase.configuration, poolSize: 2)
-        defer { database.close() }
-        for index in 0..<domains {
-            _ = try database.importDomain(host: "i\(index).fleet.test", displayName: "i\(index).fleet.test",
-                                          wildcard: false, appIDs: [])
-        }
-        let workers = try (0..<3).map {
-            try WorkerProcess(databaseURL: testDatabase.url, fleet: fleet, name: "worker\($0)", leaseSeconds: 60,
-                              extraArguments: ["--test-interval-seconds", String(Int(interval))],
-                              environment: ["AASA_MONITOR_ALLOW_TEST_INTERVAL": "1"])
-        }
-        defer { workers.forEach { $0.stop() } }
-
-        func slowest() throws -> Int { try database.value("SELECT min(check_round)::int FROM domains") }
-        let done = try waitUntil(.seconds(150)) { try slowest() >= rounds }
-        let reached = try slowest()
-        #expect(done, "the slowest domain had \(reached) of \(rounds) checks; \(workers.map { $0.log.suffix(1500) })")
-        workers.forEach { $0.stop() }   // SIGTERM: each finishes and records the checks it has in flight
-
-        // Every recorded check: the full rows (changes) and the small repeat rows (unchanged checks).
-        let rows = try database.rows("""
-            SELECT domain_id, extract(epoch FROM finished_at)::float8 AS at FROM checks
-            UNION ALL SELECT domain_id, extract(epoch FROM checked_at)::float8 FROM check_repeats
-            ORDER BY 1, 2
-            """)
-        var times: [Int64: [Double]] = [:]
-        for row in rows { times[try row.decode(0), default: []].append(try row.decode(1)) }
-        let recordedRounds: [Int64: Int] = Dictionary(uniqueKeysWithValues: try database.rows(
-            "SELECT id, check_round::int FROM domains").map { (try $0.decode(0), try $0.decode(1)) })
-        #expect(times.count == domains, "domains with checks: \(times.count) of \(domains)")
-
-        // The next check is scheduled an interval (± 10% jitter) after the previous one finished, so
-        // two checks closer than 0.9 × interval would be one domain checked twice in a window; a gap
-        // of nearly two intervals would be a window without its check.
-        let never = interval * 0.9 - 0.001, missed = interval * 1.9
-        var twice: [String] = [], skipped: [String] = [], miscounted: [String] = []
-        for (id, list) in times {
-            if list.count != recordedRounds[id] { miscounted.append("\(id): \(list.count) rows, round \(recordedRounds[id] ?? -1)") }
-            for (a, b) in zip(list, list.dropFirst()) {
-                if b - a < never { twice.append("\(id): \(b - a) s") }
-                if b - a > missed { skipped.append("\(id): \(b - a) s") }
+        try CrawlTestbed.with(workerProcesses: 2, hosts: (0..<domains).map { "i\($0).fleet.test" }) { testbed in
+            let (fleet, database, databaseURL) = (testbed.fleet, testbed.database, testbed.testDatabase.url)
+            let workers = try (0..<3).map {
+                try WorkerProcess(databaseURL: databaseURL, fleet: fleet, name: "worker\($0)", leaseSeconds: 60,
+                                  extraArguments: ["--test-interval-seconds", String(Int(interval))],
+                                  environment: ["AASA_MONITOR_ALLOW_TEST_INTERVAL": "1"])
             }
+            defer { workers.forEach { $0.stop() } }
+
+            func slowest() throws -> Int { try database.value("SELECT min(check_round)::int FROM domains") }
+            let done = try waitUntil(.seconds(150)) { try slowest() >= rounds }
+            let reached = try slowest()
+            #expect(done, "the slowest domain had \(reached) of \(rounds) checks; \(workers.map { $0.log.suffix(1500) })")
+            workers.forEach { $0.stop() }   // SIGTERM: each finishes and records the checks it has in flight
+
+            // Every recorded check: the full rows (changes) and the small repeat rows (unchanged checks).
+            let rows = try database.rows("""
+                SELECT domain_id, extract(epoch FROM finished_at)::float8 AS at FROM checks
+                UNION ALL SELECT domain_id, extract(epoch FROM checked_at)::float8 FROM check_repeats
+                ORDER BY 1, 2
+                """)
+            var times: [Int64: [Double]] = [:]
+            for row in rows { times[try row.decode(0), default: []].append(try row.decode(1)) }
+            let recordedRounds: [Int64: Int] = Dictionary(uniqueKeysWithValues: try database.rows(
+                "SELECT id, check_round::int FROM domains").map { (try $0.decode(0), try $0.decode(1)) })
+            #expect(times.count == domains, "domains with checks: \(times.count) of \(domains)")
+
+            // The next check is scheduled an interval (± 10% jitter) after the previous one finished, so
+            // two checks closer than 0.9 × interval would be one domain checked twice in a window; a gap
+            // of nearly two intervals would be a window without its check.
+            let never = interval * 0.9 - 0.001, missed = interval * 1.9
+            var twice: [String] = [], skipped: [String] = [], miscounted: [String] = []
+            for (id, list) in times {
+                if list.count != recordedRounds[id] { miscounted.append("\(id): \(list.count) rows, round \(recordedRounds[id] ?? -1)") }
+                for (a, b) in zip(list, list.dropFirst()) {
+                    if b - a < never { twice.append("\(id): \(b - a) s") }
+                    if b - a > missed { skipped.append("\(id): \(b - a) s") }
+                }
+            }
+            #expect(twice.isEmpty, "checked twice within an interval: \(twice.prefix(10))")
+            #expect(skipped.isEmpty, "an interval without a check: \(skipped.prefix(10))")
+            #expect(miscounted.isEmpty, "rows and recorded rounds disagree: \(miscounted.prefix(10))")
+            #expect(times.values.allSatisfy { $0.count >= rounds })
+            // No lease was left behind by the graceful stops.
+            let leftLeased: Int = try database.value("SELECT count(*)::int FROM domains WHERE lease_attempt_key IS NOT NULL")
+            #expect(leftLeased == 0)
         }
-        #expect(twice.isEmpty, "checked twice within an interval: \(twice.prefix(10))")
-        #expect(skipped.isEmpty, "an interval without a check: \(skipped.prefix(10))")
-        #expect(miscounted.isEmpty, "rows and recorded rounds disagree: \(miscounted.prefix(10))")
-        #expect(times.values.allSatisfy { $0.count >= rounds })
-        // No lease was left behind by the graceful stops.
-        let leftLeased: Int = try database.value("SELECT count(*)::int FROM domains WHERE lease_attempt_key IS NOT NULL")
-        #expect(leftLeased == 0)
     }
 
     @Test func theTestIntervalIsRefusedWithoutItsEnvironmentVariable() throws {
