@@ -37,6 +37,14 @@ import Vocabulary
         #expect(try decoder.decode(TransportFacts.self, from: data) == Self.full)
     }
 
+    /// `TransportFacts.encode(to:body:)` is written by hand: a property added later and not written
+    /// there would be dropped from every stored check. Every stored property (all set in `full`) is a key.
+    @Test func theHandWrittenCodingWritesEveryProperty() throws {
+        let object = try JSONSerialization.jsonObject(with: try Self.encoder().encode(Self.full)) as? [String: Any]
+        let properties = Set(Mirror(reflecting: Self.full).children.compactMap(\.label))
+        #expect(Set(object?.keys.map { $0 } ?? []) == properties)
+    }
+
     /// The printed coding: every field as stored, the body as text, or as base64 under `bodyBase64`
     /// (and no `body`) when it is not UTF-8.
     @Test func textCodingPrintsTheBodyAsTextOrBase64() throws {

@@ -28,7 +28,7 @@ final class CurlTransfer {
     private let measureLimit: Int
 
     init(request: TransferRequest, settings: TransferSettings, connections: ConnectionCertificates,
-         sessions: UnsafeMutableRawPointer? = nil, connected: @escaping () -> Void = {},
+         sessions: UnsafeMutableRawPointer? = nil, connected: @escaping () -> Void,
          completion: @escaping @Sendable (TransportFacts) -> Void) throws(CurlError) {
         self.easy = try CurlEasy()
         self.request = request

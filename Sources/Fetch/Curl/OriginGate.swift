@@ -28,19 +28,18 @@ struct OriginGate<Item> {
         self.patience = patience
     }
 
-    /// Whether `item` may start now. If not, the gate keeps it until a transfer to `origin` has a
+    /// Whether `item` may start now; if so it counts as in flight until `finished` (also when it
+    /// could not be started at all). If not, the gate keeps it until a transfer to `origin` has a
     /// connection (`connected`), the last one ends (`finished`) or the wait is `overdue`.
-    mutating func admit(_ item: Item, origin: String) -> Bool {
-        guard let state = origins[origin], !state.open else { return true }
-        origins[origin]?.held.append(item)
-        waitingOrigins.insert(origin)
-        heldCount += 1
-        return false
-    }
-
-    /// A transfer to `origin` was handed to curl at `now`.
-    mutating func started(origin: String, at now: ContinuousClock.Instant) {
+    mutating func admit(_ item: Item, origin: String, at now: ContinuousClock.Instant) -> Bool {
+        if let state = origins[origin], !state.open {
+            origins[origin]?.held.append(item)
+            waitingOrigins.insert(origin)
+            heldCount += 1
+            return false
+        }
         origins[origin, default: Origin(since: now)].inFlight += 1
+        return true
     }
 
     /// A transfer to `origin` has its connection: what waited for it may start.

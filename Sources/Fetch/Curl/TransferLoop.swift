@@ -157,7 +157,7 @@ final class TransferLoop: @unchecked Sendable {
             while activePerAddress[key, default: 0] < maxPerAddress, active.count < maxTotal,
                   let item = waiting[key]?.popFirst() {
                 waitingCount -= 1
-                guard gate.admit(item, origin: item.0.originKey) else { continue }
+                guard gate.admit(item, origin: item.0.originKey, at: .now) else { continue }
                 start(item.0, completion: item.1, key: key)
             }
             if waiting[key]?.isEmpty == true {
@@ -182,10 +182,11 @@ final class TransferLoop: @unchecked Sendable {
         released = true
     }
 
+    /// Hands an admitted transfer to curl; one that cannot start ends at once, for the gate too.
     private func start(_ request: TransferRequest, completion: @escaping @Sendable (TransportFacts) -> Void, key: String) {
+        let origin = request.originKey
         let transfer: CurlTransfer
         do {
-            let origin = request.originKey
             // Runs inside curl_multi_perform, on this thread.
             transfer = try CurlTransfer(request: request, settings: settings, connections: connections,
                                         sessions: sessionShare(for: request.host),
@@ -194,17 +195,18 @@ final class TransferLoop: @unchecked Sendable {
         } catch {
             completion(TransportFacts(location: request.location, url: request.url,
                                       failure: FetchFailure(kind: .other, message: "\(error)")))
+            requeue(gate.finished(origin: origin))
             return
         }
         let rc = curl_multi_add_handle(multi, transfer.handle)
         guard rc == CURLM_OK else {
             completion(TransportFacts(location: request.location, url: request.url,
                                       failure: FetchFailure(kind: .other, message: "curl_multi_add_handle failed: \(String(cString: curl_multi_strerror(rc)))")))
+            requeue(gate.finished(origin: origin))
             return
         }
         active[transfer.handle] = transfer
         activePerAddress[key, default: 0] += 1
-        gate.started(origin: request.originKey, at: .now)
     }
 
     /// The share that keeps `host`'s TLS session: a stable hash of the name, so the same host always finds it.
