@@ -7,11 +7,6 @@ import Vocabulary
 public struct ParseResult: Sendable {
     public var document: AASADocument?
     public var findings: [Finding]
-
-    public init(document: AASADocument?, findings: [Finding]) {
-        self.document = document
-        self.findings = findings
-    }
 }
 
 /// Reads apple-app-site-association bytes: plain JSON, JSON with a UTF-8 BOM, or a CMS SignedData

@@ -14,15 +14,5 @@ public struct CheckReport: Hashable, Sendable {
     /// timeout, reset, the outbound policy): the CLI's exit status 3.
     public var couldNotCheck: Bool
 
-    public init(deviceLocation: TransportFacts.Location?, document: AASADocument?, findings: [Finding],
-                verdict: Verdict, couldNotCheck: Bool) {
-        self.deviceLocation = deviceLocation
-        self.document = document
-        self.findings = findings
-        self.verdict = verdict
-        self.couldNotCheck = couldNotCheck
-    }
-
     public var codes: [String] { findings.map(\.code) }
-
 }

@@ -66,12 +66,6 @@ public struct SubstitutionVariable: Hashable, Sendable, Codable {
     public var name: String
     public var values: [String]
     public var location: SourceLocation
-
-    public init(name: String, values: [String], location: SourceLocation) {
-        self.name = name
-        self.values = values
-        self.location = location
-    }
 }
 
 /// One entry of `applinks.details` (aasa-spec.md §6).

@@ -25,11 +25,5 @@ public struct ManifestProblem: Hashable, Sendable, Codable, CustomStringConverti
     /// (`entitlement-port`, …); nil for syntax and structure.
     public var code: String?
 
-    public init(line: Int?, reason: String, code: String? = nil) {
-        self.line = line
-        self.reason = reason
-        self.code = code
-    }
-
     public var description: String { line.map { "line \($0): \(reason)" } ?? reason }
 }

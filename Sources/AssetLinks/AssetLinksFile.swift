@@ -28,13 +28,6 @@ public struct Statement: Hashable, Sendable, Codable {
     /// The Android 15+ rules of this statement's `handle_all_urls` extension, when it has any.
     public var dynamicRules: DynamicRuleList?
 
-    public init(index: Int, relations: [String], target: StatementTarget, dynamicRules: DynamicRuleList? = nil) {
-        self.index = index
-        self.relations = relations
-        self.target = target
-        self.dynamicRules = dynamicRules
-    }
-
     public var packageName: String? {
         if case .androidApp(let name, _) = target { return name }
         return nil

@@ -93,14 +93,7 @@ public struct SecondaryAsked: Hashable, Sendable {
     /// The comparisons (other user agents; Apple's root location) were made.
     public var comparisons: Bool
     /// The primary fetch was a full TLS handshake, so its certificate facts are as the server sends them now.
-    public var certificate: Bool
+    public var certificate: Bool = true
     /// The primary fetch was unconditional (no If-None-Match).
-    public var fullFetch: Bool
-
-    public init(copy: Bool, comparisons: Bool, certificate: Bool = true, fullFetch: Bool = true) {
-        self.copy = copy
-        self.comparisons = comparisons
-        self.certificate = certificate
-        self.fullFetch = fullFetch
-    }
+    public var fullFetch: Bool = true
 }

@@ -24,13 +24,4 @@ public struct DeliveryResult: Sendable, Equatable {
     /// How long the receiver asked us to wait before the next try (Retry-After, or the body's
     /// retry_after); nil to follow the retry policy's backoff.
     public var retryAfterSeconds: Double?
-
-    public init(verdict: Verdict, responseCode: Int? = nil, reply: String? = nil, error: String? = nil,
-                retryAfterSeconds: Double? = nil) {
-        self.verdict = verdict
-        self.responseCode = responseCode
-        self.reply = reply
-        self.error = error
-        self.retryAfterSeconds = retryAfterSeconds
-    }
 }

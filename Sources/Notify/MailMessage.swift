@@ -11,19 +11,7 @@ public struct MailMessage: Sendable {
     public var messageID: String
     public var date: Date
     /// Extra headers such as X-AASA-Monitor-Event (name, value); values must be one line.
-    public var extraHeaders: [(String, String)]
-
-    public init(from: String, to: [String], subject: String, plain: String, html: String,
-                messageID: String, date: Date, extraHeaders: [(String, String)] = []) {
-        self.from = from
-        self.to = to
-        self.subject = subject
-        self.plain = plain
-        self.html = html
-        self.messageID = messageID
-        self.date = date
-        self.extraHeaders = extraHeaders
-    }
+    public var extraHeaders: [(String, String)] = []
 
     /// The bytes handed to SMTP DATA (CRLF line ends; libcurl does the dot-stuffing).
     public func rendered() -> [UInt8] {

@@ -96,11 +96,6 @@ public struct HostNameError: Error, Hashable, Sendable, CustomStringConvertible 
     /// What is wrong, as a clause: "remove the port \":8443\": …".
     public let reason: String
 
-    public init(input: String, reason: String) {
-        self.input = input
-        self.reason = reason
-    }
-
     static func ipAddress(_ input: String) -> HostNameError {
         HostNameError(input: input, reason: "\"\(input.trimmingWhitespace())\" is an IP address: associated domains are host names, "
                       + "and devices never fetch from IP addresses")

@@ -7,11 +7,6 @@ public struct ValidationReport: Sendable {
     /// In file order within each check; use `sortedFindings` for severity order.
     public var findings: [Finding]
 
-    public init(document: AASADocument?, findings: [Finding]) {
-        self.document = document
-        self.findings = findings
-    }
-
     /// The most severe finding's severity; nil when there is none at all.
     public var worstSeverity: Severity? { findings.map(\.severity).min() }
 

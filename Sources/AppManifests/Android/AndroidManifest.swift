@@ -8,11 +8,6 @@ public struct AndroidManifest: Hashable, Sendable {
     /// document order.
     public var webFilters: [WebIntentFilter]
 
-    public init(package: String?, webFilters: [WebIntentFilter]) {
-        self.package = package
-        self.webFilters = webFilters
-    }
-
     /// The hosts Android verifies (assetlinks-spec.md §2.5): those of filters with
     /// `android:autoVerify="true"`, each once, in document order.
     public var verifiedHosts: [ManifestHost] { hosts { $0.autoVerify } }
@@ -52,17 +47,6 @@ public struct WebIntentFilter: Hashable, Sendable {
     /// Android delivers browser links only to filters with the DEFAULT category too.
     public var hasDefaultCategory: Bool
 
-    public init(line: Int, activity: String?, autoVerify: Bool, schemes: [String], hosts: [ManifestHost],
-                paths: [PathPattern], hasDefaultCategory: Bool) {
-        self.line = line
-        self.activity = activity
-        self.autoVerify = autoVerify
-        self.schemes = schemes
-        self.hosts = hosts
-        self.paths = paths
-        self.hasDefaultCategory = hasDefaultCategory
-    }
-
     /// Every (host, path) combination of the filter as a URL that it takes — Android combines all
     /// `<data>` elements of one filter — where one can be written: not for wildcard hosts, nor for
     /// patterns no example can be made from.
@@ -79,12 +63,7 @@ public struct WebIntentFilter: Hashable, Sendable {
 public struct ManifestHost: Hashable, Sendable, CustomStringConvertible {
     /// Lower case, without the `*.`: also the host whose assetlinks.json Android reads.
     public var host: String
-    public var isWildcard: Bool
-
-    public init(host: String, isWildcard: Bool = false) {
-        self.host = host
-        self.isWildcard = isWildcard
-    }
+    public var isWildcard: Bool = false
 
     public var description: String { isWildcard ? "*.\(host)" : host }
 }

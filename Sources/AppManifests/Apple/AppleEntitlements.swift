@@ -35,25 +35,14 @@ public struct AssociatedDomain: Hashable, Sendable {
     /// (reported in `notes`: devices need the Punycode form).
     public var host: String
     /// `*.example.com`: every subdomain of `host`, not `host` itself (aasa-spec.md §13).
-    public var isWildcard: Bool
-    public var modes: AlternateModes
+    public var isWildcard: Bool = false
+    public var modes: AlternateModes = []
     /// The entry as written.
     public var entitlement: String
     /// Where the entry is: its line in an XML property list or JSON array; nil in a binary plist.
     public var line: Int?
     /// Warnings and infos about an accepted entry (`entitlement-alternate-mode`, …).
-    public var notes: [Finding]
-
-    public init(service: Service, host: String, isWildcard: Bool = false, modes: AlternateModes = [],
-                entitlement: String, line: Int? = nil, notes: [Finding] = []) {
-        self.service = service
-        self.host = host
-        self.isWildcard = isWildcard
-        self.modes = modes
-        self.entitlement = entitlement
-        self.line = line
-        self.notes = notes
-    }
+    public var notes: [Finding] = []
 
     /// The host as the entitlement names it: `*.example.com` for a wildcard.
     public var displayHost: String { isWildcard ? "*.\(host)" : host }

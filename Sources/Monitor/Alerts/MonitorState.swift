@@ -5,15 +5,9 @@ import Vocabulary
 /// streaks. Codable, so the store keeps it as one value written in the check's transaction.
 public struct MonitorState: Hashable, Sendable, Codable {
     public var last: CheckSummary?
-    public var tracks: [AlertTrack]
+    public var tracks: [AlertTrack] = []
     /// Checks in a row without an answer from the origin, for the scheduler's backoff.
-    public var consecutiveUnreachable: Int
-
-    public init(last: CheckSummary? = nil, tracks: [AlertTrack] = [], consecutiveUnreachable: Int = 0) {
-        self.last = last
-        self.tracks = tracks
-        self.consecutiveUnreachable = consecutiveUnreachable
-    }
+    public var consecutiveUnreachable: Int = 0
 
     public var openAlerts: [AlertTrack] { tracks.filter(\.isOpen) }
 

@@ -7,12 +7,6 @@ public struct CertificateSummary: Hashable, Sendable, Codable {
     public var trusted: Bool
     public var notAfter: Date?
     public var failureReason: String?
-
-    public init(trusted: Bool, notAfter: Date? = nil, failureReason: String? = nil) {
-        self.trusted = trusted
-        self.notAfter = notAfter
-        self.failureReason = failureReason
-    }
 }
 
 /// What Apple's CDN (app-site-association.cdn-apple.com) answered for the domain.
@@ -23,17 +17,10 @@ public struct CDNSummary: Hashable, Sendable, Codable {
     public var failureReason: String?
     /// The CDN's file behaves like the origin's. Compared by behaviour, not bytes: the CDN may
     /// re-encode the JSON, and a byte difference alone would look like lag forever.
-    public var matchesOrigin: Bool
+    public var matchesOrigin: Bool = true
     /// sha256 (hex) of the file the CDN served, nil when it served none. A new CDN file makes the
     /// check a change (kept with its `cdn_version_id`), even when it behaves like the last one.
     public var versionSHA256: String?
-
-    public init(served: Bool, failureReason: String? = nil, matchesOrigin: Bool = true, versionSHA256: String? = nil) {
-        self.served = served
-        self.failureReason = failureReason
-        self.matchesOrigin = matchesOrigin
-        self.versionSHA256 = versionSHA256
-    }
 }
 
 /// Apple's side of one check: the AASA as a device and Apple's CDN see it, measured against the
@@ -48,11 +35,11 @@ public struct AppleResult: Hashable, Sendable, Codable {
     /// Since when the origin has served this version without interruption (for the CDN grace period).
     public var versionSince: Date?
     /// The origin served a file the parser could turn into a document (expectations were measured).
-    public var documentParsed: Bool
-    public var findings: [Finding]
+    public var documentParsed: Bool = false
+    public var findings: [Finding] = []
     /// `applinks.details` entry count; nil when the file has no `applinks`.
     public var applinksDetailCount: Int?
-    public var expectations: ExpectationResults
+    public var expectations: ExpectationResults = ExpectationResults()
     public var cdn: CDNSummary?
     /// What `.well-known` answered Apple's fetcher (status, or failure kind; the file's digest with a
     /// 200), so the next check can tell whether it moved; nil in summaries stored before it was kept.
@@ -60,23 +47,6 @@ public struct AppleResult: Hashable, Sendable, Codable {
     /// The strong ETag `.well-known` sent with a clean 200, for the next check's conditional fetch
     /// (`Validator.etag`); nil otherwise.
     public var wellKnownETag: String?
-
-    public init(verdict: Verdict, originReachable: Bool, versionSHA256: String? = nil, versionSince: Date? = nil,
-                documentParsed: Bool = false, findings: [Finding] = [], applinksDetailCount: Int? = nil,
-                expectations: ExpectationResults = ExpectationResults(), cdn: CDNSummary? = nil, wellKnownAnswer: String? = nil,
-                wellKnownETag: String? = nil) {
-        self.verdict = verdict
-        self.originReachable = originReachable
-        self.versionSHA256 = versionSHA256
-        self.versionSince = versionSince
-        self.documentParsed = documentParsed
-        self.findings = findings
-        self.applinksDetailCount = applinksDetailCount
-        self.expectations = expectations
-        self.cdn = cdn
-        self.wellKnownAnswer = wellKnownAnswer
-        self.wellKnownETag = wellKnownETag
-    }
 
     /// Findings about the origin: everything except the CDN's, which belong to a lower alert tier.
     public var originFindings: [Finding] { findings.filter { !$0.code.hasPrefix("cdn-") } }
@@ -111,16 +81,6 @@ public struct CheckSummary: Hashable, Sendable, Codable {
     /// A digest of the expectations (Apple's and Android's) this summary was measured against. A 304
     /// keeps a platform's result, so a conditional fetch is made only while the expectations are still these.
     public var expectationsKey: String?
-
-    public init(checkedAt: Date, reachable: Bool, certificate: CertificateSummary? = nil, apple: AppleResult? = nil,
-                android: AndroidResult? = nil, expectationsKey: String? = nil) {
-        self.checkedAt = checkedAt
-        self.reachable = reachable
-        self.certificate = certificate
-        self.apple = apple
-        self.android = android
-        self.expectationsKey = expectationsKey
-    }
 
     /// The check's own verdict (`checks.verdict`): Apple's file when Apple is watched (Android's counts
     /// in the domain's state, `DomainVerdict`), else Android's file.

@@ -35,15 +35,7 @@ public struct ProviderInput: Sendable {
     public var channel: ChannelRecord
     public var links: NotificationLinks
     public var deliveryKey: String
-    public var now: Date
-
-    public init(event: NotificationEvent, channel: ChannelRecord, links: NotificationLinks, deliveryKey: String, now: Date = Date()) {
-        self.event = event
-        self.channel = channel
-        self.links = links
-        self.deliveryKey = deliveryKey
-        self.now = now
-    }
+    public var now: Date = Date()
 
     /// The channel's URL without trailing slashes, for kinds whose target is an API's base.
     var base: String {

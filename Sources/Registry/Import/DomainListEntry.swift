@@ -6,21 +6,12 @@ public struct DomainListEntry: Hashable, Sendable {
     public var line: Int
     public var host: String
     /// Required app IDs per service, from the CSV columns after the host.
-    public var appIDs: [Service: [AppID]]
+    public var appIDs: [Service: [AppID]] = [:]
     /// The domain's own Android apps, from `android:PACKAGE=FINGERPRINT[;FINGERPRINT…]` columns.
-    public var androidApps: [AndroidAppColumn]
+    public var androidApps: [AndroidAppColumn] = []
     /// Watched URLs from `url:URL EXPECT [android=PACKAGE|nothing]` columns, as typed: the registry
     /// checks them by the form's rules (the URL must be on the domain), which need the host.
-    public var watchedURLs: [WatchedURLEntry]
-
-    public init(line: Int, host: String, appIDs: [Service: [AppID]] = [:], androidApps: [AndroidAppColumn] = [],
-                watchedURLs: [WatchedURLEntry] = []) {
-        self.watchedURLs = watchedURLs
-        self.line = line
-        self.host = host
-        self.appIDs = appIDs
-        self.androidApps = androidApps
-    }
+    public var watchedURLs: [WatchedURLEntry] = []
 }
 
 /// An Android app from an import line, checked by the form's rules (`AndroidPackage`,
@@ -29,12 +20,7 @@ public struct AndroidAppColumn: Hashable, Sendable {
     public var package: AndroidPackage
     public var fingerprints: [CertificateFingerprint]
     /// Those marked `=upload` (also among `fingerprints`).
-    public var uploadKeys: [CertificateFingerprint]
-    public init(package: AndroidPackage, fingerprints: [CertificateFingerprint], uploadKeys: [CertificateFingerprint] = []) {
-        self.package = package
-        self.fingerprints = fingerprints
-        self.uploadKeys = uploadKeys
-    }
+    public var uploadKeys: [CertificateFingerprint] = []
 }
 
 /// A line of an import file that cannot become a registration, and why.

@@ -13,16 +13,6 @@ public struct LinkEvidence: Sendable, RowDecodable {
     /// The assetlinks.json the origin served at that check, for matching watched URLs; nil when none.
     public var androidVersionSHA256: String?
 
-    public init(checkID: Int64, startedAt: Date, findings: [Finding], expectations: ExpectationResults,
-                android: AndroidResult? = nil, androidVersionSHA256: String? = nil) {
-        self.checkID = checkID
-        self.startedAt = startedAt
-        self.findings = findings
-        self.expectations = expectations
-        self.android = android
-        self.androidVersionSHA256 = androidVersionSHA256
-    }
-
     enum CodingKeys: String, CodingKey {
         case checkID, startedAt, findings, expectations, android, androidVersionSHA256 = "android_sha"
     }

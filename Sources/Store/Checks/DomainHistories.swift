@@ -20,12 +20,7 @@ public struct StreakRow: Sendable, Hashable {
 /// repeats say the same, so it is also the previous check) and its alert streaks.
 public struct DomainHistory: Sendable, Hashable {
     public var lastSummaryJSON: String?
-    public var streaks: [StreakRow]
-
-    public init(lastSummaryJSON: String? = nil, streaks: [StreakRow] = []) {
-        self.lastSummaryJSON = lastSummaryJSON
-        self.streaks = streaks
-    }
+    public var streaks: [StreakRow] = []
 }
 
 extension CheckStore {

@@ -48,22 +48,12 @@ public enum DatabaseError: Error, Sendable, CustomStringConvertible {
 /// What the server said when it refused a statement: the SQLSTATE plus its human-readable parts.
 public struct ServerError: Sendable, CustomStringConvertible {
     public var sqlState: String
-    public var severity: String
+    public var severity: String = "ERROR"
     public var message: String
     public var detail: String?
     public var hint: String?
     /// The constraint that was violated, when the error is a constraint violation.
     public var constraint: String?
-
-    public init(sqlState: String, severity: String = "ERROR", message: String, detail: String? = nil,
-                hint: String? = nil, constraint: String? = nil) {
-        self.sqlState = sqlState
-        self.severity = severity
-        self.message = message
-        self.detail = detail
-        self.hint = hint
-        self.constraint = constraint
-    }
 
     public var description: String {
         var text = "\(severity) \(sqlState): \(message)"

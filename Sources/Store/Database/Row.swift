@@ -58,9 +58,4 @@ public struct Row: Sendable {
 public struct QueryResult: Sendable {
     public var rows: [Row]
     public var affectedRows: Int
-
-    public init(rows: [Row], affectedRows: Int) {
-        self.rows = rows
-        self.affectedRows = affectedRows
-    }
 }

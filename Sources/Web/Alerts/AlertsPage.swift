@@ -10,15 +10,6 @@ public struct AlertsModel: Sendable {
         public var resolved: Int64?
         /// The apps that claim the domain.
         public var apps: [String] = []
-        public init(id: Int64, domainID: Int64, host: String, rule: String, message: String, opened: Int64, resolved: Int64?) {
-            self.id = id
-            self.domainID = domainID
-            self.host = host
-            self.rule = rule
-            self.message = message
-            self.opened = opened
-            self.resolved = resolved
-        }
     }
 
     public struct Delivery: Sendable {
@@ -27,24 +18,12 @@ public struct AlertsModel: Sendable {
         public var attempts: Int
         public var delivered: Bool
         public var lastError: String?
-        public init(time: Int64, event: String, attempts: Int, delivered: Bool, lastError: String?) {
-            self.time = time
-            self.event = event
-            self.attempts = attempts
-            self.delivered = delivered
-            self.lastError = lastError
-        }
     }
 
     public struct ChannelLog: Sendable {
         public var channelID: Int64
         public var name: String
         public var deliveries: [Delivery]
-        public init(channelID: Int64, name: String, deliveries: [Delivery]) {
-            self.channelID = channelID
-            self.name = name
-            self.deliveries = deliveries
-        }
     }
 
     public var open: [Incident] = []

@@ -25,29 +25,12 @@ public struct DomainPageModel: Sendable {
         public var certificateNotAfter: Int64?
         public var totalMilliseconds: Double?
         /// DNS, connect, TLS, first byte: ms from the request's start, as the fetcher measured them.
-        public var phaseMilliseconds: [(name: String, milliseconds: Double)]
+        public var phaseMilliseconds: [(name: String, milliseconds: Double)] = []
         public var failure: String?
         /// Apple's CDN: judged by behaviour (the cdn-stale finding), since it may re-encode the file.
-        public var isCDN: Bool
+        public var isCDN: Bool = false
         /// The location answered 304 to our conditional request: what the card says instead of "Status 304".
         public var notModified: NotModifiedView?
-        public init(title: String, url: String, status: Int? = nil, contentType: String? = nil, size: Int? = nil,
-                    versionHash: String? = nil, tlsIssuer: String? = nil, certificateNotAfter: Int64? = nil,
-                    totalMilliseconds: Double? = nil, phaseMilliseconds: [(name: String, milliseconds: Double)] = [],
-                    failure: String? = nil, isCDN: Bool = false) {
-            self.title = title
-            self.url = url
-            self.status = status
-            self.contentType = contentType
-            self.size = size
-            self.versionHash = versionHash
-            self.tlsIssuer = tlsIssuer
-            self.certificateNotAfter = certificateNotAfter
-            self.totalMilliseconds = totalMilliseconds
-            self.phaseMilliseconds = phaseMilliseconds
-            self.failure = failure
-            self.isCDN = isCDN
-        }
     }
 
     /// A location that answered 304 Not Modified to our If-None-Match: the stored file is current. The
@@ -74,21 +57,9 @@ public struct DomainPageModel: Sendable {
         /// The unchanged checks that followed this one until the next change (none: nil).
         public var unchangedAfter: UnchangedRunView?
         /// Expectations this check's file missed (`state` is the file's verdict alone).
-        public var unmetExpectations: Int
+        public var unmetExpectations: Int = 0
         /// What changed on Android since the check before (`AndroidTimelineEvent`), in words.
-        public var android: [String]
-        public init(checkID: Int64, time: Int64, state: DomainState, versionHash: String?, newVersion: Bool, summary: String,
-                    unchangedAfter: UnchangedRunView? = nil, unmetExpectations: Int = 0, android: [String] = []) {
-            self.android = android
-            self.unmetExpectations = unmetExpectations
-            self.checkID = checkID
-            self.time = time
-            self.state = state
-            self.versionHash = versionHash
-            self.newVersion = newVersion
-            self.summary = summary
-            self.unchangedAfter = unchangedAfter
-        }
+        public var android: [String] = []
     }
 
     /// A run of unchanged checks, shown collapsed between the changes: "unchanged × 240, 10:00–20:00".
@@ -123,24 +94,24 @@ public struct DomainPageModel: Sendable {
     public var id: Int64
     public var host: String
     public var displayHost: String
-    public var isWildcard: Bool
-    public var intervalMinutes: Int
-    public var badge: Bool
+    public var isWildcard: Bool = false
+    public var intervalMinutes: Int = 60
+    public var badge: Bool = false
     public var state: DomainState
     public var verdictSentence: String
-    public var checking: Bool
+    public var checking: Bool = false
     public var lastCheck: Int64?
     public var nextCheck: Int64?
-    public var findings: [Finding]
+    public var findings: [Finding] = []
     public var file: FileView?
-    public var locations: [LocationView]
-    public var timeline: [TimelineEntry]
-    public var versions: [VersionEntry]
+    public var locations: [LocationView] = []
+    public var timeline: [TimelineEntry] = []
+    public var versions: [VersionEntry] = []
     public var diff: DiffView?
-    public var responseTimes: [LineChart.Point]
-    public var certificateDays: [LineChart.Point]
-    public var appIDs: [(service: Service, appID: String)]
-    public var watched: [(url: String, expect: String)]
+    public var responseTimes: [LineChart.Point] = []
+    public var certificateDays: [LineChart.Point] = []
+    public var appIDs: [(service: Service, appID: String)] = []
+    public var watched: [(url: String, expect: String)] = []
     /// The expectations measured against the current file; nil before a usable file was seen.
     public var expectationStatus: ExpectationStatus?
     public var now: Int64
@@ -163,37 +134,5 @@ public struct DomainPageModel: Sendable {
         /// The latest check's outcome; nil when none was measured (Android does not count, or no check yet).
         var actual: String?
         var holds: Bool?
-    }
-
-    public init(id: Int64, host: String, displayHost: String, isWildcard: Bool = false, intervalMinutes: Int = 60,
-                badge: Bool = false, state: DomainState, verdictSentence: String, checking: Bool = false,
-                lastCheck: Int64? = nil, nextCheck: Int64? = nil, findings: [Finding] = [], file: FileView? = nil,
-                locations: [LocationView] = [], timeline: [TimelineEntry] = [], versions: [VersionEntry] = [],
-                diff: DiffView? = nil, responseTimes: [LineChart.Point] = [], certificateDays: [LineChart.Point] = [],
-                appIDs: [(service: Service, appID: String)] = [], watched: [(url: String, expect: String)] = [],
-                expectationStatus: ExpectationStatus? = nil, now: Int64) {
-        self.id = id
-        self.host = host
-        self.displayHost = displayHost
-        self.isWildcard = isWildcard
-        self.intervalMinutes = intervalMinutes
-        self.badge = badge
-        self.state = state
-        self.verdictSentence = verdictSentence
-        self.checking = checking
-        self.lastCheck = lastCheck
-        self.nextCheck = nextCheck
-        self.findings = findings
-        self.file = file
-        self.locations = locations
-        self.timeline = timeline
-        self.versions = versions
-        self.diff = diff
-        self.responseTimes = responseTimes
-        self.certificateDays = certificateDays
-        self.appIDs = appIDs
-        self.watched = watched
-        self.expectationStatus = expectationStatus
-        self.now = now
     }
 }

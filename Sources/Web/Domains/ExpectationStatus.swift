@@ -13,13 +13,9 @@ public struct ExpectationStatus: Sendable, Equatable {
     public var watchedOutcomes: [String: Outcome] = [:]
     /// One sentence per expectation that does not hold, in the page's order.
     public var failures: [String] = []
+}
 
-    public init(missingAppIDs: Set<String> = [], watchedOutcomes: [String: Outcome] = [:], failures: [String] = []) {
-        self.missingAppIDs = missingAppIDs
-        self.watchedOutcomes = watchedOutcomes
-        self.failures = failures
-    }
-
+extension ExpectationStatus {
     /// The page's view of results the monitor stored (`domains.last_expectations`): the same
     /// evaluation its alert rules use (`ExpectationEvaluation`), so the page and the alerts agree.
     init(results: ExpectationResults, appIDs: [(service: Service, appID: String)]) {

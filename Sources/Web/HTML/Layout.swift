@@ -7,13 +7,6 @@ public struct Viewer: Sendable {
     /// The CSRF token every form on the page carries.
     public var csrf: String
 
-    public init(userID: Int64, email: String, role: Role, csrf: String) {
-        self.userID = userID
-        self.email = email
-        self.role = role
-        self.csrf = csrf
-    }
-
     public var canChange: Bool { role.canChange }
 }
 

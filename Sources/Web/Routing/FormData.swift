@@ -4,10 +4,6 @@ public struct FormData: Sendable, Equatable {
     public struct Limits: Sendable {
         public var maxBytes: Int
         public var maxFields: Int
-        public init(maxBytes: Int, maxFields: Int) {
-            self.maxBytes = maxBytes
-            self.maxFields = maxFields
-        }
         /// Ordinary forms: a page of inputs.
         public static let form = Limits(maxBytes: 64 << 10, maxFields: 500)
         /// The URL tester takes a pasted association file, which Apple caps at 128 KB; percent-encoding

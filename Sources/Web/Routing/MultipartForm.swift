@@ -18,12 +18,7 @@ public enum MultipartForm {
     public struct Limits: Sendable {
         public var maxParts: Int
         /// Bytes of one part's header block.
-        public var maxHeaderBytes: Int
-
-        public init(maxParts: Int, maxHeaderBytes: Int = 8 << 10) {
-            self.maxParts = maxParts
-            self.maxHeaderBytes = maxHeaderBytes
-        }
+        public var maxHeaderBytes: Int = 8 << 10
     }
 
     /// The boundary of a `multipart/form-data` content type; nil when the type is another.

@@ -17,15 +17,8 @@ public struct SettingsModel: Sendable {
         public var routing = ""
         public var enabled: Bool
         /// The latest delivery in words: "delivered", "retrying: …", "gave up: PagerDuty refused …".
-        public var lastDelivery: String
+        public var lastDelivery: String = ""
         public var test: TestResult?
-        public init(id: Int64, kind: String, target: String, enabled: Bool, lastDelivery: String = "") {
-            self.id = id
-            self.kind = kind
-            self.target = target
-            self.enabled = enabled
-            self.lastDelivery = lastDelivery
-        }
     }
 
     /// Whether webhooks and providers may be on this machine or a private network, and whether the
@@ -38,12 +31,6 @@ public struct SettingsModel: Sendable {
         public var email: String
         public var role: Role
         public var created: Int64
-        public init(id: Int64, email: String, role: Role, created: Int64) {
-            self.id = id
-            self.email = email
-            self.role = role
-            self.created = created
-        }
     }
 
     public struct TokenRow: Sendable {
@@ -51,12 +38,6 @@ public struct SettingsModel: Sendable {
         public var name: String
         public var created: Int64
         public var lastUsed: Int64?
-        public init(id: Int64, name: String, created: Int64, lastUsed: Int64?) {
-            self.id = id
-            self.name = name
-            self.created = created
-            self.lastUsed = lastUsed
-        }
     }
 
     /// What the notifier reads from the settings table (the SMTP password shown as ***).
@@ -69,15 +50,6 @@ public struct SettingsModel: Sendable {
         public var baseURL = ""
         /// Environment variables of this server that take precedence over the stored values.
         public var environmentOverrides: [String] = []
-        public init(smtpURL: String = "", smtpFrom: String = "", startTLS: String = "when-offered", caFile: String = "",
-                    baseURL: String = "", environmentOverrides: [String] = []) {
-            self.smtpURL = smtpURL
-            self.smtpFrom = smtpFrom
-            self.startTLS = startTLS
-            self.caFile = caFile
-            self.baseURL = baseURL
-            self.environmentOverrides = environmentOverrides
-        }
     }
 
     public var channels: [ChannelRow] = []

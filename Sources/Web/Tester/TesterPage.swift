@@ -17,12 +17,6 @@ public struct TesterModel: Sendable {
         /// Why, in one sentence.
         public var reason: String
         public var steps: [Step]
-        public init(appID: String, opens: Bool, reason: String, steps: [Step]) {
-            self.appID = appID
-            self.opens = opens
-            self.reason = reason
-            self.steps = steps
-        }
     }
 
     /// One Android app's answer: Android 15+ by the dynamic rules, older versions by verification alone.

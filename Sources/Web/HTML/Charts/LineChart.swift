@@ -10,12 +10,6 @@ public struct LineChart: Sendable {
         /// thinned bucket): drawn as a band around the line.
         public var low: Double?
         public var high: Double?
-        public init(time: Int64, value: Double?, low: Double? = nil, high: Double? = nil) {
-            self.time = time
-            self.value = value
-            self.low = low
-            self.high = high
-        }
     }
 
     public var title: String
