@@ -169,6 +169,36 @@ import Testing
             """)
     }
 
+    /// Each way a line can be refused, by name; `package_name` stands for `packageName`, and the file
+    /// may come as its text in a JSON string or as any JSON value (Google's reader judges it).
+    @Test func batchRefusesEachBadLineByName() throws {
+        let compact = Self.file().replacingOccurrences(of: "\n", with: " ")
+        let fileText = String(decoding: try JSONSerialization.data(withJSONObject: [compact]), as: UTF8.self).dropFirst().dropLast()
+        let lines = [
+            #"[]"#,
+            #"{"id": 2, "packageName": "com.example.shop", "url": "https://shop.example.com/p/9"}"#,
+            #"{"id": 3, "assetlinks": null, "packageName": "com.example.shop", "url": "https://shop.example.com/p/9"}"#,
+            #"{"id": 4, "assetlinks": \#(compact), "package_name": "com.example.shop", "url": "https://shop.example.com/p/9"}"#,
+            #"{"id": 5, "assetlinks": \#(compact), "packageName": "com.example.shop"}"#,
+            #"{"id": 6, "assetlinks": \#(fileText), "packageName": "com.example.shop", "url": "https://shop.example.com/account/9"}"#,
+            #"{"id": 7, "assetlinks": {"relation": []}, "packageName": "com.example.shop", "url": "https://shop.example.com/p/9"}"#,
+            #"{"id": 8, "assetlinks": 5, "packageName": 5, "package_name": "com.example.shop", "url": "https://shop.example.com/p/9"}"#,
+        ]
+        let outcome = try BuiltCommand.run(["match", "--batch", "--android"], stdin: Array(lines.joined(separator: "\n").utf8))
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout == """
+            {"id":null,"error":"the line is not a JSON object"}
+            {"id":2,"error":"\\"assetlinks\\" is missing"}
+            {"id":3,"error":"\\"assetlinks\\" is missing"}
+            {"id":4,"decision":"match"}
+            {"id":5,"error":"\\"url\\" is missing or not a string"}
+            {"id":6,"decision":"exclude"}
+            {"id":7,"error":"\\"assetlinks\\" is not a statement list Google would read (invalid JSON or not an array)"}
+            {"id":8,"error":"\\"packageName\\" is missing or not a string"}
+
+            """)
+    }
+
     @Test func diffComparesBehaviour() throws {
         let dir = try ScratchDirectory()
         let old = try dir.write("old.json", Self.file())

@@ -172,6 +172,40 @@ import Testing
             """)
     }
 
+    /// Each way a line can be refused, by name, in the order the members are looked at; the file may
+    /// come as its text in a JSON string, and the id is echoed as the line wrote it.
+    @Test func batchRefusesEachBadLineByName() throws {
+        let file = #"{"applinks": {"details": [{"appIDs": ["A.b"], "components": [{"/": "/buy/*"}]}]}}"#
+        let fileText = String(decoding: try JSONSerialization.data(withJSONObject: [file]), as: UTF8.self).dropFirst().dropLast()
+        let lines = [
+            #"[1, 2]"#,
+            #"{"id": 2, "aasa": [], "app_id": "A.b", "url": "https://example.com/buy/1"}"#,
+            #"{"id": 3, "app_id": "A.b", "url": "https://example.com/buy/1"}"#,
+            #"{"id": 4, "aasa": null, "app_id": "A.b", "url": "https://example.com/buy/1"}"#,
+            #"{"id": 5, "aasa": \#(file), "domain": 7, "app_id": "A.b", "url": "https://example.com/buy/1"}"#,
+            #"{"id": 6, "aasa": \#(file), "app_id": 7, "appId": "A.b", "url": "https://example.com/buy/1"}"#,
+            #"{"id": 7, "aasa": \#(fileText), "app_id": "A.b", "url": "https://example.com/buy/1"}"#,
+            #"{"id": 8, "aasa": \#(file), "app_id": "A.b", "url": 5}"#,
+            #"{"id": {"n": [1, 2]}, "aasa": \#(file), "domain": null, "app_id": "A.b", "url": "https://example.com/buy/1"}"#,
+            #"{"id": 10, "aasa": 5, "app_id": "A.b", "url": "https://example.com/buy/1"}"#,
+        ]
+        let outcome = try BuiltCommand.run(["match", "--batch"], stdin: Array(lines.joined(separator: "\n").utf8))
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout == """
+            {"id":null,"error":"the line is not a JSON object"}
+            {"id":2,"error":"\\"aasa\\" must be the file's JSON object"}
+            {"id":3,"error":"\\"aasa\\" is missing"}
+            {"id":4,"error":"\\"aasa\\" is missing"}
+            {"id":5,"error":"\\"domain\\" is not a string"}
+            {"id":6,"error":"\\"app_id\\" is missing or not a string"}
+            {"id":7,"decision":"match"}
+            {"id":8,"error":"\\"url\\" is missing or not a string"}
+            {"id":{"n": [1, 2]},"decision":"match"}
+            {"id":10,"error":"\\"aasa\\" must be the file's JSON object"}
+
+            """)
+    }
+
     @Test func batchHandlesManyLines() throws {
         var input = ""
         for index in 0..<3000 {
