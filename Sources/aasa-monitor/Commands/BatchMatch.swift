@@ -7,88 +7,32 @@ import Foundation
 /// input line, in input order: `{"id": …, "decision": "match" | "exclude" | "no_match"}`, or
 /// `{"id": …, "error": "…"}` for a line it cannot use. A bad line never stops the run.
 struct BatchMatch {
-    /// Files compiled so far, by their bytes: a batch usually asks many URLs of few files.
-    private var compiled: [[UInt8]: CompiledDocument?] = [:]
-    private static let cacheLimit = 512
+    private var documents = BatchFileCache { AASAParser.parse($0).document.map(CompiledDocument.init) }
 
-    mutating func answer(_ line: [UInt8]) -> String {
-        let object: [String: Any]
-        do {
-            guard let parsed = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
-                return Self.error(id: nil, "the line is not a JSON object")
+    mutating func answer(_ text: [UInt8]) -> String {
+        do throws(BatchLine.Refusal) {
+            let line = try BatchLine(text)
+            // `app_id` like every public JSON; the camelCase spellings of earlier versions stay accepted.
+            let appID = try line.string("app_id", aliases: "appId", "appID")
+            let url = try line.string("url")
+            let domain = line.object["domain"] as? String
+            if line.object["domain"] != nil, !(line.object["domain"] is NSNull), domain == nil {
+                throw line.refusal("\"domain\" is not a string")
             }
-            object = parsed
-        } catch {
-            return Self.error(id: nil, "the line is not valid JSON")
-        }
-        let spans = JSONMemberSpans.spans(line)
-        let id = Self.rawID(object, spans: spans, line: line)
-        // `app_id` like every public JSON; the camelCase spellings of earlier versions stay accepted.
-        guard let appID = (object["app_id"] ?? object["appId"] ?? object["appID"]) as? String else {
-            return Self.error(id: id, "\"app_id\" is missing or not a string")
-        }
-        guard let url = object["url"] as? String else { return Self.error(id: id, "\"url\" is missing or not a string") }
-        let domain = object["domain"] as? String
-        if object["domain"] != nil, !(object["domain"] is NSNull), domain == nil {
-            return Self.error(id: id, "\"domain\" is not a string")
-        }
-        let bytes: [UInt8]
-        switch object["aasa"] {
-        case let text as String:
-            // A file given as a JSON string holding its text.
-            bytes = Array(text.utf8)
-        case is [String: Any]:
-            if let span = spans?["aasa"] {
-                bytes = Array(line[span])
-            } else if let value = object["aasa"], let data = try? JSONSerialization.data(withJSONObject: value) {
-                bytes = Array(data)
+            guard let document = documents.reading(try line.file("aasa", inline: .object)) else {
+                throw line.refusal("\"aasa\" is not a usable apple-app-site-association object")
+            }
+            let parts = URLParts(parsing: url)
+            let decision: MatchDecision = if let domain, !parts.isCovered(byFileOf: domain) {
+                // A device never consults this domain's file for another host's URL.
+                .noMatch
             } else {
-                return Self.error(id: id, "\"aasa\" could not be read")
+                document.decide(parts: parts, appID: appID)
             }
-        case nil, is NSNull:
-            return Self.error(id: id, "\"aasa\" is missing")
-        default:
-            return Self.error(id: id, "\"aasa\" must be the file's JSON object")
+            return "{\"id\":\(line.id),\"decision\":\"\(decision.name)\"}"
+        } catch {
+            return error.answer
         }
-        guard let document = compiledDocument(bytes) else {
-            return Self.error(id: id, "\"aasa\" is not a usable apple-app-site-association object")
-        }
-        let parts = URLParts(parsing: url)
-        let decision: MatchDecision = if let domain, !parts.isCovered(byFileOf: domain) {
-            // A device never consults this domain's file for another host's URL.
-            .noMatch
-        } else {
-            document.decide(parts: parts, appID: appID)
-        }
-        return "{\"id\":\(id),\"decision\":\"\(decision.name)\"}"
-    }
-
-    private mutating func compiledDocument(_ bytes: [UInt8]) -> CompiledDocument? {
-        if let cached = compiled[bytes] { return cached }
-        if compiled.count >= Self.cacheLimit { compiled.removeAll(keepingCapacity: true) }
-        let document = AASAParser.parse(bytes).document.map(CompiledDocument.init)
-        compiled[bytes] = document
-        return document
-    }
-
-    /// The id exactly as the line wrote it (any JSON value), or null.
-    static func rawID(_ object: [String: Any], spans: [String: Range<Int>]?, line: [UInt8]) -> String {
-        if let span = spans?["id"] { return String(decoding: line[span], as: UTF8.self) }
-        guard let value = object["id"],
-              let data = try? JSONSerialization.data(withJSONObject: [value], options: [.fragmentsAllowed]) else {
-            return "null"
-        }
-        // Encoded inside an array so that scalars are accepted; strip the brackets.
-        return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
-    }
-
-    static func error(id: String?, _ message: String) -> String {
-        "{\"id\":\(id ?? "null"),\"error\":\(jsonString(message))}"
-    }
-
-    static func jsonString(_ text: String) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: [text]) else { return "\"\"" }
-        return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
     }
 
     static func run() {
