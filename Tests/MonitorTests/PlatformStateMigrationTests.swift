@@ -133,7 +133,8 @@ import Vocabulary
         // As 0060 left them: every reader fell back to the file verdicts, so /metrics counted the file.
         #expect(try db.value("SELECT count(*)::int FROM domains WHERE last_apple_state IS NOT NULL OR last_android_state IS NOT NULL") == 0)
 
-        #expect(try Migrator(migrations: all).migrate(testDatabase.configuration).map(\.version) == [61, 62])
+        #expect(try Migrator(migrations: all.filter { $0.version <= 62 }).migrate(testDatabase.configuration).map(\.version) == [61, 62])
+        _ = try Migrator(migrations: all).migrate(testDatabase.configuration)   // the later ones, as a deploy runs them
 
         for (c, id) in zip(cases, ids) {
             let want = Self.expected(c)

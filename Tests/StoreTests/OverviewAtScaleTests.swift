@@ -4,9 +4,9 @@ import TestSupport
 import Testing
 import Vocabulary
 
-/// The overview and /metrics read kept counts and ordered indexes (migrations 0039, 0040; issue #17)
-/// instead of ranking and counting every domain. These hold the fast paths to what ranking every
-/// matching domain says (the ranked path, which the other orders and searches still take) and the
+/// The overview and /metrics read kept counts and ordered indexes (migrations 0039, 0040, 0063; issue
+/// #17) instead of ranking and counting every domain. These hold the fast paths (every order, either
+/// way) to what ranking every matching domain says (the ranked path, which a search takes) and the
 /// kept counts to a count of the rows, through inserts, verdict changes, checks, leases and deletes.
 @Suite struct OverviewAtScaleTests {
     /// 60 domains: every verdict and none, every platform setting, a latest check that serves
@@ -19,6 +19,10 @@ import Vocabulary
               now() - g * interval '1 minute', now() - g * interval '1 hour', now() + interval '1 hour'
             FROM generate_series(1, 60) g
             """)
+        // The time orders' ties and never-set times: changes three at a time, some never checked or changed.
+        try db.execute("UPDATE domains SET last_changed_at = now() - (id / 3) * interval '1 hour'")
+        try db.execute("UPDATE domains SET last_checked_at = NULL WHERE host IN ('d5.example', 'd17.example', 'd40.example')")
+        try db.execute("UPDATE domains SET last_changed_at = NULL WHERE host IN ('d6.example', 'd17.example', 'd33.example')")
         try db.execute("""
             INSERT INTO checks (domain_id, attempt_key, started_at, finished_at, verdict, changed, android)
             SELECT id, 'k', now(), now(), coalesce(last_verdict, 'pass'), true,
@@ -51,8 +55,11 @@ import Vocabulary
         var all: [OverviewFilter] = []
         for state in [nil] + DomainState.allCases.map(Optional.some) {
             for platform in [nil, Platform.apple, .android] {
-                all.append(OverviewFilter(state: state, platform: platform, sort: .state, pageSize: 1000))
-                all.append(OverviewFilter(state: state, platform: platform, sort: .host, pageSize: 1000))
+                for sort in OverviewSort.allCases {
+                    for descending in [false, true] {
+                        all.append(OverviewFilter(state: state, platform: platform, sort: sort, descending: descending, pageSize: 1000))
+                    }
+                }
             }
         }
         return all
@@ -79,10 +86,54 @@ import Vocabulary
                 var page = f, rankedPage = ranked
                 (page.pageSize, page.page, rankedPage.pageSize, rankedPage.page) = (7, 3, 7, 3)   // rows 15-21
                 #expect(try db.overview(page).items.map(\.id) == db.overview(rankedPage).items.map(\.id), "\(f)")
+                // Descending is the ascending order reversed, ties included.
+                if f.descending {
+                    var ascending = f
+                    ascending.descending = false
+                    #expect(try fast.items.map(\.id) == db.overview(ascending).items.map(\.id).reversed(), "\(f)")
+                }
             }
-            let everything = try db.overview(Self.filters()[0])
+            let everything = try db.overview(OverviewFilter(sort: .state, pageSize: 1000))
             #expect(everything.counts[.checking] == 5 && everything.matching == 60)
             #expect(everything.items.prefix(5).allSatisfy { $0.state == .failing })
+        }
+    }
+
+    /// A search that matches `rankedSearchLimit` domains or more walks the order's index, testing each
+    /// domain's names: the same pages as ranking every match, counted as far as the pages reach.
+    @Test func aBroadSearchWalksTheIndexAndCountsAsFarAsItsPagesReach() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            try Self.seed(db)
+            for var f in Self.filters() {
+                for search in [".example", "same", "d1"] {
+                    f.search = search
+                    var ranked = f, broad = f
+                    (ranked.rankedSearchLimit, broad.rankedSearchLimit) = (10_000, 5)
+                    let all = try db.overview(ranked), walked = try db.overview(broad)
+                    #expect(!all.matchingCapped, "\(f)")
+                    #expect(walked.items.map(\.id) == all.items.map(\.id), "\(f)")
+                    #expect(walked.items.map(\.state) == all.items.map(\.state), "\(f)")
+                    // One page holds them all: counted.
+                    #expect(walked.matching == all.matching && !walked.matchingCapped, "\(f)")
+                    // Rows 9-12: a full page says at least 12 (and, with no other filter, at least the
+                    // limit); a page that is not full says how many.
+                    (ranked.pageSize, ranked.page, broad.pageSize, broad.page) = (4, 3, 4, 3)
+                    let walkedPage = try db.overview(broad)
+                    #expect(try walkedPage.items.map(\.id) == db.overview(ranked).items.map(\.id), "\(f)")
+                    let searchedAlone = try db.value("SELECT count(*) FROM domain_names WHERE name LIKE $1 OR host LIKE $1",
+                                                     Database.searchPattern(search), as: Int.self)
+                    guard searchedAlone >= 5 else { continue }   // ranked, counted
+                    let unfiltered = f.state == nil && f.platform == nil ? 5 : 0
+                    switch all.matching {
+                    case 12...: #expect(walkedPage.matchingCapped && walkedPage.matching == max(12, unfiltered), "\(f)")
+                    case 9..<12: #expect(!walkedPage.matchingCapped && walkedPage.matching == all.matching, "\(f)")
+                    default: #expect(walkedPage.matchingCapped && walkedPage.matching == unfiltered && walkedPage.items.isEmpty, "\(f)")
+                    }
+                }
+            }
+            // "same" matches the display name only (hosts are d….example): both names are tested.
+            let named = try db.overview(OverviewFilter(search: "same", pageSize: 5, rankedSearchLimit: 2))
+            #expect(named.matchingCapped && named.matching == 5 && named.items.count == 5)
         }
     }
 
@@ -223,6 +274,24 @@ import Vocabulary
                 f.page = 2   // rows 8-14
                 #expect(try db.overview(f).items.map(\.id) == Array(all.dropFirst(7).prefix(7)), "\(f)")
                 f.page = 1
+            }
+        }
+    }
+
+    /// The time orders, either way, read their index from one end (migration 0063): no Sort node.
+    @Test func theTimeOrdersReadTheirIndexes() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            try Self.seed(db)
+            for (column, index) in [("last_checked_at", "domains_checked_order"), ("last_changed_at", "domains_changed_order")] {
+                for order in [" DESC NULLS LAST, d.id", " ASC NULLS FIRST, d.id DESC"] {
+                    let query = SQL(vocabularyFragment: "SELECT d.id FROM domains d ORDER BY d.\(column)\(order) LIMIT 5")
+                    let plan = try db.withTransaction { connection in
+                        try connection.execute("SET LOCAL enable_sort = off")
+                        try connection.execute("SET LOCAL enable_seqscan = off")
+                        return try connection.query("EXPLAIN " + query, []).rows.map { try $0.decode("QUERY PLAN", as: String.self) }
+                    }
+                    #expect(plan.contains { $0.contains(index) } && !plan.contains { $0.contains("Sort") }, "\(plan)")
+                }
             }
         }
     }

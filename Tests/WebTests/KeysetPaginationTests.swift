@@ -35,7 +35,7 @@ import Vocabulary
             let app = WebApp(database: db, configuration: TestApp.configuration)
             let client = WebClient(app: app)
             client.setUpAdmin()
-            for start in ["/", "/?sort=host", "/?state=failing"] {
+            for start in ["/", "/?sort=host", "/?state=failing", "/?dir=desc", "/?sort=host&dir=desc"] {
                 var page = client.get(start).bodyText
                 var seen = Self.ids(page)
                 var visited = [page]
@@ -57,11 +57,38 @@ import Vocabulary
                     #expect(Self.ids(client.get(previous).bodyText) == Self.ids(visited[index - 1]), "\(previous)")
                 }
             }
-            // A search, or a descending or time order, pages by number: no cursor to carry.
+            // A search, or a time order (a domain's place there moves each time it is checked), pages by
+            // number: no cursor to carry.
             let searched = client.get("/?q=k&sort=host").bodyText
             #expect(Self.link(searched, rel: "next")?.contains("after=") == false)
             let byTime = client.get("/?sort=last-check").bodyText
             #expect(Self.link(byTime, rel: "next")?.contains("after=") == false)
+        }
+    }
+
+    /// A search matching `OverviewFilter.rankedSearchLimit` (5,000) domains or more says its total is a
+    /// lower bound; a narrower one counts them all.
+    @Test func aBroadSearchsTotalIsALowerBound() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            try Self.seed(db, count: 5_100)
+            let app = WebApp(database: db, configuration: TestApp.configuration)
+            WebClient(app: app).setUpAdmin()
+            let token = SecretToken.generate(prefix: "aasa_")
+            _ = try db.createAPIToken(name: "test", tokenHash: token.digest, userID: nil, role: .readOnly)
+            func call(_ target: String) throws -> [String: Any] {
+                let r = app.respond(WebRequest(method: "GET", target: target, headers: [("Authorization", "Bearer " + token.value)]))
+                return try #require(try JSONSerialization.jsonObject(with: Data(r.body)) as? [String: Any])
+            }
+            let broad = try call("/api/v1/domains?q=.example&per_page=10&sort=host")
+            #expect(broad["total"] as? Int == 5_000 && broad["total_is_lower_bound"] as? Bool == true)
+            #expect((broad["domains"] as? [[String: Any]])?.compactMap { $0["host"] as? String }
+                    == ["k1.example", "k10.example", "k100.example", "k1000.example", "k1001.example", "k1002.example",
+                        "k1003.example", "k1004.example", "k1005.example", "k1006.example"])
+            // Its last page is not full: the count.
+            let last = try call("/api/v1/domains?q=.example&per_page=1000&page=6")
+            #expect(last["total"] as? Int == 5_100 && last["total_is_lower_bound"] == nil)
+            let narrow = try call("/api/v1/domains?q=k1&per_page=10")
+            #expect(narrow["total"] as? Int == 1_111 && narrow["total_is_lower_bound"] == nil)
         }
     }
 

@@ -41,6 +41,15 @@ import AASA
         #expect(page.rendered.contains("rel=\"prev\"") && page.rendered.contains("rel=\"next\""))
         #expect(page.rendered.contains("Register a domain"))
         #expect(!OverviewPage.render(m, viewer: readOnly).rendered.contains("Register a domain"))
+        // A broad search counted only to its limit: no last page to name; Next while the page is full.
+        var broad = OverviewFilter(search: e, page: 2)
+        broad.pageSize = 3
+        let capped = OverviewPage.render(OverviewModel(rows: rows, matching: 1_000, matchingCapped: true, counts: [:], query: broad, now: 100),
+                                         viewer: viewer).rendered
+        #expect(capped.contains("at least 1000 domains · page 2</span>") && capped.contains("rel=\"next\""))
+        let lastOfThem = OverviewPage.render(OverviewModel(rows: Array(rows.prefix(2)), matching: 1_000, matchingCapped: true, counts: [:],
+                                                           query: broad, now: 100), viewer: viewer).rendered
+        #expect(lastOfThem.contains("rel=\"prev\"") && !lastOfThem.contains("rel=\"next\""))
         let empty = OverviewModel(rows: [], matching: 0, counts: [:], query: OverviewFilter(), now: 0)
         #expect(OverviewPage.render(empty, viewer: viewer).rendered.contains("No domains yet"))
     }

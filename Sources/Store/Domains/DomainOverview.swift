@@ -16,6 +16,7 @@ public struct OverviewFilter: Sendable, Equatable {
     public var platform: Platform?
     public var search = ""
     public var sort = OverviewSort.state
+    /// The order reversed, ties included (so the same index serves it, read backwards).
     public var descending = false
     /// 1-based; the page starts at `offset` unless a keyset applies.
     public var page = 1
@@ -26,6 +27,11 @@ public struct OverviewFilter: Sendable, Equatable {
     /// only its own rows instead of skipping every row before it; elsewhere `offset` is.
     public var after: Int64?
     public var before: Int64?
+    /// A search that matches fewer domains than this is ranked among its matches and counted; one that
+    /// matches this many or more walks the order's index and is counted as far as its pages reach
+    /// (`matchingCapped`): ranking a million matches took 3.7 s at 1,000,000 domains, 3.7 µs a match
+    /// (issue #17), walking for a page costs what page 1 does while one domain in 200 matches.
+    public var rankedSearchLimit = 5_000
 }
 
 extension OverviewFilter {
@@ -36,10 +42,11 @@ extension OverviewFilter {
     var limit: Int { pageSize }
     var offset: Int { (page - 1) * pageSize }
 
-    /// The order is read from an index's start (no search; the state order or the host order,
-    /// ascending): pages can be addressed by keyset (`after`, `before`).
+    /// The order is read from an index (no search), in the state or the host order, either way:
+    /// pages can be addressed by keyset (`after`, `before`). The time orders are read from an index
+    /// too, by offset: a domain's key there moves each time it is checked.
     public var allowsKeyset: Bool {
-        search.isEmpty && !descending && (sort == .host || sort == .state)
+        search.isEmpty && (sort == .host || sort == .state)
     }
 }
 
@@ -69,11 +76,15 @@ extension DomainStore {
     /// fetched for the page's rows only.
     ///
     /// Sized for a million domains (issue #17): the counts come from `domain_counts` (kept by
-    /// migration 0039's triggers) and the few domains being checked; without a search, the default
-    /// order and the order by host read an index from its start (`domains_state_order`,
-    /// `domains_name_order`) instead of ranking every domain; a search reads `domain_names`' trigram
-    /// indexes (0040). The other orders rank the matching domains, as before.
-    public func overview(_ f: OverviewFilter) throws -> (items: [OverviewItem], matching: Int, counts: [DomainState: Int]) {
+    /// migration 0039's triggers) and the few domains being checked; without a search, every order
+    /// reads an index from one end (`indexedPage`) instead of ranking every domain; a search reads
+    /// `domain_names`' trigram indexes (0040) and ranks the domains it matches.
+    ///
+    /// `matching` counts the domains that match; with `matchingCapped`, at least that many do: a search
+    /// that matches `rankedSearchLimit` domains or more walks the order's index as no search does,
+    /// testing each domain's names on the way, and is counted only as far as its pages have reached.
+    public func overview(_ f: OverviewFilter) throws -> (items: [OverviewItem], matching: Int, matchingCapped: Bool,
+                                                          counts: [DomainState: Int]) {
         let checking = try checkingDomains()
         let tally = try countedDomains()
         var counts: [DomainState: Int] = [:]
@@ -84,8 +95,8 @@ extension DomainStore {
         }
         counts = counts.filter { $0.value != 0 }
         let page: [Row]
-        var matching = 0
-        if f.allowsKeyset {
+        var matching = 0, capped = false
+        if f.search.isEmpty {
             // Counted, not ranked: the counts by combination, less the domains being checked (shown
             // as checking, whatever their verdict) that the filter would otherwise count.
             matching = tally.filter { $0.matches(f.platform) && (f.state == nil || f.state == $0.state) }.reduce(0) { $0 + $1.n }
@@ -93,6 +104,20 @@ extension DomainStore {
                 if f.state == .checking { matching += 1 } else if f.state != nil && f.state == c.counted.state { matching -= 1 }
             }
             page = try indexedPage(f, checking: checking.map(\.id))
+        } else if try value("SELECT count(*) FROM (SELECT 1 FROM domain_names n WHERE n.name LIKE $1 OR n.host LIKE $1 LIMIT $2) x",
+                            Self.searchPattern(f.search), f.rankedSearchLimit, as: Int.self) >= f.rankedSearchLimit {
+            // A broad search, walked. Counting its matches among the filter's domains would read every
+            // domain; a page that is not full says how many there are, a full one that there are at
+            // least as many as the pages so far hold (and, with no other filter, the search's own
+            // `rankedSearchLimit`).
+            page = try indexedPage(f, checking: checking.map(\.id))
+            let unfiltered = f.state == nil && f.platform == nil ? f.rankedSearchLimit : 0
+            if page.isEmpty && f.offset > 0 {
+                (matching, capped) = (unfiltered, true)
+            } else {
+                capped = page.count == f.limit
+                matching = capped ? max(f.offset + page.count, unfiltered) : f.offset + page.count
+            }
         } else {
             page = try rankedPage(f)
             matching = try page.first?.decode("matching") ?? 0
@@ -110,25 +135,29 @@ extension DomainStore {
                                 latencies: latencies, openAlerts: try row.decode("open_alerts"), platforms: try row.decode("platforms"),
                                 appleVerdict: try row.decode("apple_verdict"), androidVerdict: try row.decode("android_verdict"))
         }
-        return (items, matching, counts)
+        return (items, matching, capped, counts)
     }
 
-    /// The page's domains by the state order (the domains being checked merged in at rank 2) or by
-    /// host, read from the start of the order's index, with the page's columns.
+    /// The page's domains read from the start (or, descending, the end) of the order's index, with the
+    /// page's columns: the state order (the domains being checked merged in at rank 2,
+    /// `domains_state_order`), the host order (`domains_name_order`), the times of the last check and
+    /// the last change (`domains_checked_order`, `domains_changed_order`, migration 0063). A descending
+    /// order is the ascending one reversed, ties included, so it is the same index read backwards.
     ///
-    /// With a keyset (`after`/`before`: a domain's id), the walk starts at that domain's key — its rank
-    /// as shown (checking, when it is being checked) and lowered name, then id — read first by its
-    /// primary key; `before` walks the index backwards. A cursor that names no domain (deleted since)
-    /// falls back to `offset`.
+    /// With a keyset (`after`/`before`: a domain's id; the state and host orders), the walk starts at
+    /// that domain's key — its rank as shown (checking, when it is being checked) and lowered name,
+    /// then id — read first by its primary key; `before` walks the other way. A cursor that names no
+    /// domain (deleted since) falls back to `offset`.
     private func indexedPage(_ f: OverviewFilter, checking: [Int64]) throws -> [Row] {
         let state = f.state?.rawValue ?? "", platform = f.platform?.rawValue ?? ""
         var cursor: (id: Int64, name: String, rank: Int)?
-        if let id = f.after ?? f.before, let row = try firstRow("SELECT lower(d.display_name) AS name, " + DomainState.sqlVerdictRank
-                                                                   + " AS rank FROM domains d WHERE d.id = $1", id) {
+        if f.allowsKeyset, let id = f.after ?? f.before,
+           let row = try firstRow("SELECT lower(d.display_name) AS name, " + DomainState.sqlVerdictRank + " AS rank FROM domains d WHERE d.id = $1", id) {
             let rank = checking.contains(id) ? DomainState.checking.worstFirstRank : try row.decode("rank", as: Int.self)
             cursor = (id, try row.decode("name"), f.sort == .host ? 0 : rank)
         }
-        let backwards = cursor != nil && f.after == nil
+        // Against the index's own order: a descending page, or the page before a cursor (both: with it).
+        let backwards = f.descending != (cursor != nil && f.after == nil)
         /// Keyset: rows past the cursor's key ($6 rank, $7 name, $8 id) in the walk's direction; all
         /// rows when there is no cursor (the three parameters NULL, typed as every parameter must be).
         /// The host order compares the name and id only: a row comparison that starts with a constant
@@ -139,19 +168,24 @@ extension DomainStore {
             guard let rank else { return " AND $6::int IS NOT NULL AND (lower(d.display_name), d.id)" + op + "($7::text, $8::bigint) " }
             return " AND (" + rank + ", lower(d.display_name), d.id)" + op + "($6::int, $7::text, $8::bigint) "
         }
-        let direction: SQL = backwards ? " DESC" : ""
-        let ordered: SQL
-        if f.sort == .host {
+        let walk: SQL = backwards ? " DESC" : ""
+        let shown: SQL = f.descending ? " DESC" : ""
+        // A broad search ($9) tests each walked domain's names (what `domain_names` holds, from the row).
+        let searched: SQL = f.search.isEmpty ? " AND $9::text IS NULL " : " AND " + Self.sqlNamesMatch("$9") + " "
+        let ordered: SQL, pageOrder: SQL
+        switch f.sort {
+        case .host:
             ordered = """
-                SELECT d.id, 0 AS state_rank, lower(d.display_name) AS name FROM domains d
+                SELECT d.id, 0 AS state_rank, lower(d.display_name) AS name, NULL::timestamptz AS at FROM domains d
                 -- $1, the domains being checked, is not needed in this order (typed, as every parameter must be).
                 WHERE $1::bigint[] IS NOT NULL
                 """ + " AND " + Self.sqlPlatformFilter + " AND ($2 = '' OR " + DomainState.sqlOfDomainRow + """
                  = $2)
-                """ + past(nil) + """
+                """ + searched + past(nil) + """
                  ORDER BY lower(d.display_name)
-                """ + direction + ", d.id" + direction + " LIMIT $3 OFFSET $4"
-        } else {
+                """ + walk + ", d.id" + walk + " LIMIT $3 OFFSET $4"
+            pageOrder = "p.name" + shown + ", p.id" + shown
+        case .state:
             // A domain being checked is ranked as checking, whatever its verdict: left out of the
             // index's walk, added from the list. The rank a state filter asks for selects one run of
             // the index ('checking' selects none of it).
@@ -159,29 +193,43 @@ extension DomainStore {
                 SELECT * FROM (
                   (SELECT d.id,
                 """ + DomainState.sqlVerdictRank + """
-                 AS state_rank, lower(d.display_name) AS name FROM domains d
+                 AS state_rank, lower(d.display_name) AS name, NULL::timestamptz AS at FROM domains d
                    WHERE d.id <> ALL($1::bigint[])
                 """ + " AND " + Self.sqlPlatformFilter + " AND ($2 = '' OR " + DomainState.sqlVerdictRank + " = " + DomainState.sqlRank(ofStateIn: "$2") + """
                    )
-                """ + past(DomainState.sqlVerdictRank) + " ORDER BY " + DomainState.sqlVerdictRank + direction
-                + ", lower(d.display_name)" + direction + ", d.id" + direction + """
+                """ + searched + past(DomainState.sqlVerdictRank) + " ORDER BY " + DomainState.sqlVerdictRank + walk
+                + ", lower(d.display_name)" + walk + ", d.id" + walk + """
                  LIMIT $3::bigint + $4::bigint)
                   UNION ALL
                   (SELECT d.id,
                 """ + Self.sqlCheckingRank + """
-                 AS state_rank, lower(d.display_name) AS name FROM domains d
+                 AS state_rank, lower(d.display_name) AS name, NULL::timestamptz AS at FROM domains d
                    WHERE d.id = ANY($1::bigint[]) AND ($2 = '' OR $2 =
-                """ + Self.sqlChecking + ") AND " + Self.sqlPlatformFilter + past(Self.sqlCheckingRank) + """
+                """ + Self.sqlChecking + ") AND " + Self.sqlPlatformFilter + searched + past(Self.sqlCheckingRank) + """
                 )) o ORDER BY state_rank
-                """ + direction + ", name" + direction + ", id" + direction + " LIMIT $3 OFFSET $4"
+                """ + walk + ", name" + walk + ", id" + walk + " LIMIT $3 OFFSET $4"
+            pageOrder = "p.state_rank" + shown + ", p.name" + shown + ", p.id" + shown
+        case .lastCheck, .lastChange:
+            // Newest first, never first last; a state filter tests the row's verdict as the state
+            // order's walk does (the index carries it) and takes the domains being checked from the list.
+            let column: SQL = f.sort == .lastCheck ? "d.last_checked_at" : "d.last_changed_at"
+            let newestFirst: SQL = backwards ? " ASC NULLS FIRST, d.id DESC" : " DESC NULLS LAST, d.id"
+            ordered = "SELECT d.id, 0 AS state_rank, '' AS name, " + column + """
+                 AS at FROM domains d
+                WHERE
+                """ + " " + Self.sqlPlatformFilter + " AND CASE WHEN $2 = '' THEN true WHEN $2 = " + Self.sqlChecking
+                + " THEN d.id = ANY($1::bigint[]) ELSE d.id <> ALL($1::bigint[]) AND " + DomainState.sqlVerdictRank + " = "
+                + DomainState.sqlRank(ofStateIn: "$2") + " END " + searched + past(nil) + " ORDER BY " + column + newestFirst
+                + " LIMIT $3 OFFSET $4"
+            pageOrder = "p.at" + (f.descending ? " ASC NULLS FIRST, p.id DESC" : " DESC NULLS LAST, p.id")
         }
         return try rows("WITH page AS (" + ordered + ") " + """
             SELECT d.id, d.host, d.display_name, d.last_checked_at, d.last_changed_at, d.last_reason AS reason, d.platforms,
             """ + DomainState.sqlOfDomainRow + " AS state, " + Self.sqlPageColumns + """
             FROM page p JOIN domains d ON d.id = p.id
-            ORDER BY p.state_rank, p.name, p.id
-            """, SQLArray(checking.map { Int($0) }), state, f.limit, cursor == nil ? f.offset : 0, platform,
-            cursor?.rank, cursor?.name, cursor?.id)
+            ORDER BY
+            """ + " " + pageOrder, SQLArray(checking.map { Int($0) }), state, f.limit, cursor == nil ? f.offset : 0, platform,
+            cursor?.rank, cursor?.name, cursor?.id, f.search.isEmpty ? nil : Self.searchPattern(f.search))
     }
 
     /// The page's domains ranked among every domain that matches (a search, the other orders),
@@ -189,13 +237,13 @@ extension DomainStore {
     private func rankedPage(_ f: OverviewFilter) throws -> [Row] {
         let order: SQL = switch (f.sort, f.descending) {
         case (.host, false): "lower(d.display_name), d.id"
-        case (.host, true): "lower(d.display_name) DESC, d.id"
+        case (.host, true): "lower(d.display_name) DESC, d.id DESC"
         case (.lastCheck, false): "d.last_checked_at DESC NULLS LAST, d.id"
-        case (.lastCheck, true): "d.last_checked_at ASC NULLS FIRST, d.id"
+        case (.lastCheck, true): "d.last_checked_at ASC NULLS FIRST, d.id DESC"
         case (.lastChange, false): "d.last_changed_at DESC NULLS LAST, d.id"
-        case (.lastChange, true): "d.last_changed_at ASC NULLS FIRST, d.id"
+        case (.lastChange, true): "d.last_changed_at ASC NULLS FIRST, d.id DESC"
         case (.state, false): "state_rank, lower(d.display_name), d.id"
-        case (.state, true): "state_rank DESC, lower(d.display_name), d.id"
+        case (.state, true): "state_rank DESC, lower(d.display_name) DESC, d.id DESC"
         }
         return try rows("""
             WITH listed AS (
@@ -218,6 +266,12 @@ extension DomainStore {
             """ + Self.sqlPageColumns + """
             FROM paged d ORDER BY
             """ + " " + order, Self.searchPattern(f.search), f.state?.rawValue ?? "", f.limit, f.offset, f.platform?.rawValue ?? "")
+    }
+
+    /// The search pattern `parameter` on a domain row's host or lowered display name: what `sqlSearch`
+    /// finds through `domain_names`, tested on the row.
+    static func sqlNamesMatch(_ parameter: StaticString) -> SQL {
+        SQL(vocabularyFragment: "(d.host LIKE \(parameter) OR lower(d.display_name) LIKE \(parameter))")
     }
 
     static var sqlChecking: SQL { SQL(vocabularyFragment: "'\(DomainState.checking.rawValue)'") }

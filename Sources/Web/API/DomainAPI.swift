@@ -198,7 +198,10 @@ enum DomainAPI {
             let platforms: WatchedPlatforms, apple_state: DomainState?, android_state: DomainState?
         }
         struct Page: Encodable {
-            let domains: [Item]; let total: Int; let page: Int; let per_page: Int
+            let domains: [Item]; let total: Int
+            /// true: at least `total` match (a broad search is counted only as far as its pages reach); absent: `total` is the count.
+            let total_is_lower_bound: Bool?
+            let page: Int; let per_page: Int
             /// The `after` of the next page (the last domain's id) when this one is full and the order allows keyset paging.
             let next_after: Int64?
         }
@@ -207,7 +210,7 @@ enum DomainAPI {
             Item(id: $0.id, host: $0.host, display_name: $0.displayName, state: $0.state, reason: $0.reason,
                  last_checked_at: $0.lastCheckedAt, last_changed_at: $0.lastChangedAt, open_alerts: $0.openAlerts,
                  platforms: $0.platforms, apple_state: $0.appleState, android_state: $0.androidState)
-        }, total: result.matching, page: q.page, per_page: q.pageSize, next_after: nextAfter))
+        }, total: result.matching, total_is_lower_bound: result.matchingCapped ? true : nil, page: q.page, per_page: q.pageSize, next_after: nextAfter))
     }
 
     /// The registry's refusal as the API's error: the first refused field, named as in the JSON body.

@@ -100,8 +100,8 @@ enum OpenAPIDocument {
             """#
         let domainList = #"""
             {"type": "object", "required": ["domains", "total", "page", "per_page"], "properties": {
-              "total": {"type": "integer"}, "page": {"type": "integer"}, "per_page": {"type": "integer"},
-              "next_after": {"type": "integer", "description": "Pass as after for the next page (keyset: as fast at page 10,000 as at page 1); absent on the last page, or when the order is not the state or host order ascending without q"},
+              "total": {"type": "integer"}, "total_is_lower_bound": {"type": "boolean", "description": "Present (true) when at least total match: a search matching 5,000 domains or more is counted only as far as the pages so far (a page that is not full gives the count)"}, "page": {"type": "integer"}, "per_page": {"type": "integer"},
+              "next_after": {"type": "integer", "description": "Pass as after for the next page (keyset: as fast at page 10,000 as at page 1); absent on the last page, or when the order is not the state or host order (either direction) without q"},
               "domains": {"type": "array", "items": {"type": "object", "required": ["id", "host", "display_name", "state", "open_alerts"], "properties": {
                 "id": {"type": "integer"}, "host": {"type": "string"}, "display_name": {"type": "string"}, "state": \#(state),
                 "reason": {"type": "string"}, "last_checked_at": \#(dateTime), "last_changed_at": \#(dateTime), "open_alerts": {"type": "integer"},
@@ -200,7 +200,7 @@ enum OpenAPIDocument {
           },
           "paths": {
             "/domains": {
-              "get": {"operationId": "listDomains", "summary": "List domains, worst state first", "description": "Pages by page=N (reads every row before the page: slower the deeper it goes) or, in the state and host orders ascending without q, by after=next_after of the page before (keyset: a deep page costs what the first does); in other orders page decides and after is left aside.", "parameters": [\#(queryParameters(DomainAPI.listParameters))],
+              "get": {"operationId": "listDomains", "summary": "List domains, worst state first", "description": "Pages by page=N (reads every row before the page: slower the deeper it goes) or, in the state and host orders (either direction) without q, by after=next_after of the page before (keyset: a deep page costs what the first does); in other orders page decides and after is left aside.", "parameters": [\#(queryParameters(DomainAPI.listParameters))],
                 "responses": \#(responses(jsonResponse(200, "A page of domains", domainList), refs: [400]))},
               "post": {"operationId": "registerDomain", "summary": "Register a domain; its first check starts at once",
                 "requestBody": \#(jsonBody(##"{"$ref": "#/components/schemas/DomainRegistration"}"##)),

@@ -24,7 +24,7 @@ enum DomainHandlers {
 
     static func overviewModel(_ c: RequestContext, store: any DomainStore, _ query: OverviewFilter) throws -> OverviewModel {
         let result = try store.overview(query)
-        return OverviewModel(rows: result.items, matching: result.matching,
+        return OverviewModel(rows: result.items, matching: result.matching, matchingCapped: result.matchingCapped,
                              counts: result.counts,
                              query: query, now: c.nowEpoch)
     }

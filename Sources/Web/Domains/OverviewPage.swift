@@ -48,6 +48,8 @@ public struct OverviewModel: Sendable {
     public var rows: [OverviewItem]
     /// Rows matching the filter and search, across all pages.
     public var matching: Int
+    /// At least `matching` match: a broad search is counted only as far as its pages reach (`OverviewFilter.rankedSearchLimit`).
+    public var matchingCapped = false
     /// Domains per state, ignoring the filter, for the summary cards.
     public var counts: [DomainState: Int]
     public var query: OverviewFilter
@@ -134,7 +136,9 @@ public enum OverviewPage {
                 <td>\(alerts)</td></tr>
                 """)
         }
-        let pages = max(1, (m.matching + m.query.pageSize - 1) / m.query.pageSize)
+        // A capped count leaves the last page unknown: there is a next page while this one is full.
+        let pages = m.matchingCapped ? (m.rows.count == m.query.pageSize ? m.query.page + 1 : m.query.page)
+            : max(1, (m.matching + m.query.pageSize - 1) / m.query.pageSize)
         // Keyset links where the order is an index's: the next page starts after this page's last
         // domain, the previous one ends before its first, so a deep page costs what page 1 does.
         let keyset = m.query.allowsKeyset
@@ -142,11 +146,12 @@ public enum OverviewPage {
         let nextLink = m.query.link(page: m.query.page + 1, after: keyset ? m.rows.last?.id : nil)
         let prev: HTML = m.query.page > 1 ? "<a class=\"button\" rel=\"prev\" href=\"\(prevLink)\">← Previous</a>" : .empty
         let next: HTML = m.query.page < pages ? "<a class=\"button\" rel=\"next\" href=\"\(nextLink)\">Next →</a>" : .empty
+        let matchingText = (m.matchingCapped ? "at least \(m.matching) domains" : "\(m.matching) domain\(m.matching == 1 ? "" : "s")")
         let table: HTML = """
             <div class="table-wrap"><table><thead><tr>\(sortHeader(.host, "Domain"))\(sortHeader(.state, "State"))<th>Platforms</th>\
             \(sortHeader(.lastCheck, "Last check", " class=\"hide-narrow\""))\(sortHeader(.lastChange, "File changed", " class=\"hide-narrow\""))\
             <th class="hide-narrow">Response time</th><th>Open alerts</th></tr></thead><tbody>\(body)</tbody></table></div>
-            <div class="pagination"><span class="muted">\(m.matching) domain\(m.matching == 1 ? "" : "s") · page \(m.query.page) of \(pages)</span>\(prev)\(next)</div>
+            <div class="pagination"><span class="muted">\(matchingText) · page \(m.query.page)\(m.matchingCapped ? "" : " of \(pages)")</span>\(prev)\(next)</div>
             """
         return head + filters + table
     }
