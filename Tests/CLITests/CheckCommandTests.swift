@@ -115,6 +115,120 @@ import Testing
         }
     }
 
+    /// The text both platforms print for one host, whole: heading, what devices read, findings and
+    /// facts, Apple's check first (what changes run to run masked).
+    @Test func textPrintsBothPlatformsInOneLayout() async throws {
+        try await TestTLSFleet.with { fleet in
+            let outcome = try Self.run(["check", fleet.host("good")] + Self.flags(fleet))
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(Self.maskingWhatVariesInText(outcome.stdout) == Self.pinnedGoodText)
+        }
+    }
+
+    static func maskingWhatVariesInText(_ text: String) -> String {
+        text.replacing(/(?m)^(\s+(?:time|etag|last-modified|not after|age)):.*$/) { "\($0.1): …" }
+    }
+
+    static let pinnedGoodText = #"""
+        good.fleet.test: PASS — devices read /.well-known/apple-app-site-association
+
+        Findings:
+          info        applinks-apps-missing at /applinks (line 1:13)
+              "applinks" has no "apps" key; iOS 12 and earlier require "apps": [] (later systems do not need it).
+              → Add "apps": [] if you support iOS 12 or tvOS 12.
+          info        entry-needs-ios13 at /applinks/details/0 (line 1:25)
+              This entry is usable only from iOS 13: iOS 12 and earlier read only "appID" and "paths".
+              → If iOS 12 devices matter, add "appID" and an equivalent "paths" list to these entries; otherwise nothing to do.
+
+        Facts:
+          well-known: https://good.fleet.test/.well-known/apple-app-site-association
+            HTTP 200 from 127.0.0.1
+            time: …
+            content-type: application/json
+            content-length: 193
+            etag: …
+            last-modified: …
+            body: 193 bytes
+            tls: trusted
+              subject: CN = *.fleet.test
+              names: *.fleet.test, fleet.test
+              issuer: CN = aasa-monitor test CA
+              not after: …
+          root: https://good.fleet.test/apple-app-site-association
+            HTTP 404 from 127.0.0.1
+            time: …
+            content-type: text/html
+            content-length: 146
+            body: 146 bytes
+            tls: trusted
+              subject: CN = *.fleet.test
+              names: *.fleet.test, fleet.test
+              issuer: CN = aasa-monitor test CA
+              not after: …
+          cdn: https://cdn.fleet.test/a/v1/good.fleet.test
+            HTTP 200 from 127.0.0.1
+            time: …
+            content-type: application/json
+            content-length: 220
+            cache-control: max-age=21600,public
+            etag: …
+            last-modified: …
+            age: …
+            apple-from: https://good.fleet.test/.well-known/apple-app-site-association
+            apple-try-direct: false
+            apple-origin-format: json
+            body: 220 bytes
+            tls: trusted
+              subject: CN = *.fleet.test
+              names: *.fleet.test, fleet.test
+              issuer: CN = aasa-monitor test CA
+              not after: …
+          well-known (browser user agent): https://good.fleet.test/.well-known/apple-app-site-association
+            HTTP 200 from 127.0.0.1
+            time: …
+            content-type: application/json
+            content-length: 193
+            etag: …
+            last-modified: …
+            body: 193 bytes
+
+        good.fleet.test (Android): PASS — no statement list is served
+
+        Findings:
+          info        http-status
+              https://good.fleet.test/.well-known/assetlinks.json answers HTTP 404: the host publishes no assetlinks.json, and no Android app is expected of it.
+              → Publish the file at /.well-known/assetlinks.json with status 200.
+          info        google-unavailable
+              Google's Digital Asset Links API could not be asked: statements:list: tls-wrong-host: the certificate is for another name (SSL: no alternative certificate subject name matches target host name 'digitalassetlinks.googleapis.com').
+
+        Facts:
+          assetlinks (GoogleAssociationService): https://good.fleet.test/.well-known/assetlinks.json
+            HTTP 404 from 127.0.0.1
+            time: …
+            content-type: text/html
+            content-length: 146
+            body: 146 bytes
+            tls: trusted
+              subject: CN = *.fleet.test
+              names: *.fleet.test, fleet.test
+              issuer: CN = aasa-monitor test CA
+              not after: …
+          assetlinks (Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15): https://good.fleet.test/.well-known/assetlinks.json
+            HTTP 404 from 127.0.0.1
+            time: …
+            content-type: text/html
+            content-length: 146
+            body: 146 bytes
+          assetlinks (Dalvik/2.1.0 (Linux; U; Android 14; Pixel 8 Build/AP2A.240805.005)): https://good.fleet.test/.well-known/assetlinks.json
+            HTTP 404 from 127.0.0.1
+            time: …
+            content-type: text/html
+            content-length: 146
+            body: 146 bytes
+          Google's Digital Asset Links API: unavailable (statements:list: tls-wrong-host: the certificate is for another name (SSL: no alternative certificate subject name matches target host name 'digitalassetlinks.googleapis.com'))
+
+        """#
+
     static func maskingWhatVaries(_ json: String) -> String {
         json.replacing(/("(?:dns|connect|tls|first_byte|total)" : )[0-9.e-]+/) { "\($0.1)0" }
             .replacing(/("(?:started_at|finished_at|not_after|date|etag|last-modified)" : )"(?:[^"\\]|\\.)*"/) { "\($0.1)\"…\"" }
