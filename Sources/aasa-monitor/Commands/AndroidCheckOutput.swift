@@ -8,36 +8,32 @@ import Vocabulary
 enum AndroidCheckOutput {
     static func text(_ check: AndroidCheck) -> TerminalText {
         let report = check.report
-        var out: TerminalText = ""
-        out += "\(CheckOutput.name(check.host)) (Android): \(CheckExitStatus.word(report.exitStatus))"
+        var served: TerminalText = "no statement list is served"
         if report.serves {
             let file = report.file ?? AssetLinksFile()
-            out += " — Google honours \(file.statements.count) statement\(file.statements.count == 1 ? "" : "s")"
-            out += file.packageNames.isEmpty ? "\n" : " for \(file.packageNames.joined(separator: ", "))\n"
-        } else {
-            out += " — no statement list is served\n"
+            served = "Google honours \(file.statements.count) statement\(file.statements.count == 1 ? "" : "s")"
+            if !file.packageNames.isEmpty { served += " for \(file.packageNames.joined(separator: ", "))" }
         }
-        out += CheckOutput.findingsSection(report.findings)
-        out += "\nFacts:\n"
-        out += CheckOutput.describe(check.origin, repeatOfWellKnown: false, label: "assetlinks (\(check.origin.userAgent ?? "?"))")
+        var facts = CheckOutput.describe(check.origin, repeatOfWellKnown: false, label: "assetlinks (\(check.origin.userAgent ?? "?"))")
         for other in check.otherUserAgents {
-            out += CheckOutput.describe(other, repeatOfWellKnown: false, label: "assetlinks (\(other.userAgent ?? "?"))")
+            facts += CheckOutput.describe(other, repeatOfWellKnown: false, label: "assetlinks (\(other.userAgent ?? "?"))")
         }
-        for include in check.includes { out += CheckOutput.describe(include, repeatOfWellKnown: false, label: "include") }
+        for include in check.includes { facts += CheckOutput.describe(include, repeatOfWellKnown: false, label: "include") }
         switch check.google {
         case .answered(let list, let checks)?:
-            out += "  Google's Digital Asset Links API: \(list.statements.count) statement\(list.statements.count == 1 ? "" : "s")"
-            if let age = list.maxAgeSeconds { out += ", max age \(Int(age)) s" }
-            out += list.errorCodes.isEmpty ? "\n" : ", errors \(list.errorCodes.joined(separator: ", "))\n"
+            facts += "  Google's Digital Asset Links API: \(list.statements.count) statement\(list.statements.count == 1 ? "" : "s")"
+            if let age = list.maxAgeSeconds { facts += ", max age \(Int(age)) s" }
+            facts += list.errorCodes.isEmpty ? "\n" : ", errors \(list.errorCodes.joined(separator: ", "))\n"
             for link in checks {
-                out += "    \(link.packageName) \(link.fingerprint): \(link.linked ? "linked" : "NOT linked")\n"
+                facts += "    \(link.packageName) \(link.fingerprint): \(link.linked ? "linked" : "NOT linked")\n"
             }
         case .unavailable(let reason)?:
-            out += "  Google's Digital Asset Links API: unavailable (\(reason))\n"
+            facts += "  Google's Digital Asset Links API: unavailable (\(reason))\n"
         case nil:
             break
         }
-        return out
+        return CheckOutput.text(check.host, platform: " (Android)", exitStatus: report.exitStatus, served: served,
+                                findings: report.findings, facts: facts)
     }
 
     struct Report: Encodable {

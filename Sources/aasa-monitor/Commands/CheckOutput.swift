@@ -8,20 +8,24 @@ import Monitor
 /// How `check` prints a `DomainCheck`: text for people, JSON for pipelines, and the exit status.
 enum CheckOutput {
     static func text(_ check: DomainCheck) -> TerminalText {
-        let report = check.report
-        var out: TerminalText = ""
-        out += "\(name(check.host)): \(CheckExitStatus.word(report.exitStatus))"
-        switch report.deviceLocation {
-        case .wellKnown?: out += " — devices read /.well-known/apple-app-site-association\n"
-        case .root?: out += " — devices read /apple-app-site-association (legacy root location)\n"
-        default: out += " — no location serves the file\n"
+        let served: TerminalText = switch check.report.deviceLocation {
+        case .wellKnown?: "devices read /.well-known/apple-app-site-association"
+        case .root?: "devices read /apple-app-site-association (legacy root location)"
+        default: "no location serves the file"
         }
-        out += CheckOutput.findingsSection(report.findings)
-        out += "\nFacts:\n"
-        for facts in [check.wellKnown, check.root, check.cdn, check.plainUserAgent].compactMap({ $0 }) {
-            out += describe(facts, repeatOfWellKnown: facts.location == .wellKnown && facts.userAgent != check.wellKnown.userAgent)
+        var facts: TerminalText = ""
+        for fact in [check.wellKnown, check.root, check.cdn, check.plainUserAgent].compactMap({ $0 }) {
+            facts += describe(fact, repeatOfWellKnown: fact.location == .wellKnown && fact.userAgent != check.wellKnown.userAgent)
         }
-        return out
+        return text(check.host, platform: "", exitStatus: check.report.exitStatus, served: served,
+                    findings: check.report.findings, facts: facts)
+    }
+
+    /// One platform's check as `check` prints it, the same for either: the host (and the platform,
+    /// but for Apple's) with the verdict's word and what is served, the findings, then the facts.
+    static func text(_ host: HostName, platform: TerminalText, exitStatus: Int32, served: TerminalText, findings: [Finding],
+                     facts: TerminalText) -> TerminalText {
+        "\(name(host))\(platform): \(CheckExitStatus.word(exitStatus)) — \(served)\n" + findingsSection(findings) + "\nFacts:\n" + facts
     }
 
     /// A checked host as the text output heads it, for either platform: its Unicode name, with the
