@@ -122,7 +122,10 @@ extension DomainStore {
             page = try rankedPage(f)
             matching = try page.first?.decode("matching") ?? 0
             if page.isEmpty && f.offset > 0 {
-                matching = try value("SELECT count(*) FROM domains d WHERE " + Self.sqlSearch(f.search), Self.searchPattern(f.search))
+                // Past the last page no row carries the count: page 1 of one row does, under every filter.
+                var first = f
+                (first.page, first.pageSize) = (1, 1)
+                matching = try rankedPage(first).first?.decode("matching") ?? 0
             }
         }
         let items = try page.map { row -> OverviewItem in
