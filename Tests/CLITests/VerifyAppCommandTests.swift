@@ -132,7 +132,7 @@ import Testing
 
     static let pinnedJSON = #"""
         {
-          "app_i_ds" : [
+          "app_ids" : [
             "ABCDE12345.com.example.fleet"
           ],
           "cases" : [

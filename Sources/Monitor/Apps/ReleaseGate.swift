@@ -163,8 +163,11 @@ extension GateCase: Encodable {
 
 /// A gate run as `verify-app --json` prints it: its fields and the whole run's exit status.
 extension GateReport: Encodable {
+    /// `app_ids` spelled out: the snake_case converter would split the acronym into `app_i_ds`,
+    /// where every other public JSON (the API, the config file) says `app_ids`.
     private enum CodingKeys: String, CodingKey {
-        case appIDs, packages, exitStatus, cases
+        case appIDs = "app_ids"
+        case packages, exitStatus, cases
     }
 
     public func encode(to encoder: any Encoder) throws {
