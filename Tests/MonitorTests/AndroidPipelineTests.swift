@@ -51,7 +51,8 @@ import Vocabulary
             #expect(android.serves && android.verdict == .pass, "\(android.findings.map(\.code))")
             #expect(android.identities.map(\.missingFingerprints) == [[]])
             #expect(first.androidVersionSHA256 == SHA256.hex(Array(Self.assetLinks([Self.signing, Self.rotated]).utf8)))
-            #expect(first.transport.assetLinks?.status == 200 && first.transport.assetLinks?.body == [])
+            let stored = try #require(try database.transport(checkID: first.id)?.assetLinks)
+            #expect(stored.status == 200 && stored.body == [])
             #expect(try count(database, "SELECT count(*)::int FROM association_versions WHERE platform = 'android'") == 1)
 
             // The rotated key disappears: one failing check pages nobody; the second opens ONE alert.

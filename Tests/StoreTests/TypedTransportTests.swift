@@ -80,17 +80,17 @@ import Vocabulary
         let defaulted = try insert("default", nil)
 
         try Migrator(migrations: all).migrate(database.configuration)
-        #expect(try db.check(id: piped)?.transport == Self.expectedMain)
+        #expect(try db.transport(checkID: piped) == Self.expectedMain)
         let unchanged: Bool = try db.value("SELECT transport = $1::jsonb FROM checks WHERE id = $2", Self.mainTransport, piped)
         #expect(unchanged, "main's rows are not rewritten")
-        #expect(try db.check(id: defaulted)?.transport == CheckTransport())
+        #expect(try db.transport(checkID: defaulted) == CheckTransport())
 
         // The hyphenated key is .well-known; a lone total stays in latency_ms, never as invented phases.
-        let old = try #require(try db.check(id: hyphenated)?.transport.wellKnown)
+        let old = try #require(try db.transport(checkID: hyphenated)?.wellKnown)
         #expect(old.location == .wellKnown && old.status == 404 && old.timings == nil && old.body.isEmpty)
         #expect(old.tls == TLSFacts(trusted: false, issuer: "Old CA", notAfter: Date(timeIntervalSinceReferenceDate: 818_035_200)))
 
-        let list = try #require(try db.check(id: listed)?.transport)
+        let list = try #require(try db.transport(checkID: listed))
         #expect(list.wellKnown == nil)
         #expect(list.root == TransportFacts(location: .root, url: "https://a.example/apple-app-site-association",
                                             failure: FetchFailure(kind: .timeout, message: "took too long")))
@@ -107,7 +107,7 @@ import Vocabulary
                 VALUES ($1, 'k', now(), now(), 'pass', true, '{"wellKnown": {"location": "gopher", "url": "", "headers": {}, "body": [], "decodedSize": 0, "bodyTruncated": false}}')
                 RETURNING id
                 """, domain)
-            let error = try #require(throws: DatabaseError.self) { try db.check(id: id) }
+            let error = try #require(throws: DatabaseError.self) { try db.transport(checkID: id) }
             #expect(error.description.contains("checks.transport"), "\(error)")
             #expect(error.description.contains("/wellKnown/location"), "\(error)")
         }

@@ -38,7 +38,7 @@ import Vocabulary
             let asked = fleet.requests().dropFirst(before).filter { $0.host == host && $0.uri == Self.aasaPath }
             #expect(asked.map(\.status) == [304], "Apple's file was asked conditionally: \(asked)")
             let latest = try #require(try db.domain(id: id)?.lastCheckID.flatMap { try db.check(id: $0) })
-            #expect(latest.transport.wellKnown?.notModified == true, "the changed check stored Apple's 304")
+            #expect(try db.transport(checkID: latest.id)?.wellKnown?.notModified == true, "the changed check stored Apple's 304")
 
             // Nothing judges it: the domain passes, Apple's side has no findings, no alert is open.
             #expect(try db.domain(id: id)?.lastVerdict == .pass)
@@ -53,10 +53,44 @@ import Vocabulary
             let full = try #require(try db.checks(domainID: id, onlyChanges: true, limit: 5).last)
             #expect(locations.contains("<dt>Last full answer</dt><dd>\(DisplayTime.dateTime(full.startedAt)): status 200</dd>"),
                     "\(locations.prefix(1500))")
-            let size = try #require(full.transport.wellKnown?.decodedSize)
+            let size = try #require(try db.transport(checkID: full.id)?.wellKnown?.decodedSize)
             #expect(locations.contains("<dt>Size</dt><dd>\(size) bytes</dd>") && size > 0, "the last full answer's size, not the 304's 0")
             #expect(PlatformPageTests.from("platform-apple", in: page).prefix(300).contains("state-passing"))
             #expect(page.contains("id=\"file\""), "the current file is still shown")
+        }
+    }
+
+    /// Android's side of the same: assetlinks.json answers 304 while the AASA changes, and the Android
+    /// origin card finds the last full answer among the earlier changed checks.
+    @Test func androidsOriginCardShowsItsLastFullAnswerToo() async throws {
+        try await PlatformPageTests.withSetup { fleet, client, db, pipeline in
+            let host = PlatformPageTests.host
+            let assetLinksPath = "/.well-known/assetlinks.json"
+            for site in ["_default", host] {
+                try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)],
+                    ofItemAtPath: fleet.directory.appendingPathComponent("www/\(site)\(assetLinksPath)").path)
+            }
+            client.get("/domains/new")
+            #expect(client.post("/domains", [("host", host), ("interval", "60"), ("platforms", "both")]).status == 303)
+            let id = try #require(try db.domain(host: host)?.id)
+            try await PlatformPageTests.checkDue(pipeline)
+            let fullAnswer = try #require(try db.domain(id: id)?.lastCheckID.flatMap { try db.check(id: $0) })
+
+            try PlatformPageTests.write(fleet, "apple-app-site-association",
+                                        #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.shop"], "components": [{"/": "/other/*"}]}]}}"#)
+            let before = fleet.requests().count
+            try await PlatformPageTests.checkDue(pipeline)
+            let asked = fleet.requests().dropFirst(before).filter { $0.host == host && $0.uri == assetLinksPath }
+            #expect(asked.map(\.status) == [304], "Android's file was asked conditionally: \(asked)")
+            let latest = try #require(try db.domain(id: id)?.lastCheckID)
+            let stored = try db.transport(checkID: latest)?.assetLinks
+            #expect(latest != fullAnswer.id && stored?.notModified == true, "a changed check stored Android's 304")
+
+            let card = PlatformPageTests.from("android-locations", in: client.get("/domains/\(id)").bodyText)
+            #expect(card.contains("<dt>Last full answer</dt><dd>\(DisplayTime.dateTime(fullAnswer.startedAt)): status 200</dd>"),
+                    "\(card.prefix(1500))")
+            let size = try #require(try db.transport(checkID: fullAnswer.id)?.assetLinks?.decodedSize)
+            #expect(card.contains("<dt>Size</dt><dd>\(size) bytes</dd>") && size > 0, "the last full answer's size, not the 304's 0")
         }
     }
 }

@@ -35,21 +35,20 @@ struct AndroidPanel: Sendable {
     /// Errors first, as Apple's findings are listed.
     var findings: [Finding] { (result?.findings ?? []).sorted { $0.severity < $1.severity } }
 
-    /// `changes`: the domain's changed checks, newest first, where a 304's card finds the last full answer.
-    /// `watched`: the domain's watched URLs (the page has them already).
-    static func build(_ d: DomainRecord, latest: CheckRow?, state: Verdict?, changes: [CheckRow] = [], watched: [String], query: FormData,
+    /// `transport`: the latest check's transport facts. `watched`: the domain's watched URLs (the page has them already).
+    static func build(_ d: DomainRecord, latest: CheckRow?, transport: CheckTransport?, state: Verdict?, watched: [String], query: FormData,
                       db: any DomainStore & CheckStore) throws -> AndroidPanel {
         var panel = AndroidPanel(platforms: d.platforms, result: latest?.android, storedState: state)
         guard d.platforms.watches(.android) else { return panel }
         let versions = try db.versions(domainID: d.id, platform: .android)
-        if let facts = latest?.transport.assetLinks {
+        if let facts = transport?.assetLinks {
             let sha = latest?.androidVersionSHA256
-            panel.origin = DomainPageModel.LocationView(facts, versionHash: sha, title: title(facts, first: true))
+            panel.origin = try DomainPageModel.LocationView(facts, versionHash: sha, title: title(facts, first: true))
                 .explainingNotModified(facts, versionFirstSeen: sha.flatMap { sha in versions.first { $0.sha256 == sha }?.firstSeenAt },
-                                       checks: changes) { $0.assetLinks }
+                                       domainID: d.id, db: db) { $0.assetLinks }
         }
-        panel.otherUserAgents = (latest?.transport.assetLinksOtherUserAgents ?? []).map { .init($0, versionHash: nil, title: title($0, first: false)) }
-        panel.includes = (latest?.transport.assetLinksIncludes ?? []).map { .init($0, versionHash: nil, title: "Include") }
+        panel.otherUserAgents = (transport?.assetLinksOtherUserAgents ?? []).map { .init($0, versionHash: nil, title: title($0, first: false)) }
+        panel.includes = (transport?.assetLinksIncludes ?? []).map { .init($0, versionHash: nil, title: "Include") }
         panel.versions = versions.map { .init(hash: $0.sha256, firstSeen: DomainHandlers.epoch($0.firstSeenAt), size: $0.size) }
         if let sha = latest?.androidVersionSHA256, let reading = try StoredVersions.android(sha, in: db) {
             let firstSeen = versions.first { $0.sha256 == sha }?.firstSeenAt ?? latest?.startedAt ?? Date()

@@ -14,8 +14,8 @@ enum DomainPageBuilder {
     static func build(_ d: DomainRecord, c: RequestContext, store db: any DomainStore & CheckStore) throws -> DomainPageModel {
         let now = c.now
         let checking = d.isChecking(now: now) || d.lastCheckedAt == nil
-        // The checks that changed something, newest first: the timeline's, and where a 304's card finds
-        // the last full answer. An unchanged check is a repeat, not a row, so the latest check is
+        // The checks that changed something, newest first: the timeline's. An unchanged check is a
+        // repeat, not a row, so the latest check is
         // nearly always the first of them: taken from there, not asked and decoded a second time.
         let changes = try db.checks(domainID: d.id, onlyChanges: true, limit: 50)
         let latest = try d.lastCheckID.flatMap { id in try changes.first { $0.id == id } ?? db.check(id: id) }
@@ -34,18 +34,20 @@ enum DomainPageBuilder {
             let firstSeen = versions.first { $0.sha256 == sha }?.firstSeenAt ?? latest?.startedAt ?? now
             file = .init(text: reading.text, size: reading.size, hash: sha, firstSeen: DomainHandlers.epoch(firstSeen))
         }
+        // Only the latest check's transport facts are shown: its location cards here, Android's below.
+        let transport = try latest.flatMap { try db.transport(checkID: $0.id) }
         var locations: [DomainPageModel.LocationView] = []
-        if let latest {
-            let device = latest.transport.deviceLocation ?? .wellKnown
-            locations = latest.transport.locations.map { facts in
+        if let latest, let transport {
+            let device = transport.deviceLocation ?? .wellKnown
+            locations = try transport.locations.map { facts in
                 let hash = switch facts.location {
                 case .cdn: latest.cdnVersionSHA256
                 case device: latest.originVersionSHA256
                 default: nil as String?
                 }
                 let firstSeen = hash.flatMap { sha in versions.first { $0.sha256 == sha }?.firstSeenAt }
-                return DomainPageModel.LocationView(facts, versionHash: hash)
-                    .explainingNotModified(facts, versionFirstSeen: firstSeen, checks: changes) { transport in
+                return try DomainPageModel.LocationView(facts, versionHash: hash)
+                    .explainingNotModified(facts, versionFirstSeen: firstSeen, domainID: d.id, db: db) { transport in
                         transport.locations.first { $0.location == facts.location }
                     }
             }
@@ -86,7 +88,7 @@ enum DomainPageBuilder {
         let diff = try diffView(versions: versions, watched: watched.map(\.url), query: c.query, db: db, known: current)
         // Each platform's state as the overview, the API, `status` and the badge show it (unmet expectations included).
         let platformStates = try db.platformVerdicts(domainID: d.id)
-        let android = try AndroidPanel.build(d, latest: latest, state: platformStates.android, changes: changes,
+        let android = try AndroidPanel.build(d, latest: latest, transport: transport, state: platformStates.android,
                                              watched: watched.map(\.url), query: c.query, db: db)
 
         let points = try db.chartPoints(domainID: d.id, since: now.addingTimeInterval(-365 * 86_400), limit: 400)

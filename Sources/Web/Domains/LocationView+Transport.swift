@@ -18,20 +18,21 @@ extension DomainPageModel.LocationView {
     }
 
     /// This card, when its location answered 304 to our If-None-Match, explained: the version it stands
-    /// for and when that was first seen, and the last full answer of the same location among `checks`
-    /// (newest first; `pick` finds the location's facts in a check's transport).
-    func explainingNotModified(_ facts: TransportFacts, versionFirstSeen: Date?, checks: [CheckRow],
-                               _ pick: (CheckTransport) -> TransportFacts?) -> Self {
+    /// for and when that was first seen, and the last full answer of the same location among the
+    /// domain's latest changed checks (`pick` finds the location's facts in a check's transport).
+    func explainingNotModified(_ facts: TransportFacts, versionFirstSeen: Date?, domainID: Int64, db: any CheckStore,
+                               _ pick: @escaping (CheckTransport) -> TransportFacts?) throws -> Self {
         guard facts.notModified else { return self }
         var card = self
         var view = DomainPageModel.NotModifiedView(since: versionFirstSeen.map(DomainHandlers.epoch))
-        for check in checks {
-            guard let full = pick(check.transport), !full.notModified, full.status != nil else { continue }
-            view.fullAnswerAt = DomainHandlers.epoch(check.startedAt)
-            view.status = full.status
-            view.contentType = full.header("content-type")
-            view.size = full.decodedSize
-            break
+        let full = try db.newestChangedTransport(domainID: domainID, limit: 50) { transport in
+            pick(transport).flatMap { !$0.notModified && $0.status != nil ? $0 : nil }
+        }
+        if let full {
+            view.fullAnswerAt = DomainHandlers.epoch(full.startedAt)
+            view.status = full.facts.status
+            view.contentType = full.facts.header("content-type")
+            view.size = full.facts.decodedSize
         }
         card.notModified = view
         return card
