@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func anUnknownStoredWordNamesItsColumn() throws {
-        let row = Row(columnNames: columns, labels: columns.map { "api_tokens.\($0)" }, values: ["7", "ci", "owner", "2026-11-24 19:00:00+00", nil])
+        let row = Row(layout: ColumnLayout(names: columns, labels: columns.map { "api_tokens.\($0)" }), values: ["7", "ci", "owner", "2026-11-24 19:00:00+00", nil])
         let error = try #require(throws: DatabaseError.self) { try APITokenRecord(row: row) }
         #expect("\(error)".contains("api_tokens.role"), "\(error)")
         #expect("\(error)".contains("owner"), "\(error)")

@@ -33,4 +33,23 @@ import Vocabulary
         #expect(String(decoding: try encoder.encode(Value(lastCheck: "x", plain: "y")), as: UTF8.self)
                 == #"{"last_check":"x","plain":"y"}"#)
     }
+
+    /// The remembered conversion writes every key as Foundation's `.convertToSnakeCase` does, acronyms
+    /// and odd names included, the first time and every time after.
+    @Test func keysAreSpelledAsFoundationsSnakeCase() throws {
+        struct Names: Encodable {
+            var lastCheckedAt = 1, appIDs = 2, URLCount = 3, myURLProperty = 4, already_snake = 5, _leading = 6
+            var trailing_ = 7, a1B2c = 8, ID = 9, x = 10, originETag = 11, HTTPHeaderField = 12
+        }
+        let foundation = JSONEncoder()
+        foundation.keyEncodingStrategy = .convertToSnakeCase
+        foundation.outputFormatting = [.sortedKeys]
+        let expected = String(decoding: try foundation.encode(Names()), as: UTF8.self)
+        let encoder = PublicJSON.encoder()
+        encoder.outputFormatting = [.sortedKeys]
+        for _ in 0..<2 {
+            #expect(String(decoding: try encoder.encode(Names()), as: UTF8.self) == expected)
+        }
+        #expect(expected.contains(#""last_checked_at":1"#) && expected.contains(#""app_i_ds":2"#), "\(expected)")
+    }
 }

@@ -202,7 +202,7 @@ public final class Connection: Queryable, @unchecked Sendable {
     private func rows(of result: OpaquePointer) -> [Row] {
         let rowCount = PQntuples(result), columnCount = PQnfields(result)
         let names = (0..<columnCount).map { column in PQfname(result, column).map { String(cString: $0) } ?? "?column?" }
-        let labels = qualifiedLabels(of: result, names: names)
+        let layout = ColumnLayout(names: names, labels: qualifiedLabels(of: result, names: names))
         var rows: [Row] = []
         rows.reserveCapacity(Int(rowCount))
         for row in 0..<rowCount {
@@ -217,7 +217,7 @@ public final class Connection: Queryable, @unchecked Sendable {
                     values.append(String(decoding: UnsafeBufferPointer(start: start, count: length), as: UTF8.self))
                 }
             }
-            rows.append(Row(columnNames: names, labels: labels, values: values))
+            rows.append(Row(layout: layout, values: values))
         }
         return rows
     }

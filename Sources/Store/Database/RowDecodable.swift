@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A row type that states its columns once: its stored properties, through `Decodable`. Each
 /// property reads the column of its name in snake_case (`lastCheckedAt` → `last_checked_at`,
 /// `lastCheckID` → `last_check_id`); a `CodingKeys` case with another raw value names another
@@ -43,26 +45,25 @@ private struct Columns<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func contains(_ key: Key) -> Bool { true }
 
     func decodeNil(forKey key: Key) throws -> Bool {
-        let name = Self.column(key)
-        guard let index = row.columnNames.firstIndex(of: name) else {
-            throw DatabaseError.decoding(column: name, message: "no such column in the result (\(row.columnNames.joined(separator: ", ")))")
-        }
-        return row.values[index] == nil
+        row.values[try row.layout.position(of: Self.column(key))] == nil
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let name = Self.column(key)
+        // Most properties are columns of an SQLDecodable type: asked first, so they cost one cast.
+        if let coded = T.self as? any SQLDecodable.Type {
+            guard let value = try row.decode(name, as: coded) as? T else {
+                throw DatabaseError.decoding(column: name, message: "did not decode as \(T.self)")
+            }
+            return value
+        }
         if let group = T.self as? any RowDecodable.Type {
             guard let value = try group.init(row: row) as? T else {
                 throw DatabaseError.decoding(column: name, message: "did not decode as \(T.self)")
             }
             return value
         }
-        guard let coded = T.self as? any SQLDecodable.Type else { return try row.decodeJSON(name) }
-        guard let value = try row.decode(name, as: coded) as? T else {
-            throw DatabaseError.decoding(column: name, message: "did not decode as \(T.self)")
-        }
-        return value
+        return try row.decodeJSON(name)
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
@@ -78,9 +79,17 @@ private struct Columns<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// The column of a property: its name in snake_case. A word of capitals stays one word
     /// (`lastCheckID` → `last_check_id`, `URLCount` → `url_count`); a name already in snake_case
-    /// (a `CodingKeys` raw value) is itself.
+    /// (a `CodingKeys` raw value) is itself. Converted once per name: every row asks again.
     static func column(_ key: Key) -> String {
-        let bytes = Array(key.stringValue.utf8)
+        let property = key.stringValue
+        if let known = columnOfProperty.withLock({ $0[property] }) { return known }
+        let name = snakeCase(property)
+        columnOfProperty.withLock { $0[property] = name }
+        return name
+    }
+
+    private static func snakeCase(_ property: String) -> String {
+        let bytes = Array(property.utf8)
         func isUpper(_ b: UInt8) -> Bool { b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") }
         func isLower(_ b: UInt8) -> Bool { b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z") }
         var name: [UInt8] = []
@@ -96,3 +105,6 @@ private struct Columns<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return String(decoding: name, as: UTF8.self)
     }
 }
+
+/// Property name → column name, filled as row types are first read (a few hundred names at most).
+private let columnOfProperty = Mutex<[String: String]>([:])

@@ -79,12 +79,11 @@ final class DomainExport: HTTPBodySource {
     static func csv(now: Date) -> Format {
         Format(prefix: Array("host,display_name,wildcard,state,interval_minutes,last_checked_at,last_changed_at,app_ids,watched_urls,android_apps\r\n".utf8),
                separator: [], suffix: []) { batch in
-            let iso = ISO8601DateFormatter()   // one per batch: the formatter is not Sendable
-            return batch.map { e in
+            batch.map { e in
                 let d = e.record
                 let state = DomainState(verdict: d.lastVerdict, checking: d.isChecking(now: now)).rawValue
                 let line = [csvField(d.host), csvField(d.displayName), d.wildcard ? "true" : "false", state, String(d.intervalSeconds / 60),
-                            d.lastCheckedAt.map { iso.string(from: $0) } ?? "", d.lastChangedAt.map { iso.string(from: $0) } ?? "",
+                            d.lastCheckedAt.map(DisplayTime.iso8601) ?? "", d.lastChangedAt.map(DisplayTime.iso8601) ?? "",
                             String(e.appIDs), String(e.watched), String(e.androidAppCount)].joined(separator: ",") + "\r\n"
                 return Array(line.utf8)
             }
@@ -95,6 +94,8 @@ final class DomainExport: HTTPBodySource {
     private static func csvField(_ s: String) -> String {
         var v = s
         if let f = v.first, "=+-@".contains(f) { v = "'" + v }
+        // Most fields hold no quote: the bridged search for one cost as much as the rest of the line.
+        guard v.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + v + "\"" }
         return "\"" + v.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
