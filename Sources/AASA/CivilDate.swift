@@ -1,3 +1,4 @@
+import Foundation
 /// Proleptic Gregorian calendar arithmetic for the hand-written timestamp parsers and formatters
 /// (certificate dates in Fetch, ISO 8601 and display times in Web, timestamptz in Store): they skip
 /// `DateFormatter`, which cost more than the rest of a page or a check's certificate handling.
@@ -39,5 +40,14 @@ public enum CivilDate {
     public static func split(secondsSinceEpoch seconds: Int64) -> (days: Int, secondOfDay: Int) {
         let days = seconds >= 0 ? seconds / 86_400 : -((-seconds - 1) / 86_400) - 1
         return (Int(days), Int(seconds - days * 86_400))
+    }
+
+    /// "2026-11-24T12:00:05Z": whole seconds in UTC, as Foundation's ISO 8601 formatters write it, for
+    /// the CSV export and notification bodies (Foundation's go through ICU: a fifth of the export's CPU).
+    public static func iso8601(_ date: Date) -> String {
+        let (days, s) = split(secondsSinceEpoch: Int64(date.timeIntervalSince1970.rounded(.down)))
+        let c = civil(daysSinceEpoch: days)
+        func pad(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(c.year)-\(pad(c.month))-\(pad(c.day))T\(pad(s / 3600)):\(pad(s / 60 % 60)):\(pad(s % 60))Z"
     }
 }

@@ -1,10 +1,9 @@
+import AASA
 import Foundation
 
 /// Times in messages: ISO 8601 in UTC for machines and JSON, RFC 5322 for the mail `Date` header.
 enum UTCTimestamp {
-    static func iso8601(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(timeZone: .gmt))
-    }
+    static func iso8601(_ date: Date) -> String { CivilDate.iso8601(date) }
 
     /// "Sun, 22 Nov 2026 03:04:05 +0000" (RFC 5322 §3.3); English names whatever the locale.
     static func rfc5322(_ date: Date) -> String {

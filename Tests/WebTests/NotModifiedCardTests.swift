@@ -19,14 +19,7 @@ import Vocabulary
             // asks conditionally); assetlinks.json changes between the checks, so the second one is a
             // changed check (a new Android version) whose stored transport holds Apple's 304.
             let host = PlatformPageTests.host
-            for site in ["_default", host] {
-                try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)],
-                    ofItemAtPath: fleet.directory.appendingPathComponent("www/\(site)\(Self.aasaPath)").path)
-            }
-            client.get("/domains/new")
-            #expect(client.post("/domains", [("host", host), ("interval", "60"), ("platforms", "both")]).status == 303)
-            let id = try #require(try db.domain(host: host)?.id)
-            try await PlatformPageTests.checkDue(pipeline)
+            let id = try await Self.registerAndCheck(aging: Self.aasaPath, fleet, client, db, pipeline)
             let first = try #require(try db.domain(id: id))
             #expect(first.lastVerdict == .pass, "\(first.lastReason ?? "")")
             let firstCheck = try #require(try first.lastCheckID.flatMap { try db.check(id: $0) })
@@ -66,14 +59,7 @@ import Vocabulary
         try await PlatformPageTests.withSetup { fleet, client, db, pipeline in
             let host = PlatformPageTests.host
             let assetLinksPath = "/.well-known/assetlinks.json"
-            for site in ["_default", host] {
-                try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)],
-                    ofItemAtPath: fleet.directory.appendingPathComponent("www/\(site)\(assetLinksPath)").path)
-            }
-            client.get("/domains/new")
-            #expect(client.post("/domains", [("host", host), ("interval", "60"), ("platforms", "both")]).status == 303)
-            let id = try #require(try db.domain(host: host)?.id)
-            try await PlatformPageTests.checkDue(pipeline)
+            let id = try await Self.registerAndCheck(aging: assetLinksPath, fleet, client, db, pipeline)
             let fullAnswer = try #require(try db.domain(id: id)?.lastCheckID.flatMap { try db.check(id: $0) })
 
             try PlatformPageTests.write(fleet, "apple-app-site-association",
@@ -92,5 +78,21 @@ import Vocabulary
             let size = try #require(try db.transport(checkID: fullAnswer.id)?.assetLinks?.decodedSize)
             #expect(card.contains("<dt>Size</dt><dd>\(size) bytes</dd>") && size > 0, "the last full answer's size, not the 304's 0")
         }
+    }
+
+    /// `path` made an hour old on the fleet (a deployed file: its ETag is trusted, so the next check
+    /// asks conditionally), then the host registered for both platforms and checked once.
+    static func registerAndCheck(aging path: String, _ fleet: TestTLSFleet, _ client: WebClient, _ db: Database,
+                                 _ pipeline: CheckPipeline) async throws -> Int64 {
+        let host = PlatformPageTests.host
+        for site in ["_default", host] {
+            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)],
+                ofItemAtPath: fleet.directory.appendingPathComponent("www/\(site)\(path)").path)
+        }
+        client.get("/domains/new")
+        #expect(client.post("/domains", [("host", host), ("interval", "60"), ("platforms", "both")]).status == 303)
+        let id = try #require(try db.domain(host: host)?.id)
+        try await PlatformPageTests.checkDue(pipeline)
+        return id
     }
 }

@@ -1,3 +1,4 @@
+import AASA
 import Foundation
 import HTTP
 import Store
@@ -83,7 +84,7 @@ final class DomainExport: HTTPBodySource {
                 let d = e.record
                 let state = DomainState(verdict: d.lastVerdict, checking: d.isChecking(now: now)).rawValue
                 let line = [csvField(d.host), csvField(d.displayName), d.wildcard ? "true" : "false", state, String(d.intervalSeconds / 60),
-                            d.lastCheckedAt.map(DisplayTime.iso8601) ?? "", d.lastChangedAt.map(DisplayTime.iso8601) ?? "",
+                            d.lastCheckedAt.map(CivilDate.iso8601) ?? "", d.lastChangedAt.map(CivilDate.iso8601) ?? "",
                             String(e.appIDs), String(e.watched), String(e.androidAppCount)].joined(separator: ",") + "\r\n"
                 return Array(line.utf8)
             }

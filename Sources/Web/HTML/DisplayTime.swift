@@ -35,14 +35,6 @@ public enum DisplayTime {
         return "in \(d / 86_400) days"
     }
 
-    /// "2026-11-24T12:00:05Z", whole seconds, as Foundation's `ISO8601DateFormatter` writes it, for
-    /// the CSV export: the formatter goes through ICU and took a fifth of the export's CPU.
-    public static func iso8601(_ date: Date) -> String {
-        let (days, s) = CivilDate.split(secondsSinceEpoch: Int64(date.timeIntervalSince1970.rounded(.down)))
-        let c = CivilDate.civil(daysSinceEpoch: days)
-        return "\(c.year)-\(pad(c.month))-\(pad(c.day))T\(pad(s / 3600)):\(pad(s / 60 % 60)):\(pad(s % 60))Z"
-    }
-
     private static func pad(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
 
 }
