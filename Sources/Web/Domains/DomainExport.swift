@@ -9,7 +9,7 @@ import Vocabulary
 /// domains are read in keyset batches (`DomainStore.exportDomains(after:limit:)`) and each batch is
 /// rendered and sent before the next is read, so memory stays flat in the number of domains (at a
 /// million domains the JSON is about 300 MB; built whole it took serve from 49 MB to 2.5 GB).
-/// The bytes are the same as the whole body's were: the same encoder, item by item.
+/// The bytes are the same as the whole body's were, item by item.
 final class DomainExport: HTTPBodySource {
     /// How a format writes the list around and between its items.
     struct Format: Sendable {
@@ -62,10 +62,11 @@ final class DomainExport: HTTPBodySource {
     }
 
     /// `{"domains":[…]}`, each domain as the API writes it (`DomainAPI.json`), as `APIResponses.json`
-    /// wrote the whole list: sorted keys, markup characters escaped.
+    /// wrote the whole list: sorted keys, markup characters escaped (`DomainJSON.jsonBytes`, the
+    /// encoder's bytes without the encoder).
     static func json(now: Date) -> Format {
         Format(prefix: Array(#"{"domains":["#.utf8), separator: [UInt8(ascii: ",")], suffix: Array("]}".utf8)) { batch in
-            try batch.map { APIResponses.htmlSafe(Array(try APIResponses.encoder.encode(item($0, now: now)))) }
+            try batch.map { try item($0, now: now).jsonBytes() }
         }
     }
 
