@@ -47,7 +47,21 @@ public enum CivilDate {
     public static func iso8601(_ date: Date) -> String {
         let (days, s) = split(secondsSinceEpoch: Int64(date.timeIntervalSince1970.rounded(.down)))
         let c = civil(daysSinceEpoch: days)
-        func pad(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(c.year)-\(pad(c.month))-\(pad(c.day))T\(pad(s / 3600)):\(pad(s / 60 % 60)):\(pad(s % 60))Z"
+        // Written into one buffer: interpolating six numbers was a tenth of the JSON export's CPU.
+        var text: [UInt8] = []
+        text.reserveCapacity(24)
+        text.append(contentsOf: String(c.year).utf8)
+        func twoDigits(after separator: Unicode.Scalar, _ n: Int) {
+            text.append(UInt8(ascii: separator))
+            text.append(UInt8(ascii: "0") + UInt8(n / 10))
+            text.append(UInt8(ascii: "0") + UInt8(n % 10))
+        }
+        twoDigits(after: "-", c.month)
+        twoDigits(after: "-", c.day)
+        twoDigits(after: "T", s / 3600)
+        twoDigits(after: ":", s / 60 % 60)
+        twoDigits(after: ":", s % 60)
+        text.append(UInt8(ascii: "Z"))
+        return String(decoding: text, as: UTF8.self)
     }
 }

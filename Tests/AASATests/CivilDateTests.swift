@@ -1,5 +1,6 @@
-import Testing
 import AASA
+import Foundation
+import Testing
 
 @Suite struct CivilDateTests {
     @Test func epochAndKnownDays() {
@@ -39,5 +40,25 @@ import AASA
         #expect(CivilDate.split(secondsSinceEpoch: -1) == (-1, 86_399))
         #expect(CivilDate.split(secondsSinceEpoch: -86_400) == (-1, 0))
         #expect(CivilDate.split(secondsSinceEpoch: -86_401) == (-2, 86_399))
+    }
+
+    /// The text Foundation's `JSONEncoder` writes for `.iso8601` (the API's dates), for moments from
+    /// 1900 to 2200 with fractions of a second (cut, not rounded), either side of midnight and of the
+    /// epoch. (`ISO8601DateFormatter` differs from both by a second when the fraction is .9995 or
+    /// more: it rounds to milliseconds first.)
+    @Test func iso8601IsFoundationsText() throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        var seconds: [Double] = [0, -0.5, -1, 59.999, 86_399.999_9, 951_782_400, 4_102_444_799.75, -2_208_988_800]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<2000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            seconds.append(-2_208_988_800 + Double(state >> 11) / Double(1 << 53) * 9_467_280_000)
+        }
+        for s in seconds {
+            let date = Date(timeIntervalSince1970: s)
+            let foundations = String(decoding: try encoder.encode([date]), as: UTF8.self)
+            #expect("[\"" + CivilDate.iso8601(date) + "\"]" == foundations, "\(s)")
+        }
     }
 }

@@ -19,6 +19,20 @@ import Testing
         #expect(used.id == 8 && used.role == .readOnly && used.lastUsedAt == Date(timeIntervalSince1970: 1_795_546_801))
     }
 
+    /// A result remembers where each property's column stands after its first row: its later rows
+    /// read the same columns, and another result's own order is its own.
+    @Test func theRowsOfOneResultShareWhereEachColumnStands() throws {
+        let forward = ColumnLayout(names: columns, labels: columns), backward = ColumnLayout(names: columns.reversed(), labels: columns.reversed())
+        for i in 0..<3 {
+            let a = try APITokenRecord(row: Row(layout: forward, values: ["\(i)", "n\(i)", "admin", "2026-11-24 19:00:00+00", i == 1 ? nil : "2026-11-24 19:00:0\(i)+00"]))
+            let b = try APITokenRecord(row: Row(layout: backward, values: [i == 2 ? nil : "2026-11-24 19:00:0\(i)+00", "2026-11-24 19:00:00+00", "viewer", "m\(i)", "\(10 + i)"]))
+            #expect(a.id == Int64(i) && a.name == "n\(i)" && a.role == .admin)
+            #expect(a.lastUsedAt == (i == 1 ? nil : Date(timeIntervalSince1970: 1_795_546_800 + Double(i))))
+            #expect(b.id == Int64(10 + i) && b.name == "m\(i)" && b.role == .readOnly)
+            #expect(b.lastUsedAt == (i == 2 ? nil : Date(timeIntervalSince1970: 1_795_546_800 + Double(i))))
+        }
+    }
+
     @Test func aMissingColumnIsAnErrorEvenForAnOptional() throws {
         let row = Row(columnNames: Array(columns.dropLast()), values: ["7", "ci", "admin", "2026-11-24 19:00:00+00"])
         let error = try #require(throws: DatabaseError.self) { try APITokenRecord(row: row) }

@@ -1,3 +1,4 @@
+import Synchronization
 /// One result row, copied out of libpq's result so it can outlive the connection and cross threads.
 /// Decode columns by position or by name into any `SQLDecodable` type, e.g.
 /// `try row.decode("host", as: String.self)` or `let id: Int = try row.decode(0)`.
@@ -80,6 +81,17 @@ final class ColumnLayout: Sendable {
         if let positions { return positions[name] }
         return names.firstIndex(of: name)
     }
+
+    /// The column of a row type's property, its column name asked of `column` the first time a row of
+    /// this result is read: the rest find it by one lookup.
+    func position(ofProperty property: String, column: (String) -> String) throws -> Int {
+        if let known = propertyPositions.withLock({ $0[property] }) { return known }
+        let index = try position(of: column(property))
+        propertyPositions.withLock { $0[property] = index }
+        return index
+    }
+
+    private let propertyPositions = Mutex<[String: Int]>([:])
 
     func position(of name: String) throws -> Int {
         guard let index = firstPosition(of: name) else {

@@ -45,18 +45,24 @@ private struct Columns<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func contains(_ key: Key) -> Bool { true }
 
     func decodeNil(forKey key: Key) throws -> Bool {
-        row.values[try row.layout.position(of: Self.column(key))] == nil
+        row.values[try position(key)] == nil
+    }
+
+    /// One lookup of the column where the default asks `decodeNil` and then `decode` to find it.
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard row.values[try position(key)] != nil else { return nil }
+        return try decode(type, forKey: key)
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        let name = Self.column(key)
         // Most properties are columns of an SQLDecodable type: asked first, so they cost one cast.
         if let coded = T.self as? any SQLDecodable.Type {
-            guard let value = try row.decode(name, as: coded) as? T else {
-                throw DatabaseError.decoding(column: name, message: "did not decode as \(T.self)")
+            guard let value = try row.decode(try position(key), as: coded) as? T else {
+                throw DatabaseError.decoding(column: Self.column(key), message: "did not decode as \(T.self)")
             }
             return value
         }
+        let name = Self.column(key)
         if let group = T.self as? any RowDecodable.Type {
             guard let value = try group.init(row: row) as? T else {
                 throw DatabaseError.decoding(column: name, message: "did not decode as \(T.self)")
@@ -76,6 +82,12 @@ private struct Columns<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func superDecoder() throws -> any Decoder { RowDecoder(row: row) }
     func superDecoder(forKey key: Key) throws -> any Decoder { RowDecoder(row: row) }
+
+    /// Where a property's column stands in this row's result: remembered by the result's layout, so
+    /// its later rows find it by the property's name alone.
+    private func position(_ key: Key) throws -> Int {
+        try row.layout.position(ofProperty: key.stringValue) { _ in Self.column(key) }
+    }
 
     /// The column of a property: its name in snake_case. A word of capitals stays one word
     /// (`lastCheckID` → `last_check_id`, `URLCount` → `url_count`); a name already in snake_case
