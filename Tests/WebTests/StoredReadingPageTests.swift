@@ -65,11 +65,17 @@ import Vocabulary
                                            findings: [Finding(code: "content-type-not-json", severity: .warning, message: "Served as text/plain."),
                                                       Finding(code: "unknown-key", severity: .warning, message: "An unknown key.")],
                                            latencyMilliseconds: 40, changed: true))
-            let client = WebClient(app: WebApp(database: db, configuration: TestApp.configuration))
+            var client = WebClient(app: WebApp(database: db, configuration: TestApp.configuration))
             client.setUpAdmin()
             client.get("/tester")
             func test(_ url: String, pasted: String = "") -> String {
                 client.post("/tester", [("url", url), ("domain", String(id)), ("aasa", pasted)]).bodyText
+            }
+            /// Another app on the same database (a restart): it has read no document yet.
+            func restart() {
+                client = WebClient(app: WebApp(database: db, configuration: TestApp.configuration))
+                _ = client.logIn(email: "admin@example.com", password: "correct horse battery")
+                client.get("/tester")
             }
             let first = test("https://shop.example/help/1")
             #expect(first.contains("Opens <code>ABCDE12345.com.example.app</code>"), "the stored file: /help/*")
@@ -80,6 +86,10 @@ import Vocabulary
             let older = try StoredJSON.encode(try #require(VersionReading(aasa: Self.older).document))
             try db.execute("UPDATE association_versions SET reading = jsonb_set(reading, '{document}', $2::jsonb) WHERE sha256 = $1",
                            SHA256.hex(Self.newer), older)
+            // A version's document never changes, so an app decodes it once (RecentDocuments).
+            #expect(test("https://shop.example/help/1").contains("Opens <code>ABCDE12345.com.example.app</code>"),
+                    "the same app answers by the document it read")
+            restart()
             #expect(test("https://shop.example/product/1").contains("Opens <code>ABCDE12345.com.example.app</code>"), "the stored reading answers")
             #expect(test("https://shop.example/help/1").contains("No app opens this URL"), "not the bytes beside it")
             #expect(test("https://shop.example/help/1", pasted: String(decoding: Self.newer, as: UTF8.self)).contains("Opens <code>"),
@@ -88,6 +98,7 @@ import Vocabulary
             // spoiled the domain page cannot read the version, the tester still can.
             try db.execute(#"UPDATE association_versions SET reading = jsonb_set(reading, '{text}', '"spoiled"') WHERE sha256 = $1"#,
                            SHA256.hex(Self.newer))
+            restart()
             #expect(test("https://shop.example/product/1").contains("Opens <code>ABCDE12345.com.example.app</code>"),
                     "the document alone is decoded")
         }

@@ -408,12 +408,11 @@ enum DomainAPI {
         ("domain_id", .integer(minimum: 1, maximum: Int(Int64.max))),
     ], required: ["url"])
 
-    static func testURL(_ c: RequestContext, store: any DomainStore & CheckStore & Sendable) throws -> WebResponse {
+    static func testURL(_ c: RequestContext, tester: TesterHandlers) throws -> WebResponse {
         let members = try APIRequest.body(c, testURLSchema)
         struct Input { var url: String; var aasa: String?; var assetlinks: String?; var package: String?; var domain_id: Int64? }
         let input = Input(url: members["url"]?.string ?? "", aasa: members["aasa"]?.string, assetlinks: members["assetlinks"]?.string,
                           package: members["package"]?.string, domain_id: members["domain_id"]?.integer.map(Int64.init))
-        let tester = TesterHandlers(store: store)
         let apple = try tester.evaluate(url: input.url, pasted: input.aasa ?? "", domainID: input.domain_id)
         func refused(_ p: TesterHandlers.Problem) -> WebError {
             WebError.unprocessable(p.message, field: ["aasa": "aasa", "domain": "domain_id", "assetlinks": "assetlinks"][p.field ?? ""] ?? "url")

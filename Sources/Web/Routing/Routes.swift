@@ -7,7 +7,7 @@ extension WebApp {
     static func routes(database: Database) -> Router<Route> {
         var r = Router<Route>()
         let alerts = AlertHandlers(store: database), metrics = MetricsHandler(store: database)
-        let tester = TesterHandlers(store: database)
+        let tester = TesterHandlers(store: database, documents: RecentDocuments())
         func add(_ method: String, _ pattern: String, _ access: Access, limits: FormData.Limits = .form,
                  _ handler: @escaping @Sendable (RequestContext) throws -> WebResponse) {
             r.add(method, pattern, Route(access: access, formLimits: limits, handler: handler))
@@ -61,7 +61,7 @@ extension WebApp {
         add("GET", "/api/v1/channels/:id", .api, ChannelAPI.read)
         add("DELETE", "/api/v1/channels/:id", .apiAdmin, ChannelAPI.delete)
         add("POST", "/api/v1/channels/:id/test", .apiAdmin, ChannelAPI.test)
-        add("POST", "/api/v1/test-url", .api, DomainAPI.testURL)
+        add("POST", "/api/v1/test-url", .api) { try DomainAPI.testURL($0, tester: tester) }
         add("GET", "/api/v1/apps", .api, AppAPI.list)
         add("POST", "/api/v1/apps", .apiAdmin, AppAPI.create)
         add("GET", "/api/v1/apps/:id", .api, AppAPI.read)

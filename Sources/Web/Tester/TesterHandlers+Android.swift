@@ -19,7 +19,7 @@ extension TesterHandlers {
             given = File(document: report.file, findings: report.findings, source: "the pasted assetlinks.json")
         } else if let domainID, let d = try store.domain(id: domainID), d.platforms.watches(.android),
                   let checkID = d.lastCheckID, let check = try store.check(id: checkID), let sha = check.androidVersionSHA256,
-                  let document = try StoredVersions.androidDocument(sha, in: store) {
+                  let document = try documents.document(VersionKey(.android, sha256: sha), read: { try StoredVersions.androidDocument(sha, in: store) }) {
             // The stored reading's document, as the domain page's Android panel reads it: the bytes are not parsed again.
             given = File(document: document,
                          findings: Self.fileFindings(check.android?.findings ?? [], definition: AndroidFindingCatalog.definition(for:)),

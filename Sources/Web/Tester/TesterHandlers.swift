@@ -9,6 +9,7 @@ import Vocabulary
 /// repository as an existential so the handlers may declare their JSON types inside).
 struct TesterHandlers: Sendable {
     let store: any DomainStore & CheckStore & Sendable
+    let documents: RecentDocuments
 
     func form(_ c: RequestContext) throws -> WebResponse {
         var m = TesterModel()
@@ -87,7 +88,8 @@ struct TesterHandlers: Sendable {
     }
 
     /// Shared by the page and the API. A pasted file is read here; a registered domain's is its stored
-    /// reading's document (`StoredVersions`, as the domain page reads it), so its bytes are never parsed again.
+    /// reading's document (`StoredVersions`, as the domain page reads it), so its bytes are never parsed
+    /// again, and decoded once for a run of questions (`RecentDocuments`).
     func evaluate(url: String, pasted: String, domainID: Int64?) throws -> Swift.Result<Result, Problem> {
         let db = store
         guard url.hasPrefix("https://") || url.hasPrefix("http://") else {
@@ -100,7 +102,7 @@ struct TesterHandlers: Sendable {
             file = File(document: report.document, findings: report.sortedFindings, source: "the pasted file")
         } else if let domainID, let d = try db.domain(id: domainID) {
             guard let checkID = d.lastCheckID, let check = try db.check(id: checkID), let sha = check.originVersionSHA256,
-                  let document = try StoredVersions.appleDocument(sha, in: db) else {
+                  let document = try documents.document(VersionKey(.apple, sha256: sha), read: { try StoredVersions.appleDocument(sha, in: db) }) else {
                 return .failure(Problem(message: "\(d.displayName) has no stored file yet; paste one or wait for its first check.", field: "domain"))
             }
             file = File(document: document, findings: Self.fileFindings(check.findings, definition: FindingCatalog.definition(for:)),
