@@ -413,7 +413,8 @@ enum DomainAPI {
         struct Input { var url: String; var aasa: String?; var assetlinks: String?; var package: String?; var domain_id: Int64? }
         let input = Input(url: members["url"]?.string ?? "", aasa: members["aasa"]?.string, assetlinks: members["assetlinks"]?.string,
                           package: members["package"]?.string, domain_id: members["domain_id"]?.integer.map(Int64.init))
-        let apple = try tester.evaluate(url: input.url, pasted: input.aasa ?? "", domainID: input.domain_id)
+        let registered = try tester.registeredFile(input.domain_id)
+        let apple = try tester.evaluate(url: input.url, pasted: input.aasa ?? "", registered: registered)
         func refused(_ p: TesterHandlers.Problem) -> WebError {
             WebError.unprocessable(p.message, field: ["aasa": "aasa", "domain": "domain_id", "assetlinks": "assetlinks"][p.field ?? ""] ?? "url")
         }
@@ -421,7 +422,7 @@ enum DomainAPI {
         if case .failure(let p) = apple, p.field == "url" { throw refused(p) }
         // Android answers from a pasted assetlinks.json or the domain's stored one; nil: neither there.
         let android: TesterModel.AndroidAnswer?
-        switch try tester.evaluateAndroid(url: input.url, pasted: input.assetlinks ?? "", package: input.package ?? "", domainID: input.domain_id) {
+        switch try tester.evaluateAndroid(url: input.url, pasted: input.assetlinks ?? "", package: input.package ?? "", registered: registered) {
         case .success(let answer)?: android = answer
         case .failure(let p)?: throw refused(p)
         case nil: android = nil

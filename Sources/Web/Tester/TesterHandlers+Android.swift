@@ -11,14 +11,13 @@ import Vocabulary
 /// pipeline judges its watched URLs (`AndroidWatchedURLs`): a URL opens an app only for a key listed.
 extension TesterHandlers {
     /// nil when there is no assetlinks.json to test against (none pasted, none stored for the domain).
-    func evaluateAndroid(url: String, pasted: String, package: String, domainID: Int64?) throws -> Swift.Result<TesterModel.AndroidAnswer, Problem>? {
+    func evaluateAndroid(url: String, pasted: String, package: String, registered: RegisteredFile?) throws -> Swift.Result<TesterModel.AndroidAnswer, Problem>? {
         let given: File<AssetLinksFile>
         var keys: [String: [String]] = [:]
         if !pasted.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             let report = AssetLinksValidator.validate(Array(pasted.utf8))
             given = File(document: report.file, findings: report.findings, source: "the pasted assetlinks.json")
-        } else if let domainID, let d = try store.domain(id: domainID), d.platforms.watches(.android),
-                  let checkID = d.lastCheckID, let check = try store.check(id: checkID), let sha = check.androidVersionSHA256,
+        } else if let d = registered?.domain, d.platforms.watches(.android), let check = registered?.latest, let sha = check.androidVersionSHA256,
                   let document = try documents.document(VersionKey(.android, sha256: sha), read: { try StoredVersions.androidDocument(sha, in: store) }) {
             // The stored reading's document, as the domain page's Android panel reads it: the bytes are not parsed again.
             given = File(document: document,

@@ -30,10 +30,11 @@ struct TesterHandlers: Sendable {
         m.domains = try testableDomains()
         m.package = c.form["package"] ?? ""
         m.pastedAndroid = c.form["assetlinks"] ?? ""
-        let outcome = try evaluate(url: m.url, pasted: m.pasted, domainID: m.domainID)
+        let registered = try registeredFile(m.domainID)
+        let outcome = try evaluate(url: m.url, pasted: m.pasted, registered: registered)
         // Android is asked only about a whole URL; the Apple side refuses anything else first.
         let android = m.url.hasPrefix("https://") || m.url.hasPrefix("http://")
-            ? try evaluateAndroid(url: m.url, pasted: m.pastedAndroid, package: m.package, domainID: m.domainID) : nil
+            ? try evaluateAndroid(url: m.url, pasted: m.pastedAndroid, package: m.package, registered: registered) : nil
         switch android {
         case .success(let answer)?: m.android = answer
         case .failure(let e)?: m.androidMessage = e.message
@@ -68,6 +69,19 @@ struct TesterHandlers: Sendable {
         var field: String?
     }
 
+    /// A registered domain with its latest check: where both platforms' stored files are found, read
+    /// once for the two answers.
+    struct RegisteredFile {
+        var domain: DomainRecord
+        var latest: CheckRow?
+    }
+
+    /// nil when no domain is chosen or it is not registered (any more).
+    func registeredFile(_ domainID: Int64?) throws -> RegisteredFile? {
+        guard let domainID, let d = try store.domain(id: domainID) else { return nil }
+        return RegisteredFile(domain: d, latest: try d.lastCheckID.flatMap { try store.check(id: $0) })
+    }
+
     /// A file the tester asks, as its platform's core understood it.
     struct File<Document> {
         /// nil when the core cannot read the file.
@@ -90,7 +104,7 @@ struct TesterHandlers: Sendable {
     /// Shared by the page and the API. A pasted file is read here; a registered domain's is its stored
     /// reading's document (`StoredVersions`, as the domain page reads it), so its bytes are never parsed
     /// again, and decoded once for a run of questions (`RecentDocuments`).
-    func evaluate(url: String, pasted: String, domainID: Int64?) throws -> Swift.Result<Result, Problem> {
+    func evaluate(url: String, pasted: String, registered: RegisteredFile?) throws -> Swift.Result<Result, Problem> {
         let db = store
         guard url.hasPrefix("https://") || url.hasPrefix("http://") else {
             return .failure(Problem(message: "Enter a whole URL, starting with https://", field: "url"))
@@ -100,8 +114,9 @@ struct TesterHandlers: Sendable {
         if !pasted.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             let report = AASAValidator.validate(Array(pasted.utf8))
             file = File(document: report.document, findings: report.sortedFindings, source: "the pasted file")
-        } else if let domainID, let d = try db.domain(id: domainID) {
-            guard let checkID = d.lastCheckID, let check = try db.check(id: checkID), let sha = check.originVersionSHA256,
+        } else if let registered {
+            let d = registered.domain
+            guard let check = registered.latest, let sha = check.originVersionSHA256,
                   let document = try documents.document(VersionKey(.apple, sha256: sha), read: { try StoredVersions.appleDocument(sha, in: db) }) else {
                 return .failure(Problem(message: "\(d.displayName) has no stored file yet; paste one or wait for its first check.", field: "domain"))
             }
