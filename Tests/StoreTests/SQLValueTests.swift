@@ -44,7 +44,9 @@ import TextEncoding
         func decode(_ text: String?) throws -> [Int?] { try SQLIntegerArray.decode(sqlText: text, column: "a").elements }
         #expect(try decode("{}") == [])
         #expect(try decode("{7,-2,NULL,32767}") == [7, -2, nil, 32767])
-        for bad in ["7,8", "{1,x}", "{{1,2},{3,4}}", "{1,,2}"] {
+        #expect(try decode("{NULL}") == [nil])
+        #expect(try decode("{9223372036854775807,-9223372036854775808,+3,0}") == [Int.max, Int.min, 3, 0])
+        for bad in ["7,8", "{1,x}", "{{1,2},{3,4}}", "{1,,2}", "{", "}", "{,}", "{1,}", "{-}", "{9223372036854775808}", "{1 }", "{NULLS}", "{1,2"] {
             #expect(throws: DatabaseError.self, "\(bad)") { try decode(bad) }
         }
         #expect(throws: DatabaseError.self) { try decode(nil) }
