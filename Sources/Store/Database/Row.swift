@@ -1,4 +1,5 @@
 import Synchronization
+
 /// One result row, copied out of libpq's result so it can outlive the connection and cross threads.
 /// Decode columns by position or by name into any `SQLDecodable` type, e.g.
 /// `try row.decode("host", as: String.self)` or `let id: Int = try row.decode(0)`.
@@ -54,7 +55,8 @@ public struct Row: Sendable {
 /// A result's columns: their names, what errors call them, and where each name stands. Built once per
 /// result and shared by its rows. A wide result (a domain row has 30 columns; the export reads 10,000
 /// rows per request) finds a name by one hash lookup; a narrow one by comparing its few names, which
-/// costs less than hashing.
+/// costs less than hashing. A row type's properties (`RowDecodable`) are found by the position the
+/// result's first row found for them (`position(ofProperty:)`).
 final class ColumnLayout: Sendable {
     let names: [String]
     /// What decoding errors call each column: `domains.last_verdict` where the server said which
