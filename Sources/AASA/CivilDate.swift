@@ -42,8 +42,9 @@ public enum CivilDate {
         return (Int(days), Int(seconds - days * 86_400))
     }
 
-    /// "2026-11-24T12:00:05Z": whole seconds in UTC, as Foundation's ISO 8601 formatters write it, for
-    /// the CSV export and notification bodies (Foundation's go through ICU: a fifth of the export's CPU).
+    /// "2026-11-24T12:00:05Z": whole seconds in UTC, the fraction cut, as `JSONEncoder`'s `.iso8601`
+    /// writes it (`ISO8601DateFormatter` rounds to milliseconds first), for the JSON and CSV exports and
+    /// notification bodies (Foundation's formatters go through ICU: a fifth of the export's CPU).
     public static func iso8601(_ date: Date) -> String {
         let (days, s) = split(secondsSinceEpoch: Int64(date.timeIntervalSince1970.rounded(.down)))
         let c = civil(daysSinceEpoch: days)

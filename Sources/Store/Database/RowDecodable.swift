@@ -50,14 +50,20 @@ private struct Columns<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// One lookup of the column where the default asks `decodeNil` and then `decode` to find it.
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard row.values[try position(key)] != nil else { return nil }
-        return try decode(type, forKey: key)
+        let index = try position(key)
+        guard row.values[index] != nil else { return nil }
+        return try decode(type, forKey: key, at: index)
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        try decode(type, forKey: key, at: nil)
+    }
+
+    /// `index`: where the column stands, when the caller has found it already.
+    private func decode<T: Decodable>(_ type: T.Type, forKey key: Key, at index: Int?) throws -> T {
         // Most properties are columns of an SQLDecodable type: asked first, so they cost one cast.
         if let coded = T.self as? any SQLDecodable.Type {
-            guard let value = try row.decode(try position(key), as: coded) as? T else {
+            guard let value = try row.decode(try index ?? position(key), as: coded) as? T else {
                 throw DatabaseError.decoding(column: Self.column(key), message: "did not decode as \(T.self)")
             }
             return value
