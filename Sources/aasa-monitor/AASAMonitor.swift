@@ -4,7 +4,7 @@ import ArgumentParser
 struct AASAMonitor: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "aasa-monitor",
-        abstract: "Watch apple-app-site-association files: crawl, validate, alert, and show it all on a dashboard.",
+        abstract: "Watch Apple's apple-app-site-association and Android's assetlinks.json files for your domains and apps: crawl, validate, alert, and show it all on a dashboard.",
         version: "0.1.0",
         subcommands: [
             // Each subcommand lives in Commands/<Name>.swift.

@@ -172,7 +172,7 @@ enum OpenAPIDocument {
         {
           "openapi": "3.0.3",
           "info": {"title": "aasa-monitor API", "version": "1.1.0",
-                   "description": "Watch apple-app-site-association files. Authenticate with Authorization: Bearer TOKEN (aasa-monitor token create NAME). Errors are {\"error\": {\"message\": string, \"field\": string|null}}. A domain is addressed by its id or its host, an app by its id or its name. 400: the request does not fit this document (a query parameter given twice included); 422: it fits, and a rule no schema can state refuses it."},
+                   "description": "Watch Apple's apple-app-site-association and Android's assetlinks.json files of your domains and apps. Authenticate with Authorization: Bearer TOKEN (aasa-monitor token create NAME). Errors are {\"error\": {\"message\": string, \"field\": string|null}}. A domain is addressed by its id or its host, an app by its id or its name. 400: the request does not fit this document (a query parameter given twice included); 422: it fits, and a rule no schema can state refuses it."},
           "servers": [{"url": "/api/v1"}],
           "security": [{"bearer": []}],
           "components": {

@@ -65,7 +65,7 @@ public enum Layout {
         return """
             </header>
             <main>\(flashHTML)\(body)</main>
-            <footer class="foot muted">aasa-monitor watches apple-app-site-association files. \
+            <footer class="foot muted">aasa-monitor watches Apple's apple-app-site-association and Android's assetlinks.json files. \
             <a href="/api/v1/openapi.json">API</a> · <a href="/metrics">Metrics</a></footer>
             </body></html>
             """

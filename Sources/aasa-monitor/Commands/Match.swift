@@ -11,7 +11,7 @@ extension AASAMonitor {
     /// not a usable JSON object; 64 bad usage. `--batch` exits 0 whatever the lines say.
     struct Match: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show which app a URL opens under an apple-app-site-association file, and why.",
+            abstract: "Show which app a URL opens under an apple-app-site-association or assetlinks.json file, and why.",
             discussion: """
                 With --app, the decision for that app (match, exclude or no_match); without, every app the file \
                 lists, in the order the system prefers them. --batch reads JSON lines \
