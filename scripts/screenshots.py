@@ -3,8 +3,10 @@
 
     scripts/screenshots.py BASE_URL EMAIL PASSWORD [OUT_DIR]
 
-Logs in through the form like a person, then saves one PNG per page in OUT_DIR (artifacts/screenshots).
-Needs Debian's chromium and chromium-driver (scripts/bootstrap --test)."""
+Logs in through the form like a person, then saves one PNG per page and size in OUT_DIR
+(artifacts/screenshots): NAME.png on a 1366x900 desktop, NAME-phone.png on a 390x844 phone (Chromium's
+mobile emulation, pixel ratio 2). Env: SIZES (desktop,phone), DOMAIN and APP (the id or name of the
+domain and the app to show; default 1). Needs Debian's chromium and chromium-driver (scripts/bootstrap --test)."""
 import base64, json, os, socket, subprocess, sys, time, urllib.request
 
 base, email, password = sys.argv[1:4]
@@ -31,29 +33,38 @@ try:
         except Exception:
             if time.time() > deadline: raise
             time.sleep(0.2)
-    args = ["--headless=new", "--disable-gpu", "--window-size=1280,1000", "--hide-scrollbars"]
-    if os.geteuid() == 0: args.append("--no-sandbox")
-    sid = call("POST", "/session", {"capabilities": {"alwaysMatch": {"goog:chromeOptions": {"args": args}}}})["sessionId"]
-    def go(url): call("POST", f"/session/{sid}/url", {"url": base + url})
-    def find(css): return list(call("POST", f"/session/{sid}/element", {"using": "css selector", "value": css}).values())[0]
-    def type_(css, text): call("POST", f"/session/{sid}/element/{find(css)}/value", {"text": text})
-    def click(css): call("POST", f"/session/{sid}/element/{find(css)}/click", {})
-    def shot(name):
-        png = base64.b64decode(call("GET", f"/session/{sid}/screenshot"))
-        open(os.path.join(out, name + ".png"), "wb").write(png)
-        print("saved", os.path.join(out, name + ".png"))
-    go("/login"); shot("login")
-    type_("#email", email); type_("#password", password); click("button[type=submit]")
+    sizes = {"desktop": ("", {"args": ["--window-size=1366,900"]}),
+             "phone": ("-phone", {"args": ["--window-size=390,844"],
+                                  "mobileEmulation": {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 2}}})}
+    domain, app = os.environ.get("DOMAIN", "1"), os.environ.get("APP", "1")
     pages = [("overview", "/"), ("overview-failing", "/?state=failing"), ("register", "/domains/new"),
-             ("domain", "/domains/1"), ("tester", "/tester"), ("alerts", "/alerts"), ("settings", "/settings")]
-    for name, url in pages:
-        go(url); shot(name)
-    # The domain page is long: a full-height capture too.
-    go("/domains/1")
-    height = call("POST", f"/session/{sid}/execute/sync", {"script": "return document.body.scrollHeight", "args": []})
-    call("POST", f"/session/{sid}/window/rect", {"width": 1280, "height": min(int(height) + 40, 6000)})
-    shot("domain-full")
-    call("DELETE", f"/session/{sid}")
+             ("domain", f"/domains/{domain}"), ("apps", "/apps"), ("app", f"/apps/{app}"), ("app-new", "/apps/new"),
+             ("tester", "/tester"), ("alerts", "/alerts"), ("settings", "/settings")]
+    for size in os.environ.get("SIZES", "desktop,phone").split(","):
+        suffix, options = sizes[size]
+        args = ["--headless=new", "--disable-gpu", "--hide-scrollbars"] + options["args"]
+        if os.geteuid() == 0: args.append("--no-sandbox")
+        chrome = dict(options, args=args)
+        sid = call("POST", "/session", {"capabilities": {"alwaysMatch": {"goog:chromeOptions": chrome}}})["sessionId"]
+        def go(url): call("POST", f"/session/{sid}/url", {"url": base + url})
+        def find(css): return list(call("POST", f"/session/{sid}/element", {"using": "css selector", "value": css}).values())[0]
+        def type_(css, text): call("POST", f"/session/{sid}/element/{find(css)}/value", {"text": text})
+        def click(css): call("POST", f"/session/{sid}/element/{find(css)}/click", {})
+        def shot(name):
+            path = os.path.join(out, name + suffix + ".png")
+            open(path, "wb").write(base64.b64decode(call("GET", f"/session/{sid}/screenshot")))
+            print("saved", path)
+        go("/login"); shot("login")
+        type_("#email", email); type_("#password", password); click("button[type=submit]")
+        for name, url in pages:
+            go(url); shot(name)
+        if size == "desktop":
+            # The domain page is long: a full-height capture too.
+            go(f"/domains/{domain}")
+            height = call("POST", f"/session/{sid}/execute/sync", {"script": "return document.body.scrollHeight", "args": []})
+            call("POST", f"/session/{sid}/window/rect", {"width": 1366, "height": min(int(height) + 40, 6000)})
+            shot("domain-full")
+        call("DELETE", f"/session/{sid}")
 finally:
     driver.terminate()
     driver.wait()

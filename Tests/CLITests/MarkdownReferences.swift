@@ -115,9 +115,9 @@ struct MarkdownReferences {
     }
 
     static func links(in prose: String, line: Int) -> [Link] {
-        let pattern = /\]\(([^)\s]+)\)/
-        return prose.matches(of: pattern).compactMap { match in
-            let target = String(match.1)
+        let markdown = prose.matches(of: /\]\(([^)\s]+)\)/).map { String($0.1) }
+        let html = prose.matches(of: /(?:src|href)="([^"]+)"/).map { String($0.1) }
+        return (markdown + html).compactMap { target in
             if target.contains("://") || target.hasPrefix("mailto:") { return nil }
             let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
             let path = String(parts[0])
