@@ -55,6 +55,19 @@ import Vocabulary
                 "a CDN without a file for a site without one says nothing new")
     }
 
+    /// A redirecting origin whose CDN copy devices read (`redirect-followed`): that copy is the file,
+    /// asked on every check, so the day the CDN stops following is seen on that check.
+    @Test func theCDNCopyOfAFollowedRedirectIsAskedEveryCheck() {
+        let recent = LastAsked(appleCDN: now, comparisons: now)
+        var followed = lastApple(cdn: CDNSummary(served: true))
+        followed.apple?.versionSHA256 = nil
+        followed.apple?.findings = [Finding(code: "redirect-followed", severity: .warning, message: "m")]
+        #expect(SecondaryCadence().applePlan(last: followed, asked: recent, now: now, sha256: sha).copyDue)
+        followed.apple?.findings = [Finding(code: "redirect-not-allowed", severity: .error, message: "m")]
+        #expect(!SecondaryCadence().applePlan(last: followed, asked: recent, now: now, sha256: sha).copyDue,
+                "a redirect nobody follows waits for the CDN's cadence")
+    }
+
     @Test func theAnswerMovesWithTheFileOrTheStatus() {
         let plan = SecondaryCadence().applePlan(last: lastApple(), asked: LastAsked(appleCDN: now, comparisons: now), now: now, sha256: sha)
         #expect(plan.sameAsLast(served(file)))
