@@ -173,6 +173,26 @@ import Vocabulary
         }
     }
 
+    /// An apex that redirects to www, whose file Apple's CDN fetched through the redirect: the check
+    /// judges the CDN's copy (the app is found, the redirect is a warning), and asks the CDN on every
+    /// check, so the verdict does not fall back to "no file" on checks that would skip the CDN.
+    @Test func aRedirectTheCDNFollowedIsAWarningOnEveryCheck() async throws {
+        try await withFullPipeline { fleet, database, pipeline in
+            let host = fleet.host("redirectcdn")
+            _ = try database.importDomain(host: host, displayName: host, wildcard: false, appIDs: [(.applinks, FleetFiles.appID)],
+                                          platforms: .apple)
+            for turn in 1...3 {
+                let (requests, results) = try await round(fleet, pipeline)
+                let apple = try #require(results.first?.1.step.check.apple, "round \(turn)")
+                #expect(apple.verdict == .warn, "round \(turn): \(apple.findings.map(\.code))")
+                #expect(apple.findings.contains { $0.code == "redirect-followed" && $0.severity == .warning })
+                #expect(!apple.findings.contains { $0.code == "redirect-not-allowed" })
+                #expect(apple.expectations.missingAppIDs.isEmpty && apple.documentParsed, "round \(turn): the CDN's copy lists the app")
+                #expect(requests.contains { $0.host == "cdn.fleet.test" && $0.uri == "/a/v1/\(host)" }, "round \(turn): \(requests)")
+            }
+        }
+    }
+
     @Test func aSettledGoogleThatStartsReportingAnErrorIsSeenWhenItsCadenceComesRound() async throws {
         try await withFullPipeline { fleet, database, pipeline in
             let host = fleet.host("al-changing")
