@@ -193,6 +193,38 @@ import Vocabulary
         }
     }
 
+    /// A domain every Apple link of which names an alternate mode is checked as those devices read
+    /// it: directly, following its https redirect (a warning; the developer link, which ignores the
+    /// CDN, warns); a domain an ordinary link claims keeps the CDN's route, where the redirect fails.
+    @Test func aModeDomainFollowsItsRedirectAsItsDevicesDo() async throws {
+        try await withFullPipeline { fleet, database, pipeline in
+            func key(_ label: String) -> AppDomainKey { AppDomainKey(host: fleet.host(label), displayName: fleet.host(label), wildcard: false) }
+            guard case .created = try database.createApp(AppDraft(
+                name: "Fleet", appleAppIDs: [FleetFiles.appID],
+                links: [AppLinkDraft(domain: key("redirect302"), platform: .apple, service: .applinks, developerMode: true),
+                        AppLinkDraft(domain: key("redirect301"), platform: .apple, service: .applinks)]), intervalSeconds: 3600) else {
+                Issue.record("app not created")
+                return
+            }
+            let (requests, results) = try await round(fleet, pipeline)
+            let byHost = Dictionary(uniqueKeysWithValues: results.map { ($0.0.host, $0) })
+            let (directDomain, direct) = try #require(byHost[fleet.host("redirect302")])
+            #expect(directDomain.directRoute)
+            let directApple = try #require(direct.step.check.apple)
+            #expect(directApple.findings.contains { $0.code == "redirect-followed" && $0.severity == .warning }, "\(directApple.findings.map(\.code))")
+            #expect(!directApple.findings.contains { $0.code == "redirect-not-allowed" })
+            #expect(directApple.expectations.missingAppIDs.isEmpty && directApple.versionSHA256 == SHA256.hex(FleetFiles.good))
+            #expect(requests.contains { $0.host == "good.fleet.test" && $0.userAgent == "AASA-Bot/1.0.0" }, "the redirect's target was fetched")
+            let link = AppLinkVerdict.evaluate(findings: directApple.findings, expectations: directApple.expectations, service: .applinks,
+                                               appIDs: [FleetFiles.appID], developerMode: true)
+            #expect(link.verdict == .warn, "\(String(describing: link.reason))")
+
+            let (cdnDomain, viaCDN) = try #require(byHost[fleet.host("redirect301")])
+            #expect(!cdnDomain.directRoute)
+            #expect(viaCDN.step.check.apple?.findings.contains { $0.code == "redirect-not-allowed" && $0.severity == .error } == true)
+        }
+    }
+
     @Test func aSettledGoogleThatStartsReportingAnErrorIsSeenWhenItsCadenceComesRound() async throws {
         try await withFullPipeline { fleet, database, pipeline in
             let host = fleet.host("al-changing")
