@@ -141,7 +141,7 @@ public enum CheckEvaluation {
         let copy: TransportFacts
         /// The URLs `Apple-From` lists, in its order.
         let from: [String]
-        /// The `.well-known` URL and what it answered.
+        /// The `.well-known` URL, and the 3xx it answered.
         let origin: String
         let status: Int
 
