@@ -16,17 +16,23 @@ public enum CheckEvaluation {
         let wellKnownWorks = serves(wellKnown)
         let rootWorks = root.map(serves) ?? false
         let device: TransportFacts? = wellKnownWorks ? wellKnown : (rootWorks ? root : nil)
+        // Neither location serves, `.well-known` redirects, and Apple's CDN serves a copy it fetched
+        // through that redirect: devices read the CDN's copy, so the redirect works for now.
+        let followed = device == nil ? CDNFollowedRedirect(wellKnown: wellKnown, cdn: cdn) : nil
 
         if let device {
             findings += TransportValidator.findings(for: device)
+        } else if let followed {
+            findings += TransportValidator.findings(for: wellKnown).filter { $0.code != FindingDefinition.redirectNotAllowed.code }
+            findings.append(followed.finding)
         } else {
             // Neither location serves a file: what went wrong at `.well-known` is what to fix.
             findings += TransportValidator.findings(for: wellKnown)
         }
 
         var origin: DocumentSnapshot?
-        if let device {
-            let snapshot = DocumentSnapshot(facts: device)
+        if let copy = device ?? followed?.copy {
+            let snapshot = DocumentSnapshot(facts: copy)
             origin = snapshot
             findings += snapshot.findings
         }
@@ -45,7 +51,8 @@ public enum CheckEvaluation {
             }
         }
 
-        if let cdn {
+        // The CDN's copy is the file here when it followed the redirect: nothing to compare it with.
+        if let cdn, followed == nil {
             findings += cdnFindings(cdn, origin: origin)
         }
 
@@ -57,7 +64,7 @@ public enum CheckEvaluation {
         findings = deduplicated(findings).sorted { $0.severity.rank < $1.severity.rank }
         let couldNotCheck = device == nil && wellKnown.status == nil && (root?.status == nil)
             && (wellKnown.failure.map { unreachableKinds.contains($0.kind) } ?? false)
-        return CheckReport(deviceLocation: device?.location, document: origin?.document, findings: findings,
+        return CheckReport(deviceLocation: device?.location ?? followed.map { _ in .cdn }, document: origin?.document, findings: findings,
                            verdict: Verdict(findings: findings), couldNotCheck: couldNotCheck)
     }
 
@@ -123,6 +130,44 @@ public enum CheckEvaluation {
                 hint: "Make sure Apple's fetcher gets the file you test with.")]
         }
         return []
+    }
+
+    /// Apple's CDN serving a file it fetched through the origin's redirect: `.well-known` answers a
+    /// 3xx, the CDN answers 200 without a failure reason, and its `Apple-From` lists the `.well-known`
+    /// URL and at least one more (the CDN has been seen to follow a same-site redirect, apex → www,
+    /// and name both URLs, comma-separated). Only the CDN's answer proves it: it is not assumed.
+    struct CDNFollowedRedirect {
+        /// The CDN's answer, which is the file devices read.
+        let copy: TransportFacts
+        /// The URLs `Apple-From` lists, in its order.
+        let from: [String]
+        /// The `.well-known` URL, and the 3xx it answered.
+        let origin: String
+        let status: Int
+
+        init?(wellKnown: TransportFacts, cdn: TransportFacts?) {
+            guard wellKnown.failure == nil, let status = wellKnown.status, (300...399).contains(status),
+                  let cdn, CheckEvaluation.serves(cdn), cdn.header("apple-failure-reason") == nil,
+                  let header = cdn.header("apple-from") else { return nil }
+            let from = Self.urls(header)
+            guard from.count >= 2, from.contains(where: { $0.lowercased() == wellKnown.url.lowercased() }) else { return nil }
+            self.copy = cdn
+            self.from = from
+            self.origin = wellKnown.url
+            self.status = status
+        }
+
+        /// `Apple-From`'s URLs: comma-separated, spaces around them dropped.
+        static func urls(_ header: String) -> [String] {
+            // A URL holds no space or tab, so dropping them trims each one.
+            header.split(separator: ",").map { $0.filter { $0 != " " && $0 != "\t" } }.filter { !$0.isEmpty }
+        }
+
+        var finding: Finding {
+            FindingDefinition.redirectFollowed.finding(at: nil,
+                "\(origin) answers \(status). Apple documents redirects as unsupported; Apple's CDN currently follows this one — Apple-From lists both URLs (\(from.joined(separator: ", "))) — so devices get the file, for as long as the CDN keeps doing so.",
+                hint: "Serve the file directly at \(origin) with status 200 (exclude it from apex→www and http→https redirects).")
+        }
     }
 
     /// One finding per code: the same problem seen by two rules (or at two locations) is reported once.

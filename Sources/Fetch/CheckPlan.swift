@@ -1,3 +1,4 @@
+import AASA
 import Vocabulary
 
 /// Which of a check's secondary requests to make. The primary fetch (Apple's `.well-known` as
@@ -33,15 +34,20 @@ public struct PlatformPlan: Sendable {
     /// answer means the stored file is current; the check then asks nothing else (the fetcher marks it
     /// `notModified` and the caller keeps the last result). Nil: an unconditional fetch.
     public var ifNoneMatch: String?
+    /// How devices get Apple's file: through the CDN (a redirect is reported, never followed), or
+    /// directly (`?mode=`: an https redirect is followed as the device follows it, each hop's host
+    /// resolved, judged and pinned like the first). Android's checks ignore it.
+    public var appleRoute: AppleRoute = .cdn
 
     public init(copyDue: Bool, comparisonsDue: Bool, sameAsLast: @escaping @Sendable (TransportFacts) -> Bool,
-                carried: [Finding], certificateDue: Bool = true, ifNoneMatch: String? = nil) {
+                carried: [Finding], certificateDue: Bool = true, ifNoneMatch: String? = nil, appleRoute: AppleRoute = .cdn) {
         self.copyDue = copyDue
         self.comparisonsDue = comparisonsDue
         self.sameAsLast = sameAsLast
         self.carried = carried
         self.certificateDue = certificateDue
         self.ifNoneMatch = ifNoneMatch
+        self.appleRoute = appleRoute
     }
 
     /// This plan without its conditional header when `condition` holds.
@@ -58,6 +64,10 @@ public struct PlatformPlan: Sendable {
 
     /// Every request on every check (no history to lean on).
     public static let everything = PlatformPlan(copyDue: true, comparisonsDue: true, sameAsLast: { _ in false }, carried: [])
+
+    /// `everything`, on the device's direct route (an entitlement's `?mode=`).
+    public static let everythingDirect = PlatformPlan(copyDue: true, comparisonsDue: true, sameAsLast: { _ in false }, carried: [],
+                                                      appleRoute: .direct)
 
     /// Whether a comparison made now could say something the primary answer does not: the
     /// platform's fetcher got an answer a firewall or bot filter gives (401, 403, 429, a 5xx, a

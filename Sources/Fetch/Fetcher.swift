@@ -3,8 +3,9 @@ import Foundation
 import Outbound
 import Vocabulary
 
-/// Fetches association files the way Apple's CDN does — HTTPS only, no redirects, capped bodies —
-/// under the outbound policy, with every transfer on one curl multi loop.
+/// Fetches association files the way Apple's CDN does — HTTPS only, no redirects (but on a device's
+/// direct route, `PlatformPlan.appleRoute`), capped bodies — under the outbound policy, with every
+/// transfer on one curl multi loop.
 ///
 /// Never throws for a domain's problems: they come back as `TransportFacts.failure` and findings.
 public final class Fetcher: Sendable {
@@ -51,7 +52,8 @@ public final class Fetcher: Sendable {
         let started = Date()
         // The CDN's copy is compared with the origin's file, and the comparisons with its answer: when
         // either is asked now, the file itself is needed.
-        let plan = plan.unconditional(if: (configuration.checkCDN && plan.copyDue)
+        // The direct route's redirects lead to another file than the stored one's ETag names.
+        let plan = plan.unconditional(if: (configuration.checkCDN && plan.copyDue) || plan.appleRoute == .direct
             || (plan.comparisonsDue && (configuration.compareUserAgents || configuration.rootLocation == .always)))
         async let cdnFacts: TransportFacts? = configuration.checkCDN && plan.copyDue ? fetchCDN(for: host) : nil
         let pin = if let pinned { pinned } else { await pin(host.ascii) }
@@ -82,6 +84,9 @@ public final class Fetcher: Sendable {
             wellKnown = await transfer(.wellKnown, url: wellKnownURL, host: host.ascii, target: target,
                                        userAgent: configuration.appleUserAgent, freshConnection: plan.certificateDue,
                                        ifNoneMatch: plan.ifNoneMatch)
+            if plan.appleRoute == .direct {
+                wellKnown = await followingRedirects(from: wellKnown, userAgent: configuration.appleUserAgent)
+            }
             root = await rootFacts
             plain = await plainFacts
             compared = compareNow || plan.comparesAfter(wellKnown)
@@ -95,6 +100,10 @@ public final class Fetcher: Sendable {
                     : nil
                 root = await rootLater
                 plain = await plainLater
+            }
+            // The browser's repeat takes the same route, so the comparison sees the same file.
+            if plan.appleRoute == .direct, let repeated = plain {
+                plain = await followingRedirects(from: repeated, userAgent: configuration.plainUserAgent)
             }
             // Whatever the plan: when `.well-known` serves nothing, the root location decides where a device reads.
             if root == nil, !plan.notModified(wellKnown), !CheckEvaluation.serves(wellKnown) {
@@ -155,6 +164,35 @@ public final class Fetcher: Sendable {
             return await transfer(location, url: url, host: host.ascii, target: target,
                                   userAgent: userAgent ?? configuration.appleUserAgent)
         }
+    }
+
+    /// The device's direct route: follows `first`'s https redirects as the device does (`DirectRoute`),
+    /// each target's host resolved, judged by the outbound policy and pinned like the first host (a
+    /// redirect to a private address is refused as one), up to `DirectRoute.maxRedirects`. The answer
+    /// is the last hop's, with the redirects taken in `followedRedirects`.
+    func followingRedirects(from first: TransportFacts, userAgent: String) async -> TransportFacts {
+        var facts = first
+        var hops: [FollowedRedirect] = []
+        while let next = DirectRoute.nextURL(after: facts), let status = facts.status {
+            hops.append(FollowedRedirect(url: facts.url, status: status, location: next))
+            let target: OutboundURL
+            do {
+                target = try OutboundURL(next)
+            } catch {
+                facts = TransportFacts(location: first.location, url: next, failure: FetchFailure(kind: .other, message: error.description))
+                facts.followedRedirects = hops
+                break
+            }
+            switch await pin(target.host, port: target.port) {
+            case .failure(let failure, _):
+                facts = TransportFacts(location: first.location, url: target.url, failure: failure)
+            case .success(let pinned):
+                facts = await transfer(first.location, url: target.url, host: target.host, port: target.port, target: pinned,
+                                       userAgent: userAgent, freshConnection: true)
+            }
+            facts.followedRedirects = hops
+        }
+        return facts
     }
 
     private func fetchCDN(for host: HostName) async -> TransportFacts {

@@ -25,8 +25,12 @@ public struct TransportFacts: Hashable, Sendable, Codable {
     public var bodyTruncated: Bool
     public var tls: TLSFacts?
     public var failure: FetchFailure?
-    /// Where a 3xx pointed (never followed: Apple follows no redirect, so the target is only reported).
+    /// Where a 3xx pointed. Reported, not followed, on the route through Apple's CDN; on a device's
+    /// direct route (an entitlement's `?mode=`) an https redirect is followed (`followedRedirects`).
     public var redirectTarget: String?
+    /// The redirects followed to reach this answer, first one first, when the fetch took the device's
+    /// direct route: `url` is then where they led. Nil (or empty) for a fetch that followed none.
+    public var followedRedirects: [FollowedRedirect]?
     /// The address the connection went to (the one the outbound policy checked and pinned).
     public var ipAddress: String?
     /// How long each phase took; nil when nothing was attempted (e.g. the address was refused).
@@ -91,6 +95,7 @@ extension TransportFacts {
         try container.encodeIfPresent(tls, forKey: .tls)
         try container.encodeIfPresent(failure, forKey: .failure)
         try container.encodeIfPresent(redirectTarget, forKey: .redirectTarget)
+        try container.encodeIfPresent(followedRedirects, forKey: .followedRedirects)
         try container.encodeIfPresent(ipAddress, forKey: .ipAddress)
         try container.encodeIfPresent(timings, forKey: .timings)
         try container.encodeIfPresent(userAgent, forKey: .userAgent)
@@ -107,6 +112,19 @@ extension TransportFacts {
                 try binary.encode(Data(body).base64EncodedString(), forKey: .bodyBase64)
             }
         }
+    }
+}
+
+/// One redirect a fetch followed: the URL asked, the 3xx it answered, and where it pointed.
+public struct FollowedRedirect: Hashable, Sendable, Codable {
+    public var url: String
+    public var status: Int
+    public var location: String
+
+    public init(url: String, status: Int, location: String) {
+        self.url = url
+        self.status = status
+        self.location = location
     }
 }
 

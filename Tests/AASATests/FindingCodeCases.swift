@@ -68,6 +68,9 @@ extension FindingCodeCase {
         transport("not-https", served(url: "http://example.com/.well-known/apple-app-site-association")),
         transport("tls-untrusted", served(tls: TLSFacts(trusted: false, failureReason: "self-signed certificate"))),
         transport("redirect-not-allowed", served(status: 301, headers: ["location": "https://www.example.com/.well-known/apple-app-site-association"])),
+        evaluation("redirect-followed", wellKnown: served(status: 308, headers: ["location": "https://www.example.com/.well-known/apple-app-site-association"]),
+                   cdn: served(.cdn, url: "https://app-site-association.cdn-apple.com/a/v1/example.com",
+                               headers: ["apple-from": wellKnownURL + ", https://www.example.com/.well-known/apple-app-site-association"])),
         transport("http-status", served(status: 404)),
         transport("content-type-not-json", served(headers: ["content-type": "text/html"])),
         transport("cdn-failure", served(.cdn, url: "https://app-site-association.cdn-apple.com/a/v1/example.com", status: 404,
@@ -86,7 +89,6 @@ extension FindingCodeCase {
 
     static let byteCases: [FindingCodeCase] = [
         bytes("size-over-128k", at: nil) { padded(to: 131_073) },
-        bytes("size-near-128k", at: nil) { padded(to: 128_001) },
         bytes("utf8-bom", at: "") { [0xEF, 0xBB, 0xBF] + Array(#"{"webcredentials": {"apps": ["\#(app)"]}}"#.utf8) },
         bytes("signed-file-deprecated", at: "") { try FixtureFile.bytes("signed-smime.der") },
         bytes("signed-content-unreadable", at: "") { try FixtureFile.bytes("signed-detached.der") },

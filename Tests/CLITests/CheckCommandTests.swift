@@ -74,6 +74,31 @@ import Testing
         }
     }
 
+    /// Redirects as devices meet them: `--mode` takes a device's direct route (an https redirect is
+    /// followed, a warning, the CDN not asked); through the CDN, a redirect its copy followed is a warning.
+    @Test func redirectsFollowTheDevicesRoute() async throws {
+        try await TestTLSFleet.with { fleet in
+            let direct = try Self.run(["check", fleet.host("redirect301"), "--platform", "apple", "--mode", "developer"] + Self.flags(fleet))
+            #expect(direct.status == 1, "\(direct.stdout)\(direct.stderr)")
+            #expect(direct.stdout.contains("warning     redirect-followed"), "\(direct.stdout)")
+            #expect(direct.stdout.contains("  well-known: https://good.fleet.test/.well-known/apple-app-site-association\n"
+                + "    followed: https://redirect301.fleet.test/.well-known/apple-app-site-association answered HTTP 301 → https://good.fleet.test/.well-known/apple-app-site-association\n"))
+            #expect(!direct.stdout.contains("cdn:"), "devices in an alternate mode do not read the CDN")
+
+            let http = try Self.run(["check", fleet.host("redirecthttp"), "--platform", "apple", "--mode", "developer+managed"] + Self.flags(fleet))
+            #expect(http.status == 2 && http.stdout.contains("error       redirect-not-allowed"), "\(http.stdout)")
+
+            let followed = try Self.run(["check", fleet.host("redirectcdn"), "--platform", "apple"] + Self.flags(fleet))
+            #expect(followed.status == 1, "\(followed.stdout)\(followed.stderr)")
+            #expect(followed.stdout.hasPrefix("redirectcdn.fleet.test: WARN — devices read Apple's CDN copy, which it fetched through the origin's redirect\n"),
+                    "\(followed.stdout)")
+            #expect(followed.stdout.contains("Apple's CDN currently follows this one — Apple-From lists both URLs"))
+
+            let refused = try Self.run(["check", fleet.host("good"), "--platform", "android", "--mode", "developer"] + Self.flags(fleet))
+            #expect(refused.status == 64 && refused.stderr.contains("--mode is an Apple entitlement's"))
+        }
+    }
+
     @Test func jsonReportAndEnvironment() async throws {
         try await TestTLSFleet.with { fleet in
             // The same settings through the environment, as a service unit would set them.

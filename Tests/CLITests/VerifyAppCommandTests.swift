@@ -117,6 +117,25 @@ import Testing
         }
     }
 
+    /// A host only alternate-mode entries name is read directly, as those devices do: its https
+    /// redirect is followed (a warning); a host an ordinary entry names keeps the CDN's route.
+    @Test func anAlternateModeHostFollowsItsRedirect() async throws {
+        try await TestTLSFleet.with { fleet in
+            try await Self.withScratch { scratch in
+                let outcome = try Self.verify(["applinks:redirect302.fleet.test?mode=developer", "webcredentials:redirect301.fleet.test"],
+                                              ["--app-id", Self.app, "--json"], fleet: fleet, in: scratch)
+                let json = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
+                let cases = json?["cases"] as? [[String: Any]] ?? []
+                let statuses = Dictionary(uniqueKeysWithValues: cases.compactMap { c in
+                    (c["name"] as? String).map { ($0, c["exit_status"] as? Int ?? -1) }
+                })
+                #expect(statuses == ["applinks:redirect302.fleet.test?mode=developer": 1, "webcredentials:redirect301.fleet.test": 2],
+                        "\(outcome.stdout)\(outcome.stderr)")
+                #expect(outcome.stdout.contains("redirect-followed"))
+            }
+        }
+    }
+
     /// `verify-app --json` is read by release pipelines: its bytes are pinned (nothing in it differs run to run).
     @Test func jsonOutputIsPinnedByteForByte() async throws {
         try await TestTLSFleet.with { fleet in

@@ -1,5 +1,6 @@
 import AASA
-import Fetch
+@testable import Fetch
+import Outbound
 import Foundation
 import TestSupport
 import Testing
@@ -19,6 +20,10 @@ import Vocabulary
         "redirect307": ["redirect-not-allowed", "cdn-failure"],
         "redirect308": ["redirect-not-allowed", "cdn-failure"],
         "redirecthttp": ["redirect-not-allowed", "cdn-failure"],
+        "redirectloop": ["redirect-not-allowed", "cdn-failure"],
+        // Apple's CDN followed the apex's redirect to www and names both URLs: devices get its copy.
+        "redirectcdn": ["redirect-followed"],
+        "www-redirectcdn": [],
         "notfound": ["http-status", "cdn-failure"],
         "apple403": ["http-status", "cdn-failure", "user-agent-differs"],
         "spa": ["content-type-not-json", "invalid-json", "cdn-failure"],
@@ -67,7 +72,12 @@ import Vocabulary
                 let check = try #require(checks[label], "no result for \(label)")
                 // The document's own findings are the validator's business (tested in AASATests);
                 // here: exactly the transport and evaluation codes, plus whatever the validator says.
-                let used = check.report.deviceLocation == .root ? check.root : check.report.deviceLocation == nil ? nil : check.wellKnown
+                let used = switch check.report.deviceLocation {
+                case .root?: check.root
+                case .cdn?: check.cdn
+                case .wellKnown?: check.wellKnown
+                case nil: nil as TransportFacts?
+                }
                 let documentCodes = used.map { Set(AASAValidator.validate($0.body).findings.map(\.code)) } ?? []
                 #expect(Set(check.report.codes) == codes.union(documentCodes),
                         "\(label): \(check.report.findings.map { "\($0.code): \($0.message)" })")
@@ -109,6 +119,19 @@ import Vocabulary
         }
         #expect(checks["redirecthttp"]?.wellKnown.redirectTarget == "http://good.fleet.test/.well-known/apple-app-site-association")
 
+        // Through the CDN the words say what devices get: nothing through a redirect, unless the CDN
+        // followed it, which only its Apple-From shows.
+        let redirect = try #require(checks["redirect301"]?.report.findings.first { $0.code == "redirect-not-allowed" })
+        #expect(redirect.message.contains("Apple documents redirects as unsupported, and devices get no file through this one"), "\(redirect.message)")
+        #expect(checks["redirecthttp"]?.report.findings.first { $0.code == "redirect-not-allowed" }?.message
+                    .contains("follows no redirect to plain HTTP") == true)
+        let followed = try #require(checks["redirectcdn"])
+        #expect(followed.wellKnown.status == 308 && followed.report.deviceLocation == .cdn && followed.report.verdict == .warn)
+        #expect(followed.report.document?.applinks != nil, "the CDN's copy is the file devices read")
+        let note = try #require(followed.report.findings.first { $0.code == "redirect-followed" })
+        #expect(note.severity == .warning)
+        #expect(note.message.contains("Apple documents redirects as unsupported; Apple's CDN currently follows this one — Apple-From lists both URLs (https://redirectcdn.fleet.test/.well-known/apple-app-site-association, https://www-redirectcdn.fleet.test/.well-known/apple-app-site-association)"), "\(note.message)")
+
         let apple403 = try #require(checks["apple403"])
         #expect(apple403.wellKnown.status == 403 && apple403.plainUserAgent?.status == 200)
         #expect(apple403.report.findings.first { $0.code == "user-agent-differs" }?.severity == .error)
@@ -139,6 +162,73 @@ import Vocabulary
 
         let stale = try #require(checks["stale"])
         #expect(stale.report.findings.first { $0.code == "cdn-stale" }?.message.contains("1 h 30 min old") == true)
+    }
+}
+
+/// The device's direct route (an entitlement's `?mode=`): the fetcher follows an https redirect as
+/// the device does, each hop pinned and judged, and the finding is a warning with its own words.
+@Suite(.serialized) struct DirectRouteFleetTests {
+    @Test func anHTTPSRedirectIsFollowedAndReportedAsAWarning() async throws {
+        try await TestTLSFleet.with { fleet in
+            // As `check --mode` runs it: devices in an alternate mode do not read Apple's CDN.
+            var configuration = try FetchConfiguration.fleet(fleet)
+            configuration.checkCDN = false
+            let fetcher = try Fetcher(configuration)
+            defer { fetcher.shutdown() }
+            let good = "https://good.fleet.test/.well-known/apple-app-site-association"
+            for code in [301, 302, 307, 308] {
+                let check = await fetcher.check(try HostName(fleet.host("redirect\(code)")), plan: .everythingDirect)
+                let from = "https://redirect\(code).fleet.test/.well-known/apple-app-site-association"
+                #expect(check.wellKnown.status == 200 && check.wellKnown.url == good && check.wellKnown.body == FleetFiles.good)
+                #expect(check.wellKnown.followedRedirects == [FollowedRedirect(url: from, status: code, location: good)])
+                #expect(check.wellKnown.tls?.trusted == true)
+                #expect(check.report.deviceLocation == .wellKnown && check.report.verdict == .warn)
+                // Besides the good file's own infos, only the redirect's word.
+                #expect(check.report.findings.filter { $0.severity != .info }.map(\.code) == ["redirect-followed"],
+                        "\(code): \(check.report.findings)")
+                let note = try #require(check.report.findings.first { $0.code == "redirect-followed" })
+                #expect(note.severity == .warning)
+                #expect(note.message == "\(from) redirects (\(code) → \(good)). Apple documents redirects as unsupported; a device fetching the file directly (an entitlement's ?mode=developer or managed) follows an https redirect, so it read \(good).")
+                // The browser's repeat took the same route: no user-agent difference.
+                #expect(check.plainUserAgent?.status == 200)
+            }
+            // Both requests of the hop went out: the redirect, then the target, as AASA-Bot.
+            let requests = fleet.requests()
+            #expect(requests.contains { $0.host == "redirect301.fleet.test" && $0.status == 301 })
+            #expect(requests.contains { $0.host == "good.fleet.test" && $0.userAgent == "AASA-Bot/1.0.0" })
+        }
+    }
+
+    @Test func anHTTPRedirectOrALoopIsNotAFile() async throws {
+        try await TestTLSFleet.with { fleet in
+            let fetcher = try Fetcher(.fleet(fleet))
+            defer { fetcher.shutdown() }
+            let http = await fetcher.check(try HostName(fleet.host("redirecthttp")), plan: .everythingDirect)
+            #expect(http.wellKnown.status == 301 && http.wellKnown.followedRedirects == nil, "an http: target is not followed")
+            #expect(http.report.verdict == .fail && http.report.deviceLocation == nil)
+            #expect(http.report.findings.first { $0.code == "redirect-not-allowed" }?.message.contains("follows no redirect to plain HTTP") == true)
+
+            let loop = await fetcher.check(try HostName(fleet.host("redirectloop")), plan: .everythingDirect)
+            #expect(loop.wellKnown.status == 302 && loop.wellKnown.followedRedirects?.count == DirectRoute.maxRedirects)
+            #expect(Set(loop.report.codes) == ["redirect-not-allowed", "redirect-followed", "cdn-failure"], "\(loop.report.findings)")
+            #expect(loop.report.verdict == .fail)
+            #expect(loop.report.findings.first { $0.code == "redirect-not-allowed" }?.message.contains("followed 5 redirects") == true)
+        }
+    }
+
+    /// A redirect's target is resolved and judged by the outbound policy like the first host: one to a
+    /// loopback address is refused before any connection, and the chain says where it pointed.
+    @Test func aRedirectToARefusedAddressIsNotConnected() async throws {
+        let fetcher = try Fetcher(FetchConfiguration(policy: OutboundPolicy(allowPrivateAddresses: false)))
+        defer { fetcher.shutdown() }
+        var first = TransportFacts(location: .wellKnown, url: "https://public.example/.well-known/apple-app-site-association", status: 301)
+        first.redirectTarget = "https://127.0.0.1/.well-known/apple-app-site-association"
+        let facts = await fetcher.followingRedirects(from: first, userAgent: "AASA-Bot/1.0.0")
+        #expect(facts.status == nil && facts.failure?.kind == .addressRefused, "\(String(describing: facts.failure))")
+        #expect(facts.url == "https://127.0.0.1/.well-known/apple-app-site-association")
+        #expect(facts.followedRedirects?.map(\.location) == ["https://127.0.0.1/.well-known/apple-app-site-association"])
+        let findings = TransportValidator.findings(for: facts)
+        #expect(Set(findings.map(\.code)) == ["redirect-followed", "address-refused"])
     }
 }
 

@@ -20,7 +20,7 @@ import Testing
 
     @Test func originInvalidOnAnErrorFindingOnly() {
         var check = passingApple()
-        check.findings = [finding("size-near-128k", .warning), finding("root-path-deprecated", .deprecation)]
+        check.findings = [finding("content-type-not-json", .warning), finding("root-path-deprecated", .deprecation)]
         #expect(AlertRules.originInvalid(check).failures.isEmpty)
         check.findings.append(finding("content-type-not-json", .error))
         #expect(AlertRules.originInvalid(check).failures.map(\.summary) == ["The file has errors: content-type-not-json."])

@@ -21,9 +21,9 @@ import Testing
     @Test func verdictFlip() {
         var current = passingCheck()
         current.apple?.verdict = .warn
-        current.apple?.findings = [finding("size-near-128k", .warning)]
+        current.apple?.findings = [finding("content-type-not-json", .warning)]
         let events = CheckComparison.events(previous: passingCheck(), current: current)
-        #expect(events == [.verdictChanged(from: .pass, to: .warn), .findingsAppeared([finding("size-near-128k", .warning)])])
+        #expect(events == [.verdictChanged(from: .pass, to: .warn), .findingsAppeared([finding("content-type-not-json", .warning)])])
     }
 
     @Test func unreachableLosesTheFileToo() {

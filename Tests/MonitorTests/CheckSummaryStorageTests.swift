@@ -10,7 +10,7 @@ import Vocabulary
 /// with an Apple side after migration 0035, and one written now passes through the migration unchanged.
 @Suite(.serialized) struct CheckSummaryStorageTests {
     /// A summary as main wrote it before 0035 (sorted keys, ISO 8601 dates), with Android beside it.
-    static let beforePlatforms = #"{"android":{"findings":[],"identities":[],"serves":true,"verdict":"pass","versionSHA256":"bbbb","watchedURLs":[]},"applinksDetailCount":1,"cdn":{"matchesOrigin":true,"served":true,"versionSHA256":"aaaa"},"certificate":{"notAfter":"2027-04-15T08:00:00Z","trusted":true},"checkedAt":"2027-01-15T08:00:00Z","documentParsed":true,"expectationsKey":"k1","expectations":{"missingAppIDs":{"applinks":["ABCDE12345.shop"]},"watchedURLs":[]},"findings":[{"code":"size-near-128k","message":"m","severity":"warning"}],"originReachable":true,"verdict":"warn","versionSHA256":"aaaa","versionSince":"2027-01-14T08:00:00Z","wellKnownAnswer":"200 aaaa","wellKnownETag":"\"e1\""}"#
+    static let beforePlatforms = #"{"android":{"findings":[],"identities":[],"serves":true,"verdict":"pass","versionSHA256":"bbbb","watchedURLs":[]},"applinksDetailCount":1,"cdn":{"matchesOrigin":true,"served":true,"versionSHA256":"aaaa"},"certificate":{"notAfter":"2027-04-15T08:00:00Z","trusted":true},"checkedAt":"2027-01-15T08:00:00Z","documentParsed":true,"expectationsKey":"k1","expectations":{"missingAppIDs":{"applinks":["ABCDE12345.shop"]},"watchedURLs":[]},"findings":[{"code":"content-type-not-json","message":"m","severity":"warning"}],"originReachable":true,"verdict":"warn","versionSHA256":"aaaa","versionSince":"2027-01-14T08:00:00Z","wellKnownAnswer":"200 aaaa","wellKnownETag":"\"e1\""}"#
 
     static let checkedAt = Date(timeIntervalSince1970: 1_800_000_000)
 
@@ -21,7 +21,7 @@ import Vocabulary
             checkedAt: date("2027-01-15T08:00:00Z"), reachable: true,
             certificate: CertificateSummary(trusted: true, notAfter: date("2027-04-15T08:00:00Z")),
             apple: AppleResult(verdict: .warn, originReachable: true, versionSHA256: "aaaa", versionSince: date("2027-01-14T08:00:00Z"),
-                               documentParsed: true, findings: [Finding(code: "size-near-128k", severity: .warning, message: "m")],
+                               documentParsed: true, findings: [Finding(code: "content-type-not-json", severity: .warning, message: "m")],
                                applinksDetailCount: 1, expectations: ExpectationResults(missingAppIDs: [.applinks: ["ABCDE12345.shop"]]),
                                cdn: CDNSummary(served: true, matchesOrigin: true, versionSHA256: "aaaa"), wellKnownAnswer: "200 aaaa",
                                wellKnownETag: "\"e1\""),

@@ -125,7 +125,7 @@ import TestSupport
             try database.execute("UPDATE domains SET last_check_id = $2, last_verdict = $3 WHERE id = $1", id, check, verdict)
             return id
         }
-        let warning = Finding(code: "size-near-128k", severity: .warning, message: "Near 128 KB.")
+        let warning = Finding(code: "content-type-not-json", severity: .warning, message: "Served as text/plain.")
         let fine = try domain("fine.example", verdict: .warn, findings: [warning], expectations: ExpectationResults())
         let app = try domain("app.example", verdict: .pass, findings: [],
                              expectations: ExpectationResults(missingAppIDs: [.applinks: [Self.absent]]))
@@ -145,7 +145,7 @@ import TestSupport
             return DomainRow(verdict: try r.decode("last_verdict"), reason: try r.decode("last_reason"))
         }
         // The same words the monitor writes.
-        #expect(try row(fine) == DomainRow(verdict: .warn, reason: "Near 128 KB."))
+        #expect(try row(fine) == DomainRow(verdict: .warn, reason: "Served as text/plain."))
         #expect(try row(app) == DomainRow(verdict: .fail, reason: ExpectationResults(missingAppIDs: [.applinks: [Self.absent]]).unmetDescriptions[0]))
         #expect(try row(url) == DomainRow(verdict: .fail, reason: "Watched URL https://url.example/b does not open \(Self.shop): it stays in the browser."))
         #expect(try row(never) == DomainRow(verdict: nil, reason: nil))

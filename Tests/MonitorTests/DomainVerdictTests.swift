@@ -7,7 +7,7 @@ import Testing
 /// The domain's overall state: the file's verdict, failing when an expectation is unmet.
 @Suite struct DomainVerdictTests {
     static let app = "ABCDE12345.com.example.app"
-    let warning = Finding(code: "size-near-128k", severity: .warning, message: "The file is close to 128 KB.")
+    let warning = Finding(code: "content-type-not-json", severity: .warning, message: "The file is served as text/plain.")
     let error = Finding(code: "http-status", severity: .error, message: "The server answered HTTP 404.")
 
     @Test func aValidFileWithEveryExpectationMetKeepsItsVerdictAndWorstFinding() {
@@ -15,7 +15,7 @@ import Testing
                                                                     actual: .opensApp(Self.app))])
         #expect(DomainVerdict(fileVerdict: .pass, findings: [], expectations: met) == DomainVerdict(verdict: .pass, reason: nil, apple: .pass))
         #expect(DomainVerdict(fileVerdict: .warn, findings: [warning], expectations: met)
-                == DomainVerdict(verdict: .warn, reason: "The file is close to 128 KB.", apple: .warn))
+                == DomainVerdict(verdict: .warn, reason: "The file is served as text/plain.", apple: .warn))
     }
 
     @Test func aMissingAppIDFailsAValidFileAndIsTheReason() {

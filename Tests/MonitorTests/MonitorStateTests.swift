@@ -75,7 +75,7 @@ import Vocabulary
 
     @Test func stateRoundTripsThroughJSON() throws {
         var check = passingCheck(at: at(0))
-        check.apple?.findings = [finding("size-near-128k", .warning, at: "")]
+        check.apple?.findings = [finding("content-type-not-json", .warning, at: "")]
         check.apple?.expectations.missingAppIDs = [.applinks: ["T.x"]]
         let (state, _) = feed([check, check])
         let data = try JSONEncoder().encode(state)

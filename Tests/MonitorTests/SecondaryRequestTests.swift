@@ -55,6 +55,19 @@ import Vocabulary
                 "a CDN without a file for a site without one says nothing new")
     }
 
+    /// A redirecting origin whose CDN copy devices read (`redirect-followed`): that copy is the file,
+    /// asked on every check, so the day the CDN stops following is seen on that check.
+    @Test func theCDNCopyOfAFollowedRedirectIsAskedEveryCheck() {
+        let recent = LastAsked(appleCDN: now, comparisons: now)
+        var followed = lastApple(cdn: CDNSummary(served: true))
+        followed.apple?.versionSHA256 = nil
+        followed.apple?.findings = [Finding(code: "redirect-followed", severity: .warning, message: "m")]
+        #expect(SecondaryCadence().applePlan(last: followed, asked: recent, now: now, sha256: sha).copyDue)
+        followed.apple?.findings = [Finding(code: "redirect-not-allowed", severity: .error, message: "m")]
+        #expect(!SecondaryCadence().applePlan(last: followed, asked: recent, now: now, sha256: sha).copyDue,
+                "a redirect nobody follows waits for the CDN's cadence")
+    }
+
     @Test func theAnswerMovesWithTheFileOrTheStatus() {
         let plan = SecondaryCadence().applePlan(last: lastApple(), asked: LastAsked(appleCDN: now, comparisons: now), now: now, sha256: sha)
         #expect(plan.sameAsLast(served(file)))
@@ -157,6 +170,58 @@ import Vocabulary
             #expect(third.contains { $0.host == "good.fleet.test" && $0.uri == "/apple-app-site-association" }, "the root location")
             #expect(third.contains { $0.host == "good.fleet.test" && !$0.userAgent.hasPrefix("AASA-Bot") && $0.uri.hasSuffix("association") },
                     "a browser's user agent")
+        }
+    }
+
+    /// An apex that redirects to www, whose file Apple's CDN fetched through the redirect: the check
+    /// judges the CDN's copy (the app is found, the redirect is a warning), and asks the CDN on every
+    /// check, so the verdict does not fall back to "no file" on checks that would skip the CDN.
+    @Test func aRedirectTheCDNFollowedIsAWarningOnEveryCheck() async throws {
+        try await withFullPipeline { fleet, database, pipeline in
+            let host = fleet.host("redirectcdn")
+            _ = try database.importDomain(host: host, displayName: host, wildcard: false, appIDs: [(.applinks, FleetFiles.appID)],
+                                          platforms: .apple)
+            for turn in 1...3 {
+                let (requests, results) = try await round(fleet, pipeline)
+                let apple = try #require(results.first?.1.step.check.apple, "round \(turn)")
+                #expect(apple.verdict == .warn, "round \(turn): \(apple.findings.map(\.code))")
+                #expect(apple.findings.contains { $0.code == "redirect-followed" && $0.severity == .warning })
+                #expect(!apple.findings.contains { $0.code == "redirect-not-allowed" })
+                #expect(apple.expectations.missingAppIDs.isEmpty && apple.documentParsed, "round \(turn): the CDN's copy lists the app")
+                #expect(requests.contains { $0.host == "cdn.fleet.test" && $0.uri == "/a/v1/\(host)" }, "round \(turn): \(requests)")
+            }
+        }
+    }
+
+    /// A domain every Apple link of which names an alternate mode is checked as those devices read
+    /// it: directly, following its https redirect (a warning; the developer link, which ignores the
+    /// CDN, warns); a domain an ordinary link claims keeps the CDN's route, where the redirect fails.
+    @Test func aModeDomainFollowsItsRedirectAsItsDevicesDo() async throws {
+        try await withFullPipeline { fleet, database, pipeline in
+            func key(_ label: String) -> AppDomainKey { AppDomainKey(host: fleet.host(label), displayName: fleet.host(label), wildcard: false) }
+            guard case .created = try database.createApp(AppDraft(
+                name: "Fleet", appleAppIDs: [FleetFiles.appID],
+                links: [AppLinkDraft(domain: key("redirect302"), platform: .apple, service: .applinks, developerMode: true),
+                        AppLinkDraft(domain: key("redirect301"), platform: .apple, service: .applinks)]), intervalSeconds: 3600) else {
+                Issue.record("app not created")
+                return
+            }
+            let (requests, results) = try await round(fleet, pipeline)
+            let byHost = Dictionary(uniqueKeysWithValues: results.map { ($0.0.host, $0) })
+            let (directDomain, direct) = try #require(byHost[fleet.host("redirect302")])
+            #expect(directDomain.directRoute)
+            let directApple = try #require(direct.step.check.apple)
+            #expect(directApple.findings.contains { $0.code == "redirect-followed" && $0.severity == .warning }, "\(directApple.findings.map(\.code))")
+            #expect(!directApple.findings.contains { $0.code == "redirect-not-allowed" })
+            #expect(directApple.expectations.missingAppIDs.isEmpty && directApple.versionSHA256 == SHA256.hex(FleetFiles.good))
+            #expect(requests.contains { $0.host == "good.fleet.test" && $0.userAgent == "AASA-Bot/1.0.0" }, "the redirect's target was fetched")
+            let link = AppLinkVerdict.evaluate(findings: directApple.findings, expectations: directApple.expectations, service: .applinks,
+                                               appIDs: [FleetFiles.appID], developerMode: true)
+            #expect(link.verdict == .warn, "\(String(describing: link.reason))")
+
+            let (cdnDomain, viaCDN) = try #require(byHost[fleet.host("redirect301")])
+            #expect(!cdnDomain.directRoute)
+            #expect(viaCDN.step.check.apple?.findings.contains { $0.code == "redirect-not-allowed" && $0.severity == .error } == true)
         }
     }
 

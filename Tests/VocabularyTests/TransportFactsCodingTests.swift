@@ -18,6 +18,7 @@ import Vocabulary
         facts.userAgent = "AASA-Bot/1.0"
         facts.wireSize = 30
         facts.ifNoneMatch = "\"v1\""
+        facts.followedRedirects = [FollowedRedirect(url: "https://c.example/", status: 301, location: "https://a.example/.well-known/apple-app-site-association")]
         return facts
     }()
 
@@ -31,7 +32,7 @@ import Vocabulary
     /// The stored coding (as `StoredJSON` writes it) stays what rows already hold, and reads back whole.
     @Test func storedCodingKeepsEveryFieldAndTheBodyAsBytes() throws {
         let data = try Self.encoder().encode(Self.full)
-        #expect(String(decoding: data, as: UTF8.self) == #"{"body":[123,125],"bodyTruncated":false,"decodedSize":2,"failure":{"kind":"other","message":"m"},"headers":{"content-type":"application/json"},"ifNoneMatch":"\"v1\"","ipAddress":"192.0.2.1","location":"well-known","redirectTarget":"https://b.example/","status":200,"timings":{"connect":1,"dns":0.5,"firstByte":2,"tls":1.5,"total":2.5},"tls":{"issuer":"CN=CA","notAfter":"2027-01-15T08:00:00Z","subject":"CN=a.example","subjectAltNames":["a.example"],"trusted":true},"url":"https://a.example/.well-known/apple-app-site-association","userAgent":"AASA-Bot/1.0","wireSize":30}"#)
+        #expect(String(decoding: data, as: UTF8.self) == #"{"body":[123,125],"bodyTruncated":false,"decodedSize":2,"failure":{"kind":"other","message":"m"},"followedRedirects":[{"location":"https://a.example/.well-known/apple-app-site-association","status":301,"url":"https://c.example/"}],"headers":{"content-type":"application/json"},"ifNoneMatch":"\"v1\"","ipAddress":"192.0.2.1","location":"well-known","redirectTarget":"https://b.example/","status":200,"timings":{"connect":1,"dns":0.5,"firstByte":2,"tls":1.5,"total":2.5},"tls":{"issuer":"CN=CA","notAfter":"2027-01-15T08:00:00Z","subject":"CN=a.example","subjectAltNames":["a.example"],"trusted":true},"url":"https://a.example/.well-known/apple-app-site-association","userAgent":"AASA-Bot/1.0","wireSize":30}"#)
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         #expect(try decoder.decode(TransportFacts.self, from: data) == Self.full)

@@ -34,6 +34,14 @@ import Vocabulary
         return client
     }
 
+    /// /metrics as a scraper gets it from a server started with `token` as its metrics token.
+    static func scrape(_ db: Database, token: String) -> String {
+        var configuration = TestApp.configuration
+        configuration.metricsToken = token
+        return WebApp(database: db, configuration: configuration)
+            .respond(WebRequest(method: "GET", path: "/metrics", headers: [("Authorization", "Bearer \(token)")])).bodyText
+    }
+
     /// Stores a changed check of `domainID` as a worker would, with these findings and expectation results.
     func recordCheck(_ db: Database, domainID: Int64, at: Date, findings: [Finding], missing: [Service: [String]],
                      alerts: [AlertChange] = [], android: AndroidResult? = nil, androidFile: [UInt8]? = nil) throws {
@@ -126,8 +134,15 @@ import Vocabulary
             // fails (its CDN copy), but this app's developer-mode link never reads the CDN.
             let list = client.get("/apps").bodyText
             #expect(list.contains("href=\"/apps/\(app.id)\"") && list.contains("2 of 3 links passing"), "\(list)")
-            let metrics = client.get("/metrics").bodyText
+            // With a metrics token, a series per app; without one, no app's name: the links summed over apps.
+            let metrics = Self.scrape(db, token: "scrape-secret")
             #expect(metrics.contains("aasa_app_domains{app=\"Shop\",platform=\"apple\",service=\"applinks\",state=\"failing\"} 1"), "\(metrics)")
+            #expect(metrics.contains("aasa_app_open_alerts{app=\"Shop\"} "))
+            let open = client.get("/metrics").bodyText
+            #expect(!open.contains("Shop") && !open.contains("app=") && !open.contains("aasa_app_open_alerts"), "\(open)")
+            #expect(open.contains("aasa_app_domains{platform=\"apple\",service=\"applinks\",state=\"failing\"} 1"), "\(open)")
+            #expect(open.contains("aasa_app_domains{platform=\"apple\",service=\"applinks\",state=\"passing\"} 1"))
+            #expect(open.contains("aasa_app_domains{platform=\"apple\",service=\"webcredentials\",state=\"passing\"} 1"))
             #expect(metrics.contains("aasa_app_domains{app=\"Shop\",platform=\"apple\",service=\"applinks\",state=\"passing\"} 1"))
             #expect(metrics.contains("aasa_app_domains{app=\"Shop\",platform=\"apple\",service=\"webcredentials\",state=\"passing\"} 1"))
 
@@ -287,7 +302,7 @@ import Vocabulary
             try recordCheck(db, domainID: shop, at: t2, findings: [], missing: [:], android: judged, androidFile: rotated)
             show = client.get("/apps/\(app.id)").bodyText
             #expect(show.contains("The stored judgement."), "\(show)")
-            let metrics = client.get("/metrics").bodyText
+            let metrics = Self.scrape(db, token: "scrape-secret")
             #expect(metrics.contains("aasa_app_domains{app=\"Shop\",platform=\"android\",service=\"applinks\",state=\"failing\"} 1"), "\(metrics)")
 
             // The API says the same.

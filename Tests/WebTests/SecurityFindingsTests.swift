@@ -159,9 +159,44 @@ import TextEncoding
             client.get("/setup")
             let held = client.post("/setup", [("setup_code", client.app.setupCode.value), ("email", "a@example.com"),
                                               ("password", "a long passphrase"), ("confirm", "a long passphrase")])
-            #expect(held.status == 422)
-            #expect(held.bodyText.contains("Too many wrong codes"))
+            // Held as a login is: 429 with Retry-After, and even the right code is not judged.
+            #expect(held.status == 429)
+            #expect(held.header("Retry-After").flatMap { Int($0) }.map { $0 > 0 && $0 <= 60 } == true)
+            #expect(held.bodyText.contains("Too many wrong codes. Try again in 1 minute."))
             #expect(try db.userCount() == 0)
+        }
+    }
+
+    // A form past its route's limit is too large, not malformed: 413 as the API answers, multipart or not.
+    @Test func oversizedFormsAnswer413() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let client = WebClient(app: WebApp(database: db, configuration: TestApp.configuration))
+            client.setUpAdmin()
+            client.get("/apps/new")
+            let boundary = "----WebKitFormBoundaryX3y"
+            func multipart(_ fileBytes: Int) -> [UInt8] {
+                Array("""
+                    --\(boundary)\r\nContent-Disposition: form-data; name="csrf"\r\n\r\n\(client.csrf)\r\n\
+                    --\(boundary)\r\nContent-Disposition: form-data; name="entitlements_file"; filename="App.entitlements"\r\n\
+                    Content-Type: application/octet-stream\r\n\r\n\(String(repeating: "x", count: fileBytes))\r\n--\(boundary)--\r\n
+                    """.utf8)
+            }
+            func send(_ body: [UInt8], type: String) -> WebResponse {
+                client.send(WebRequest(method: "POST", target: "/apps/preview", headers: [("Content-Type", type)] + client.cookieHeader(),
+                                       body: body, remoteAddress: client.remoteAddress))
+            }
+            let limit = FormData.Limits.appFiles.maxBytes
+            let large = send(multipart(limit), type: "multipart/form-data; boundary=\(boundary)")
+            #expect(large.status == 413, "\(large.bodyText)")
+            #expect(large.bodyText.contains("larger than this page accepts (800 KB)"))
+            let encoded = send(Array("csrf=\(client.csrf)&entitlements=\(String(repeating: "x", count: limit))".utf8),
+                               type: "application/x-www-form-urlencoded")
+            #expect(encoded.status == 413)
+            // Within the limit, the same form is read (and judged on its content: no 413, no 400).
+            let small = send(multipart(1000), type: "multipart/form-data; boundary=\(boundary)")
+            #expect(small.status != 413 && small.status != 400, "\(small.status): \(small.bodyText)")
+            // A malformed one is still a bad request.
+            #expect(send(Array("--\(boundary)\r\njunk".utf8), type: "multipart/form-data; boundary=\(boundary)").status == 400)
         }
     }
 

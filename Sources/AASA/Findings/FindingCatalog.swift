@@ -18,11 +18,11 @@ extension FindingDefinition {
     // MARK: Transport and CDN (§15.1) — TransportValidator unless noted
     public static let notHTTPS = FindingDefinition("not-https", .error, affects: OS.all, condition: "the file was fetched over plain HTTP, or HTTPS is unavailable", source: "S19, D-SAD", producer: "transport")
     public static let tlsUntrusted = FindingDefinition("tls-untrusted", .error, affects: OS.all, condition: "the certificate is not trusted by system roots (expired, self-signed, wrong host, missing intermediate)", source: "S19, D-SAD", producer: "transport")
-    public static let redirectNotAllowed = FindingDefinition("redirect-not-allowed", .error, affects: OS.all, condition: "any 3xx answer on the file URL (supersedes http-status)", source: "D-SAD, D-TN, F-67882", producer: "transport")
+    public static let redirectNotAllowed = FindingDefinition("redirect-not-allowed", .error, affects: OS.all, condition: "a 3xx answer on the file URL through which devices get no file (supersedes http-status): Apple's CDN serves no copy that followed it, or, on the direct route (?mode=), it leads to http: or past five hops", source: "D-SAD, D-TN, F-67882", producer: "transport")
+    public static let redirectFollowed = FindingDefinition("redirect-followed", .warning, affects: OS.all, condition: "a 3xx answer on the file URL that devices currently follow: Apple's CDN serves the file and its Apple-From lists both URLs, or, on the direct route (?mode=), an https redirect the device follows; Apple documents redirects as unsupported", source: "D-SAD, D-TN; OBS (Apple's CDN, iOS 26.1 swcd)", producer: "transport, check-evaluation")
     public static let httpStatus = FindingDefinition("http-status", .error, affects: OS.all, condition: "the final status is not 200", source: "D-TN", producer: "transport")
     public static let contentTypeNotJSON = FindingDefinition("content-type-not-json", .warning, affects: OS.all, condition: "an unsigned body not served as application/json (a signed one not as application/pkcs7-mime), or no Content-Type", source: "S16, X-BLZ", producer: "transport")
-    public static let sizeOver128k = FindingDefinition("size-over-128k", .error, affects: OS.sizeLimit, condition: "the decoded body is larger than 131,072 bytes (the validator uses the byte count it was given)", source: "S16, X-BR", producer: "transport, validator")
-    public static let sizeNear128k = FindingDefinition("size-near-128k", .warning, affects: OS.sizeLimit, condition: "the decoded body is 128,001–131,072 bytes (whether 128 KB means 128,000 or 131,072 is uncertain)", source: "S16 [uncertain]", producer: "transport, validator")
+    public static let sizeOver128k = FindingDefinition("size-over-128k", .error, affects: OS.sizeLimit, condition: "the decoded body is larger than 131,072 bytes, where the device's downloader (swcd) stops; up to 131,072 bytes works (the validator uses the byte count it was given)", source: "S16, X-BR, iOS 26.1 swcd", producer: "transport, validator")
     public static let cdnFailure = FindingDefinition("cdn-failure", .error, affects: OS.cdn, condition: "Apple's CDN answers non-200 or sends Apple-Failure-Reason", source: "F-821908, X-403", producer: "transport")
     public static let fetchFailed = FindingDefinition("fetch-failed", .error, affects: OS.all, condition: "no HTTP response arrived (DNS, refused connection, timeout, reset, refused address)", source: "ours (D-TN)", producer: "transport")
     public static let addressRefused = FindingDefinition("address-refused", .error, affects: OS.all, condition: "the host resolves to a loopback, private, link-local or otherwise non-public address, which Apple's CDN refuses too (SWCERR00202)", source: "F-821908, ours", producer: "transport")
@@ -112,7 +112,7 @@ extension FindingDefinition {
 /// Every finding code of the module, in documentation order.
 public enum FindingCatalog {
     public static let all: [FindingDefinition] = [
-        .notHTTPS, .tlsUntrusted, .redirectNotAllowed, .httpStatus, .contentTypeNotJSON, .sizeOver128k, .sizeNear128k,
+        .notHTTPS, .tlsUntrusted, .redirectNotAllowed, .redirectFollowed, .httpStatus, .contentTypeNotJSON, .sizeOver128k,
         .cdnFailure, .fetchFailed, .addressRefused, .rootPathDeprecated, .locationsDisagree, .cdnStale, .userAgentDiffers,
         .utf8BOM, .signedFileDeprecated, .signedContentUnreadable, .invalidJSON, .invalidUTF8, .duplicateKey,
         .nestingTooDeep, .findingsTruncated,

@@ -23,9 +23,9 @@ public struct ValidationReport: Sendable {
 ///
 /// Never throws or traps for malformed input; findings carry stable codes documented in docs/findings.md.
 public enum AASAValidator {
-    /// Apple's "128 KB": above 131,072 bytes certainly too large; 128,001–131,072 maybe (§2.4, [uncertain]).
+    /// Apple's "128 KB" is 131,072 bytes: the device's downloader (swcd, as of iOS 26.1) refuses a
+    /// file only above it, so 128,001–131,072 bytes works and is not reported.
     static let hardLimit = 131_072
-    static let softLimit = 128_000
 
     public static func validate(_ bytes: [UInt8]) -> ValidationReport {
         var findings = FindingCollector(truncation: .findingsTruncated)
@@ -50,11 +50,6 @@ public enum AASAValidator {
             return [FindingDefinition.sizeOver128k.finding(at: nil,
                 "The file is \(size) bytes; Apple's limit is 128 KB (131,072 bytes), and larger files are rejected.",
                 hint: "Shrink it: merge rules with wildcards or substitution variables, drop apps and rules no longer used.")]
-        }
-        if size > softLimit {
-            return [FindingDefinition.sizeNear128k.finding(at: nil,
-                "The file is \(size) bytes, within 3 KB of Apple's 128 KB limit (which may mean 128,000 bytes).",
-                hint: "Keep it under 128,000 bytes to be safe.")]
         }
         return []
     }

@@ -21,6 +21,9 @@ public enum TransportValidator {
                 "The certificate of \(url) is not trusted\(tls.failureReason.map { ": \($0)" } ?? ""). Apple accepts only certificates that chain to a system root and match the host.",
                 hint: "Install a certificate from a public CA, with the intermediate certificates, valid for this host name."))
         }
+        if let hops = facts.followedRedirects, let first = hops.first {
+            findings.append(followedFinding(hops, first: first, final: facts))
+        }
         guard let status = facts.status else { return findings }
 
         if facts.location == .cdn {
@@ -36,8 +39,13 @@ public enum TransportValidator {
             }
         } else if (300...399).contains(status) {
             let target = facts.redirectTarget ?? facts.header("location")
+            let why = target.map { $0.lowercased().hasPrefix("http:") } == true
+                ? "Apple fetches association files over HTTPS only and follows no redirect to plain HTTP, so devices get no file."
+                : (facts.followedRedirects?.count ?? 0) >= DirectRoute.maxRedirects
+                    ? "the monitor followed \(DirectRoute.maxRedirects) redirects without reaching a file and stops there (a bound of its own)."
+                    : "Apple documents redirects as unsupported, and devices get no file through this one."
             findings.append(FindingDefinition.redirectNotAllowed.finding(at: nil,
-                "\(url) answers \(status) redirecting to \(target ?? "an unnamed location"); Apple's fetcher follows no redirect, so it sees no file.",
+                "\(url) answers \(status) redirecting to \(target ?? "an unnamed location"); \(why)",
                 hint: "Serve the file directly at this URL with status 200 (exclude it from http→https, apex→www and trailing-slash redirects)."))
             return findings
         } else if status != 200 {
@@ -51,6 +59,15 @@ public enum TransportValidator {
         if facts.location != .cdn, let finding = contentTypeFinding(facts) { findings.append(finding) }
         findings += sizeFindings(facts)
         return findings
+    }
+
+    /// The direct route (an entitlement's `?mode=`): the device fetched the file itself and followed
+    /// these redirects to `final`.
+    static func followedFinding(_ hops: [FollowedRedirect], first: FollowedRedirect, final: TransportFacts) -> Finding {
+        let chain = hops.map { "\($0.status) → \($0.location)" }.joined(separator: ", ")
+        return FindingDefinition.redirectFollowed.finding(at: nil,
+            "\(first.url) redirects (\(chain)). Apple documents redirects as unsupported; a device fetching the file directly (an entitlement's ?mode=developer or managed) follows an https redirect, so it read \(final.url).",
+            hint: "Serve the file at the URL the entitlement names, with status 200, so it does not depend on a redirect.")
     }
 
     static func failureFinding(_ failure: FetchFailure, url: String) -> Finding {
@@ -101,11 +118,6 @@ public enum TransportValidator {
             return [FindingDefinition.sizeOver128k.finding(at: nil,
                 "\(facts.url) is \(size) bytes after decoding; Apple reads at most 128 KB (131,072 bytes) and ignores larger files.",
                 hint: "Shrink it: merge rules with wildcards or substitution variables, drop apps no longer shipped.")]
-        }
-        if size > AASAValidator.softLimit {
-            return [FindingDefinition.sizeNear128k.finding(at: nil,
-                "\(facts.url) is \(size) bytes after decoding, within 3 KB of Apple's 128 KB limit (which may mean 128,000 bytes).",
-                hint: "Keep it under 128,000 bytes to be safe.")]
         }
         return []
     }

@@ -50,7 +50,8 @@ final class CurlTransfer {
         let me = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
         try set(CURLOPT_URL, request.url)
         try set(CURLOPT_PRIVATE, pointer: me)
-        // Apple's fetcher never follows redirects: a 3xx is the finding, not a hop to take.
+        // curl never follows a redirect: a 3xx is the finding. The one route that follows (a device's
+        // direct route, `Fetcher.followingRedirects`) does it hop by hop, judging and pinning each host.
         try set(CURLOPT_FOLLOWLOCATION, 0)
         try set(CURLOPT_PROTOCOLS_STR, "https")
         try set(CURLOPT_REDIR_PROTOCOLS_STR, "https")

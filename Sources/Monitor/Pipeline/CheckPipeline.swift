@@ -60,6 +60,7 @@ public struct CheckPipeline: Sendable {
         let keepsExpectations = previous.last?.expectationsKey == expectationsKey
         var applePlan = cadence.applePlan(last: previous.last, asked: domain.lastAsked, now: started, sha256: sha256)
         if !keepsExpectations { applePlan.ifNoneMatch = nil }
+        if domain.directRoute { applePlan.appleRoute = .direct }
         if watched.watches(.android) {
             // Google's copy may lag the origin by its maxAge (plus a grace): the evaluation needs to know since when.
             let since = lastAndroid?.versionSince.map { started.timeIntervalSince($0) }

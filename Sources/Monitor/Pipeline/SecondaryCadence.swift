@@ -57,7 +57,10 @@ public struct SecondaryCadence: Sendable, Hashable {
     func applePlan(last summary: CheckSummary?, asked: LastAsked, now: Date, sha256: @escaping @Sendable ([UInt8]) -> String) -> PlatformPlan {
         guard let summary, let last = summary.apple else { return .everything }
         // While the origin serves a file, a CDN that failed or lagged last time is asked until it agrees.
-        let cdnUnsettled = last.versionSHA256 != nil && !(last.cdn.map { $0.served && $0.matchesOrigin } ?? false)
+        // While the origin redirects and the CDN's copy (fetched through the redirect) is the file devices
+        // read, that copy is this check's file: asked every check, as the origin's own file would be.
+        let cdnUnsettled = (last.versionSHA256 != nil && !(last.cdn.map { $0.served && $0.matchesOrigin } ?? false))
+            || last.findings.contains { $0.code == FindingDefinition.redirectFollowed.code }
         var plan = plan(copyDue: cdnUnsettled || due(asked.appleCDN, every: appleCDN, now: now), lastAnswer: last.wellKnownAnswer,
                         etag: last.wellKnownETag,
                         findings: last.findings, asked: asked, now: now, sha256: sha256)

@@ -20,6 +20,10 @@ public struct LeasedDomain: Sendable, Hashable {
     public var lastAsked = LastAsked()
     /// Leased because a check was requested ("check now", a registration), not because it was due.
     public var requested = false
+    /// Every Apple link of an app that claims the domain names an alternate mode (`?mode=developer`,
+    /// `managed`): devices read the file directly, as the check then does (it follows an https
+    /// redirect). False without Apple links: Apple's ordinary route, through the CDN.
+    public var directRoute = false
 }
 
 extension DomainStore {
@@ -36,7 +40,7 @@ extension DomainStore {
                          lastAsked: LastAsked(appleCDN: try row.decode("cdn_asked_at"), googleAPI: try row.decode("google_asked_at"),
                                               comparisons: try row.decode("compared_at"),
                                               certificate: try row.decode("certificate_read_at"), fullFetch: try row.decode("full_fetch_at")),
-                         requested: try row.decode("requested"))
+                         requested: try row.decode("requested"), directRoute: try row.decode("direct_route"))
         }
     }
 
@@ -70,7 +74,10 @@ extension DomainStore {
         FROM picked WHERE d.id = picked.id
         RETURNING d.id, d.host, d.display_name, d.interval_seconds, d.lease_attempt_key, d.check_round,
                   d.consecutive_failures, d.alert_open_after, d.alert_resolve_after, d.platforms, d.cdn_asked_at, d.google_asked_at,
-                  d.compared_at, d.certificate_read_at, d.full_fetch_at, picked.requested
+                  d.compared_at, d.certificate_read_at, d.full_fetch_at, picked.requested,
+                  EXISTS (SELECT 1 FROM app_links l WHERE l.domain_id = d.id AND l.platform = 'apple')
+                    AND NOT EXISTS (SELECT 1 FROM app_links l WHERE l.domain_id = d.id AND l.platform = 'apple'
+                                    AND NOT (l.developer_mode OR l.managed_mode)) AS direct_route
         """
     }
 

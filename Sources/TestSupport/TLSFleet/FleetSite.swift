@@ -7,6 +7,9 @@ struct FleetSite {
         case copy([UInt8])
         /// The CDN answers 404 with `Apple-Failure-Reason`.
         case failure(String)
+        /// The CDN serves this copy with Apple's success headers and `Apple-From` listing these URLs:
+        /// what it has been seen to answer for an apex that redirects to its www host.
+        case followedCopy([UInt8], from: [String])
     }
     struct File {
         var path: String
@@ -77,6 +80,14 @@ extension FleetSite {
             FleetSite(name: "hang", cdn: .failure("SWCERR00301 Timeout"), servedByNginx: false),
             FleetSite(name: "reset", cdn: .failure("SWCERR00301 Timeout"), servedByNginx: false),
         ]
+        // The apex redirects to its www host, and Apple's CDN followed it: its copy names both URLs.
+        let apex = "https://redirectcdn.fleet.test\(wellKnown)", www = "https://www-redirectcdn.fleet.test\(wellKnown)"
+        sites.append(FleetSite(name: "redirectcdn", directives: "return 308 \(www);",
+                               cdn: .followedCopy(FleetFiles.goodReformatted, from: [apex, www])))
+        sites.append(FleetSite(name: "www-redirectcdn", files: [json(wellKnown, good)], cdn: .copy(FleetFiles.goodReformatted)))
+        // A redirect to itself: no number of hops reaches a file.
+        sites.append(FleetSite(name: "redirectloop", directives: "return 302 https://redirectloop.fleet.test$request_uri;",
+                               cdn: .failure("\(notServed): 302")))
         for code in [301, 302, 307, 308] {
             sites.append(FleetSite(name: "redirect\(code)",
                                    directives: "return \(code) https://good.fleet.test$request_uri;",

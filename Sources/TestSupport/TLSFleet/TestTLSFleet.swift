@@ -170,12 +170,14 @@ public final class TestTLSFleet: @unchecked Sendable {
         for site in sites {
             let hostName = "\(site.name).\(domain)"
             switch site.cdn {
-            case .copy(let body):
+            case .copy(let body), .followedCopy(let body, from: _):
+                var from = ["https://\(hostName)/.well-known/apple-app-site-association"]
+                if case .followedCopy(_, let urls) = site.cdn { from = urls }
                 try write(body, to: cdnRoot.appendingPathComponent("a/v1/\(hostName)"))
                 cdnLocations.append("""
                     location = /a/v1/\(hostName) {
                         default_type application/json;
-                        add_header Apple-From "https://\(hostName)/.well-known/apple-app-site-association";
+                        add_header Apple-From "\(from.joined(separator: ", "))";
                         add_header Apple-Origin-Format json;
                         add_header Apple-Try-Direct false;
                         add_header Cache-Control "max-age=21600,public";

@@ -72,10 +72,16 @@ enum AccountHandlers {
         let email = (c.form["email"] ?? "").trimmingCharacters(in: .whitespaces)
         let address = c.request.remoteAddress
         var errors: [String: String] = [:]
+        // As a login that waits: 429 with Retry-After, and nothing of the form is judged, so a
+        // script guessing codes learns only when it may try again.
         let wait = c.limiter.retryAfter(address: address, account: setupAccount, now: c.nowEpoch)
         if wait > 0 {
-            errors["setup_code"] = "Too many wrong codes. Try again in \(max(1, (wait + 59) / 60)) minutes."
-        } else if !c.setupCode.matches(c.form["setup_code"]) {
+            let minutes = max(1, (wait + 59) / 60)
+            errors["setup_code"] = "Too many wrong codes. Try again in \(minutes) minute\(minutes == 1 ? "" : "s")."
+            return .html(AccountPages.setup(email: email, errors: errors, csrf: c.viewer?.csrf ?? ""), status: 429)
+                .with(header: "Retry-After", String(wait))
+        }
+        if !c.setupCode.matches(c.form["setup_code"]) {
             c.limiter.recordFailure(address: address, account: setupAccount, now: c.nowEpoch)
             errors["setup_code"] = "That is not the setup code: `aasa-monitor serve` printed it in its log when it started."
         }

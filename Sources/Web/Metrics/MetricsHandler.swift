@@ -53,16 +53,34 @@ struct MetricsHandler: Sendable {
         metric("aasa_deliveries", "gauge", "Notification deliveries by state.")
         for s in ["pending", "sent", "failed"] { out += "aasa_deliveries{state=\"\(s)\"} \(m.deliveriesByState[s] ?? 0)\n" }
         let apps = try AppSummary.load(from: store)
-        metric("aasa_app_domains", "gauge",
-               "Domains each app claims per platform and service, by the state of the app's link: the domain's file judged for this app (its IDs, package and keys; developer mode ignores the CDN).")
-        for app in apps {
-            for (kind, states) in app.links.sorted(by: { $0.key < $1.key }) {
-                let labels = "app=\"\(label(app.name))\",platform=\"\(kind.platform.rawValue)\",service=\"\(kind.service.rawValue)\""
+        // App names are chosen by people and say what a company builds; an open /metrics shows
+        // them to anyone who reaches the port. Without a token the per-app series are summed over
+        // the apps (no `app` label) and the per-app alert counts are left out.
+        let named = c.configuration.metricsToken != nil
+        metric("aasa_app_domains", "gauge", named
+            ? "Domains each app claims per platform and service, by the state of the app's link: the domain's file judged for this app (its IDs, package and keys; developer mode ignores the CDN)."
+            : "Links of every app per platform and service, by the state of the link: the domain's file judged for its app (its IDs, package and keys; developer mode ignores the CDN). Set a metrics token to get one series per app.")
+        if named {
+            for app in apps {
+                for (kind, states) in app.links.sorted(by: { $0.key < $1.key }) {
+                    let labels = "app=\"\(label(app.name))\",platform=\"\(kind.platform.rawValue)\",service=\"\(kind.service.rawValue)\""
+                    for s in DomainState.allCases { out += "aasa_app_domains{\(labels),state=\"\(s.rawValue)\"} \(states[s] ?? 0)\n" }
+                }
+            }
+            metric("aasa_app_open_alerts", "gauge", "Open alerts on the domains each app claims.")
+            for app in apps { out += "aasa_app_open_alerts{app=\"\(label(app.name))\"} \(app.openAlerts)\n" }
+        } else {
+            var totals: [AppSummary.LinkKind: [DomainState: Int]] = [:]
+            for app in apps {
+                for (kind, states) in app.links {
+                    for (state, count) in states { totals[kind, default: [:]][state, default: 0] += count }
+                }
+            }
+            for (kind, states) in totals.sorted(by: { $0.key < $1.key }) {
+                let labels = "platform=\"\(kind.platform.rawValue)\",service=\"\(kind.service.rawValue)\""
                 for s in DomainState.allCases { out += "aasa_app_domains{\(labels),state=\"\(s.rawValue)\"} \(states[s] ?? 0)\n" }
             }
         }
-        metric("aasa_app_open_alerts", "gauge", "Open alerts on the domains each app claims.")
-        for app in apps { out += "aasa_app_open_alerts{app=\"\(label(app.name))\"} \(app.openAlerts)\n" }
         return .text(out, contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 

@@ -22,6 +22,9 @@ struct CSRF: WebMiddleware {
         if !context.isAPI && request.method == "POST" {
             do {
                 state.form = try FormData.decode(request.body, contentType: request.header("content-type"), limits: context.route.formLimits)
+            } catch FormData.DecodeError.tooLarge(let limit) {
+                // Too large is not malformed: 413, as the API and the HTTP layer answer a body past their limits.
+                throw WebError.payloadTooLarge("The form is larger than this page accepts (\(FormData.DecodeError.tooLarge(limit: limit).sizeText)). Send a smaller file.")
             } catch {
                 throw WebError.badRequest("The form could not be read: \(error). Reload the page and send it again.")
             }

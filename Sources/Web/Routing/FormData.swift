@@ -23,11 +23,17 @@ public struct FormData: Sendable, Equatable {
 
         public var description: String {
             switch self {
-            case .tooLarge(let limit): "the form is larger than \(limit >= 1024 ? "\(limit >> 10) KB" : "\(limit) bytes")"
+            case .tooLarge: "the form is larger than \(sizeText)"
             case .tooManyFields(let limit): "the form has more than \(limit) fields"
             case .malformed(let field): "the field \(field) is not percent-encoded correctly"
             case .multipart(let error): "the upload could not be read: \(error)"
             }
+        }
+
+        /// The limit a `tooLarge` names, in KB from 1 KB up ("" for the other cases).
+        var sizeText: String {
+            guard case .tooLarge(let limit) = self else { return "" }
+            return limit >= 1024 ? "\(limit >> 10) KB" : "\(limit) bytes"
         }
     }
 

@@ -13,7 +13,8 @@ extension AASAMonitor {
             abstract: "Check one domain now, for Apple and Android: the files at the origin, Apple's CDN, Google's verdict.",
             discussion: """
                 Apple: fetches https://DOMAIN/.well-known/apple-app-site-association (and the legacy root location) the \
-                way Apple's CDN does — HTTPS only, no redirects — asks Apple's CDN for its copy, and validates the file.
+                way Apple's CDN does — HTTPS only, no redirects — asks Apple's CDN for its copy, and validates the file. \
+                With --mode, as a device in that mode: directly, following an https redirect, without the CDN.
                 Android: fetches https://DOMAIN/.well-known/assetlinks.json as Google's fetcher (GoogleAssociationService), \
                 compares a browser's answer, follows includes, and asks Google's Digital Asset Links API. A domain that \
                 serves no assetlinks.json is not failing for Android unless --package expects an app, or --platform android \
@@ -35,6 +36,10 @@ extension AASAMonitor {
         @Option(help: "Check only this platform (apple or android); default both.")
         var platform: Platform?
 
+        @Option(help: ArgumentHelp("Apple: the entitlement's ?mode= (developer, managed, developer+managed). Devices in that mode fetch the file directly, not through Apple's CDN, and follow an https redirect: the check does the same and does not ask the CDN.",
+                                   valueName: "MODE"))
+        var mode: EntitlementMode?
+
         @Option(name: .customLong("app-id"), help: ArgumentHelp("Apple: an app ID (TEAMID.bundle.id) the file must list for applinks; repeatable.",
                                                                 valueName: "APP_ID"))
         var appIDs: [String] = []
@@ -55,6 +60,7 @@ extension AASAMonitor {
             _ = try android.expectations()
             if platform == .apple, !android.packages.isEmpty { throw ValidationError("--package is an Android expectation; drop --platform apple.") }
             if platform == .android, !appIDs.isEmpty { throw ValidationError("--app-id is an Apple expectation; drop --platform android.") }
+            if platform == .android, mode != nil { throw ValidationError("--mode is an Apple entitlement's; drop --platform android.") }
         }
 
         func apps() throws -> [AppID] {
@@ -69,18 +75,19 @@ extension AASAMonitor {
             let host: HostName
             do { host = try HostName(domain) } catch { throw ValidationError(String(describing: error)) }
             var configuration = try fetch.configuration()
-            configuration.checkCDN = cdn
+            configuration.checkCDN = cdn && mode == nil
+            let applePlan: PlatformPlan = mode == nil ? .everything : .everythingDirect
             let fetcher: Fetcher
             do { fetcher = try Fetcher(configuration) } catch { throw ValidationError(String(describing: error)) }
             let expected = try android.expectations()
             var apple: DomainCheck?
             var androidCheck: AndroidCheck?
             switch platform {
-            case .apple?: apple = await fetcher.check(host)
+            case .apple?: apple = await fetcher.check(host, plan: applePlan)
             // Android alone: its file is required, as for a domain watched for Android only (the pipeline's rule).
             case .android?: androidCheck = await fetcher.checkAndroid(host, expectations: expected, fileRequired: true)
             case nil:
-                let both = await fetcher.checkPlatforms(host, android: expected)
+                let both = await fetcher.checkPlatforms(host, android: expected, apple: applePlan)
                 apple = both.apple
                 androidCheck = both.android
             }
@@ -99,6 +106,12 @@ extension AASAMonitor {
                 }
             }
             throw ExitCode(CheckExitStatus.worst([apple?.report.exitStatus, androidCheck?.report.exitStatus].compactMap { $0 }))
+        }
+
+        /// An Associated Domains entitlement's `?mode=` (aasa-spec.md §3.3): each takes the direct route.
+        enum EntitlementMode: String, ExpressibleByArgument, CaseIterable {
+            case developer, managed
+            case developerAndManaged = "developer+managed"
         }
 
         /// `--app-id`: each must be listed for applinks in the file devices read (the entitlement check's code).

@@ -11,6 +11,7 @@ enum CheckOutput {
         let served: TerminalText = switch check.report.deviceLocation {
         case .wellKnown?: "devices read /.well-known/apple-app-site-association"
         case .root?: "devices read /apple-app-site-association (legacy root location)"
+        case .cdn?: "devices read Apple's CDN copy, which it fetched through the origin's redirect"
         default: "no location serves the file"
         }
         var facts: TerminalText = ""
@@ -63,6 +64,9 @@ enum CheckOutput {
         var label = given ?? facts.location.rawValue
         if repeatOfWellKnown { label += " (browser user agent)" }
         var out: TerminalText = "  \(label): \(facts.url)\n"
+        for hop in facts.followedRedirects ?? [] {
+            out += "    followed: \(hop.url) answered HTTP \(hop.status) → \(hop.location)\n"
+        }
         if let failure = facts.failure {
             out += "    failed: \(failure.kind.rawValue): \(failure.message)\n"
         }

@@ -123,9 +123,16 @@ extension AASAMonitor {
             }
             let fetcher: Fetcher
             do { fetcher = try Fetcher(try fetch.configuration()) } catch { throw ValidationError(String(describing: error)) }
+            // A host every entry of which names an alternate mode is read by devices directly, which
+            // follow an https redirect; any ordinary entry makes it the CDN's route (a redirect not followed).
+            let directHosts = Set(hosts.compactMap { name, host in
+                declared.domains.allSatisfy { $0.host != name || !$0.modes.isEmpty } ? host : nil
+            })
             let results = CheckResults()
-            await fetcher.check(Set(hosts.values)) { check in
-                await results.add(check)
+            await withTaskGroup(of: Void.self) { group in
+                for host in Set(hosts.values) {
+                    group.addTask { await results.add(await fetcher.check(host, plan: directHosts.contains(host) ? .everythingDirect : .everything)) }
+                }
             }
             var androidChecks: [String: ReleaseGate.AndroidHostCheck] = [:]
             if let androidManifest {
