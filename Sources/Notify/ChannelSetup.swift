@@ -68,13 +68,30 @@ public enum ChannelSetup {
     /// signing secret gets a new one, returned in `Created.secret` to show once.
     public static func add(_ spec: ChannelSpec, in database: some SettingsStore) throws -> Created {
         var new = try validated(spec)
+        try refuseTakenName(new.settings.name, editing: nil, in: database)
         var generated: String?
         if new.secret == nil && spec.kind.inputs.generatesSigningSecret {
             generated = WebhookSecret.generate().text
             new.secret = generated
         }
-        let channel = try database.createChannel(new)
-        return Created(channel: channel, secret: generated)
+        do {
+            let channel = try database.createChannel(new)
+            return Created(channel: channel, secret: generated)
+        } catch let error as DatabaseError where error.isUniqueViolation {
+            // Another request took the name between the check above and the insert.
+            throw nameTaken(new.settings.name)
+        }
+    }
+
+    /// A channel's name is its identity (config files and `export --yaml` find channels by it, people
+    /// tell them apart by it), so two channels may not share one; only the empty name repeats.
+    /// `editing` is the channel being saved, which may keep its own name.
+    static func refuseTakenName(_ name: String, editing id: Int64?, in database: some SettingsStore) throws {
+        if let other = try database.channel(named: name), other.id != id { throw nameTaken(name) }
+    }
+
+    static func nameTaken(_ name: String) -> InvalidInput {
+        InvalidInput(field: "name", message: "another channel is already named \"\(name)\": give this one a different name")
     }
 
     /// Saves an edited channel, checked as a new one is, except that what is left empty is kept: a
@@ -91,7 +108,12 @@ public enum ChannelSetup {
             spec.target = existing.target
         }
         let checked = try validated(spec, keepsStoredSecret: existing.secret != nil)
-        return try database.updateChannel(id: id, checked.settings, secret: checked.secret)
+        try refuseTakenName(checked.settings.name, editing: id, in: database)
+        do {
+            return try database.updateChannel(id: id, checked.settings, secret: checked.secret)
+        } catch let error as DatabaseError where error.isUniqueViolation {
+            throw nameTaken(checked.settings.name)
+        }
     }
 
     /// The channel to store for `spec`, or the first field that is wrong. No I/O (the URL's host is

@@ -59,6 +59,58 @@ import TestSupport
         }
     }
 
+    /// A channel's name is its identity (config files find channels by it): the form, the edit form and
+    /// the API all refuse a name another channel has, through ChannelSetup, and say which name; the
+    /// empty name may repeat. Before, the second "on-call" was stored and every alert went out twice.
+    @Test func twoChannelsCannotShareAName() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let app = WebApp(database: db, configuration: TestApp.configuration)
+            let client = WebClient(app: app)
+            client.setUpAdmin()
+            client.get("/settings")
+            let first = client.post("/channels", [("kind", "email"), ("name", "on-call"), ("target", "ops@example.com"), ("min_severity", "info")])
+            #expect(first.status == 303, "\(first.bodyText)")
+            // The same name again, with surrounding blanks (trimmed as stored): refused beside the name, values kept.
+            let again = client.post("/channels", [("kind", "email"), ("name", " on-call "), ("target", "pager@example.com"), ("min_severity", "info")])
+            #expect(again.status == 422)
+            #expect(again.bodyText.contains("another channel is already named &quot;on-call&quot;: give this one a different name"))
+            #expect(again.bodyText.contains("value=\"pager@example.com\""))
+            #expect(try db.channels().count == 1)
+            // Nameless channels may repeat.
+            for target in ["a@example.com", "b@example.com"] {
+                #expect(client.post("/channels", [("kind", "email"), ("name", ""), ("target", target), ("min_severity", "info")]).status == 303)
+            }
+            let second = try #require(try db.channels().last)
+            // Renaming a channel to a taken name is refused; keeping its own name is not.
+            let renamed = client.post("/channels/\(second.id)/edit", [("kind", "email"), ("name", "on-call"), ("target", "b@example.com"),
+                                                                     ("min_severity", "info"), ("enabled", "1")])
+            #expect(renamed.status == 422)
+            #expect(renamed.bodyText.contains("another channel is already named &quot;on-call&quot;"))
+            #expect(try db.channel(id: second.id)?.name == "")
+            let onCall = try #require(try db.channel(named: "on-call"))
+            #expect(client.post("/channels/\(onCall.id)/edit", [("kind", "email"), ("name", "on-call"), ("target", "ops@example.com"),
+                                                                ("min_severity", "warning"), ("enabled", "1")]).status == 303)
+            #expect(try db.channel(id: onCall.id)?.minSeverity == .warning)
+
+            // The API: 422 naming the field.
+            let token = SecretToken.generate(prefix: "aasa_")
+            _ = try db.createAPIToken(name: "test", tokenHash: token.digest, userID: nil, role: .admin)
+            let answer = app.respond(WebRequest(method: "POST", target: "/api/v1/channels",
+                                                headers: [("Authorization", "Bearer " + token.value), ("Content-Type", "application/json")],
+                                                body: Array(#"{"kind": "email", "name": "on-call", "target": "c@example.com"}"#.utf8)))
+            #expect(answer.status == 422)
+            let error = (try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])?["error"] as? [String: Any]
+            #expect(error?["field"] as? String == "name")
+            #expect((error?["message"] as? String)?.contains("already named \"on-call\"") == true)
+            #expect(try db.channels().count == 3)
+
+            // The database holds the rule against any other writer (migration 0064's index).
+            #expect(throws: DatabaseError.self) {
+                try db.createChannel(NewChannel(kind: .email, name: "on-call", target: "d@example.com"))
+            }
+        }
+    }
+
     /// "Send test" answers with the settings page, the provider's answer on the tested channel.
     @Test func aTestNotificationShowsTheProvidersAnswerInPlace() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
