@@ -266,9 +266,10 @@ public enum ChannelSetup {
 
     /// Queues a test notification and delivers it now, on this thread (the send is bounded by the
     /// webhook timeout), so the caller can show the provider's answer.
-    public static func testNow(channelID: Int64, in database: some SettingsStore & AlertStore & Sendable, environment: [String: String]) throws -> TestOutcome {
+    public static func testNow(channelID: Int64, in database: some SettingsStore & AlertStore & Sendable, environment: [String: String],
+                               listening: ListeningAddress? = nil) throws -> TestOutcome {
         let deliveryID = try sendTest(channelID: channelID, in: database)
-        let configuration = try NotificationSettings.deliveryConfiguration(environment: environment, database: database)
+        let configuration = try NotificationSettings.deliveryConfiguration(environment: environment, database: database, listening: listening)
         try OutboxDeliverer(store: database, configuration: configuration).deliverDueBatch(onlyID: deliveryID)
         return TestOutcome(deliveryID: deliveryID, state: try database.delivery(id: deliveryID)?.state ?? .pending,
                            attempt: try database.deliveryAttempts(deliveryID: deliveryID).last)
