@@ -1,5 +1,6 @@
 import Vocabulary
 import Foundation
+import Outbound
 import Store
 
 /// A channel as a person, an API client or a config file describes it, before it is checked.
@@ -88,6 +89,24 @@ public enum ChannelSetup {
     /// `editing` is the channel being saved, which may keep its own name.
     static func refuseTakenName(_ name: String, editing id: Int64?, in database: some SettingsStore) throws {
         if let other = try database.channel(named: name), other.id != id { throw nameTaken(name) }
+    }
+
+    /// Said when a channel is saved with a URL on this machine or a private network while private
+    /// receivers are refused: it is kept (an admin may allow them next), but nothing reaches it until
+    /// then, and "Send test" will say so. Judged on the URL alone (an IP literal, or a localhost
+    /// name), so saving needs no DNS; other names are resolved and judged at each send. Nil otherwise.
+    public static func privateReceiverWarning(kind: ChannelKind, target: String, allowsPrivate: Bool) -> String? {
+        guard !allowsPrivate, kind != .email, let url = try? WebhookAddressPolicy.parse(target) else { return nil }
+        let place: String
+        if let address = IPAddress(url.host), let range = OutboundPolicy.specialPurposeRange(of: address) {
+            place = "is in \(range)"
+        } else if url.host == "localhost" || url.host.hasSuffix(".localhost") {
+            place = "is this machine"
+        } else {
+            return nil
+        }
+        return "\(url.host) \(place), and receivers on this machine or a private network are refused: nothing is delivered to "
+            + "this channel until an admin allows private receivers (Settings → Private receivers)."
     }
 
     static func nameTaken(_ name: String) -> InvalidInput {
@@ -268,15 +287,20 @@ public enum ChannelSetup {
     /// webhook timeout), so the caller can show the provider's answer.
     public static func testNow(channelID: Int64, in database: some SettingsStore & AlertStore & Sendable, environment: [String: String],
                                listening: ListeningAddress? = nil) throws -> TestOutcome {
-        let deliveryID = try sendTest(channelID: channelID, in: database)
+        // The settings as they are now (the page may have just allowed private receivers), and the
+        // row leased to this request, so no running notifier answers in its place.
         let configuration = try NotificationSettings.deliveryConfiguration(environment: environment, database: database, listening: listening)
+        let deliveryID = try sendTest(channelID: channelID, in: database, leasedTo: configuration.workerName)
         try OutboxDeliverer(store: database, configuration: configuration).deliverDueBatch(onlyID: deliveryID)
         return TestOutcome(deliveryID: deliveryID, state: try database.delivery(id: deliveryID)?.state ?? .pending,
                            attempt: try database.deliveryAttempts(deliveryID: deliveryID).last)
     }
 
     /// Queues a test notification for the channel, whatever its filters. Returns the delivery id.
-    public static func sendTest(channelID: Int64, in database: some SettingsStore & AlertStore, now: Date = Date()) throws -> Int64 {
+    /// `leasedTo`: the worker that sends it right away (see `enqueueTestNotification(leasedTo:)`); nil
+    /// leaves it to the notifier.
+    public static func sendTest(channelID: Int64, in database: some SettingsStore & AlertStore, now: Date = Date(),
+                                leasedTo worker: String? = nil) throws -> Int64 {
         guard let channel = try database.channel(id: channelID) else {
             throw InvalidInput(field: "id", message: "there is no channel \(channelID)")
         }
@@ -284,6 +308,6 @@ public enum ChannelSetup {
                                       title: "channel \(channel.id) (\(channel.kind.rawValue)) works",
                                       detail: "You asked aasa-monitor to send a test notification through this \(channel.kind.displayName) channel. "
                                           + "Real alerts through this channel look like this one.")
-        return try database.enqueueTestNotification(channelID: channelID, event: event)
+        return try database.enqueueTestNotification(channelID: channelID, event: event, leasedTo: worker)
     }
 }

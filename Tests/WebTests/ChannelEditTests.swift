@@ -111,6 +111,26 @@ import TestSupport
         }
     }
 
+    /// A receiver on this machine is saved with a warning while private receivers are refused, and
+    /// without one once they are allowed (it was accepted silently, issue #31).
+    @Test func aLoopbackURLIsSavedWithAWarning() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let client = WebClient(app: WebApp(database: db, configuration: TestApp.configuration))
+            client.setUpAdmin()
+            client.get("/settings")
+            let added = client.post("/channels", [("kind", "discord"), ("name", "chat"), ("target", "http://127.0.0.1:9/hook"), ("min_severity", "info")])
+            #expect(added.status == 303, "\(added.bodyText)")
+            let page = client.get("/settings").bodyText
+            #expect(page.contains("Channel added. Warning: 127.0.0.1 is in loopback 127.0.0.0/8"), "\(page)")
+            let chat = try #require(try db.channel(named: "chat"))
+            try db.setSetting(NotificationSettings.Key.allowPrivateReceivers, "true")
+            #expect(client.post("/channels/\(chat.id)/edit", [("kind", "discord"), ("name", "chat"), ("target", "http://127.0.0.1:9/hook"),
+                                                              ("min_severity", "info"), ("enabled", "1")]).status == 303)
+            let allowed = client.get("/settings").bodyText
+            #expect(allowed.contains("Channel saved.") && !allowed.contains("Warning:"))
+        }
+    }
+
     /// "Send test" answers with the settings page, the provider's answer on the tested channel.
     @Test func aTestNotificationShowsTheProvidersAnswerInPlace() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
