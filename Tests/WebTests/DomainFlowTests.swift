@@ -50,6 +50,46 @@ import TestSupport
         }
     }
 
+    /// A refused submit shows every app-ID row as sent: an empty row keeps the service chosen for it
+    /// (the second row came back as "Universal links", issue #31), and a message goes beside the row
+    /// it is about, whatever empty rows come before it.
+    @Test func aRefusedSubmitKeepsEveryAppIDRowsService() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let client = adminClient(db)
+            client.get("/domains/new")
+            func services(_ page: String) -> [String] {
+                (1...6).compactMap { n -> String? in
+                    guard let start = page.range(of: "aria-label=\"Service for app ID \(n)\">"),
+                          let end = page[start.upperBound...].range(of: "</select>") else { return nil }
+                    let options = page[start.upperBound..<end.lowerBound]
+                    guard let selected = options.range(of: "\" selected>") else { return "" }
+                    let value = options[..<selected.lowerBound]
+                    return String(value[value.index(after: value.lastIndex(of: "\"") ?? value.startIndex)...])
+                }
+            }
+            // The new form: two empty rows, Universal links then Shared web credentials.
+            #expect(services(client.get("/domains/new").bodyText) == ["applinks", "webcredentials"])
+            // Row 1 filled, row 2 left empty with its default: refused for the host, both come back as sent.
+            let host = client.post("/domains", [("host", "exa mple.com"), ("appid", Self.app), ("service", "applinks"),
+                                                 ("appid", ""), ("service", "webcredentials"), ("interval", "60")])
+            #expect(host.status == 422)
+            #expect(services(host.bodyText) == ["applinks", "webcredentials"])
+            // An empty first row with App Clips, then a bad ID: the message is beside row 2, row 1 keeps App Clips.
+            let bad = client.post("/domains", [("host", "shop.example"), ("appid", ""), ("service", "appclips"),
+                                                ("appid", "abcde12345.com.x"), ("service", "activitycontinuation"), ("interval", "60")])
+            #expect(bad.status == 422)
+            let text = bad.bodyText
+            #expect(services(text) == ["appclips", "activitycontinuation"])
+            #expect(text.contains("aria-label=\"App ID 2\" aria-invalid=\"true\" aria-describedby=\"err-appid.1\""))
+            #expect(text.contains("id=\"err-appid.1\">The Team ID"))
+            #expect(!text.contains("err-appid.0"))
+            // Every row filled: one empty row is added to fill.
+            let full = client.post("/domains", [("host", "exa mple.com"), ("appid", Self.app), ("service", "webcredentials")])
+            #expect(services(full.bodyText) == ["webcredentials", "applinks"])
+            #expect(try db.listDomains().isEmpty)
+        }
+    }
+
     @Test func registerChecksNowAndThePageFollowsTheFirstCheck() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
             let client = adminClient(db)
