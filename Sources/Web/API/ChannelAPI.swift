@@ -107,7 +107,7 @@ enum ChannelAPI {
     static func test(_ c: RequestContext, store: any AlertStore & SettingsStore & Sendable) throws -> WebResponse {
         guard let id = c.parameters.id("id"), try store.channel(id: id) != nil else { throw WebError.notFound("No channel with this id.") }
         let outcome = try ChannelSetup.testNow(channelID: id, in: store, environment: ProcessInfo.processInfo.environment,
-                                                  listening: c.configuration.listeningAddress)
+                                               listening: c.configuration.listeningAddress)
         struct Outcome: Encodable {
             let delivery_id: Int64
             let delivered: Bool

@@ -160,7 +160,7 @@ enum ChannelHandlers {
     static func sendTest(_ c: RequestContext, store: any SettingsPageStore) throws -> WebResponse {
         let channel = try channel(c, store: store)
         let outcome = try ChannelSetup.testNow(channelID: channel.id, in: store, environment: ProcessInfo.processInfo.environment,
-                                                  listening: c.configuration.listeningAddress)
+                                               listening: c.configuration.listeningAddress)
         return try SettingsHandlers.page(c, store: store, errors: [:], values: [:], status: 200, tested: (channel.id, outcome))
     }
 
