@@ -128,6 +128,21 @@ import TestSupport
                                                               ("min_severity", "info"), ("enabled", "1")]).status == 303)
             let allowed = client.get("/settings").bodyText
             #expect(allowed.contains("Channel saved.") && !allowed.contains("Warning:"))
+            // The API says it in the answer's warning (null when there is nothing to say).
+            try db.setSetting(NotificationSettings.Key.allowPrivateReceivers, "false")
+            let token = SecretToken.generate(prefix: "aasa_")
+            _ = try db.createAPIToken(name: "test", tokenHash: token.digest, userID: nil, role: .admin)
+            func add(_ json: String) throws -> [String: Any] {
+                let answer = client.app.respond(WebRequest(method: "POST", target: "/api/v1/channels",
+                                                           headers: [("Authorization", "Bearer " + token.value), ("Content-Type", "application/json")],
+                                                           body: Array(json.utf8)))
+                #expect(answer.status == 201, "\(answer.bodyText)")
+                return try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any] ?? [:]
+            }
+            let loopback = try add(#"{"kind": "webhook", "name": "local", "target": "http://[::1]:9/hook"}"#)
+            #expect((loopback["warning"] as? String)?.hasPrefix("::1 is in loopback") == true, "\(loopback)")
+            let remote = try add(#"{"kind": "webhook", "name": "remote", "target": "https://hooks.example.com/x"}"#)
+            #expect(remote["warning"] is NSNull)
         }
     }
 

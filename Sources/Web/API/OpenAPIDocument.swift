@@ -271,7 +271,7 @@ enum OpenAPIDocument {
                 "responses": \#(responses(#""200": {"description": "The channels"}"#, refs: []))},
               "post": {"operationId": "addChannel", "summary": "Add a channel: email, webhook, slack, pagerduty, opsgenie, teams, discord, google-chat, mattermost, telegram, ntfy or custom-webhook",
                 "requestBody": \#(jsonBody(##"{"$ref": "#/components/schemas/ChannelInput"}"##)),
-                "responses": \#(responses(jsonResponse(201, "Added; signing_secret is returned this once for a signed webhook given none", "{\"type\": \"object\"}",
+                "responses": \#(responses(jsonResponse(201, "Added; signing_secret is returned this once for a signed webhook given none; warning (else null) says when the URL is on this machine or a private network while private receivers are refused", "{\"type\": \"object\"}",
                                                        links: channelLinks), refs: [400, 403, 413, 415, 422]))}
             },
             "/channels/{id}": {
