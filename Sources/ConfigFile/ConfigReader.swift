@@ -17,22 +17,37 @@ public enum ConfigReader {
     static let maxProblems = 100
 
     public static func read(_ bytes: [UInt8], environment: [String: String]) -> Result<ConfigDocument, ConfigRefusal> {
+        let reading = reading(bytes, environment: environment)
+        guard let document = reading.document, reading.problems.isEmpty else { return .failure(ConfigRefusal(reading.problems)) }
+        return .success(document)
+    }
+
+    /// What a file says, read as far as it goes, with every problem found on the way. `document`
+    /// is nil when nothing could be read (too large, not UTF-8, not YAML); otherwise it holds every
+    /// entry the reader could make out, so `apply` checks those by the registry's rules as well and
+    /// one report lists every problem of the file, not the reader's alone.
+    public struct Reading: Sendable {
+        public var document: ConfigDocument?
+        public var problems: [ConfigProblem]
+    }
+
+    public static func reading(_ bytes: [UInt8], environment: [String: String]) -> Reading {
         if bytes.count > maxBytes {
-            return .failure(ConfigRefusal([ConfigProblem(line: 0, "the file has \(bytes.count) bytes; at most \(maxBytes) are read")]))
+            return Reading(document: nil, problems: [ConfigProblem(line: 0, "the file has \(bytes.count) bytes; at most \(maxBytes) are read")])
         }
-        if let problem = encodingProblem(bytes) { return .failure(ConfigRefusal([problem])) }
+        if let problem = encodingProblem(bytes) { return Reading(document: nil, problems: [problem]) }
         let text = String(decoding: bytes, as: UTF8.self)
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
         } catch let error as YamlError {
-            return .failure(ConfigRefusal([problem(from: error)]))
+            return Reading(document: nil, problems: [problem(from: error)])
         } catch {
-            return .failure(ConfigRefusal([ConfigProblem(line: 0, "not YAML: \(error)")]))
+            return Reading(document: nil, problems: [ConfigProblem(line: 0, "not YAML: \(error)")])
         }
         var reader = Walker(environment: environment)
         let document = reader.document(root)
-        return reader.problems.isEmpty ? .success(document) : .failure(ConfigRefusal(reader.problems))
+        return Reading(document: document, problems: reader.problems)
     }
 
     /// libyaml reads C strings: a NUL would end the file early, and invalid UTF-8 is not text.

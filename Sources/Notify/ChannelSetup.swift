@@ -1,5 +1,6 @@
 import Vocabulary
 import Foundation
+import Outbound
 import Store
 
 /// A channel as a person, an API client or a config file describes it, before it is checked.
@@ -68,13 +69,48 @@ public enum ChannelSetup {
     /// signing secret gets a new one, returned in `Created.secret` to show once.
     public static func add(_ spec: ChannelSpec, in database: some SettingsStore) throws -> Created {
         var new = try validated(spec)
+        try refuseTakenName(new.settings.name, editing: nil, in: database)
         var generated: String?
         if new.secret == nil && spec.kind.inputs.generatesSigningSecret {
             generated = WebhookSecret.generate().text
             new.secret = generated
         }
-        let channel = try database.createChannel(new)
-        return Created(channel: channel, secret: generated)
+        do {
+            let channel = try database.createChannel(new)
+            return Created(channel: channel, secret: generated)
+        } catch let error as DatabaseError where error.isUniqueViolation {
+            // Another request took the name between the check above and the insert.
+            throw nameTaken(new.settings.name)
+        }
+    }
+
+    /// A channel's name is its identity (config files and `export --yaml` find channels by it, people
+    /// tell them apart by it), so two channels may not share one; only the empty name repeats.
+    /// `editing` is the channel being saved, which may keep its own name.
+    static func refuseTakenName(_ name: String, editing id: Int64?, in database: some SettingsStore) throws {
+        if let other = try database.channel(named: name), other.id != id { throw nameTaken(name) }
+    }
+
+    /// Said when a channel is saved with a URL on this machine or a private network while private
+    /// receivers are refused: it is kept (an admin may allow them next), but nothing reaches it until
+    /// then, and "Send test" will say so. Judged on the URL alone (an IP literal, or a localhost
+    /// name), so saving needs no DNS; other names are resolved and judged at each send. Nil otherwise.
+    public static func privateReceiverWarning(kind: ChannelKind, target: String, allowsPrivate: Bool) -> String? {
+        guard !allowsPrivate, kind != .email, let url = try? WebhookAddressPolicy.parse(target) else { return nil }
+        let place: String
+        if let address = IPAddress(url.host), let range = OutboundPolicy.specialPurposeRange(of: address) {
+            place = "is in \(range)"
+        } else if url.host == "localhost" || url.host.hasSuffix(".localhost") {
+            place = "is this machine"
+        } else {
+            return nil
+        }
+        return "\(url.host) \(place), and receivers on this machine or a private network are refused: nothing is delivered to "
+            + "this channel until an admin allows private receivers (Settings → Private receivers)."
+    }
+
+    static func nameTaken(_ name: String) -> InvalidInput {
+        InvalidInput(field: "name", message: "another channel is already named \"\(name)\": give this one a different name")
     }
 
     /// Saves an edited channel, checked as a new one is, except that what is left empty is kept: a
@@ -91,7 +127,12 @@ public enum ChannelSetup {
             spec.target = existing.target
         }
         let checked = try validated(spec, keepsStoredSecret: existing.secret != nil)
-        return try database.updateChannel(id: id, checked.settings, secret: checked.secret)
+        try refuseTakenName(checked.settings.name, editing: id, in: database)
+        do {
+            return try database.updateChannel(id: id, checked.settings, secret: checked.secret)
+        } catch let error as DatabaseError where error.isUniqueViolation {
+            throw nameTaken(checked.settings.name)
+        }
     }
 
     /// The channel to store for `spec`, or the first field that is wrong. No I/O (the URL's host is
@@ -244,16 +285,22 @@ public enum ChannelSetup {
 
     /// Queues a test notification and delivers it now, on this thread (the send is bounded by the
     /// webhook timeout), so the caller can show the provider's answer.
-    public static func testNow(channelID: Int64, in database: some SettingsStore & AlertStore & Sendable, environment: [String: String]) throws -> TestOutcome {
-        let deliveryID = try sendTest(channelID: channelID, in: database)
-        let configuration = try NotificationSettings.deliveryConfiguration(environment: environment, database: database)
+    public static func testNow(channelID: Int64, in database: some SettingsStore & AlertStore & Sendable, environment: [String: String],
+                               listening: ListeningAddress? = nil) throws -> TestOutcome {
+        // The settings as they are now (the page may have just allowed private receivers), and the
+        // row leased to this request, so no running notifier answers in its place.
+        let configuration = try NotificationSettings.deliveryConfiguration(environment: environment, database: database, listening: listening)
+        let deliveryID = try sendTest(channelID: channelID, in: database, leasedTo: configuration.workerName)
         try OutboxDeliverer(store: database, configuration: configuration).deliverDueBatch(onlyID: deliveryID)
         return TestOutcome(deliveryID: deliveryID, state: try database.delivery(id: deliveryID)?.state ?? .pending,
                            attempt: try database.deliveryAttempts(deliveryID: deliveryID).last)
     }
 
     /// Queues a test notification for the channel, whatever its filters. Returns the delivery id.
-    public static func sendTest(channelID: Int64, in database: some SettingsStore & AlertStore, now: Date = Date()) throws -> Int64 {
+    /// `leasedTo`: the worker that sends it right away (see `enqueueTestNotification(leasedTo:)`); nil
+    /// leaves it to the notifier.
+    public static func sendTest(channelID: Int64, in database: some SettingsStore & AlertStore, now: Date = Date(),
+                                leasedTo worker: String? = nil) throws -> Int64 {
         guard let channel = try database.channel(id: channelID) else {
             throw InvalidInput(field: "id", message: "there is no channel \(channelID)")
         }
@@ -261,6 +308,6 @@ public enum ChannelSetup {
                                       title: "channel \(channel.id) (\(channel.kind.rawValue)) works",
                                       detail: "You asked aasa-monitor to send a test notification through this \(channel.kind.displayName) channel. "
                                           + "Real alerts through this channel look like this one.")
-        return try database.enqueueTestNotification(channelID: channelID, event: event)
+        return try database.enqueueTestNotification(channelID: channelID, event: event, leasedTo: worker)
     }
 }

@@ -30,10 +30,16 @@ public final class DeliveryWorker: @unchecked Sendable {
     }
 
     /// The deliverer in use; refreshed from `reload` at most every 30 seconds.
-    public var deliverer: OutboxDeliverer {
+    public var deliverer: OutboxDeliverer { deliverer(refreshedWithin: .seconds(30)) }
+
+    /// The deliverer, its settings re-read when they are older than `age`. Rows about to be sent are
+    /// sent with settings read for them (`sendLoop`, age zero), so a change on the settings page
+    /// (private receivers allowed, a new SMTP server) applies to the next message, not up to half a
+    /// minute later; idle polling keeps the 30-second refresh.
+    func deliverer(refreshedWithin age: Duration) -> OutboxDeliverer {
         lock.lock()
         defer { lock.unlock() }
-        guard let reload, ContinuousClock.now - reloadedAt > .seconds(30) else { return currentDeliverer }
+        guard let reload, ContinuousClock.now - reloadedAt > age else { return currentDeliverer }
         reloadedAt = ContinuousClock.now
         do {
             currentDeliverer = OutboxDeliverer(store: database, configuration: try reload())
@@ -88,7 +94,13 @@ public final class DeliveryWorker: @unchecked Sendable {
             let seen = wake.current
             let deliverer = self.deliverer
             do {
-                if try deliverer.deliverDueBatch() > 0 { continue }
+                let claimed = try deliverer.claimDue()
+                if !claimed.isEmpty {
+                    // Claiming needs no settings; sending does, as they are now: read again for every
+                    // batch (a few small queries, only when there is something to send).
+                    try self.deliverer(refreshedWithin: .zero).deliver(claimed)
+                    continue
+                }
                 let next = try deliverer.store.secondsUntilNextDelivery()
                 wake.wait(after: seen, seconds: min(poll, next ?? poll))
             } catch {

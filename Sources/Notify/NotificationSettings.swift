@@ -44,17 +44,20 @@ public enum NotificationSettings {
                                 || allowsPrivateReceivers(environment: environment, database: database))
     }
 
-    /// Env AASA_MONITOR_BASE_URL, else the stored base URL, else http://127.0.0.1:8080.
-    public static func links(environment: [String: String], database: some SettingsStore) throws -> NotificationLinks {
+    /// Env AASA_MONITOR_BASE_URL, else the stored base URL, else the address this process listens on
+    /// (`serve`), else http://127.0.0.1:8080 (a process without a dashboard: `worker`, the CLI).
+    public static func links(environment: [String: String], database: some SettingsStore,
+                             listening: ListeningAddress? = nil) throws -> NotificationLinks {
         if let env = environment["AASA_MONITOR_BASE_URL"], !env.isEmpty { return NotificationLinks(baseURL: env) }
         if let stored = try database.setting(Key.baseURL), !stored.isEmpty { return NotificationLinks(baseURL: stored) }
-        return NotificationLinks(baseURL: defaultBaseURL)
+        return NotificationLinks(baseURL: listening?.baseURL ?? defaultBaseURL)
     }
 
     /// A delivery configuration from the environment and the database, with the production
     /// outbound policy (no private addresses) unless an admin allowed private receivers
     /// (`allowsPrivateReceivers`), as tests and closed networks do explicitly.
-    public static func deliveryConfiguration(environment: [String: String], database: some SettingsStore) throws -> DeliveryConfiguration {
+    public static func deliveryConfiguration(environment: [String: String], database: some SettingsStore,
+                                             listening: ListeningAddress? = nil) throws -> DeliveryConfiguration {
         let allowPrivate = try allowsPrivateReceivers(environment: environment, database: database)
         var retry = RetryPolicy()
         // Seconds; for tests and staging that must see retries happen quickly.
@@ -63,7 +66,7 @@ public enum NotificationSettings {
                                 maximumDelay: max(.milliseconds(Int64(initial * 1000)), .seconds(60)))
         }
         return DeliveryConfiguration(mail: try mail(environment: environment, database: database),
-                                     links: try links(environment: environment, database: database),
+                                     links: try links(environment: environment, database: database, listening: listening),
                                      webhookPolicy: WebhookAddressPolicy(allowPrivateAddresses: allowPrivate),
                                      retry: retry)
     }

@@ -18,8 +18,19 @@ public struct OutboxDeliverer: Sendable {
     /// `onlyID` limits it to one delivery (a test notification sent from the CLI).
     @discardableResult
     public func deliverDueBatch(onlyID: Int64? = nil) throws -> Int {
-        let claimed = try store.claimDueDeliveries(limit: configuration.batchSize, lease: configuration.lease,
-                                                      worker: configuration.workerName, onlyID: onlyID)
+        let claimed = try claimDue(onlyID: onlyID)
+        try deliver(claimed)
+        return claimed.count
+    }
+
+    /// Leases up to one batch of due rows to this worker (`deliverDueBatch`'s first half).
+    public func claimDue(onlyID: Int64? = nil) throws -> [ClaimedDelivery] {
+        try store.claimDueDeliveries(limit: configuration.batchSize, lease: configuration.lease,
+                                     worker: configuration.workerName, onlyID: onlyID)
+    }
+
+    /// Sends claimed rows one after another and records the outcomes (`deliverDueBatch`'s second half).
+    public func deliver(_ claimed: [ClaimedDelivery]) throws {
         for delivery in claimed {
             let started = ContinuousClock.now
             let (outcome, result) = attempt(delivery)
@@ -27,7 +38,6 @@ public struct OutboxDeliverer: Sendable {
                                                response: result.reply, error: result.error,
                                                duration: ContinuousClock.now - started)
         }
-        return claimed.count
     }
 
     /// Delivers everything due now, batch after batch, until nothing is left (for `channel test`

@@ -67,6 +67,32 @@ import Vocabulary
         #expect(wildcard.findings.map(\.code).contains("wildcard-file-missing") && wildcard.verdict == .fail)
     }
 
+    /// Google's debugString opens with a banner; the finding quotes the first line that says what went
+    /// wrong (it quoted "*** ERRORS ***", issue #31), and nothing when no line does.
+    @Test func googlesReasonIsTheFirstMeaningfulLineOfItsDebugString() {
+        func message(_ debugString: String?) -> String {
+            var list = GoogleStatementList(errorCodes: ["ERROR_CODE_FETCH_ERROR"])
+            list.debugString = debugString
+            let report = AndroidCheckEvaluation.evaluate(AndroidCheckFacts(origin: Self.served(Self.file()),
+                                                                           google: .answered(list: list, checks: [])))
+            return report.findings.first { $0.code == "google-verdict-error" }?.message ?? ""
+        }
+        let real = """
+            ********************* ERRORS *********************
+            Error: deadline_exceeded: Timeout occurred while fetching Web statements from https://shop.example.com./.well-known/assetlinks.json.
+            ********************* INFO MESSAGES *********************
+            * Info: No statements were found that match your query
+            """
+        let quoted = message(real)
+        #expect(quoted.hasSuffix("(Error: deadline_exceeded: Timeout occurred while fetching Web statements from https://shop.example.com./.well-known/assetlinks.json.)."))
+        #expect(!quoted.contains("ERRORS"))
+        let bare = message(nil)
+        #expect(message("********************* ERRORS *********************\nNone!\n") == bare)
+        #expect(message("\n  \n") == bare)
+        #expect(!bare.contains("(") && bare.hasPrefix("Google's API reports ERROR_CODE_FETCH_ERROR for this site: "))
+        #expect(AndroidCheckEvaluation.debugReason(String(repeating: "x", count: 400))?.count == 300)
+    }
+
     /// A domain watched for Android only: its owner says the host publishes the file, so a 404 is an
     /// error (and Google's failing to fetch it counts) even with no app expected.
     @Test func noFileOnAnAndroidOnlyDomainIsAFailure() {

@@ -19,9 +19,13 @@ import Testing
         let secretLine = try #require(hook.stdout.split(separator: "\n").first { $0.hasPrefix("whsec_") })
         #expect(Data(base64Encoded: String(secretLine.dropFirst(6)))?.count ?? 0 >= 24)
 
-        let mail = try BuiltCommand.run(["channel", "add", "email", "ops@example.test", "--min-severity", "critical"] + db)
+        let mail = try BuiltCommand.run(["channel", "add", "email", "ops@example.test", "--min-severity", "critical", "--name", "on-call"] + db)
         #expect(mail.status == 0, "\(mail.stderr)")
         #expect(!mail.stdout.contains("whsec_"))
+        // A name is a channel's identity: a second "on-call" is refused (issue #31: alerts went out twice).
+        let sameName = try BuiltCommand.run(["channel", "add", "email", "pager@example.test", "--name", "on-call"] + db)
+        #expect(sameName.status == 64)
+        #expect(sameName.stderr.contains("another channel is already named \"on-call\""))
         let slack = try BuiltCommand.run(["channel", "add", "webhook", receiver.url + "/slack", "--slack"] + db)
         #expect(slack.status == 0, "\(slack.stderr)")
 
@@ -38,7 +42,7 @@ import Testing
         #expect(list.status == 0)
         let lines = list.stdout.split(separator: "\n")
         #expect(lines.count == 3)
-        #expect(lines[1].contains("email\tops@example.test\tmin-severity=critical\tall domains\tenabled"))
+        #expect(lines[1].contains("email\tops@example.test\tmin-severity=critical\tall domains\tenabled\ton-call"))
         #expect(lines[2].hasPrefix("3\tslack\t"))
         // The secret is never listed again.
         #expect(!list.stdout.contains("whsec_"))

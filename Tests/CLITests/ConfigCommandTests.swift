@@ -102,6 +102,56 @@ import Testing
         #expect(problems.first?["line"] as? Int == 7 && (problems.first?["message"] as? String)?.hasPrefix("evil") == true, "\(problems)")
     }
 
+    /// A bad file is refused with every problem and its line, whichever check finds it: the reader's
+    /// (an unknown key, a missing host, a value it does not take) and the form's rules and the plan's
+    /// (an app ID, an interval, a channel's address, a route to a domain nowhere) in one report; it
+    /// printed the reader's alone (issue #31). An entry with a value the reader refused goes no
+    /// further (its other problems show once that one is fixed).
+    @Test func applyReportsEveryProblemOfAFile() throws {
+        let database = try TestPostgres.createDatabase()
+        defer { database.drop() }
+        let file = """
+            domains:
+              - host: shop.example
+                app_ids:
+                  applinks: [abcde12345.com.example.app]
+                colour: blue
+              - host: other.example
+                interval_minutes: 7
+              - hots: third.example
+            channels:
+              - name: ops
+                kind: email
+                to: not-an-address
+              - name: chat
+                kind: slack
+                url: https://hooks.slack.example/services/T0/B0/x
+                domains: [nowhere.example]
+              - name: pager
+                kind: email
+                to: pager@example.com
+                min_severity: loud
+            """
+        let refused = try Self.run(["apply", "-", "--dry-run"], stdin: file, database: database)
+        #expect(refused.status == 65)
+        let lines = refused.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first == "aasa-monitor: error: standard input was refused and nothing was changed (8 problems):", "\(refused.stderr)")
+        for (line, words) in [(4, "The Team ID \"abcde12345\" must be upper-case"), (5, "unknown key \"colour\""),
+                              (7, "Choose one of the offered intervals"), (8, "a domain needs host:"),
+                              (12, "\"not-an-address\" is not an email address"), (16, "nowhere.example is neither declared"),
+                              (20, "min_severity must be critical, warning or info")] {
+            #expect(lines.contains { $0.hasPrefix("standard input:\(line): ") && $0.contains(words) }, "line \(line): \(refused.stderr)")
+        }
+        // The same in --json, each with its line; nothing was written.
+        let json = try Self.run(["apply", "-", "--dry-run", "--json"], stdin: file, database: database)
+        let problems = try #require((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["refused"] as? [[String: Any]])
+        #expect(problems.compactMap { $0["line"] as? Int } == [4, 5, 7, 8, 8, 12, 16, 20], "\(problems)")
+        #expect(try Self.run(["apply", "-"], stdin: file, database: database).status == 65)
+        let db = Database(configuration: database.configuration, poolSize: 1)
+        defer { db.close() }
+        #expect(try db.listDomains().isEmpty && db.channels().isEmpty)
+    }
+
     /// A refused file stops `serve` before it opens the database or listens.
     @Test func serveRefusesABadConfigBeforeStarting() throws {
         let scratch = try ScratchDirectory()

@@ -129,6 +129,26 @@ import Testing
         #expect(mixed.status == 64)
     }
 
+    /// An app ID or a URL that cannot be matched is refused as `check` refuses it (64, with the reason);
+    /// both were answered "no match" with exit 1 and nothing said (issue #31).
+    @Test func aBadAppIDOrURLIsRefusedNotAnsweredNoMatch() throws {
+        let scratch = try ScratchDirectory()
+        let path = try scratch.write("apple-app-site-association", Self.overview)
+        let app = try BuiltCommand.run(["match", path, "https://example.com/buy/1", "--app", "notanappid"])
+        #expect(app.status == 64)
+        #expect(app.stderr.contains("--app notanappid: "), "\(app.stderr)")
+        let url = try BuiltCommand.run(["match", path, "not-a-url"])
+        #expect(url.status == 64)
+        #expect(url.stderr.contains("not-a-url is not a URL a link opens"), "\(url.stderr)")
+        let hostless = try BuiltCommand.run(["match", path, "https:///buy/1"])
+        #expect(hostless.status == 64 && hostless.stderr.contains("has no host"))
+        let android = try BuiltCommand.run(["match", path, "ftp://example.com/buy/1", "--package", "com.example.shop"])
+        #expect(android.status == 64)
+        // A path still matches as on any host, and a good app ID is decided as before.
+        #expect(try BuiltCommand.run(["match", path, "/buy/1"]).status == 0)
+        #expect(try BuiltCommand.run(["match", path, "https://example.com/buy/1", "--app", "ABCDE12345.com.example.app"]).status == 0)
+    }
+
     @Test func batchAnswersEveryLineAndNeverAborts() throws {
         let compact = Self.overview.replacingOccurrences(of: "\n", with: " ")
         let lines = [

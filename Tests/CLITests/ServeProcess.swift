@@ -70,12 +70,12 @@ final class ServeProcess {
     }
 }
 
-/// One HTTP/1.1 GET over a fresh TCP connection to 127.0.0.1 (Connection: close, read to EOF).
+/// One HTTP/1.1 request (GET unless told) over a fresh TCP connection to 127.0.0.1 (Connection: close, read to EOF).
 struct PlainHTTPResponse {
     var status: Int
     var body: String
 
-    static func get(port: Int, path: String, headers: [String] = []) throws -> PlainHTTPResponse {
+    static func get(port: Int, path: String, headers: [String] = [], method: String = "GET", body: String = "") throws -> PlainHTTPResponse {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ServeProcess.Failure(description: "socket: errno \(errno)") }
         defer { close(fd) }
@@ -91,7 +91,8 @@ struct PlainHTTPResponse {
         }
         guard connected == 0 else { throw ServeProcess.Failure(description: "connect to port \(port): errno \(errno)") }
         let extra = headers.map { $0 + "\r\n" }.joined()
-        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\(extra)\r\n".utf8)
+        let length = body.isEmpty ? "" : "Content-Length: \(body.utf8.count)\r\n"
+        let request = Array("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\(extra)\(length)\r\n\(body)".utf8)
         guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == request.count else {
             throw ServeProcess.Failure(description: "send: errno \(errno)")
         }

@@ -125,6 +125,51 @@ import Testing
         }
     }
 
+    /// Without --fingerprint the file cases pass on the package name alone; the text, the JSON and the
+    /// JUnit report say the keys were not checked (it printed a bare "PASS — 2 of 2", issue #31).
+    @Test func aRunWithoutFingerprintsSaysTheKeysWereNotChecked() async throws {
+        try await TestTLSFleet.with { fleet in
+            try await VerifyAppCommandTests.withScratch { scratch in
+                let file = try Self.manifest(["al-good.fleet.test"], in: scratch)
+                let report = scratch.appendingPathComponent("junit.xml").path
+                let text = try CheckCommandTests.run(["verify-app", "--manifest", file, "--junit", report] + AndroidCheckCommandTests.flags(fleet))
+                #expect(text.status == 0, "\(text.stdout)\(text.stderr)")
+                #expect(text.stdout.hasPrefix("""
+                    com.example.fleet: PASS — 1 of 1 checks pass
+                    note: the signing keys of com.example.fleet were not checked (no --fingerprint): \
+                    a file that names the package passes whatever keys it grants; add --fingerprint SHA256 to check them.
+
+                    """), "\(text.stdout)")
+                let junit = try JUnitReader.read(report)
+                #expect(junit.cases.first { $0.name == "al-good.fleet.test" }?.systemOut.contains("signing keys of com.example.fleet were not checked") == true)
+                #expect(junit.cases.first { $0.name == "al-good.fleet.test" }?.result == "passed")
+
+                let json = try CheckCommandTests.run(["verify-app", "--manifest", file, "--json"] + AndroidCheckCommandTests.flags(fleet))
+                let parsed = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+                #expect(parsed?["signing_keys_not_checked"] as? [String] == ["com.example.fleet"], "\(json.stdout)")
+
+                // With the key given, nothing is said and the JSON's list is empty.
+                let keyed = try Self.verify(["al-good.fleet.test"], ["--json"], fleet: fleet, in: scratch)
+                let keyedJSON = try JSONSerialization.jsonObject(with: Data(keyed.stdout.utf8)) as? [String: Any]
+                #expect(keyedJSON?["signing_keys_not_checked"] as? [String] == [])
+                #expect(!(try Self.verify(["al-good.fleet.test"], [], fleet: fleet, in: scratch)).stdout.contains("not checked"))
+            }
+        }
+    }
+
+    /// A refused manifest is named with its reasons, and no usage line follows (it printed the
+    /// top-level usage, issue #31).
+    @Test func aRefusedManifestIsSaidWithoutUsage() async throws {
+        try await VerifyAppCommandTests.withScratch { scratch in
+            let file = scratch.appendingPathComponent("AndroidManifest.xml")
+            try Data("<manifest><application>".utf8).write(to: file)
+            let outcome = try CheckCommandTests.run(["verify-app", "--manifest", file.path])
+            #expect(outcome.status == 64)
+            #expect(outcome.stderr.hasPrefix("error: \(file.path) is refused:\n"), "\(outcome.stderr)")
+            #expect(!outcome.stderr.contains("Usage"), "\(outcome.stderr)")
+        }
+    }
+
     @Test func bothPlatformsInOneRun() async throws {
         try await TestTLSFleet.with { fleet in
             try await VerifyAppCommandTests.withScratch { scratch in

@@ -292,6 +292,8 @@ import Testing
             let outcome = try CheckCommandTests.run(["verify-app", "--entitlements", file, "--app-id", Self.app])
             #expect(outcome.status == 64)
             #expect(outcome.stderr.contains("line 8: The entitlement \"applinks:example.com:8443\" names the port 8443"), "\(outcome.stderr)")
+            // The refusal alone: no usage line after it (issue #31).
+            #expect(!outcome.stderr.contains("Usage"), "\(outcome.stderr)")
         }
     }
 }

@@ -56,6 +56,14 @@ import TextEncoding
             #expect(errorOf(refused.body).message?.contains("port") == true)
             let badApp = api.call("POST", "/api/v1/domains", json: #"{"host": "a.example", "app_ids": [{"service": "applinks", "app_id": "nope"}]}"#)
             #expect(errorOf(badApp.body).field == "app_ids[0].app_id")
+            // A lower-case Team ID is refused with the form's sentence, not the pattern (issue #31).
+            let lower = api.call("POST", "/api/v1/domains", json: #"{"host": "a.example", "app_ids": [{"service": "applinks", "app_id": "abcde12345.com.example.app"}]}"#)
+            #expect(lower.status == 400 && errorOf(lower.body).field == "app_ids[0].app_id")
+            #expect(errorOf(lower.body).message == "The Team ID \"abcde12345\" must be upper-case: ABCDE12345")
+            let lowerExpect = api.call("POST", "/api/v1/domains", json: #"{"host": "a.example", "watched_urls": [{"url": "https://a.example/x", "expect": "abcde12345.com.example.app"}]}"#)
+            #expect(errorOf(lowerExpect.body).message == "The Team ID \"abcde12345\" must be upper-case: ABCDE12345")
+            let lowerApp = api.call("POST", "/api/v1/apps", json: #"{"name": "Shop", "apple_app_ids": ["abcde12345.com.example.app"]}"#)
+            #expect(errorOf(lowerApp.body).message == "The Team ID \"abcde12345\" must be upper-case: ABCDE12345", "\(lowerApp.body)")
             #expect(api.call("POST", "/api/v1/domains", json: "not json").status == 400)
             #expect(api.call("POST", "/api/v1/domains", json: #"{"host": "bücher.example"}"#).status == 409)
 

@@ -147,6 +147,35 @@ import TestSupport
         }
     }
 
+    /// Each role the "Add a user" form offers is one the server accepts: the form sends what the page
+    /// lists, so the test reads the option values from the page rather than typing them.
+    @Test func everyRoleTheAddUserFormOffersCreatesThatRole() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let admin = WebClient(app: WebApp(database: db, configuration: TestApp.configuration))
+            admin.setUpAdmin()
+            let page = admin.get("/settings").bodyText
+            let select = try #require(page.range(of: "<select id=\"role\" name=\"role\">"))
+            let options = String(page[select.upperBound...])
+                .components(separatedBy: "</select>")[0]
+                .components(separatedBy: "<option value=\"").dropFirst()
+                .map { (value: String($0.prefix { $0 != "\"" }), label: String($0.drop { $0 != ">" }.dropFirst().prefix { $0 != "<" })) }
+            #expect(options.map(\.label) == ["Read-only", "Admin"])
+            for (index, option) in options.enumerated() {
+                let email = "user\(index)@example.com"
+                let added = admin.post("/users", [("email", email), ("password", "a long passphrase"), ("role", option.value)])
+                #expect(added.status == 303, "role option \(option.label) sends \(option.value): \(added.bodyText)")
+                #expect(try db.user(email: email)?.role.label == option.label)
+            }
+            // A refused submit keeps the chosen role selected and names the roles as the form does.
+            let refused = admin.post("/users", [("email", "short@example.com"), ("password", "short"), ("role", "admin")])
+            #expect(refused.status == 422)
+            #expect(refused.bodyText.contains("<option value=\"admin\" selected>Admin</option>"))
+            let unknown = admin.post("/users", [("email", "x@example.com"), ("password", "a long passphrase"), ("role", "owner")])
+            #expect(unknown.status == 422)
+            #expect(unknown.bodyText.contains("Choose a role: Read-only or Admin."))
+        }
+    }
+
     @Test func apiTokensAreShownOnceAndStoredHashed() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
             let client = WebClient(app: WebApp(database: db, configuration: TestApp.configuration))

@@ -59,6 +59,93 @@ import TestSupport
         }
     }
 
+    /// A channel's name is its identity (config files find channels by it): the form, the edit form and
+    /// the API all refuse a name another channel has, through ChannelSetup, and say which name; the
+    /// empty name may repeat. Before, the second "on-call" was stored and every alert went out twice.
+    @Test func twoChannelsCannotShareAName() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let app = WebApp(database: db, configuration: TestApp.configuration)
+            let client = WebClient(app: app)
+            client.setUpAdmin()
+            client.get("/settings")
+            let first = client.post("/channels", [("kind", "email"), ("name", "on-call"), ("target", "ops@example.com"), ("min_severity", "info")])
+            #expect(first.status == 303, "\(first.bodyText)")
+            // The same name again, with surrounding blanks (trimmed as stored): refused beside the name, values kept.
+            let again = client.post("/channels", [("kind", "email"), ("name", " on-call "), ("target", "pager@example.com"), ("min_severity", "info")])
+            #expect(again.status == 422)
+            #expect(again.bodyText.contains("another channel is already named &quot;on-call&quot;: give this one a different name"))
+            #expect(again.bodyText.contains("value=\"pager@example.com\""))
+            #expect(try db.channels().count == 1)
+            // Nameless channels may repeat.
+            for target in ["a@example.com", "b@example.com"] {
+                #expect(client.post("/channels", [("kind", "email"), ("name", ""), ("target", target), ("min_severity", "info")]).status == 303)
+            }
+            let second = try #require(try db.channels().last)
+            // Renaming a channel to a taken name is refused; keeping its own name is not.
+            let renamed = client.post("/channels/\(second.id)/edit", [("kind", "email"), ("name", "on-call"), ("target", "b@example.com"),
+                                                                     ("min_severity", "info"), ("enabled", "1")])
+            #expect(renamed.status == 422)
+            #expect(renamed.bodyText.contains("another channel is already named &quot;on-call&quot;"))
+            #expect(try db.channel(id: second.id)?.name == "")
+            let onCall = try #require(try db.channel(named: "on-call"))
+            #expect(client.post("/channels/\(onCall.id)/edit", [("kind", "email"), ("name", "on-call"), ("target", "ops@example.com"),
+                                                                ("min_severity", "warning"), ("enabled", "1")]).status == 303)
+            #expect(try db.channel(id: onCall.id)?.minSeverity == .warning)
+
+            // The API: 422 naming the field.
+            let token = SecretToken.generate(prefix: "aasa_")
+            _ = try db.createAPIToken(name: "test", tokenHash: token.digest, userID: nil, role: .admin)
+            let answer = app.respond(WebRequest(method: "POST", target: "/api/v1/channels",
+                                                headers: [("Authorization", "Bearer " + token.value), ("Content-Type", "application/json")],
+                                                body: Array(#"{"kind": "email", "name": "on-call", "target": "c@example.com"}"#.utf8)))
+            #expect(answer.status == 422)
+            let error = (try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])?["error"] as? [String: Any]
+            #expect(error?["field"] as? String == "name")
+            #expect((error?["message"] as? String)?.contains("already named \"on-call\"") == true)
+            #expect(try db.channels().count == 3)
+
+            // The database holds the rule against any other writer (migration 0064's index).
+            #expect(throws: DatabaseError.self) {
+                try db.createChannel(NewChannel(kind: .email, name: "on-call", target: "d@example.com"))
+            }
+        }
+    }
+
+    /// A receiver on this machine is saved with a warning while private receivers are refused, and
+    /// without one once they are allowed (it was accepted silently, issue #31).
+    @Test func aLoopbackURLIsSavedWithAWarning() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let client = WebClient(app: WebApp(database: db, configuration: TestApp.configuration))
+            client.setUpAdmin()
+            client.get("/settings")
+            let added = client.post("/channels", [("kind", "discord"), ("name", "chat"), ("target", "http://127.0.0.1:9/hook"), ("min_severity", "info")])
+            #expect(added.status == 303, "\(added.bodyText)")
+            let page = client.get("/settings").bodyText
+            #expect(page.contains("Channel added. Warning: 127.0.0.1 is in loopback 127.0.0.0/8"), "\(page)")
+            let chat = try #require(try db.channel(named: "chat"))
+            try db.setSetting(NotificationSettings.Key.allowPrivateReceivers, "true")
+            #expect(client.post("/channels/\(chat.id)/edit", [("kind", "discord"), ("name", "chat"), ("target", "http://127.0.0.1:9/hook"),
+                                                              ("min_severity", "info"), ("enabled", "1")]).status == 303)
+            let allowed = client.get("/settings").bodyText
+            #expect(allowed.contains("Channel saved.") && !allowed.contains("Warning:"))
+            // The API says it in the answer's warning (null when there is nothing to say).
+            try db.setSetting(NotificationSettings.Key.allowPrivateReceivers, "false")
+            let token = SecretToken.generate(prefix: "aasa_")
+            _ = try db.createAPIToken(name: "test", tokenHash: token.digest, userID: nil, role: .admin)
+            func add(_ json: String) throws -> [String: Any] {
+                let answer = client.app.respond(WebRequest(method: "POST", target: "/api/v1/channels",
+                                                           headers: [("Authorization", "Bearer " + token.value), ("Content-Type", "application/json")],
+                                                           body: Array(json.utf8)))
+                #expect(answer.status == 201, "\(answer.bodyText)")
+                return try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any] ?? [:]
+            }
+            let loopback = try add(#"{"kind": "webhook", "name": "local", "target": "http://[::1]:9/hook"}"#)
+            #expect((loopback["warning"] as? String)?.hasPrefix("::1 is in loopback") == true, "\(loopback)")
+            let remote = try add(#"{"kind": "webhook", "name": "remote", "target": "https://hooks.example.com/x"}"#)
+            #expect(remote["warning"] is NSNull)
+        }
+    }
+
     /// "Send test" answers with the settings page, the provider's answer on the tested channel.
     @Test func aTestNotificationShowsTheProvidersAnswerInPlace() throws {
         try TestPostgres.withDatabase { (db: Database) throws in

@@ -1,4 +1,5 @@
 import Foundation
+import Registry
 import Store
 import TestSupport
 import Testing
@@ -69,7 +70,9 @@ import Vocabulary
             let state = DomainState(verdict: d.lastVerdict, checking: d.isChecking(now: now)).rawValue
             out += [field(d.host), field(d.displayName), d.wildcard ? "true" : "false", state, String(d.intervalSeconds / 60),
                     d.lastCheckedAt.map { iso.string(from: $0) } ?? "", d.lastChangedAt.map { iso.string(from: $0) } ?? "",
-                    String(e.appIDs), String(e.watched), String(try db.androidAppExpectations(domainID: d.id).count)].joined(separator: ",") + "\r\n"
+                    field(DomainExport.appIDsCell(try db.appIDExpectations(domainID: d.id))),
+                    field(DomainExport.watchedURLsCell(try db.watchedURLs(domainID: d.id))),
+                    field(DomainExport.androidAppsCell(try db.androidAppExpectations(domainID: d.id)))].joined(separator: ",") + "\r\n"
         }
         return Array(out.utf8)
     }
@@ -98,6 +101,46 @@ import Vocabulary
                 #expect(streamedJSON.pieces == 240 / batch + 1, "one piece per batch, batch \(batch)")
                 let streamedCSV = try Self.streamed(DomainExport(store: db, format: DomainExport.csv(now: now), batchSize: batch))
                 #expect(streamedCSV.bytes == csv, "batch \(batch)")
+            }
+        }
+    }
+
+    /// The CSV export reads back: exported, imported into an empty database, exported again, the
+    /// domains carry the same app IDs, watched URLs and Android apps. Its list columns held counts,
+    /// which the import refused as app IDs (issue #31).
+    @Test func theCSVExportImportsBackIntoAnEmptyDatabase() throws {
+        try TestPostgres.withDatabase { (source: Database) throws in
+            let registry = DomainRegistry(store: source)
+            let upload = "BB:" + Array(repeating: "22", count: 31).joined(separator: ":")
+            _ = try registry.register(Registration(
+                host: "bücher.example", appIDs: [AppIDEntry(service: "applinks", appID: "ABCDE12345.com.example.app"),
+                                                 AppIDEntry(service: "webcredentials", appID: "ABCDE12345.com.example.app"),
+                                                 AppIDEntry(service: "appclips", appID: "ZYXWV98765.com.example.clip")],
+                watchedURLs: [WatchedURLEntry(url: "https://bücher.example/p/1?a=1,b=2", expect: "ABCDE12345.com.example.app"),
+                              WatchedURLEntry(url: "https://bücher.example/help", expect: "browser", android: "com.example.shop"),
+                              WatchedURLEntry(url: "https://bücher.example/x", expect: "browser", android: "nothing")],
+                intervalMinutes: 60,
+                androidApps: [AndroidAppEntry(package: "com.example.shop", fingerprints: [Self.fingerprint, upload], uploadKeys: [upload]),
+                              AndroidAppEntry(package: "com.example.other", fingerprints: [Self.fingerprint])]))
+            _ = try registry.register(Registration(host: "*.shop.example", appIDs: [AppIDEntry(service: "applinks", appID: "ABCDE12345.com.shop")],
+                                                   intervalMinutes: 60))
+            _ = try registry.register(Registration(host: "plain.example", intervalMinutes: 60))
+            let csv = String(decoding: try Self.streamed(DomainExport(store: source, format: DomainExport.csv(now: Date()))).bytes, as: UTF8.self)
+            #expect(csv.contains("\"appclips:ZYXWV98765.com.example.clip applinks:ABCDE12345.com.example.app webcredentials:ABCDE12345.com.example.app\""), "\(csv)")
+
+            try TestPostgres.withDatabase { (target: Database) throws in
+                let report = try DomainRegistry(store: target).importList(csv)
+                #expect(report.refused.isEmpty, "\(report.refused)")
+                #expect(report.added.count == 3)
+                func contents(_ db: Database) throws -> [String] {
+                    try db.exportDomains().map { e in
+                        "\(e.record.host) wildcard=\(e.record.wildcard) apps=\(Set(e.appIDList.map { "\($0.service.rawValue):\($0.appID)" }).sorted()) "
+                            + "watched=\(e.watchedURLs.map { "\($0.url) \($0.expectedAppID ?? "browser") \($0.android?.rawValue ?? "-")" }) "
+                            + "android=\(e.androidApps.map { "\($0.packageName) \($0.fingerprints) upload=\($0.uploadKeys)" })"
+                    }
+                }
+                #expect(try contents(target) == contents(source))
+                #expect(try contents(target).count == 3)
             }
         }
     }

@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 @testable import Store
+import Registry
 import Vocabulary
 import TestSupport
 @testable import Web
@@ -45,6 +46,46 @@ import TestSupport
             #expect(text.contains("value=\"bücher.example\""))
             #expect(text.contains("value=\"abcde12345.com.x\""))
             #expect(text.contains("value=\"https://other.example/x\""))
+            #expect(try db.listDomains().isEmpty)
+        }
+    }
+
+    /// A refused submit shows every app-ID row as sent: an empty row keeps the service chosen for it
+    /// (the second row came back as "Universal links", issue #31), and a message goes beside the row
+    /// it is about, whatever empty rows come before it.
+    @Test func aRefusedSubmitKeepsEveryAppIDRowsService() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let client = adminClient(db)
+            client.get("/domains/new")
+            func services(_ page: String) -> [String] {
+                (1...6).compactMap { n -> String? in
+                    guard let start = page.range(of: "aria-label=\"Service for app ID \(n)\">"),
+                          let end = page[start.upperBound...].range(of: "</select>") else { return nil }
+                    let options = page[start.upperBound..<end.lowerBound]
+                    guard let selected = options.range(of: "\" selected>") else { return "" }
+                    let value = options[..<selected.lowerBound]
+                    return String(value[value.index(after: value.lastIndex(of: "\"") ?? value.startIndex)...])
+                }
+            }
+            // The new form: two empty rows, Universal links then Shared web credentials.
+            #expect(services(client.get("/domains/new").bodyText) == ["applinks", "webcredentials"])
+            // Row 1 filled, row 2 left empty with its default: refused for the host, both come back as sent.
+            let host = client.post("/domains", [("host", "exa mple.com"), ("appid", Self.app), ("service", "applinks"),
+                                                 ("appid", ""), ("service", "webcredentials"), ("interval", "60")])
+            #expect(host.status == 422)
+            #expect(services(host.bodyText) == ["applinks", "webcredentials"])
+            // An empty first row with App Clips, then a bad ID: the message is beside row 2, row 1 keeps App Clips.
+            let bad = client.post("/domains", [("host", "shop.example"), ("appid", ""), ("service", "appclips"),
+                                                ("appid", "abcde12345.com.x"), ("service", "activitycontinuation"), ("interval", "60")])
+            #expect(bad.status == 422)
+            let text = bad.bodyText
+            #expect(services(text) == ["appclips", "activitycontinuation"])
+            #expect(text.contains("aria-label=\"App ID 2\" aria-invalid=\"true\" aria-describedby=\"err-appid.1\""))
+            #expect(text.contains("id=\"err-appid.1\">The Team ID"))
+            #expect(!text.contains("err-appid.0"))
+            // Every row filled: one empty row is added to fill.
+            let full = client.post("/domains", [("host", "exa mple.com"), ("appid", Self.app), ("service", "webcredentials")])
+            #expect(services(full.bodyText) == ["webcredentials", "applinks"])
             #expect(try db.listDomains().isEmpty)
         }
     }
@@ -200,6 +241,48 @@ import TestSupport
             #expect(bad.status == 422 && bad.bodyText.contains("starting with https://"))
             let unreadable = client.post("/tester", [("url", "https://example.com/"), ("domain", ""), ("aasa", "{nope")])
             #expect(unreadable.status == 422 && unreadable.bodyText.contains("cannot be read"))
+        }
+    }
+
+    /// With no domain chosen and no file pasted, the tester asks the URL's own registered domain (or
+    /// the wildcard registration above it), on the page and in the API; it asked the user to choose
+    /// one (issue #31).
+    @Test func theTesterTakesTheDomainFromTheURLsHost() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let client = adminClient(db)
+            let registry = DomainRegistry(store: db)
+            func file(_ path: String) -> [UInt8] {
+                Array(#"{"applinks":{"details":[{"appIDs":["\#(Self.app)"],"components":[{"/":"\#(path)"}]}]}}"#.utf8)
+            }
+            for (host, path) in [("shop.example", "/p/*"), ("*.wild.example", "/w/*"), ("other.example", "/o/*")] {
+                let id = try registry.register(Registration(host: host, intervalMinutes: 60))
+                try db.insertCheck(NewCheckRow(domainID: id, startedAt: Date(), finishedAt: Date(), verdict: .pass, originBody: file(path),
+                                               latencyMilliseconds: 20, changed: true))
+            }
+            let shop = try #require(try db.domainID(host: "shop.example", wildcard: false))
+            let wild = try #require(try db.domainID(host: "wild.example", wildcard: true))
+            client.get("/tester")
+            let page = client.post("/tester", [("url", "https://shop.example/p/1"), ("domain", ""), ("aasa", "")])
+            #expect(page.status == 200, "\(page.bodyText)")
+            #expect(page.bodyText.contains("Opens <code>\(Self.app)</code>"))
+            #expect(page.bodyText.contains("<option value=\"\(shop)\" selected>shop.example</option>"))
+            let below = client.post("/tester", [("url", "https://www.wild.example/w/1"), ("domain", ""), ("aasa", "")]).bodyText
+            #expect(below.contains("Opens <code>\(Self.app)</code>") && below.contains("<option value=\"\(wild)\" selected>"))
+            // A chosen domain still decides; an unregistered host without a file is asked for one.
+            let chosen = client.post("/tester", [("url", "https://shop.example/p/1"), ("domain", String(wild)), ("aasa", "")]).bodyText
+            #expect(!chosen.contains("Opens <code>"))
+            let unknown = client.post("/tester", [("url", "https://nowhere.example/p/1"), ("domain", ""), ("aasa", "")])
+            #expect(unknown.status == 422 && unknown.bodyText.contains("Choose a registered domain or paste a file."))
+
+            let token = SecretToken.generate(prefix: "aasa_")
+            _ = try db.createAPIToken(name: "test", tokenHash: token.digest, userID: nil, role: .admin)
+            let answer = client.app.respond(WebRequest(method: "POST", target: "/api/v1/test-url",
+                                                       headers: [("Authorization", "Bearer " + token.value), ("Content-Type", "application/json")],
+                                                       body: Array(#"{"url": "https://shop.example/p/2"}"#.utf8)))
+            #expect(answer.status == 200, "\(answer.bodyText)")
+            let body = try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]
+            #expect(body?["opens"] as? String == Self.app)
+            #expect((body?["source"] as? String)?.contains("shop.example") == true)
         }
     }
 

@@ -121,7 +121,7 @@ import AASA
         var a = AlertsModel(now: 10)
         a.open = [.init(id: 1, domainID: 1, host: e, rule: e, message: e, opened: 1, resolved: nil)]
         a.resolved = [.init(id: 2, domainID: 1, host: e, rule: e, message: e, opened: 1, resolved: 5)]
-        a.channels = [.init(channelID: 1, name: e, deliveries: [.init(time: 1, event: e, attempts: 2, delivered: false, lastError: e)])]
+        a.channels = [.init(channelID: 1, name: e, deliveries: [.init(time: 1, event: [e, e], attempts: 2, delivered: false, lastError: e)])]
         expectSafe(AlertsPage.render(a, viewer: viewer))
 
         var s = SettingsModel(now: 10)

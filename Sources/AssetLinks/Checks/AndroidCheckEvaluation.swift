@@ -369,7 +369,7 @@ public enum AndroidCheckEvaluation {
             let noFileExpected = !facts.expectsFile && [404, 410].contains(facts.origin.status)
             for code in list.errorCodes + checks.flatMap(\.errorCodes) where reported.insert(code).inserted {
                 findings.append(AndroidCheckFinding.googleVerdictError.finding(at: nil,
-                    "Google's API reports \(code) for this site: \(GoogleErrorCode.meaning(code))\(list.debugString.map { " (\(firstLine($0)))" } ?? "").",
+                    "Google's API reports \(code) for this site: \(GoogleErrorCode.meaning(code))\(list.debugString.flatMap(debugReason).map { " (\($0))" } ?? "").",
                     hint: GoogleErrorCode.hint(code),
                     severity: noFileExpected ? .info : GoogleErrorCode.severity(code, statementsRemain: statementsRemain)))
             }
@@ -406,8 +406,18 @@ public enum AndroidCheckEvaluation {
         return parts.isEmpty ? "the statements differ" : parts.joined(separator: "; ")
     }
 
-    private static func firstLine(_ text: String) -> String {
-        String(text.split(separator: "\n", maxSplits: 1).first ?? "").prefix(300).description
+    /// The line of Google's `debugString` that says what went wrong, cut to 300 characters; nil when
+    /// none does. The text opens with a banner ("********* ERRORS *********"), so its first line is
+    /// never the reason; banners, blank lines and "None!" (an empty section) are skipped.
+    static func debugReason(_ debugString: String) -> String? {
+        for line in debugString.split(whereSeparator: \.isNewline) {
+            var text = line.drop { $0.isWhitespace }
+            while text.last?.isWhitespace == true { text.removeLast() }
+            if text.isEmpty || text == "None!" { continue }
+            if text.hasPrefix("***") && text.hasSuffix("***") { continue }
+            return String(text.prefix(300))
+        }
+        return nil
     }
 
     /// One finding per code and subject: a code repeated about the same thing (e.g. two user agents

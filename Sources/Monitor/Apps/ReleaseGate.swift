@@ -136,6 +136,9 @@ public struct GateReport: Hashable, Sendable {
     public var cases: [GateCase]
     /// The Android packages checked (verify-app --manifest); empty for an Apple-only run.
     public var packages: [String] = []
+    /// The packages checked without a signing-key fingerprint (no --fingerprint): their cases pass on
+    /// the package name alone, whichever keys the file grants, so every output says so.
+    public var signingKeysNotChecked: [String] = []
 
     /// The worst case's, errors before cases that could not be checked (`CheckExitStatus.worst`).
     public var exitStatus: Int32 { CheckExitStatus.worst(cases.map(\.exitStatus)) }
@@ -167,13 +170,15 @@ extension GateReport: Encodable {
     /// where every other public JSON (the API, the config file) says `app_ids`.
     private enum CodingKeys: String, CodingKey {
         case appIDs = "app_ids"
-        case packages, exitStatus, cases
+        case packages, signingKeysNotChecked, exitStatus, cases
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(appIDs, forKey: .appIDs)
         try container.encode(packages, forKey: .packages)
+        // Only where Android was checked: an Apple-only report keeps its shape.
+        if !packages.isEmpty { try container.encode(signingKeysNotChecked, forKey: .signingKeysNotChecked) }
         try container.encode(exitStatus, forKey: .exitStatus)
         try container.encode(cases, forKey: .cases)
     }

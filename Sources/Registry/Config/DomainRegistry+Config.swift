@@ -13,8 +13,11 @@ extension DomainRegistry {
     /// with `prune`, removes what the file's lists leave out (a list the file does not name is never
     /// pruned). With `dryRun`, plans and writes nothing. Applying the same file twice changes nothing
     /// the second time. Throws `ConfigRefusal` with every problem by line when any entry is invalid.
-    public func apply(_ document: ConfigDocument, prune: Bool = false, dryRun: Bool = false) throws -> ConfigPlan {
-        var problems: [ConfigProblem] = []
+    /// `readerProblems`: what reading the file already found (`ConfigReader.reading`); they refuse the
+    /// file too, reported together with what these checks find in the entries that were read.
+    public func apply(_ document: ConfigDocument, prune: Bool = false, dryRun: Bool = false,
+                      readerProblems: [ConfigProblem] = []) throws -> ConfigPlan {
+        var problems = readerProblems
         let defaultMinutes = try defaultIntervalMinutes()
         let desiredDomains = checkDomains(document.domains, defaultMinutes: defaultMinutes, problems: &problems)
         let desiredApps = try checkApps(document.apps, problems: &problems)

@@ -8,6 +8,10 @@ import Vocabulary
 /// apart, as the form's Android field), checked by the form's rules when the domain is registered.
 /// Blank lines, `#` comments and a header row starting with `host` are ignored. Never throws:
 /// every line becomes an entry or a refusal with its reason.
+///
+/// The dashboard's CSV export (`/export/domains.csv`) reads back too: a header that names its columns
+/// (`wildcard`, `app_ids`, `watched_urls`, `android_apps`; see `ExportColumns`) makes the columns
+/// count by name, each list in one cell, space-separated; the other columns (state, times) are skipped.
 public enum DomainListParser {
     public struct Result: Hashable, Sendable {
         public var entries: [DomainListEntry]
@@ -19,15 +23,19 @@ public enum DomainListParser {
         var refusals: [DomainListRefusal] = []
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
         var sawData = false
+        var named: ExportColumns?
         for (index, raw) in lines.enumerated() {
             let number = index + 1
             let line = raw.trimmed(of: " \t\r\u{FEFF}")
             if line.isEmpty || line.hasPrefix("#") { continue }
             let fields = splitCSV(line).map { $0.trimmed(of: " \t") }
-            let host = fields[0]
             let firstDataLine = !sawData
             sawData = true
-            if firstDataLine, ["host", "domain"].contains(host.lowercased()) { continue }
+            if firstDataLine, ["host", "domain"].contains(fields[0].lowercased()) {
+                named = ExportColumns(header: fields)
+                continue
+            }
+            let (host, items) = named?.items(of: fields) ?? (fields[0], Array(fields.dropFirst()))
             guard !host.isEmpty else {
                 refusals.append(DomainListRefusal(line: number, text: line, reason: "the first column (the host) is empty"))
                 continue
@@ -36,7 +44,7 @@ public enum DomainListParser {
             var androidApps: [AndroidAppColumn] = []
             var watchedURLs: [WatchedURLEntry] = []
             var problem: String?
-            for field in fields.dropFirst() where !field.isEmpty {
+            for field in items where !field.isEmpty {
                 if field.lowercased().hasPrefix("url:") {
                     switch watchedURL(String(field.dropFirst("url:".count))) {
                     case .success(let entry): watchedURLs.append(entry)
@@ -77,6 +85,49 @@ public enum DomainListParser {
     }
 
     struct FieldError: Error { var message: String }
+
+    /// Where the export's list columns are, found by the header's names. Each cell holds a list,
+    /// its items separated by spaces (none of them holds one): `app_ids` `SERVICE:TEAMID.bundle.id`
+    /// items; `watched_urls` `URL EXPECT [android=PACKAGE|nothing]` groups, each starting at its
+    /// http(s) URL; `android_apps` `PACKAGE=FINGERPRINT[;FINGERPRINT…]` items (`=upload` after an
+    /// upload key). `wildcard` `true` registers `*.HOST`. They become the items one-per-column files
+    /// write, so both are checked by the same rules.
+    struct ExportColumns {
+        var wildcard: Int?
+        var appIDs: Int?
+        var watchedURLs: Int?
+        var androidApps: Int?
+
+        /// Nil when the header names none of these: its other columns are items, as before.
+        init?(header: [String]) {
+            func column(_ name: String) -> Int? { header.firstIndex { $0.lowercased() == name } }
+            wildcard = column("wildcard")
+            appIDs = column("app_ids")
+            watchedURLs = column("watched_urls")
+            androidApps = column("android_apps")
+            if wildcard == nil && appIDs == nil && watchedURLs == nil && androidApps == nil { return nil }
+        }
+
+        func items(of fields: [String]) -> (host: String, items: [String]) {
+            func cell(_ index: Int?) -> [Substring] {
+                guard let index, fields.indices.contains(index) else { return [] }
+                return fields[index].split(whereSeparator: { $0 == " " || $0 == "\t" })
+            }
+            var host = fields[0]
+            if let wildcard, fields.indices.contains(wildcard), fields[wildcard].lowercased() == "true", !host.hasPrefix("*.") {
+                host = "*." + host
+            }
+            var items = cell(appIDs).map(String.init)
+            var groups: [[Substring]] = []
+            for word in cell(watchedURLs) {
+                let lower = word.lowercased()
+                if groups.isEmpty || lower.hasPrefix("https://") || lower.hasPrefix("http://") { groups.append([word]) } else { groups[groups.count - 1].append(word) }
+            }
+            items += groups.map { "url:" + $0.joined(separator: " ") }
+            items += cell(androidApps).map { "android:" + $0 }
+            return (host, items)
+        }
+    }
 
     /// `TEAMID.bundle.id` or `service:TEAMID.bundle.id`, the app ID checked by `AppID`'s rule (the
     /// registration form's), so the import refuses exactly what the form refuses.

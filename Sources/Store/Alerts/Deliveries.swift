@@ -88,22 +88,28 @@ extension AlertStore {
     }
 
     /// A test notification for one channel, whatever its filters say. Returns the delivery's id.
-    public func enqueueTestNotification(channelID: Int64, event: NotificationEvent,
-                                        horizon: Duration = .seconds(3600)) throws -> Int64 {
+    /// `leasedTo`: the one who sends it now (the settings page, `channel test`) holds its lease from
+    /// the start, so a running notifier cannot take it first and answer with its own, possibly older,
+    /// settings while the person who pressed "Send test" reads "Queued"; `claimDueDeliveries(onlyID:)`
+    /// by that worker takes it. Should the sender die, the lease expires and the notifier sends it.
+    public func enqueueTestNotification(channelID: Int64, event: NotificationEvent, horizon: Duration = .seconds(3600),
+                                        leasedTo worker: String? = nil, lease: Duration = .seconds(120)) throws -> Int64 {
         let id: Int64 = try value("""
-            INSERT INTO deliveries (alert_id, event, channel_id, idempotency_id, payload, give_up_at)
+            INSERT INTO deliveries (alert_id, event, channel_id, idempotency_id, payload, give_up_at, lease_until, leased_by)
             VALUES (NULL, 'test', $1, 'msg_' || replace(gen_random_uuid()::text, '-', ''), $2::jsonb,
-                    now() + make_interval(secs => $3))
+                    now() + make_interval(secs => $3),
+                    CASE WHEN $4::text IS NOT NULL THEN now() + make_interval(secs => $5) END, $4)
             RETURNING id
-            """, channelID, try event.storedJSON(), Self.seconds(horizon))
-        try notify(channel: outboxNotificationChannel)
+            """, channelID, try event.storedJSON(), Self.seconds(horizon), worker, Self.seconds(lease))
+        if worker == nil { try notify(channel: outboxNotificationChannel) }
         return id
     }
 
     /// Leases up to `limit` pending deliveries that are due to `worker` for `lease` and counts the
     /// attempt. Rows other workers hold are skipped (SKIP LOCKED), and a crashed worker's lease
     /// simply expires, so every row is sent at least once.
-    /// `onlyID` restricts the claim to one delivery (`channel test` sends just its own).
+    /// `onlyID` restricts the claim to one delivery (`channel test` sends just its own), which may be
+    /// one `worker` already holds (`enqueueTestNotification(leasedTo:)`).
     public func claimDueDeliveries(limit: Int, lease: Duration, worker: String, onlyID: Int64? = nil) throws -> [ClaimedDelivery] {
         try rows(Self.claimDue, limit, Self.seconds(lease), worker, onlyID).map(ClaimedDelivery.init(row:))
     }
@@ -201,7 +207,8 @@ extension AlertStore {
         """
         WITH due AS (
             SELECT id FROM deliveries
-            WHERE state = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())
+            WHERE state = 'pending' AND next_attempt_at <= now()
+              AND (lease_until IS NULL OR lease_until < now() OR (id = $4 AND leased_by = $3))
               AND ($4::bigint IS NULL OR id = $4)
             ORDER BY next_attempt_at, id
             LIMIT $1

@@ -146,6 +146,13 @@ extension SettingsStore {
         try firstRow(Self.selectChannels + " WHERE c.id = $1", id).map(ChannelRecord.init(row:))
     }
 
+    /// The channel named `name` (exactly; names are unique among named channels, migration 0064).
+    /// Nil for the empty name, which any number of channels may have.
+    public func channel(named name: String) throws -> ChannelRecord? {
+        guard !name.isEmpty else { return nil }
+        return try firstRow(Self.selectChannels + " WHERE c.name = $1", name).map(ChannelRecord.init(row:))
+    }
+
     /// Saves the editable fields and, when `secret` is given, a new secret (typed by a person: it no
     /// longer comes from a config file's reference). Enabling a channel clears the reason it was
     /// disabled for. Returns nil when there is no such channel.

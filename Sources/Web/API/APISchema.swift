@@ -1,5 +1,6 @@
 import Foundation
 import TextEncoding
+import Vocabulary
 
 /// A request body as the API reads it: the JSON types kept apart (a Boolean is not the number 1,
 /// null is not a missing member), so a body can be held exactly to the schema the document publishes.
@@ -133,7 +134,8 @@ indirect enum APISchema: Sendable {
                 return APIRefusal(field: field, message: "\(named) is longer than \(maxLength) characters.")
             }
             if let pattern, !Self.matches(text, pattern) {
-                return APIRefusal(field: field, message: "\(named) does not have the documented form (pattern \(pattern)).")
+                return APIRefusal(field: field, message: APIPatterns.sentence(for: text, missing: pattern)
+                                  ?? "\(named) does not have the documented form (pattern \(pattern)).")
             }
             return nil
         case (.stringEnum(let values), .string(let text)):
@@ -241,4 +243,13 @@ enum APIPatterns {
     static let telegramChat = #"^(-?[0-9]{1,20}|@[A-Za-z0-9_]{4,64})$"#
 
     static let all = [host, appID, expectation, androidExpectation, watchedURL, searchText, sha256, credential, telegramChat]
+
+    /// The sentence the form says for a value that misses `pattern`, where the form has one: an app
+    /// ID's problem as `AppIDError` words it ("The Team ID "abcde12345" must be upper-case:
+    /// ABCDE12345"), so the API and the form refuse the same value with the same words, not the API
+    /// with a regular expression. Nil for other patterns: the generic refusal names the pattern.
+    static func sentence(for text: String, missing pattern: String) -> String? {
+        guard pattern == appID || (pattern == expectation && text != "browser") else { return nil }
+        return AppID.problem(in: text).map { AppIDError(input: text, problem: $0).message }
+    }
 }

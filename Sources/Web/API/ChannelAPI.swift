@@ -88,8 +88,12 @@ enum ChannelAPI {
             let channel: ChannelJSON
             /// The webhook's whsec_ signing secret, returned this once; null for other kinds.
             let signing_secret: String?
+            /// Saved, but nothing will arrive: a URL on this machine or a private network while private receivers are refused.
+            @PublicJSON.NullWhenAbsent var warning: String?
         }
-        return APIResponses.json(Created(channel: try json(created.channel, c, store: store), signing_secret: created.secret), status: 201)
+        let warning = try ChannelHandlers.privateReceiverWarning(created.channel, store: store)
+        return APIResponses.json(Created(channel: try json(created.channel, c, store: store), signing_secret: created.secret, warning: warning),
+                                 status: 201)
             .with(header: "Location", "/api/v1/channels/\(created.channel.id)")
     }
 
@@ -106,7 +110,8 @@ enum ChannelAPI {
     /// Sends a test notification now and answers with what the provider said.
     static func test(_ c: RequestContext, store: any AlertStore & SettingsStore & Sendable) throws -> WebResponse {
         guard let id = c.parameters.id("id"), try store.channel(id: id) != nil else { throw WebError.notFound("No channel with this id.") }
-        let outcome = try ChannelSetup.testNow(channelID: id, in: store, environment: ProcessInfo.processInfo.environment)
+        let outcome = try ChannelSetup.testNow(channelID: id, in: store, environment: ProcessInfo.processInfo.environment,
+                                               listening: c.configuration.listeningAddress)
         struct Outcome: Encodable {
             let delivery_id: Int64
             let delivered: Bool

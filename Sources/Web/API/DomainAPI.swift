@@ -413,7 +413,8 @@ enum DomainAPI {
         struct Input { var url: String; var aasa: String?; var assetlinks: String?; var package: String?; var domain_id: Int64? }
         let input = Input(url: members["url"]?.string ?? "", aasa: members["aasa"]?.string, assetlinks: members["assetlinks"]?.string,
                           package: members["package"]?.string, domain_id: members["domain_id"]?.integer.map(Int64.init))
-        let registered = try tester.registeredFile(input.domain_id)
+        // No domain_id: the URL's own registered domain, as on the page.
+        let registered = try tester.registeredFile(try tester.domainID(chosen: input.domain_id, url: input.url))
         let apple = try tester.evaluate(url: input.url, pasted: input.aasa ?? "", registered: registered)
         func refused(_ p: TesterHandlers.Problem) -> WebError {
             WebError.unprocessable(p.message, field: ["aasa": "aasa", "domain": "domain_id", "assetlinks": "assetlinks"][p.field ?? ""] ?? "url")

@@ -244,7 +244,7 @@ enum OpenAPIDocument {
                 "responses": \#(responses(#""200": {"description": "The file", "content": {"text/plain": {"schema": {"type": "string"}}}}"#, refs: [404]))}
             },
             "/test-url": {
-              "post": {"operationId": "testURL", "summary": "Which app a URL opens on Apple and on Android (15+ by its dynamic rules, and before), with the deciding rule; give the files as aasa / assetlinks or a registered domain's id as domain_id",
+              "post": {"operationId": "testURL", "summary": "Which app a URL opens on Apple and on Android (15+ by its dynamic rules, and before), with the deciding rule; give the files as aasa / assetlinks or a registered domain's id as domain_id (left out: the registered domain of the URL's host, or the wildcard registration above it)",
                 "requestBody": \#(jsonBody(DomainAPI.testURLSchema.json)),
                 "responses": \#(responses(jsonResponse(200, "The outcome", tested), refs: [400, 413, 415, 422]))}
             },
@@ -271,7 +271,7 @@ enum OpenAPIDocument {
                 "responses": \#(responses(#""200": {"description": "The channels"}"#, refs: []))},
               "post": {"operationId": "addChannel", "summary": "Add a channel: email, webhook, slack, pagerduty, opsgenie, teams, discord, google-chat, mattermost, telegram, ntfy or custom-webhook",
                 "requestBody": \#(jsonBody(##"{"$ref": "#/components/schemas/ChannelInput"}"##)),
-                "responses": \#(responses(jsonResponse(201, "Added; signing_secret is returned this once for a signed webhook given none", "{\"type\": \"object\"}",
+                "responses": \#(responses(jsonResponse(201, "Added; signing_secret is returned this once for a signed webhook given none; warning (else null) says when the URL is on this machine or a private network while private receivers are refused", "{\"type\": \"object\"}",
                                                        links: channelLinks), refs: [400, 403, 413, 415, 422]))}
             },
             "/channels/{id}": {

@@ -134,7 +134,7 @@ enum AccountHandlers {
         if let p = passwordProblem(password) { errors["password"] = p }
         // The form offers the two roles; anything else is refused rather than made read-only quietly.
         let role = Role(rawValue: c.form["role"] ?? "")
-        if role == nil { errors["role"] = "Choose a role: admin or viewer." }
+        if role == nil { errors["role"] = "Choose a role: \(Role.readOnly.label) or \(Role.admin.label)." }
         if errors.isEmpty, let role {
             let hash = try c.configuration.passwordHasher.hash(password)
             if try store.createUser(email: email, passwordHash: hash, role: role) != nil {
@@ -142,7 +142,7 @@ enum AccountHandlers {
             }
             errors["email"] = "There already is an account for \(email)."
         }
-        return try SettingsHandlers.page(c, store: store, errors: errors, values: ["email": email], status: 422)
+        return try SettingsHandlers.page(c, store: store, errors: errors, values: ["email": email, "role": role?.rawValue ?? ""], status: 422)
     }
 
     static func deleteUser(_ c: RequestContext, store: any AccountStore) throws -> WebResponse {

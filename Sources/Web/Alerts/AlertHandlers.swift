@@ -19,7 +19,8 @@ struct AlertHandlers: Sendable {
         m.resolved = try store.alertList(open: false, limit: 50).map(incident)
         m.channels = try store.channels().map { ch in
             let deliveries = try store.deliveries(channelID: ch.id, limit: 20).map { d in
-                AlertsModel.Delivery(time: DomainHandlers.epoch(d.createdAt), event: d.event.title, attempts: d.attempts,
+                AlertsModel.Delivery(time: DomainHandlers.epoch(d.createdAt),
+                                     event: AlertsModel.Delivery.lines(title: d.event.title, differences: d.event.diffSummary), attempts: d.attempts,
                                      delivered: d.state == .sent, lastError: d.state == .failed ? (d.lastError ?? "gave up") : d.lastError)
             }
             let target = ChannelTarget.shown(ch, to: viewer)

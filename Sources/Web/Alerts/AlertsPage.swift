@@ -14,7 +14,8 @@ public struct AlertsModel: Sendable {
 
     public struct Delivery: Sendable {
         public var time: Int64
-        public var event: String
+        /// The event's lines: its headline, then one line per difference (a new file's changes).
+        public var event: [String]
         public var attempts: Int
         public var delivered: Bool
         public var lastError: String?
@@ -52,7 +53,7 @@ public enum AlertsPage {
             var rows: HTML = .empty
             for d in c.deliveries {
                 let state: HTML = d.delivered ? "<span class=\"pill state-passing\">delivered</span>" : "<span class=\"pill state-warning\">pending</span>"
-                rows.append("<tr><td>\(DisplayTime.dateTime(d.time))</td><td>\(d.event)</td><td>\(state)</td><td>\(d.attempts)</td><td class=\"muted\">\(d.lastError ?? "")</td></tr>")
+                rows.append("<tr><td>\(DisplayTime.dateTime(d.time))</td><td>\(HTML(lines: d.event))</td><td>\(state)</td><td>\(d.attempts)</td><td class=\"muted\">\(HTML(multiline: d.lastError ?? ""))</td></tr>")
             }
             let test: HTML = viewer.canChange
                 ? "<form method=\"post\" action=\"/channels/\(c.channelID)/test\" class=\"inline\">\(Layout.csrfField(viewer.csrf))<button type=\"submit\">Send test notification</button></form>"
@@ -68,5 +69,17 @@ public enum AlertsPage {
             <h1>Alerts</h1><h2>Open</h2>\(table(m.open, resolved: false))<h2>Resolved</h2>\(table(m.resolved, resolved: true))\
             <h2>Deliveries per channel</h2>\(channels)
             """)
+    }
+}
+
+extension AlertsModel.Delivery {
+    /// An event as lines to show: its title, then its differences one per line. A new-version
+    /// notice's title carries the differences joined by "; " (a title is one line wherever it goes:
+    /// a mail subject, a chat header); here, where there is room, they are lines of their own again.
+    static func lines(title: String, differences: [String]) -> [String] {
+        guard !differences.isEmpty else { return [title] }
+        let joined = " " + differences.joined(separator: "; ")
+        let headline = title.hasSuffix(joined) ? String(title.dropLast(joined.count)) : title
+        return [headline] + differences
     }
 }

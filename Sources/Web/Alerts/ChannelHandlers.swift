@@ -94,12 +94,13 @@ enum ChannelHandlers {
             var spec = try spec(c, store: store, kind: kind)
             spec.enabled = true
             let created = try ChannelSetup.add(spec, in: store)
+            let warning = try privateReceiverWarning(created.channel, store: store).map { " Warning: " + $0 } ?? ""
             if let secret = created.secret {
                 // The signing secret is shown once, like an API token.
                 return try SettingsHandlers.page(c, store: store, errors: [:], values: [:], status: 200,
-                                                 flash: Flash(.success, "Webhook added. Its signing secret (shown once): " + secret))
+                                                 flash: Flash(.success, "Webhook added. Its signing secret (shown once): " + secret + warning))
             }
-            return c.redirect("/settings", flash: Flash(.success, "Channel added."))
+            return c.redirect("/settings", flash: Flash(warning.isEmpty ? .success : .info, "Channel added." + warning))
         } catch let e as ChannelSetup.InvalidInput {
             return try SettingsHandlers.page(c, store: store, errors: [e.field: e.message], values: kept, status: 422)
         } catch is DatabaseError where !c.form.all("app").isEmpty {
@@ -125,16 +126,27 @@ enum ChannelHandlers {
                                    checkedApps: Set(c.form.all("app").compactMap { Int64($0) }), editing: channel)
             return .html(ChannelEditPage.render(form, channel: channel, viewer: try c.signedIn), status: 422)
         }
+        let saved: ChannelRecord
         do {
-            guard try ChannelSetup.edit(id: channel.id, try spec(c, store: store, kind: channel.kind), in: store) != nil else {
+            guard let edited = try ChannelSetup.edit(id: channel.id, try spec(c, store: store, kind: channel.kind), in: store) else {
                 throw WebError.notFound("No such channel.")
             }
+            saved = edited
         } catch let e as ChannelSetup.InvalidInput {
             return try refused([e.field: e.message])
         } catch is DatabaseError where !c.form.all("app").isEmpty {
             return try refused(["app": "An app chosen no longer exists."])
         }
-        return c.redirect("/settings#channel-\(channel.id)", flash: Flash(.success, "Channel saved."))
+        let warning = try privateReceiverWarning(saved, store: store)
+        return c.redirect("/settings#channel-\(channel.id)",
+                          flash: warning.map { Flash(.info, "Channel saved. Warning: " + $0) } ?? Flash(.success, "Channel saved."))
+    }
+
+    /// Said at entry when the channel's URL is on this machine or a private network and private
+    /// receivers are refused (`ChannelSetup.privateReceiverWarning`): saved, but nothing will arrive.
+    static func privateReceiverWarning(_ channel: ChannelRecord, store: some SettingsStore) throws -> String? {
+        let allowed = try NotificationSettings.allowsPrivateReceivers(environment: ProcessInfo.processInfo.environment, database: store)
+        return ChannelSetup.privateReceiverWarning(kind: channel.kind, target: channel.target, allowsPrivate: allowed)
     }
 
     static func delete(_ c: RequestContext, store: any SettingsStore) throws -> WebResponse {
@@ -147,7 +159,8 @@ enum ChannelHandlers {
     /// in the channel's row: no JavaScript, no second request.
     static func sendTest(_ c: RequestContext, store: any SettingsPageStore) throws -> WebResponse {
         let channel = try channel(c, store: store)
-        let outcome = try ChannelSetup.testNow(channelID: channel.id, in: store, environment: ProcessInfo.processInfo.environment)
+        let outcome = try ChannelSetup.testNow(channelID: channel.id, in: store, environment: ProcessInfo.processInfo.environment,
+                                               listening: c.configuration.listeningAddress)
         return try SettingsHandlers.page(c, store: store, errors: [:], values: [:], status: 200, tested: (channel.id, outcome))
     }
 

@@ -77,7 +77,9 @@ final class DomainExport: HTTPBodySource {
         DomainAPI.json(e.record, now: now, detail: (e.appIDList, e.watchedURLs, e.androidApps, latest: nil, androidState: nil))
     }
 
-    /// A header line, then one CRLF-ended line per domain.
+    /// A header line, then one CRLF-ended line per domain. `app_ids`, `watched_urls` and
+    /// `android_apps` hold the lists themselves, each item in the import's syntax and separated by
+    /// spaces (`DomainListParser.ExportColumns`), so `import` reads the file back.
     static func csv(now: Date) -> Format {
         Format(prefix: Array("host,display_name,wildcard,state,interval_minutes,last_checked_at,last_changed_at,app_ids,watched_urls,android_apps\r\n".utf8),
                separator: [], suffix: []) { batch in
@@ -86,10 +88,30 @@ final class DomainExport: HTTPBodySource {
                 let state = DomainState(verdict: d.lastVerdict, checking: d.isChecking(now: now)).rawValue
                 let line = [csvField(d.host), csvField(d.displayName), d.wildcard ? "true" : "false", state, String(d.intervalSeconds / 60),
                             d.lastCheckedAt.map(CivilDate.iso8601) ?? "", d.lastChangedAt.map(CivilDate.iso8601) ?? "",
-                            String(e.appIDs), String(e.watched), String(e.androidAppCount)].joined(separator: ",") + "\r\n"
+                            csvField(appIDsCell(e.appIDList)), csvField(watchedURLsCell(e.watchedURLs)),
+                            csvField(androidAppsCell(e.androidApps))].joined(separator: ",") + "\r\n"
                 return Array(line.utf8)
             }
         }
+    }
+
+    /// `applinks:ABCDE12345.com.example.app webcredentials:…`
+    static func appIDsCell(_ apps: [AppIDExpectation]) -> String {
+        apps.map { "\($0.service.rawValue):\($0.appID)" }.joined(separator: " ")
+    }
+
+    /// `https://shop.example/p/1 ABCDE12345.com.example.app https://shop.example/help browser android=nothing`
+    static func watchedURLsCell(_ watched: [WatchedURLExpectation]) -> String {
+        watched.map { w in
+            ([w.url, w.expectedAppID ?? "browser"] + (w.android.map { ["android=\($0.rawValue)"] } ?? [])).joined(separator: " ")
+        }.joined(separator: " ")
+    }
+
+    /// `com.example.shop=14:6D:…;AB:CD:…=upload`
+    static func androidAppsCell(_ apps: [AndroidAppExpectation]) -> String {
+        apps.map { app in
+            app.packageName + "=" + app.fingerprints.map { app.uploadKeys.contains($0) ? $0 + AndroidAppEntry.uploadMark : $0 }.joined(separator: ";")
+        }.joined(separator: " ")
     }
 
     /// Quoted always, double quotes inside, and spreadsheet formulas defused.

@@ -18,7 +18,7 @@ public enum WatchedOutcome: Sendable, Equatable, Codable {
 /// The register/edit form as typed, with a message per field that was refused.
 public struct RegisterFormModel: Sendable {
     public var host: String = ""
-    /// One entry per row the user filled, per service.
+    /// One entry per row: a domain's app IDs, or every row as sent (empty ones too) when a submit was refused.
     public var appIDs: [(service: Service, appID: String)] = []
     public var watched: [(url: String, expect: String, android: String)] = []
     /// Android apps the domain must verify: package and fingerprints as typed.
@@ -47,9 +47,13 @@ public enum RegisterPage {
         func described(_ field: String) -> HTML {
             m.errors[field] != nil ? " aria-invalid=\"true\" aria-describedby=\"err-\(field)\"" : .empty
         }
-        // Keep what was typed, plus empty rows to fill.
+        // Keep what was typed, plus an empty row to fill when every row is filled.
         var appRows = m.appIDs
-        if appRows.isEmpty { appRows = [(.applinks, ""), (.webcredentials, "")] } else { appRows.append((.applinks, "")) }
+        if appRows.isEmpty {
+            appRows = [(.applinks, ""), (.webcredentials, "")]
+        } else if !appRows.contains(where: { $0.appID.isEmpty }) {
+            appRows.append((.applinks, ""))
+        }
         var apps: HTML = .empty
         for (i, row) in appRows.enumerated() {
             var options: HTML = .empty

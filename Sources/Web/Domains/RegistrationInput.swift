@@ -17,7 +17,12 @@ extension Registration {
 enum RegistrationInput {
     struct Fields {
         var host: String
+        /// The filled app-ID rows, in order: what is registered.
         var appIDs: [(service: String, appID: String)]
+        /// Every app-ID row as sent, empty ones included (their service too), to show again on a
+        /// refusal; `appIDRows[i]` is the row of `appIDs[i]`, where its message goes.
+        var sentAppIDRows: [(service: String, appID: String)] = []
+        var appIDRows: [Int] = []
         var watched: [(url: String, expect: String, android: String)]
         var intervalMinutes: String
         var badge: Bool
@@ -28,9 +33,12 @@ enum RegistrationInput {
 
     static func fields(from form: FormData) -> Fields {
         let ids = form.all("appid"), services = form.all("service")
+        let sentRows = ids.enumerated().map { i, id in (service: i < services.count ? services[i] : "applinks", appID: id) }
         var apps: [(String, String)] = []
-        for (i, id) in ids.enumerated() where !id.trimmingCharacters(in: .whitespaces).isEmpty {
-            apps.append((i < services.count ? services[i] : "applinks", id))
+        var appRows: [Int] = []
+        for (i, row) in sentRows.enumerated() where !row.appID.trimmingCharacters(in: .whitespaces).isEmpty {
+            apps.append(row)
+            appRows.append(i)
         }
         let urls = form.all("url"), expects = form.all("expect"), androids = form.all("android_expect")
         var watched: [(String, String, String)] = []
@@ -45,8 +53,8 @@ enum RegistrationInput {
                 android.append((package, fingerprints))
             }
         }
-        return Fields(host: form["host"] ?? "", appIDs: apps, watched: watched, intervalMinutes: form["interval"] ?? "",
-                      badge: form["badge"] == "on", platforms: form["platforms"], android: android)
+        return Fields(host: form["host"] ?? "", appIDs: apps, sentAppIDRows: sentRows, appIDRows: appRows, watched: watched,
+                      intervalMinutes: form["interval"] ?? "", badge: form["badge"] == "on", platforms: form["platforms"], android: android)
     }
 
     static func registration(_ f: Fields) -> Registration {
@@ -67,10 +75,12 @@ enum RegistrationInput {
         // A word the form does not offer is refused beside the field; the list shows its default under the message.
         model.platforms = f.platforms.flatMap(WatchedPlatforms.init(rawValue:)) ?? .both
         model.intervalMinutes = Int(f.intervalMinutes) ?? 60
-        model.appIDs = f.appIDs.map { (selectedOption(forService: $0.service), $0.appID) }
+        // Every row as sent, the empty ones with the service they had: dropping them made the form
+        // add a fresh row in their place, its service reset to the first option.
+        model.appIDs = f.sentAppIDRows.map { (selectedOption(forService: $0.service), $0.appID) }
         model.watched = f.watched
         model.android = f.android
-        model.errors = Dictionary(errors.map { (formKey($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
+        model.errors = Dictionary(errors.map { (formKey($0.key, appIDRows: f.appIDRows), $0.value) }, uniquingKeysWith: { first, _ in first })
         return model
     }
 
@@ -81,13 +91,14 @@ enum RegistrationInput {
         Service.allCases.first { $0.rawValue == typed } ?? .applinks
     }
 
-    /// The form's name for a field (the `err-…` id beside it).
-    static func formKey(_ field: RegistrationField) -> String {
+    /// The form's name for a field (the `err-…` id beside it). The registry counts filled app-ID rows;
+    /// `appIDRows` maps each to the row of the form it came from.
+    static func formKey(_ field: RegistrationField, appIDRows: [Int] = []) -> String {
         switch field {
         case .host: "host"
         case .interval: "interval"
         case .platforms: "platforms"
-        case .service(let i), .appID(let i): "appid.\(i)"
+        case .service(let i), .appID(let i): "appid.\(i < appIDRows.count ? appIDRows[i] : i)"
         case .watchedURL(let i): "url.\(i)"
         case .expectation(let i): "expect.\(i)"
         case .androidExpectation(let i): "android_expect.\(i)"

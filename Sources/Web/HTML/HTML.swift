@@ -31,6 +31,17 @@ public struct HTML: Sendable, Hashable {
     public mutating func append(_ other: HTML) { rendered += other.rendered }
     public mutating func append(text: String) { HTML.escape(text, into: &rendered) }
 
+    /// Lines of text, each escaped, joined by `<br>`: a message's own line breaks shown as line
+    /// breaks (in HTML they would run together with the words around them).
+    public init(lines: [String]) {
+        rendered = lines.map(HTML.escape).joined(separator: "<br>")
+    }
+
+    /// Text whose line breaks (LF, CRLF or CR) are kept as `<br>`, everything escaped.
+    public init(multiline text: String) {
+        self.init(lines: text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }).map(String.init))
+    }
+
     public static func + (lhs: HTML, rhs: HTML) -> HTML { HTML(uncheckedMarkup: lhs.rendered + rhs.rendered) }
 
     public var utf8Bytes: [UInt8] { Array(rendered.utf8) }

@@ -1,3 +1,4 @@
+import Notify
 /// How the dashboard behaves in this deployment.
 public struct WebConfiguration: Sendable {
     /// Mark cookies `Secure` even when the request itself arrived over plain HTTP (a TLS-terminating
@@ -27,6 +28,9 @@ public struct WebConfiguration: Sendable {
     public var baseURL: String?
     /// When set, /metrics answers only `Authorization: Bearer <this>`; off (open, as Prometheus expects) by default.
     public var metricsToken: String?
+    /// Where `serve` bound the dashboard (set once listening): links in test notifications fall back
+    /// to it when no address is configured.
+    public var listeningAddress = ListeningAddress()
 
     public init(secureCookies: Bool = false, trustForwardedProto: Bool = false, passwordHasher: PasswordHasher = .interactive,
                 allowPrivateAddresses: Bool = false, resolveOnRegister: Bool = true, overviewCacheLifetime: Duration = .seconds(1),

@@ -135,7 +135,12 @@ public enum SettingsPage {
                 : .empty
             users.append("<tr><td>\(u.email)</td><td>\(u.role.label)</td><td>\(DisplayTime.date(u.created))</td><td>\(remove)</td></tr>")
         }
-        let roleOptions: HTML = "<option value=\"read-only\">Read-only</option><option value=\"admin\">Admin</option>"
+        // The values are Role's raw values, the ones createUser reads back; read-only first, the safer default.
+        var roleOptions: HTML = .empty
+        for role in [Role.readOnly, .admin] {
+            let sel: HTML = value("role") == role.rawValue ? " selected" : .empty
+            roleOptions.append("<option value=\"\(role.rawValue)\"\(sel)>\(role.label)</option>")
+        }
         let userForm: HTML = change ? """
             <form method="post" action="/users" class="card">\(csrf)<h3>Add a user</h3>\
             <label for="user-email">Email</label><input type="email" id="user-email" name="email" value="\(value("email"))">\(err("email"))\

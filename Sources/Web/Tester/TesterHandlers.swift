@@ -1,4 +1,5 @@
 import AASA
+import Fetch
 import Foundation
 import Monitor
 import Store
@@ -26,7 +27,8 @@ struct TesterHandlers: Sendable {
         var m = TesterModel()
         m.url = (c.form["url"] ?? "").trimmingCharacters(in: .whitespaces)
         m.pasted = c.form["aasa"] ?? ""
-        m.domainID = c.form["domain"].flatMap(Int64.init)
+        // No domain chosen: the URL's own (the select then shows which one answered).
+        m.domainID = try domainID(chosen: c.form["domain"].flatMap(Int64.init), url: m.url)
         m.domains = try testableDomains()
         m.package = c.form["package"] ?? ""
         m.pastedAndroid = c.form["assetlinks"] ?? ""
@@ -74,6 +76,21 @@ struct TesterHandlers: Sendable {
     struct RegisteredFile {
         var domain: DomainRecord
         var latest: CheckRow?
+    }
+
+    /// The domain whose file decides `url`: the one chosen, else the registered domain of the URL's
+    /// host, else the nearest wildcard registration above it (`*.shop.example` is served from
+    /// shop.example's file and covers www.shop.example). Nil when none is chosen and none is registered.
+    func domainID(chosen: Int64?, url: String) throws -> Int64? {
+        if let chosen { return chosen }
+        guard let host = URLParts(parsing: url).host, let name = try? HostName(host) else { return nil }
+        if let exact = try store.domainID(host: name.ascii, wildcard: false) { return exact }
+        var labels = name.ascii.split(separator: ".")
+        while labels.count >= 2 {
+            if let covering = try store.domainID(host: labels.joined(separator: "."), wildcard: true) { return covering }
+            labels.removeFirst()
+        }
+        return nil
     }
 
     /// nil when no domain is chosen or it is not registered (any more).

@@ -2,6 +2,7 @@ import ArgumentParser
 import ConfigFile
 import Foundation
 import Registry
+import Store
 
 extension AASAMonitor {
     /// `aasa-monitor apply FILE`: config as code.
@@ -32,11 +33,20 @@ extension AASAMonitor {
         }
 
         func run() throws {
-            let document = try ConfigInput.read(file, json: json)
-            let opened = try database.open(migrate: true)
+            // Every problem of the file in one report: what the reader found, and what the registry's
+            // rules find in the entries it could read (a refused file changes nothing either way).
+            let reading = try ConfigInput.reading(file, json: json)
+            let opened: ApplicationDatabase
+            do {
+                opened = try database.open(migrate: true)
+            } catch {
+                // No database to check the rest against: the reader's problems still refuse the file.
+                if !reading.problems.isEmpty { ConfigInput.report(ConfigRefusal(reading.problems), path: file, json: json) }
+                throw error
+            }
             defer { try? opened.close() }
-            let plan = try ConfigInput.apply(document, from: file, to: DomainRegistry(store: opened.database), prune: prune, dryRun: dryRun,
-                                             json: json)
+            let plan = try ConfigInput.apply(reading.document, from: file, to: DomainRegistry(store: opened.database), prune: prune,
+                                             dryRun: dryRun, json: json, readerProblems: reading.problems)
             if json {
                 Terminal.print(ConfigPlanOutput.json(plan))
             } else {
@@ -52,14 +62,7 @@ enum ConfigInput {
     /// The file read and checked for shape; a refusal is printed (every problem, with its line) and
     /// exits 65 (EX_DATAERR), an unreadable file 66 (EX_NOINPUT).
     static func read(_ path: String, json: Bool = false) throws -> ConfigDocument {
-        let bytes: [UInt8]
-        do {
-            bytes = try InputFile.read(path)
-        } catch {
-            StandardError.log("error: \(error)")
-            throw ExitCode(66)
-        }
-        switch ConfigReader.read(bytes, environment: ProcessInfo.processInfo.environment) {
+        switch ConfigReader.read(try bytes(path), environment: ProcessInfo.processInfo.environment) {
         case .success(let document):
             return document
         case .failure(let refusal):
@@ -68,10 +71,31 @@ enum ConfigInput {
         }
     }
 
-    static func apply(_ document: ConfigDocument, from path: String, to registry: DomainRegistry, prune: Bool, dryRun: Bool,
-                      json: Bool = false) throws -> ConfigPlan {
+    /// The file read as far as it goes, with the reader's problems (`ConfigReader.reading`), for
+    /// `apply` to check the rest before it reports; a file read not at all is refused here (65).
+    static func reading(_ path: String, json: Bool = false) throws -> (document: ConfigDocument, problems: [ConfigProblem]) {
+        let reading = ConfigReader.reading(try bytes(path), environment: ProcessInfo.processInfo.environment)
+        guard let document = reading.document else {
+            report(ConfigRefusal(reading.problems), path: path, json: json)
+            throw ExitCode(65)
+        }
+        return (document, reading.problems)
+    }
+
+    /// The file's bytes; one that cannot be read exits 66 (EX_NOINPUT).
+    private static func bytes(_ path: String) throws -> [UInt8] {
         do {
-            return try registry.apply(document, prune: prune, dryRun: dryRun)
+            return try InputFile.read(path)
+        } catch {
+            StandardError.log("error: \(error)")
+            throw ExitCode(66)
+        }
+    }
+
+    static func apply(_ document: ConfigDocument, from path: String, to registry: DomainRegistry, prune: Bool, dryRun: Bool,
+                      json: Bool = false, readerProblems: [ConfigProblem] = []) throws -> ConfigPlan {
+        do {
+            return try registry.apply(document, prune: prune, dryRun: dryRun, readerProblems: readerProblems)
         } catch let refusal as ConfigRefusal {
             report(refusal, path: path, json: json)
             throw ExitCode(65)

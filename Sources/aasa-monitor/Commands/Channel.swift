@@ -111,6 +111,10 @@ extension AASAMonitor.Channel {
                 throw ExitCode(64)
             }
             Terminal.print("added channel \(created.channel.id): \(created.channel.kind.rawValue) \(created.channel.shownTarget(toAdmin: true))")
+            let allowed = try NotificationSettings.allowsPrivateReceivers(environment: ProcessInfo.processInfo.environment, database: opened.database)
+            if let warning = ChannelSetup.privateReceiverWarning(kind: created.channel.kind, target: created.channel.target, allowsPrivate: allowed) {
+                StandardError.log("warning: \(warning)")
+            }
             if let secret = created.secret {
                 Terminal.print("signing secret (shown only once; keep it in the receiver to verify webhook-signature):")
                 Terminal.print("\(secret)")
@@ -165,17 +169,18 @@ extension AASAMonitor.Channel {
             let opened = try database.open()
             defer { try? opened.close() }
             let db = opened.database
+            let environment = ProcessInfo.processInfo.environment
+            let configuration = try NotificationSettings.deliveryConfiguration(environment: environment, database: db)
             let deliveryID: Int64
             do {
-                deliveryID = try ChannelSetup.sendTest(channelID: id, in: db)
+                // Leased to this process: a running serve leaves it to us (it would answer with its own settings).
+                deliveryID = try ChannelSetup.sendTest(channelID: id, in: db, leasedTo: configuration.workerName)
             } catch let invalid as ChannelSetup.InvalidInput {
                 StandardError.log("error: \(invalid.message)")
                 throw ExitCode(64)
             }
-            let environment = ProcessInfo.processInfo.environment
-            let configuration = try NotificationSettings.deliveryConfiguration(environment: environment, database: db)
             let deliverer = OutboxDeliverer(store: db, configuration: configuration)
-            // Deliver it here (a running serve may take it first: then wait for its first attempt).
+            // Deliver it here (should this process have lost its lease, wait for the notifier's first attempt).
             let deadline = ContinuousClock.now + .seconds(max(1, timeout))
             var attempts: [DeliveryAttemptRecord] = []
             while ContinuousClock.now < deadline {

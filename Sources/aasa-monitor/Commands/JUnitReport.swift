@@ -20,7 +20,9 @@ enum JUnitReport {
             let time = cases.reduce(0) { $0 + $1.seconds }
             totals = (totals.tests + cases.count, totals.failures + failures, totals.errors + errors, totals.time + time)
             var suite = "  <testsuite name=\"\(escape("verify-app \(platform.rawValue)"))\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\" time=\"\(seconds(time))\" timestamp=\"\(stamp)\">\n"
-            for gateCase in cases { suite += testcase(gateCase) }
+            // The unchecked keys concern each Android file case: it passed on the package name alone.
+            let note = platform == .android ? VerifyAppOutput.signingKeysNote(report).map { "note: " + $0 } : nil
+            for gateCase in cases { suite += testcase(gateCase, note: gateCase.group == "applinks" ? note : nil) }
             suite += "  </testsuite>\n"
             suites.append(suite)
         }
@@ -31,12 +33,12 @@ enum JUnitReport {
             """ + suites.joined() + "</testsuites>\n"
     }
 
-    private static func testcase(_ gateCase: GateCase) -> String {
+    private static func testcase(_ gateCase: GateCase, note: String?) -> String {
         let classname = "\(gateCase.platform.rawValue).\(gateCase.group)"
         var out = "    <testcase classname=\"\(escape(classname))\" name=\"\(escape(gateCase.name))\" time=\"\(seconds(gateCase.seconds))\""
         let errors = gateCase.findings.filter { $0.severity == .error }
         let others = gateCase.findings.filter { $0.severity != .error }
-        if errors.isEmpty && others.isEmpty && gateCase.exitStatus == 0 { return out + "/>\n" }
+        if errors.isEmpty && others.isEmpty && note == nil && gateCase.exitStatus == 0 { return out + "/>\n" }
         out += ">\n"
         if gateCase.exitStatus == 3 {
             let first = errors.first ?? gateCase.findings.first
@@ -46,8 +48,9 @@ enum JUnitReport {
             out += "      <failure type=\"\(escape(errors.map(\.code).joined(separator: " ")))\" message=\"\(escape(errors[0].message))\">"
             out += escape(describe(errors)) + "</failure>\n"
         }
-        if !others.isEmpty, gateCase.exitStatus != 3 {
-            out += "      <system-out>" + escape(describe(others)) + "</system-out>\n"
+        let said = ([note].compactMap { $0 } + (gateCase.exitStatus != 3 && !others.isEmpty ? [describe(others)] : []))
+        if !said.isEmpty {
+            out += "      <system-out>" + escape(said.joined(separator: "\n")) + "</system-out>\n"
         }
         return out + "    </testcase>\n"
     }

@@ -2,6 +2,7 @@ import AASA
 import ArgumentParser
 import AssetLinks
 import Foundation
+import Vocabulary
 
 extension AASAMonitor {
     /// `aasa-monitor match FILE URL [--app APPID] [--domain HOST] [--explain] [--json]` and `match --batch`;
@@ -63,6 +64,25 @@ extension AASAMonitor {
                 throw ValidationError("--android goes with --batch; a file is recognised as assetlinks.json by its content.")
             } else if file == nil || url == nil {
                 throw ValidationError("Give the file and the URL, e.g. aasa-monitor match apple-app-site-association https://example.com/buy/1")
+            }
+            // Refused as `check` refuses them (64, saying why), not answered "no match" (1) as if decided.
+            if let url, let problem = Self.urlProblem(url) { throw ValidationError(problem) }
+            if let appID {
+                do { _ = try AppID(typed: appID) } catch { throw ValidationError("--app \(appID): \(error.message)") }
+            }
+        }
+
+        /// Why `url` cannot be matched, nil when it can: a whole http(s) URL with a host, or a path
+        /// (`/buy/42?x=1`) matched as on any host. Anything else matches nothing on a device.
+        static func urlProblem(_ url: String) -> String? {
+            let parts = URLParts(parsing: url)
+            switch parts.scheme {
+            case nil where parts.path.hasPrefix("/"):
+                return nil
+            case "https", "http":
+                return parts.host?.isEmpty == false ? nil : "\(url) has no host: write the whole URL, e.g. https://example.com/buy/1"
+            default:
+                return "\(url) is not a URL a link opens: write the whole URL, e.g. https://example.com/buy/1, or a path such as /buy/1"
             }
         }
 

@@ -75,7 +75,8 @@ extension AASAMonitor {
             configuration.publicDirectory = PublicDirectory.locate()
             // Public/ is served under /static/, where the pages link their CSS, JS and icons.
             configuration.publicURLPrefix = "/static/"
-            let web = WebApp(database: opened.database, configuration: try webOptions.configuration)
+            let webConfiguration = try webOptions.configuration
+            let web = WebApp(database: opened.database, configuration: webConfiguration)
             // Changes by other processes (crawler workers, the CLI) reach the dashboard's caches.
             web.startChangeFeed()
             web.startSessionPurge()
@@ -91,12 +92,14 @@ extension AASAMonitor {
             // The one line on standard output: scripts and tests read the address from it.
             let address = "http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)"
             Terminal.print("aasa-monitor listening on \(address)")
+            // Links in messages lead here when no dashboard address is set (not to a fixed :8080).
+            webConfiguration.listeningAddress.bound(host: host, port: server.port)
             if (try? web.needsSetup()) == true {
                 // Only someone who reads this log can create the first admin (see SetupCode).
                 StandardError.log("first run: create the admin account at \(address)/setup with the setup code \(web.setupCode.value)")
             }
             watchdog?.start()
-            let notifier = noNotify ? nil : NotifierStarter.start(opened.database)
+            let notifier = noNotify ? nil : NotifierStarter.start(opened.database, listening: webConfiguration.listeningAddress)
             let crawlerService = noCrawl ? nil : startCrawler(opened.database, events: events)
             server.wait()
             crawlerService?.stop()

@@ -59,11 +59,20 @@ extension AASAMonitor {
         @OptionGroup(title: "Outbound")
         var fetch: FetchOptions
 
-        /// The reasons quote the file, which anyone may have written: escaped for the terminal.
-        static func refused(_ path: String, _ refusal: ManifestRefusal) -> ValidationError {
-            ValidationError(TerminalText.escape(path) + " is refused:\n"
-                            + refusal.problems.map { "  " + TerminalText.escape($0.description) }.joined(separator: "\n"))
+        /// The reasons quote the file, which anyone may have written: each line is escaped for the terminal.
+        static func refused(_ path: String, _ refusal: ManifestRefusal) -> ExitCode {
+            stop([path + " is refused:"] + refusal.problems.map { "  " + $0.description })
         }
+
+        /// A problem `run` finds in what it was given (a file refused, an app ID missing): said on
+        /// standard error with exit 64, like a usage error, but without a usage line. A ValidationError
+        /// thrown from `run` prints the top-level command's usage, which says nothing about the file.
+        static func stop(_ lines: [String]) -> ExitCode {
+            Terminal.printError(TerminalText(lines: ["error: " + (lines.first ?? "")] + lines.dropFirst()))
+            return ExitCode(64)
+        }
+
+        static func stop(_ message: String) -> ExitCode { stop([message]) }
 
         func validate() throws {
             if entitlements == nil, manifest == nil {
@@ -86,14 +95,14 @@ extension AASAMonitor {
                 } catch let refusal as ManifestRefusal {
                     throw Self.refused(entitlements, refusal)
                 } catch {
-                    throw ValidationError(String(describing: error))
+                    throw Self.stop(String(describing: error))
                 }
                 for text in appIDs {
-                    do { apps.append(try AppID(typed: text)) } catch { throw ValidationError("--app-id \(text): \(error.message)") }
+                    do { apps.append(try AppID(typed: text)) } catch { throw Self.stop("--app-id \(text): \(error.message)") }
                 }
                 if apps.isEmpty { apps = declared.appIDs }
                 guard !apps.isEmpty else {
-                    throw ValidationError("\(entitlements) names no application-identifier (Xcode adds it when it signs); pass --app-id TEAMID.bundle.id.")
+                    throw Self.stop("\(entitlements) names no application-identifier (Xcode adds it when it signs); pass --app-id TEAMID.bundle.id.")
                 }
             }
             var androidManifest: AndroidManifest?
@@ -104,25 +113,25 @@ extension AASAMonitor {
                 } catch let refusal as ManifestRefusal {
                     throw Self.refused(manifest, refusal)
                 } catch {
-                    throw ValidationError(String(describing: error))
+                    throw Self.stop(String(describing: error))
                 }
                 androidApps = try android.expectations(defaultPackage: androidManifest?.package)
                 guard !androidApps.isEmpty else {
-                    throw ValidationError("\(manifest) names no package (a source manifest leaves it to Gradle); pass --package com.example.app.")
+                    throw Self.stop("\(manifest) names no package (a source manifest leaves it to Gradle); pass --package com.example.app.")
                 }
             }
             for url in urls where !(url.hasPrefix("https://") || url.hasPrefix("http://")) {
-                throw ValidationError("--url \(url): give an http(s) URL, e.g. https://example.com/products/1.")
+                throw Self.stop("--url \(url): give an http(s) URL, e.g. https://example.com/products/1.")
             }
 
             var hosts: [String: HostName] = [:]
             for domain in declared.domains where hosts[domain.host] == nil {
                 do { hosts[domain.host] = try HostName(domain.host) } catch {
-                    throw ValidationError(TerminalText.escape("\(domain.entitlement): \(error)"))
+                    throw Self.stop("\(domain.entitlement): \(error)")
                 }
             }
             let fetcher: Fetcher
-            do { fetcher = try Fetcher(try fetch.configuration()) } catch { throw ValidationError(String(describing: error)) }
+            do { fetcher = try Fetcher(try fetch.configuration()) } catch { throw Self.stop(String(describing: error)) }
             // A host every entry of which names an alternate mode is read by devices directly, which
             // follow an https redirect; any ordinary entry makes it the CDN's route (a redirect not followed).
             let directHosts = Set(hosts.compactMap { name, host in
@@ -139,7 +148,7 @@ extension AASAMonitor {
                 var androidHosts: [(String, HostName)] = []
                 for host in androidManifest.verifiedHosts {
                     do { androidHosts.append((host.description, try HostName(host.description))) } catch {
-                        throw ValidationError(TerminalText.escape("\(host.description): \(error)"))
+                        throw Self.stop("\(host.description): \(error)")
                     }
                 }
                 let expected = androidApps
@@ -169,6 +178,7 @@ extension AASAMonitor {
                                               checks: checks, strictCDN: strictCDN)
             if let androidManifest {
                 report.packages = androidApps.map(\.packageName)
+                report.signingKeysNotChecked = androidApps.filter(\.fingerprints.isEmpty).map(\.packageName)
                 // The device's own word, when given: read leniently (lines it does not know are skipped).
                 let device = try deviceState.map { DeviceLinkStates.read(String(decoding: try InputFile.read($0), as: UTF8.self)) }
                 report.cases += ReleaseGate.evaluateAndroid(manifest: androidManifest, apps: androidApps, urls: urls, checks: androidChecks,
@@ -178,7 +188,7 @@ extension AASAMonitor {
                 do {
                     try Data(JUnitReport.xml(report, timestamp: Date()).utf8).write(to: URL(fileURLWithPath: junit))
                 } catch {
-                    throw ValidationError("cannot write the JUnit report \(junit): \(error.localizedDescription)")
+                    throw Self.stop("cannot write the JUnit report \(junit): \(error.localizedDescription)")
                 }
             }
             if json {

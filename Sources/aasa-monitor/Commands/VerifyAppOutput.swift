@@ -9,6 +9,7 @@ enum VerifyAppOutput {
         let overall = CheckExitStatus.word(report.exitStatus)
         let failing = report.cases.filter { $0.exitStatus >= 2 }.count
         var out: TerminalText = "\((report.appIDs.map(\.text) + report.packages).joined(separator: ", ")): \(overall) — \(report.cases.count - failing) of \(report.cases.count) checks pass\n"
+        if let note = signingKeysNote(report) { out += "note: \(note)\n" }
         for gateCase in report.cases {
             let word = CheckExitStatus.word(gateCase.exitStatus)
             let platform = gateCase.platform == .android ? "android " : ""
@@ -24,6 +25,14 @@ enum VerifyAppOutput {
             out += CheckOutput.findingLines(shown, indent: "      ", bodyIndent: "        ")
         }
         return out
+    }
+
+    /// Said under the headline and in the JUnit report when --fingerprint was not given: a pass then
+    /// means the file names the package, not that it grants the app's key.
+    static func signingKeysNote(_ report: GateReport) -> String? {
+        guard !report.signingKeysNotChecked.isEmpty else { return nil }
+        return "the signing keys of \(report.signingKeysNotChecked.joined(separator: ", ")) were not checked (no --fingerprint): "
+            + "a file that names the package passes whatever keys it grants; add --fingerprint SHA256 to check them."
     }
 
     static func json(_ report: GateReport) throws -> String {

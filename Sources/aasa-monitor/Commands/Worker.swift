@@ -63,13 +63,14 @@ final class StopRequest: SignalStoppable {
 
 /// Starts the outbox delivery worker; a settings error is logged, not fatal.
 enum NotifierStarter {
-    static func start(_ database: Database) -> DeliveryWorker? {
+    /// `listening`: where this process serves the dashboard (`serve`), for links when no address is configured.
+    static func start(_ database: Database, listening: ListeningAddress? = nil) -> DeliveryWorker? {
         do {
             let environment = ProcessInfo.processInfo.environment
-            let configuration = try NotificationSettings.deliveryConfiguration(environment: environment, database: database)
+            let configuration = try NotificationSettings.deliveryConfiguration(environment: environment, database: database, listening: listening)
             let worker = DeliveryWorker(
                 database: database, configuration: configuration,
-                reload: { try NotificationSettings.deliveryConfiguration(environment: environment, database: database) },
+                reload: { try NotificationSettings.deliveryConfiguration(environment: environment, database: database, listening: listening) },
                 log: { StandardError.log("\($0)") })
             worker.start()
             return worker
