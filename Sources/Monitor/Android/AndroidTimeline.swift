@@ -29,12 +29,17 @@ public enum AndroidTimelineEvent: Hashable, Sendable {
         }
     }
 
-    /// The events from `previous` (the check before, nil for the first one shown) to `current`.
-    /// `counts`: whether Android counts for the domain in `current` (`AndroidResult.counts(for:)`);
-    /// `seen`: the assetlinks.json versions earlier checks saw. A check that did not check Android
-    /// (watched for Apple only then) has no Android events.
-    public static func between(_ previous: AndroidResult?, _ current: AndroidResult?, counts: Bool, seen: Set<String>) -> [AndroidTimelineEvent] {
+    /// The events from `previous` (the check before, nil for the first one shown) to `current`, for a
+    /// domain with this platform setting; `seen`: the assetlinks.json versions earlier checks saw.
+    /// A check that did not check Android (watched for Apple only then) has no Android events, nor has
+    /// one where Android does not count (`AndroidResult.counts(for:)`: the domain page's column says
+    /// "Not watched": no file served, no Android app expected) — except, where it counted the check
+    /// before, what left with it: the file gone, its findings cleared.
+    public static func between(_ previous: AndroidResult?, _ current: AndroidResult?, platforms: WatchedPlatforms,
+                               seen: Set<String>) -> [AndroidTimelineEvent] {
         guard let current else { return [] }
+        let counts = current.counts(for: platforms)
+        guard counts || previous?.counts(for: platforms) == true else { return [] }
         var events: [AndroidTimelineEvent] = []
         if let sha = current.versionSHA256, sha != previous?.versionSHA256 {
             events.append(seen.contains(sha) ? .versionChanged(sha256: sha) : .newVersion(sha256: sha))
@@ -47,9 +52,9 @@ public enum AndroidTimelineEvent: Hashable, Sendable {
         let before = Set((previous?.findings ?? []).map(\.code)), now = Set(current.findings.map(\.code))
         let appeared = current.findings.map(\.code).filter { !before.contains($0) }
         let cleared = (previous?.findings ?? []).map(\.code).filter { !now.contains($0) }
-        if !appeared.isEmpty { events.append(.findingsAppeared(unique(appeared))) }
+        if counts, !appeared.isEmpty { events.append(.findingsAppeared(unique(appeared))) }
         if !cleared.isEmpty { events.append(.findingsCleared(unique(cleared))) }
-        if let google = current.google, let was = previous?.google, google.timelineWords != was.timelineWords {
+        if counts, let google = current.google, let was = previous?.google, google.timelineWords != was.timelineWords {
             events.append(.googleChanged(from: was.timelineWords, to: google.timelineWords))
         }
         return events
