@@ -131,6 +131,7 @@ import Vocabulary
                                                                      diffSummary: ["+ package com.example.other"], now: Date()))
         #expect(notice.kind == .notice && notice.severity == .info && notice.key == AlertKey(rule: .newVersion, subject: "android bbbbbbbbbbbbbbbb"))
         #expect(notice.summary == "Android: a new assetlinks.json was published (bbbbbbbbbbbb, was aaaaaaaaaaaa). + package com.example.other")
+        #expect(notice.platform == .android, "typed: the pipeline hands it Android's diff by this field, not by its subject")
     }
 
     @Test func googleErrorsAndLagBeyondMaxAgeAndGraceAreTheLowerTier() {

@@ -234,7 +234,7 @@ public enum AndroidAlertRules {
         var summary = "Android: a new assetlinks.json was published (\(new.prefix(12)), was \(old.prefix(12)))."
         if !diffSummary.isEmpty { summary += " " + diffSummary.joined(separator: "; ") }
         return AlertEvent(kind: .notice, key: AlertKey(rule: .newVersion, subject: "android " + new),
-                          severity: AlertRule.newVersion.severity, summary: summary, at: now)
+                          severity: AlertRule.newVersion.severity, summary: summary, at: now, platform: .android)
     }
 
     /// Google's API reports an error code, says an expected identity is not linked, or still serves

@@ -16,15 +16,16 @@ public enum AndroidTimelineEvent: Hashable, Sendable {
     case findingsCleared([String])
     case googleChanged(from: String, to: String)
 
-    /// One line, as the timeline shows it.
+    /// One line, as the timeline shows it, led by the platform's name.
     public var text: String {
-        switch self {
-        case .newVersion(let sha): "Android: new assetlinks.json \(sha.prefix(12))"
-        case .versionChanged(let sha): "Android: assetlinks.json changed to \(sha.prefix(12))"
-        case .versionRemoved: "Android: assetlinks.json no longer served"
-        case .stateChanged(let from, let to): "Android: " + (from.map { "\($0.rawValue) → " } ?? "") + to.rawValue
-        case .findingsAppeared(let codes): "Android: new finding\(codes.count == 1 ? "" : "s") " + codes.joined(separator: ", ")
-        case .findingsCleared(let codes): "Android: cleared " + codes.joined(separator: ", ")
+        let android = Platform.android.label + ":"
+        return switch self {
+        case .newVersion(let sha): "\(android) new assetlinks.json \(sha.prefix(12))"
+        case .versionChanged(let sha): "\(android) assetlinks.json changed to \(sha.prefix(12))"
+        case .versionRemoved: "\(android) assetlinks.json no longer served"
+        case .stateChanged(let from, let to): "\(android) " + (from.map { "\($0.rawValue) → " } ?? "") + to.rawValue
+        case .findingsAppeared(let codes): "\(android) new finding\(codes.count == 1 ? "" : "s") " + codes.joined(separator: ", ")
+        case .findingsCleared(let codes): "\(android) cleared " + codes.joined(separator: ", ")
         case .googleChanged(let from, let to): "Google's verdict: \(from) → \(to)"
         }
     }
