@@ -114,7 +114,7 @@ public struct AndroidIdentityResult: Hashable, Sendable, Codable {
         self.uploadKeys = uploadKeys
         self.named = named
         self.grantedFingerprints = grantedFingerprints
-        self.grantsHandleAllURLs = grantsHandleAllURLs ?? (grantedFingerprints.isEmpty ? nil : true)
+        self.grantsHandleAllURLs = grantsHandleAllURLs
     }
 
     /// Some statement grants the package `handle_all_urls` with an expected key (false: none does,
