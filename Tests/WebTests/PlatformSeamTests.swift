@@ -132,6 +132,46 @@ import Vocabulary
         }
     }
 
+    static func manifest(path: String) -> String {
+        """
+        <?xml version="1.0" encoding="utf-8"?>
+        <manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.example.shop">
+            <application><activity android:name=".Main" android:exported="true">
+                <intent-filter android:autoVerify="true">
+                    <action android:name="android.intent.action.VIEW" />
+                    <category android:name="android.intent.category.DEFAULT" />
+                    <category android:name="android.intent.category.BROWSABLE" />
+                    <data android:scheme="https" android:host="shop.example" />
+                    <data android:pathPrefix="\(path)" />
+                </intent-filter>
+            </activity></application>
+        </manifest>
+        """
+    }
+
+    /// Over the API: a manifest's paths come back as `android_watched_urls`, and a PATCH with a new
+    /// manifest replaces them, as it replaces the Android hosts.
+    @Test func theAPIKeepsAManifestsPathsAsAndroidsAndANewManifestReplacesThem() throws {
+        try APITests().withAPI { api, db in
+            func body(_ members: [String: Any]) -> String {
+                String(decoding: (try? JSONSerialization.data(withJSONObject: members)) ?? Data(), as: UTF8.self)
+            }
+            let created = api.call("POST", "/api/v1/apps", json: body(["name": "Shop", "android_package": "com.example.shop",
+                "fingerprints": [["fingerprint": PlatformPageTests.fingerprint]], "watched_urls": ["https://shop.example/both"],
+                "manifest": Self.manifest(path: "/old/")]))
+            #expect(created.status == 201, "\(created.body)")
+            let id = try #require(try db.app(name: "Shop")?.id)
+            #expect(try db.appWatchedURLs(appID: id).map { "\($0.url) \($0.platforms)" }
+                    == ["https://shop.example/both both", "https://shop.example/old/ android"])
+            let preview = api.call("PATCH", "/api/v1/apps/\(id)", json: body(["manifest": Self.manifest(path: "/new/"), "preview": true]))
+            #expect(preview.body["android_watched_urls"] as? [String] == ["https://shop.example/new/"], "\(preview.body)")
+            #expect(preview.body["watched_urls"] as? [String] == ["https://shop.example/both"])
+            #expect(api.call("PATCH", "/api/v1/apps/\(id)", json: body(["manifest": Self.manifest(path: "/new/")])).status == 200)
+            #expect(try db.appWatchedURLs(appID: id).map { "\($0.url) \($0.platforms)" }
+                    == ["https://shop.example/both both", "https://shop.example/new/ android"])
+        }
+    }
+
     /// The overview's platforms cell reads as two lines, also as text ("Apple not watched Android …",
     /// never "Apple not watchedAndroid"), and a domain never checked says so for Android too (on
     /// 2583ff2: "Android no file").

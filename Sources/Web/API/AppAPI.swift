@@ -96,7 +96,7 @@ enum AppAPI {
 
     /// The registration the body gives; members left out keep `base`'s value (a PATCH) or are empty
     /// (a POST). A file replaces what it declares: entitlements the Apple domains, a manifest the
-    /// Android hosts, unless those members are given too.
+    /// Android hosts and the URLs watched on Android only, unless those members are given too.
     static func registration(_ input: [String: APIJSON], base: AppRegistration = AppRegistration()) -> AppRegistration {
         func strings(_ name: String) -> [String]? { input[name]?.array?.compactMap(\.string) }
         var r = base
@@ -111,7 +111,8 @@ enum AppAPI {
         r.appleDomains = strings("apple_domains") ?? (input["entitlements"]?.string == nil ? base.appleDomains : [])
         r.androidHosts = strings("android_hosts") ?? (input["manifest"]?.string == nil ? base.androidHosts : [])
         if let urls = strings("watched_urls") { r.watchedURLs = urls }
-        if let urls = strings("android_watched_urls") { r.androidWatchedURLs = urls }
+        // A manifest's paths are Android's watched URLs: a new manifest replaces the ones stored.
+        r.androidWatchedURLs = strings("android_watched_urls") ?? (input["manifest"]?.string == nil ? base.androidWatchedURLs : [])
         return r
     }
 
