@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 import Vocabulary
 
-/// Migration 0064 (issue #29): an app's watched URL states the platforms it is watched on. Rows
+/// Migration 0065 (issue #29): an app's watched URL states the platforms it is watched on. Rows
 /// written by main before it (2583ff2, at 0063) keep their meaning — watched on both, the Apple
 /// expectation still placed where the app claims the domain for applinks — and every link's kept
 /// judgement is dropped, since the Apple link's rule now counts the app's watched URLs.
@@ -13,7 +13,7 @@ import Vocabulary
         let testDatabase = try TestPostgres.createDatabase(migrated: false)
         defer { testDatabase.drop() }
         let all = try MigrationDirectory.load(try TestPostgres.migrationsDirectory())
-        try Migrator(migrations: all.filter { $0.version < 64 }).migrate(testDatabase.configuration)
+        try Migrator(migrations: all.filter { $0.version < 65 }).migrate(testDatabase.configuration)
         let db = Database(configuration: testDatabase.configuration, poolSize: 2)
         defer { db.close() }
 
@@ -32,7 +32,7 @@ import Vocabulary
         try db.execute("INSERT INTO app_watched_urls (app_id, domain_id, url, position) VALUES ($1, $2, 'https://shop.example/p/', 0)",
                        appID, domainID)
 
-        #expect(try Migrator(migrations: all).migrate(testDatabase.configuration).map(\.version) == [64])
+        #expect(try Migrator(migrations: all).migrate(testDatabase.configuration).map(\.version) == [65])
 
         #expect(try db.appWatchedURLs(appID: appID) == [AppWatchedURLRecord(url: "https://shop.example/p/", domainID: domainID, platforms: .both)])
         let placed = try db.appPlacedExpectations().compactMap { row -> String? in

@@ -44,7 +44,7 @@ public struct AppLinkDraft: Sendable, Hashable {
 public struct AppWatchedURLDraft: Sendable, Hashable {
     public var url: String
     public var domain: AppDomainKey
-    /// The platforms the URL must open the app on (`app_watched_urls.platforms`, 0064): `android` for
+    /// The platforms the URL must open the app on (`app_watched_urls.platforms`, 0065): `android` for
     /// an AndroidManifest.xml's paths, `both` for a URL typed in; a platform not named does not judge it.
     public var platforms: WatchedPlatforms
 
