@@ -111,7 +111,7 @@ import Vocabulary
             try recordCheck(db, domainID: shop, at: t0.addingTimeInterval(600), findings: [], missing: [.applinks: [Self.app]])
             show = client.get("/apps/\(app.id)").bodyText
             #expect(show.contains("2 of 3 links healthy"))
-            #expect(show.contains("\(Self.app) is not in the file&#39;s applinks."))
+            #expect(show.contains("App ID \(Self.app) is missing from applinks."), "the domain page's words")
             #expect(show.contains("data-service=\"applinks\" data-state=\"failing\""))
             #expect(show.contains("data-service=\"webcredentials\" data-state=\"passing\""))
             // Since when: the failing cell since the check that broke it, the others since the first.

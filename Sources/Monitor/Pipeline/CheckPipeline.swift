@@ -119,7 +119,7 @@ public struct CheckPipeline: Sendable {
                                      diffSummary: diffLines.isEmpty ? nil : diffLines.joined(separator: "; "), androidDiff: androidLines)
         var record = try makeRecord(domain: domain, check: check, android: androidCheck, startedAt: started, previous: previous, step: step)
         for index in record.alertChanges.indices where record.alertChanges[index].event.kind == .notice {
-            record.alertChanges[index].diffSummary = record.alertChanges[index].event.key.subject.hasPrefix("android ") ? androidLines : diffLines
+            record.alertChanges[index].diffSummary = record.alertChanges[index].event.platform == .android ? androidLines : diffLines
         }
         let outcome = try await recordRetrying(record, giveUpAfter: giveUpAfter)
         return Result(outcome: outcome, step: step)

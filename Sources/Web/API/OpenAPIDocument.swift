@@ -88,6 +88,8 @@ enum OpenAPIDocument {
               "state": \#(state), "reason": {"type": "string", "description": "Why, in one line: an unmet expectation, else the worst finding; absent when all is well"},
               "interval_minutes": {"type": "integer"}, "badge": {"type": "boolean"},
               "platforms": \#(platforms),
+              "apple_state": \#(state), "android_state": \#(state),
+              "open_alerts": {"type": "integer", "description": "Open alerts of the domain, as the list counts them; absent from the export"},
               "last_checked_at": \#(dateTime), "last_changed_at": \#(dateTime), "next_check_at": \#(dateTime),
               "app_ids": {"type": "array", "items": {"type": "object", "required": ["service", "app_id"], "properties": {"service": {"type": "string"}, "app_id": {"type": "string"}}}},
               "watched_urls": {"type": "array", "items": {"type": "object", "required": ["url", "expect"], "properties": {"url": {"type": "string"}, "expect": {"type": "string"},

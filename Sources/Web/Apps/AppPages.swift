@@ -59,6 +59,7 @@ enum AppPages {
         func isDomains(_ f: AppField) -> Bool { if case .appleDomains = f { true } else { false } }
         func isHost(_ f: AppField) -> Bool { if case .androidHost = f { true } else { false } }
         func isURL(_ f: AppField) -> Bool { if case .watchedURL = f { true } else { false } }
+        func isAndroidURL(_ f: AppField) -> Bool { if case .androidWatchedURL = f { true } else { false } }
         func isEntitlements(_ f: AppField) -> Bool { if case .entitlementsFile = f { true } else { false } }
         func isManifest(_ f: AppField) -> Bool { if case .manifestFile = f { true } else { false } }
         let body: HTML = """
@@ -100,10 +101,13 @@ enum AppPages {
             <textarea id="android_hosts" name="android_hosts" rows="2" spellcheck="false"\(described(isHost, id: "android_hosts"))>\(f.androidHosts)</textarea>\
             \(errors(isHost, id: "android_hosts"))
             </fieldset>
-            <label for="watched_urls">Watched URLs <span class="hint">— one per line; each must open the app. \
-            The manifest's path patterns add their own.</span></label>\
+            <label for="watched_urls">Watched URLs <span class="hint">— one per line; each must open the app on Apple and on Android. \
+            The manifest's path patterns add their own, on Android only.</span></label>\
             <textarea id="watched_urls" name="watched_urls" rows="2" spellcheck="false"\(described(isURL, id: "watched_urls"))>\(f.watchedURLs)</textarea>\
             \(errors(isURL, id: "watched_urls"))
+            <label for="android_watched_urls">Watched on Android only <span class="hint">— one per line; not judged on Apple</span></label>\
+            <textarea id="android_watched_urls" name="android_watched_urls" rows="2" spellcheck="false"\(described(isAndroidURL, id: "android_watched_urls"))>\(f.androidWatchedURLs)</textarea>\
+            \(errors(isAndroidURL, id: "android_watched_urls"))
             <label for="name">Name <span class="hint">— the bundle ID or package when empty</span></label>\
             <input type="text" id="name" name="name" value="\(f.name)" autocomplete="off"\(described({ $0 == .name }, id: "name"))>\
             \(errors({ $0 == .name }, id: "name"))
@@ -126,7 +130,7 @@ enum AppPages {
                 if link.developerMode { modes.append("developer mode: origin only") }
                 if link.managedMode { modes.append("managed (MDM)") }
                 let mode: HTML = modes.isEmpty ? .empty : " <span class=\"muted\">(\(modes.joined(separator: ", ")))</span>"
-                return "<li>\(link.platform.label) · \(link.service.label)\(mode)</li>"
+                return "<li>\(link.platform.label) · \(link.service.label(on: link.platform))\(mode)</li>"
             }
             let status: HTML = domain.isNew ? "<span class=\"pill state-never\">New</span>" : "<span class=\"muted\">already registered</span>"
             rows.append("<tr><td class=\"host\">\(domain.displayHost)</td><td>\(status)</td><td><ul class=\"plain\">\(links)</ul></td></tr>")
@@ -164,7 +168,7 @@ enum AppPages {
             <section class="card"><h2>Domains and services (\(plan.domains.count))</h2>\
             <div class="table-wrap"><table id="plan-domains"><thead><tr><th>Domain</th><th>Status</th><th>Links</th></tr></thead>\
             <tbody>\(rows)</tbody></table></div></section>
-            <section class="card"><h2>Watched URLs</h2>\(list(d.watchedURLs.map(\.url), empty: "<p class=\"muted\">None.</p>"))</section>
+            <section class="card"><h2>Watched URLs</h2>\(list(d.watchedURLs.map { $0.platforms == .android ? "\($0.url) (Android only)" : $0.url }, empty: "<p class=\"muted\">None.</p>"))</section>
             \(plan.notes.isEmpty ? HTML.empty : "<section class=\"card\"><h2>Notes</h2>\(list(plan.notes, empty: .empty))</section>")
             \(plan.ignored.isEmpty ? HTML.empty : "<section class=\"card\"><h2>Not registered</h2>\(list(plan.ignored, empty: .empty))</section>")
             \(dropped)\(confirm)
@@ -234,6 +238,8 @@ enum AppPages {
             let apple: HTML
             if let r = w.apple {
                 apple = r.meetsExpectation ? "<span class=\"ok\">✓ \(r.actual.description)</span>" : "<span class=\"bad\">✗ \(r.actual.description)</span>"
+            } else if !w.platforms.watches(.apple) {
+                apple = "<span class=\"muted\">not judged: watched on Android only</span>"
             } else {
                 apple = m.app.appleAppIDs.isEmpty ? "—" : "<span class=\"muted\">not measured yet</span>"
             }
@@ -241,6 +247,8 @@ enum AppPages {
             if let r = w.android {
                 let reason: HTML = w.androidReason.map { "<span class=\"reason\">\($0)</span>" } ?? .empty
                 android = (r.meetsExpectation ? "<span class=\"ok\">✓ \(r.actual.description)</span>" : "<span class=\"bad\">✗ \(r.actual.description)</span>") + reason
+            } else if !w.platforms.watches(.android) {
+                android = "<span class=\"muted\">not judged: watched on Apple only</span>"
             } else {
                 android = m.app.androidPackage == nil ? "—" : "<span class=\"muted\">not measured yet</span>"
             }

@@ -163,16 +163,20 @@ public enum OverviewPage {
     }
 
     /// Apple's and Android's state one above the other: what each platform's latest check says.
+    /// The lines are apart in the text too (a space between them), so a narrow screen, a copy or a
+    /// screen reader never reads "Apple not watchedAndroid".
     static func platformCell(_ r: OverviewItem) -> HTML {
         func line(_ name: String, _ platform: Platform, _ state: DomainState?) -> HTML {
-            let text: HTML = if let state { state.pill } else if r.platforms.watches(platform) {
-                // Apple: not checked yet; Android: the site serves no assetlinks.json and no app is expected.
-                platform == .apple ? "<span class=\"muted\">not checked</span>" : "<span class=\"muted\">no file</span>"
-            } else {
+            let text: HTML = if let state { state.pill } else if !r.platforms.watches(platform) {
                 "<span class=\"muted\">not watched</span>"
+            } else if r.lastCheckedAt == nil || platform == .apple {
+                "<span class=\"muted\">not checked</span>"
+            } else {
+                // Checked, and Android does not count: the site serves no assetlinks.json and no app is expected.
+                "<span class=\"muted\">no file</span>"
             }
             return "<span class=\"platform-line\">\(name) \(text)</span>"
         }
-        return line("Apple", .apple, r.appleState) + line("Android", .android, r.androidState)
+        return line("Apple", .apple, r.appleState) + " " + line("Android", .android, r.androidState)
     }
 }
