@@ -21,6 +21,7 @@ public enum ConfigReader {
             return .failure(ConfigRefusal([ConfigProblem(line: 0, "the file has \(bytes.count) bytes; at most \(maxBytes) are read")]))
         }
         if let problem = encodingProblem(bytes) { return .failure(ConfigRefusal([problem])) }
+        if let problem = KeyScan.scan(bytes).problem { return .failure(ConfigRefusal([problem])) }
         let text = String(decoding: bytes, as: UTF8.self)
         let root: Node?
         do {
