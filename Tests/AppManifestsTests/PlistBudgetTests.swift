@@ -153,8 +153,8 @@ import Testing
         #expect(shape.values == 1 + 4 + 4 + 3 && shape.depth == 3, "the dictionary, its keys, its values, the arrays' strings")
     }
 
-    /// Foundation reads XML and ASCII property lists recursively; past 32 levels they are refused
-    /// before it does, with the line.
+    /// XML and ASCII property lists are held to the binary format's depth, refused before
+    /// Foundation reads them (it stops itself only a few hundred levels down), with the line.
     @Test func deepXMLAndASCIINestingIsRefusedWithItsLine() {
         let xml = "<plist version=\"1.0\">\n" + String(repeating: "<array>\n", count: 40) + String(repeating: "</array>", count: 40) + "\n</plist>\n"
         #expect(Self.refusal(Array(xml.utf8)) == ["The property list nests elements more than 33 deep; entitlements nest four (plist, dict, array, string)."])
