@@ -1,5 +1,7 @@
 // libyaml itself (Yams' C target): Yams composes a whole tree and exposes no event stream, and the
-// check must run before anything is composed.
+// check must run before anything is composed. CYaml is not a product of Yams; SwiftPM lets a
+// target import the C targets of the packages it depends on, and scripts/fuzz passes its include
+// path, so both builds see it.
 import CYaml
 
 /// A pass over libyaml's events before Yams composes the tree: every mapping key must be a plain

@@ -75,9 +75,22 @@ private final class ManifestCollector: NSObject, XMLParserDelegate {
         attributes["\(prefix):\(name)"]
     }
 
+    /// A manifest nests about six deep (manifest, application, activity, intent-filter, data);
+    /// Foundation's XMLParser sets no limit of its own (measured: 100,000 levels read), so the
+    /// collector's path would grow with the file. 64 leaves room for anything a build tool writes.
+    static let maxDepth = 64
+
     func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
                 attributes: [String: String] = [:]) {
         let line = parser.lineNumber
+        guard path.count < Self.maxDepth else {
+            if syntaxError == nil {
+                syntaxError = ManifestProblem(line: line > 0 ? line : nil,
+                    reason: "The manifest nests elements more than \(Self.maxDepth) deep; a manifest nests about six (manifest, application, activity, intent-filter, data).")
+            }
+            parser.abortParsing()
+            return
+        }
         if path.isEmpty {
             root = name
             rootLine = line
