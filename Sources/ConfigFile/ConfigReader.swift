@@ -36,6 +36,7 @@ public enum ConfigReader {
             return Reading(document: nil, problems: [ConfigProblem(line: 0, "the file has \(bytes.count) bytes; at most \(maxBytes) are read")])
         }
         if let problem = encodingProblem(bytes) { return Reading(document: nil, problems: [problem]) }
+        if let problem = KeyScan.scan(bytes).problem { return Reading(document: nil, problems: [problem]) }
         let text = String(decoding: bytes, as: UTF8.self)
         let root: Node?
         do {
