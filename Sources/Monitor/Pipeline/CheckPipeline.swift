@@ -197,11 +197,12 @@ public struct CheckPipeline: Sendable {
         }
         let changed = previous.last == nil || !step.changes.isEmpty || !step.alerts.isEmpty
             || !step.check.isRepeat(of: previous.last) || alertState(previous.tracks) != alertState(step.state.tracks)
-        // A first check that ran because it was requested puts the second on the host's slot (see nextCheck).
+        // A first check that ran ahead of its place in the interval, because it was requested or taken
+        // from the first-check queue (an import), puts the second on the host's slot (see nextCheck).
         let next = schedule.nextCheck(after: finishedAt, interval: .seconds(domain.intervalSeconds),
                                       consecutiveUnreachable: step.state.consecutiveUnreachable,
                                       domainKey: UInt64(bitPattern: domain.id), round: UInt64(bitPattern: domain.round),
-                                      spreading: domain.round == 0 && domain.requested ? domain.host : nil)
+                                      spreading: domain.round == 0 && (domain.requested || domain.queued) ? domain.host : nil)
         let latency = (check?.wellKnown ?? android?.origin)?.timings?.total ?? finishedAt.timeIntervalSince(startedAt)
         // An unchanged check stores none of the JSON: encoding it anyway was CPU spent on every check.
         func json(_ value: some Encodable) throws -> String { changed ? try StoredJSON.encode(value) : "" }

@@ -210,4 +210,13 @@ enum AppAPI {
         guard try c.appRegistry.delete(appID: try addressed(c).id) else { throw WebError.notFound("No app with this id or name.") }
         return WebResponse(status: 204)
     }
+
+    /// "Check now" for every domain the app claims: 202 with how many were requested; each domain's
+    /// own resource says when its check has run.
+    static func checkNow(_ c: RequestContext) throws -> WebResponse {
+        let app = try addressed(c)
+        struct Accepted: Encodable { let id: Int64; let checksRequested: Int; let statusUrl: String }
+        return APIResponses.json(Accepted(id: app.id, checksRequested: try c.registry.requestCheck(appID: app.id),
+                                          statusUrl: "/api/v1/apps/\(app.id)"), status: 202)
+    }
 }

@@ -149,6 +149,10 @@ enum OpenAPIDocument {
             {"type": "object", "required": ["id", "check_requested", "status_url"], "properties": {
               "id": {"type": "integer"}, "check_requested": {"type": "boolean"}, "status_url": {"type": "string"}}}
             """#
+        let appCheckAccepted = #"""
+            {"type": "object", "required": ["id", "checks_requested", "status_url"], "properties": {
+              "id": {"type": "integer"}, "checks_requested": {"type": "integer"}, "status_url": {"type": "string"}}}
+            """#
         let domainRef = ##"{"$ref": "#/components/schemas/Domain"}"##
         let appRef = ##"{"$ref": "#/components/schemas/App"}"##
         let app = #"""
@@ -267,6 +271,11 @@ enum OpenAPIDocument {
                 "responses": \#(responses(jsonResponse(200, "The app, or with preview the plan", appOrPlan), refs: [400, 403, 404, 409, 413, 415, 422]))},
               "delete": {"operationId": "deleteApp", "summary": "Delete an app and the app IDs it required of its domains (the domains stay)",
                 "responses": \#(responses(#""204": {"description": "Deleted"}"#, refs: [403, 404]))}
+            },
+            "/apps/{id}/check": {
+              "parameters": [\#(appParameter)],
+              "post": {"operationId": "requestAppCheck", "summary": "Check now every domain the app claims (ahead of routine checks); checks_requested says how many",
+                "responses": \#(responses(jsonResponse(202, "Requested", appCheckAccepted), refs: [403, 404]))}
             },
             "/channels": {
               "get": {"operationId": "listChannels", "summary": "List notification channels with their latest delivery (never a credential)",

@@ -260,8 +260,12 @@ enum AppPages {
             """
         let ids = m.app.appleAppIDs.isEmpty ? "—" : m.app.appleAppIDs.joined(separator: ", ")
         let keys = m.app.fingerprints.map { "\($0.fingerprint) (\($0.role.label))" }
-        let delete: HTML = viewer.canChange
-            ? "<a class=\"button\" href=\"/apps/\(m.app.id)/edit\">Edit</a><a class=\"button\" href=\"/apps/\(m.app.id)/delete\">Delete</a>" : .empty
+        // "Check now" for every domain of the app, as the domain page's button is for one.
+        let delete: HTML = viewer.canChange ? """
+            <form method="post" action="/apps/\(m.app.id)/check" class="inline">\(Layout.csrfField(viewer.csrf))\
+            <button type="submit" class="primary">Check now</button></form>\
+            <a class="button" href="/apps/\(m.app.id)/edit">Edit</a><a class="button" href="/apps/\(m.app.id)/delete">Delete</a>
+            """ : .empty
         let page: HTML = """
             <div class="page-head"><h1>\(m.app.name)</h1><div class="actions">\(delete)</div></div>
             <p class="verdict-sentence" id="app-summary">\(sentence)</p>

@@ -52,6 +52,9 @@ public struct OverviewModel: Sendable {
     public var matchingCapped = false
     /// Domains per state, ignoring the filter, for the summary cards.
     public var counts: [DomainState: Int]
+    /// How many domains still wait for their first check, of all: the progress line while an import's
+    /// first checks run.
+    public var firstChecks = FirstCheckProgress(waiting: 0, total: 0)
     public var query: OverviewFilter
     public var now: Int64
 
@@ -85,7 +88,7 @@ public enum OverviewPage {
             <div class="page-head"><h1>Domains</h1><div class="actions"><a class="button" href="/apps">By app</a>\
             <a class="button" href="/export/domains.csv">Export CSV</a>\
             <a class="button" href="/export/domains.json">Export JSON</a>\(register)</div></div>
-            <nav class="summary" aria-label="Filter by state">\(cards)</nav>
+            <nav class="summary" aria-label="Filter by state">\(cards)</nav>\(firstCheckProgress(m.firstChecks))
             """
         var stateOptions: HTML = "<option value=\"\">Any state</option>"
         for s in DomainState.allCases {
@@ -154,6 +157,16 @@ public enum OverviewPage {
             <div class="pagination"><span class="muted">\(matchingText) · page \(m.query.page)\(m.matchingCapped ? "" : " of \(pages)")</span>\(prev)\(next)</div>
             """
         return head + filters + table
+    }
+
+    /// "Checking new domains: 150 of 200 checked, 50 to go." while some domain waits for its first
+    /// check (an import's run at the rate the workers sustain); nothing once every domain has a verdict.
+    static func firstCheckProgress(_ p: FirstCheckProgress) -> HTML {
+        guard p.waiting > 0 else { return .empty }
+        return """
+            <p class="card first-checks" role="status">Checking new domains: \(p.checked) of \(p.total) checked, \(p.waiting) to go. \
+            <span class="muted">Each is checked as soon as a worker has room, oldest first; this page shows them as they finish.</span></p>
+            """
     }
 
     /// Recent total response times in ms, oldest first (the sparkline's order; the Store keeps the
