@@ -308,8 +308,8 @@ import Vocabulary
             #expect(show.contains("data-platform=\"android\" data-service=\"applinks\" data-state=\"passing\" data-since=\"\(DisplayTime.dateTime(t0))\""))
             #expect(!show.contains("not monitored yet"))
             // The matcher on the stored file: the products page opens the app, /admin is excluded.
-            #expect(show.contains("<td class=\"mono\">https://shop.example/products/1</td><td>—</td><td><span class=\"ok\">✓ opens com.example.shop</span>"), "\(show)")
-            #expect(show.contains("<td class=\"mono\">https://shop.example/admin/users</td><td>—</td><td><span class=\"bad\">✗ stays in the browser</span>"))
+            #expect(show.contains("<td class=\"mono\">https://shop.example/products/1</td><td data-label=\"Apple\">—</td><td data-label=\"Android\"><span class=\"ok\">✓ opens com.example.shop</span>"), "\(show)")
+            #expect(show.contains("<td class=\"mono\">https://shop.example/admin/users</td><td data-label=\"Apple\">—</td><td data-label=\"Android\"><span class=\"bad\">✗ stays in the browser</span>"))
 
             // The key leaves the file: the cell fails with the reason, since that check.
             let t1 = t0.addingTimeInterval(600)
@@ -319,7 +319,7 @@ import Vocabulary
             #expect(show.contains("data-platform=\"android\" data-service=\"applinks\" data-state=\"failing\" data-since=\"\(DisplayTime.dateTime(t1))\""))
             #expect(show.contains("com.example.shop is not in assetlinks.json."))
             #expect(show.contains("Android App Links broken on shop.example since \(DisplayTime.dateTime(t1))."))
-            #expect(show.contains("<td class=\"mono\">https://shop.example/products/1</td><td>—</td><td><span class=\"bad\">✗ stays in the browser</span>"))
+            #expect(show.contains("<td class=\"mono\">https://shop.example/products/1</td><td data-label=\"Apple\">—</td><td data-label=\"Android\"><span class=\"bad\">✗ stays in the browser</span>"))
 
             // The page shows what the check stored, not a second judgement of the file: a stored
             // outcome the file alone would not give is what the page says.

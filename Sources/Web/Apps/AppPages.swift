@@ -30,12 +30,12 @@ enum AppPages {
             let alerts: HTML = app.openAlerts > 0 ? "<a class=\"alert-count\" href=\"/apps/\(app.id)#alerts\">\(app.openAlerts)</a>" : "<span class=\"muted\">0</span>"
             rows.append("""
                 <tr><td class="host"><a href="/apps/\(app.id)">\(app.name)</a><span class="reason mono">\(ids)</span></td>\
-                <td>\((app.worstState ?? .never).pill)</td>\
-                <td>\(healthy) of \(app.linkCount) links passing \(domains) \(states.joined(separator: " "))</td><td>\(alerts)</td></tr>
+                <td data-label="Worst link">\((app.worstState ?? .never).pill)</td>\
+                <td data-label="Links by state">\(healthy) of \(app.linkCount) links passing \(domains) \(states.joined(separator: " "))</td><td data-label="Open alerts">\(alerts)</td></tr>
                 """)
         }
         let table: HTML = """
-            <div class="table-wrap"><table><thead><tr><th>App</th><th>Worst link</th><th>Links by state</th><th>Open alerts</th></tr></thead>\
+            <div class="table-wrap stack"><table><thead><tr><th>App</th><th>Worst link</th><th>Links by state</th><th>Open alerts</th></tr></thead>\
             <tbody>\(rows)</tbody></table></div>
             """
         return Layout.page(title: "Apps", viewer: viewer, active: .apps, flash: flash, body: head + table)
@@ -206,7 +206,7 @@ enum AppPages {
             body.append("<tr><th scope=\"row\" class=\"host\"><a href=\"/domains/\(row.domainID)\">\(row.displayHost)</a></th>")
             for p in platforms {
                 let mine = row.cells.filter { $0.platform == p }
-                guard !mine.isEmpty else { body.append("<td class=\"muted\">—</td>"); continue }
+                guard !mine.isEmpty else { body.append("<td class=\"muted\" data-label=\"\(p.label)\">—</td>"); continue }
                 let items = mine.map { cell -> HTML in
                     var modes: [HTML] = []
                     if cell.developerMode { modes.append("<span class=\"tag\" title=\"Devices in developer mode fetch from the origin, skipping Apple's CDN\">developer</span>") }
@@ -221,7 +221,7 @@ enum AppPages {
                         <span class="service">\(p == .android ? "App Links" : cell.service.rawValue)</span> \(cell.state.pill) \(modes) \(since)\(reason)</li>
                         """
                 }
-                body.append("<td><ul class=\"plain cells\">\(items)</ul></td>")
+                body.append("<td data-label=\"\(p.label)\"><ul class=\"plain cells\">\(items)</ul></td>")
             }
             body.append("</tr>")
         }
@@ -252,10 +252,10 @@ enum AppPages {
             } else {
                 android = m.app.androidPackage == nil ? "—" : "<span class=\"muted\">not measured yet</span>"
             }
-            watched.append("<tr><td class=\"mono\">\(w.url)</td><td>\(apple)</td><td>\(android)</td></tr>")
+            watched.append("<tr><td class=\"mono\">\(w.url)</td><td data-label=\"Apple\">\(apple)</td><td data-label=\"Android\">\(android)</td></tr>")
         }
         let watchedHTML: HTML = m.watched.isEmpty ? "<p class=\"muted\">No watched URLs.</p>" : """
-            <div class="table-wrap"><table id="app-watched"><thead><tr><th scope="col">URL</th><th scope="col">Apple</th>\
+            <div class="table-wrap stack"><table id="app-watched"><thead><tr><th scope="col">URL</th><th scope="col">Apple</th>\
             <th scope="col">Android</th></tr></thead><tbody>\(watched)</tbody></table></div>
             """
         let ids = m.app.appleAppIDs.isEmpty ? "—" : m.app.appleAppIDs.joined(separator: ", ")
@@ -270,7 +270,7 @@ enum AppPages {
             <div class="page-head"><h1>\(m.app.name)</h1><div class="actions">\(delete)</div></div>
             <p class="verdict-sentence" id="app-summary">\(sentence)</p>
             <section class="card"><h2>Domains × services × platforms</h2>\
-            <div class="table-wrap"><table id="app-matrix"><thead>\(head)</thead><tbody>\(body)</tbody></table></div>\(matrixPages(m))</section>
+            <div class="table-wrap stack"><table id="app-matrix"><thead>\(head)</thead><tbody>\(body)</tbody></table></div>\(matrixPages(m))</section>
             <section class="card" id="alerts"><h2>Open alerts</h2>\(alertsHTML)</section>
             <section class="card"><h2>Watched URLs</h2>\(watchedHTML)</section>
             <section class="card"><h2>Identity</h2><dl class="facts"><dt>Apple app IDs</dt><dd class="mono">\(ids)</dd>\

@@ -131,12 +131,12 @@ public enum OverviewPage {
             let alerts: HTML = r.openAlerts > 0 ? "<a class=\"alert-count\" href=\"/alerts\">\(r.openAlerts)</a>" : "<span class=\"muted\">0</span>"
             body.append("""
                 <tr><td class="host"><a href="/domains/\(r.id)">\(r.displayName)</a>\(hostTitle)\(reason)</td>\
-                <td>\(r.state.pill)</td>\
-                <td class="platforms">\(platformCell(r))</td>\
-                <td class="hide-narrow">\(r.lastCheckedAt.map { DisplayTime.ago(DomainHandlers.epoch($0), now: m.now) } ?? "—")</td>\
-                <td class="hide-narrow">\(r.lastChangedAt.map { DisplayTime.ago(DomainHandlers.epoch($0), now: m.now) } ?? "—")</td>\
-                <td class="hide-narrow">\(Sparkline.svg(responseTimes(r), label: "Response times of " + r.displayName))</td>\
-                <td>\(alerts)</td></tr>
+                <td data-label="State">\(r.state.pill)</td>\
+                <td class="platforms" data-label="Platforms">\(platformCell(r))</td>\
+                <td data-label="Last check">\(r.lastCheckedAt.map { DisplayTime.ago(DomainHandlers.epoch($0), now: m.now) } ?? "—")</td>\
+                <td data-label="File changed">\(r.lastChangedAt.map { DisplayTime.ago(DomainHandlers.epoch($0), now: m.now) } ?? "—")</td>\
+                <td data-label="Response time">\(Sparkline.svg(responseTimes(r), label: "Response times of " + r.displayName))</td>\
+                <td data-label="Open alerts">\(alerts)</td></tr>
                 """)
         }
         // A capped count leaves the last page unknown: there is a next page while this one is full.
@@ -151,9 +151,9 @@ public enum OverviewPage {
         let next: HTML = m.query.page < pages ? "<a class=\"button\" rel=\"next\" href=\"\(nextLink)\">Next →</a>" : .empty
         let matchingText = (m.matchingCapped ? "at least \(m.matching) domains" : "\(m.matching) domain\(m.matching == 1 ? "" : "s")")
         let table: HTML = """
-            <div class="table-wrap"><table><thead><tr>\(sortHeader(.host, "Domain"))\(sortHeader(.state, "State"))<th>Platforms</th>\
-            \(sortHeader(.lastCheck, "Last check", " class=\"hide-narrow\""))\(sortHeader(.lastChange, "File changed", " class=\"hide-narrow\""))\
-            <th class="hide-narrow">Response time</th><th>Open alerts</th></tr></thead><tbody>\(body)</tbody></table></div>
+            <div class="table-wrap stack"><table><thead><tr>\(sortHeader(.host, "Domain"))\(sortHeader(.state, "State"))<th>Platforms</th>\
+            \(sortHeader(.lastCheck, "Last check"))\(sortHeader(.lastChange, "File changed"))\
+            <th>Response time</th><th>Open alerts</th></tr></thead><tbody>\(body)</tbody></table></div>
             <div class="pagination"><span class="muted">\(matchingText) · page \(m.query.page)\(m.matchingCapped ? "" : " of \(pages)")</span>\(prev)\(next)</div>
             """
         return head + filters + table
