@@ -24,9 +24,9 @@ import TestSupport
             try db.recordDeliveryAttempt(deliveryID: delivery.id, outcome: .retry(delaySeconds: 60), responseCode: 400, response: nil,
                                          error: "HTTP 400: Bad Request\nchannel <archived>", duration: .milliseconds(5))
             let page = client.get("/alerts").bodyText
-            #expect(page.contains("<td>A new file was published (bbbbbbbbbbbb, was aaaaaaaaaaaa).<br>/buy/* now opens ABCDE12345.&lt;b&gt;shop&lt;/b&gt;"
+            #expect(page.contains("<td data-label=\"Event\">A new file was published (bbbbbbbbbbbb, was aaaaaaaaaaaa).<br>/buy/* now opens ABCDE12345.&lt;b&gt;shop&lt;/b&gt;"
                                   + "<br>https://shop.example/help now stays in the browser</td>"), "\(page)")
-            #expect(page.contains("<td class=\"muted\">HTTP 400: Bad Request<br>channel &lt;archived&gt;</td>"))
+            #expect(page.contains("<td class=\"muted\" data-label=\"Last error\">HTTP 400: Bad Request<br>channel &lt;archived&gt;</td>"))
             #expect(!page.contains("shop</b>"))
         }
     }

@@ -16,8 +16,8 @@ import TestSupport
     static let expected = "ABCDE12345.com.example.app"
     static let host = "surfaces.fleet.test"
     static let missing = "App ID ABCDE12345.com.example.app is missing from applinks."
-    static let failingCell = #"<td><span class="pill state-failing">"#
-    static let passingCell = #"<td><span class="pill state-passing">"#
+    static let failingCell = #"<td data-label="State"><span class="pill state-failing">"#
+    static let passingCell = #"<td data-label="State"><span class="pill state-passing">"#
 
     /// The fleet's default site serves this valid file for every unknown name under fleet.test.
     func serve(_ fleet: TestTLSFleet, _ text: String) throws {

@@ -183,7 +183,7 @@ import Vocabulary
             #expect(client.post("/domains", [("host", "fresh.example"), ("interval", "60"), ("platforms", "both")]).status == 303)
             #expect(client.post("/domains", [("host", "apple-only.example"), ("interval", "60"), ("platforms", "apple")]).status == 303)
             let overview = client.get("/").bodyText
-            let cells = overview.components(separatedBy: "<td class=\"platforms\">").dropFirst().map { cell in
+            let cells = overview.components(separatedBy: "<td class=\"platforms\" data-label=\"Platforms\">").dropFirst().map { cell in
                 Self.text(cell.components(separatedBy: "</td>").first ?? "")
             }
             #expect(cells.count == 2, "\(overview)")
