@@ -62,8 +62,9 @@ public struct CheckPipeline: Sendable {
         // A 304 keeps the last result, measured against the expectations of then: after an edit, fetch in full.
         let expectationsKey = Self.expectationsKey(expectations, android: android)
         let keepsExpectations = previous.last?.expectationsKey == expectationsKey
-        // A retry confirming an alert asks the platforms' own files; the copies keep their cadence.
-        let confirming = ConfirmationRetry.isConfirming(previous.tracks)
+        // A retry confirming an alert asks the platforms' own files; the copies keep their cadence. Not after an
+        // edit of the expectations: Google's answer is judged per expected app, so the one carried would be the old one's.
+        let confirming = keepsExpectations && ConfirmationRetry.isConfirming(previous.tracks)
         var applePlan = cadence.applePlan(last: previous.last, asked: domain.lastAsked, now: started, confirming: confirming, sha256: sha256)
         if !keepsExpectations { applePlan.ifNoneMatch = nil }
         if domain.directRoute { applePlan.appleRoute = .direct }
