@@ -55,7 +55,7 @@ public struct AppEntry: Sendable, Equatable {
     public struct Lines: Sendable, Equatable {
         public var entry = 0, name = 0, androidPackage = 0
         public var appleAppIDs: [Int] = [], fingerprints: [Int] = [], appleDomains: [Int] = [], androidHosts: [Int] = []
-        public var watchedURLs: [Int] = []
+        public var watchedURLs: [Int] = [], androidWatchedURLs: [Int] = []
         public init() {}
     }
 
@@ -69,12 +69,15 @@ public struct AppEntry: Sendable, Equatable {
     public var fingerprints: [FingerprintEntry]
     /// Hosts Android verifies.
     public var androidHosts: [String]
-    /// URLs that must open the app.
+    /// URLs that must open the app (on Apple and on Android).
     public var watchedURLs: [String]
+    /// URLs that must open the app on Android only (an AndroidManifest.xml's paths).
+    public var androidWatchedURLs: [String]
     public var lines: Lines
 
     public init(name: String, appleAppIDs: [String] = [], appleDomains: [String] = [], androidPackage: String = "",
-                fingerprints: [FingerprintEntry] = [], androidHosts: [String] = [], watchedURLs: [String] = [], lines: Lines = Lines()) {
+                fingerprints: [FingerprintEntry] = [], androidHosts: [String] = [], watchedURLs: [String] = [],
+                androidWatchedURLs: [String] = [], lines: Lines = Lines()) {
         self.name = name
         self.appleAppIDs = appleAppIDs
         self.appleDomains = appleDomains
@@ -82,6 +85,7 @@ public struct AppEntry: Sendable, Equatable {
         self.fingerprints = fingerprints
         self.androidHosts = androidHosts
         self.watchedURLs = watchedURLs
+        self.androidWatchedURLs = androidWatchedURLs
         self.lines = lines
     }
 }

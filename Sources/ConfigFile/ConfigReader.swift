@@ -36,6 +36,7 @@ public enum ConfigReader {
             return Reading(document: nil, problems: [ConfigProblem(line: 0, "the file has \(bytes.count) bytes; at most \(maxBytes) are read")])
         }
         if let problem = encodingProblem(bytes) { return Reading(document: nil, problems: [problem]) }
+        if let problem = KeyScan.scan(bytes).problem { return Reading(document: nil, problems: [problem]) }
         let text = String(decoding: bytes, as: UTF8.self)
         let root: Node?
         do {
@@ -370,7 +371,8 @@ private struct Walker {
         }
     }
 
-    static let appKeys = ["name", "apple_app_ids", "apple_domains", "android_package", "fingerprints", "android_hosts", "watched_urls"]
+    static let appKeys = ["name", "apple_app_ids", "apple_domains", "android_package", "fingerprints", "android_hosts", "watched_urls",
+                          "android_watched_urls"]
 
     mutating func appField(_ entry: inout AppEntry, _ key: String, _ value: Node, _ complete: inout Bool) {
         switch key {
@@ -386,6 +388,11 @@ private struct Walker {
             for (h, line) in strings(value, what: "android_hosts") { entry.androidHosts.append(h); entry.lines.androidHosts.append(line) }
         case "watched_urls":
             for (u, line) in strings(value, what: "watched_urls") { entry.watchedURLs.append(u); entry.lines.watchedURLs.append(line) }
+        case "android_watched_urls":
+            for (u, line) in strings(value, what: "android_watched_urls") {
+                entry.androidWatchedURLs.append(u)
+                entry.lines.androidWatchedURLs.append(line)
+            }
         case "fingerprints":
             // A fingerprint alone is the app-signing key; {fingerprint, role} names another role.
             for item in sequence(value, what: "fingerprints") ?? [] {

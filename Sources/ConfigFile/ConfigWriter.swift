@@ -77,6 +77,7 @@ public enum ConfigWriter {
         }
         if !a.androidHosts.isEmpty { pairs.append(("android_hosts", list(a.androidHosts))) }
         if !a.watchedURLs.isEmpty { pairs.append(("watched_urls", list(a.watchedURLs))) }
+        if !a.androidWatchedURLs.isEmpty { pairs.append(("android_watched_urls", list(a.androidWatchedURLs))) }
         return Node(pairs)
     }
 

@@ -101,6 +101,15 @@ public struct DomainRegistry: Sendable {
         return true
     }
 
+    /// "Check now" for every domain an app claims: one statement flags them all, then the crawlers are
+    /// woken. Returns how many domains were flagged (0 for an app that claims none).
+    @discardableResult
+    public func requestCheck(appID: Int64) throws -> Int {
+        let flagged = try store.requestCheck(appID: appID)
+        if flagged > 0 { crawlers.notify() }
+        return flagged
+    }
+
     /// "Check now" by host name (Unicode or Punycode, as typed): the hosts that were registered
     /// and are now requested, and the inputs that are not registered or not host names.
     public func requestCheck(hosts: [String]) throws -> CheckRequest {
@@ -118,8 +127,12 @@ public struct DomainRegistry: Sendable {
     /// Registers every domain of an import file (see `DomainListParser`) that is not registered yet,
     /// each by the same rules as the form, at the instance's default interval. Imported domains are
     /// not "requested": a list of thousands must not push ahead of every check that a person asked
-    /// for; their first checks are spread over one interval by host (`SchedulePolicy.slot`). `platforms`: what every imported domain is watched for. `progress` is
-    /// called after each entry.
+    /// for, nor of the checks that are due. They join the first-check queue instead: the workers take
+    /// them in file order with the room the requested and due checks leave, so a list they can check
+    /// within an interval is checked at once, at the rate they sustain; and each is due at its host's
+    /// place in the interval at the latest (`SchedulePolicy.slot`), so only a backlog longer than one
+    /// interval is spread over it. `platforms`: what every imported domain is watched for. `progress`
+    /// is called after each entry.
     public func importList(_ text: String, platforms: WatchedPlatforms = .both,
                            progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }) throws -> ImportReport {
         let parsed = DomainListParser.parse(text)
@@ -152,10 +165,10 @@ public struct DomainRegistry: Sendable {
                                         AndroidAppExpectation(packageName: $0.package.text, fingerprints: $0.fingerprints.map(\.text),
                                                                    uploadKeys: $0.uploadKeys.map(\.text))
                                     })
-            // Not requested: each first check waits for its host's slot in the interval, so a list of
-            // 10,000 starts spread over an hour, not all due in one second ("check now" still runs one at once).
+            // Queued, not requested, and due at its host's slot in the interval at the latest: a list of
+            // 1,000,000 that the workers cannot check within the hour is due spread over it, not all in one second.
             let firstCheck = SchedulePolicy().slot(for: draft.host, interval: .seconds(draft.intervalSeconds), notBefore: Date())
-            switch try store.createDomain(draft, requestFirstCheck: false, firstCheckAt: firstCheck) {
+            switch try store.createDomain(draft, requestFirstCheck: false, queueFirstCheck: true, firstCheckAt: firstCheck) {
             case .created: report.added.append(host.unicode)
             case .alreadyRegistered: report.skipped.append(host.unicode)
             }

@@ -102,18 +102,27 @@ public struct AndroidIdentityResult: Hashable, Sendable, Codable {
     public var named: Bool
     /// The expected fingerprints some statement grants `handle_all_urls` to.
     public var grantedFingerprints: [String]
+    /// Some statement grants the package `handle_all_urls`, with whatever key: true while only keys
+    /// not expected here are granted it, so "no longer grants handle_all_urls" is never said of a file
+    /// that grants it with another key. nil in results stored before it was kept (issue #29).
+    public var grantsHandleAllURLs: Bool?
 
     public init(packageName: String, expectedFingerprints: [String], uploadKeys: [String] = [], named: Bool,
-                grantedFingerprints: [String]) {
+                grantedFingerprints: [String], grantsHandleAllURLs: Bool? = nil) {
         self.packageName = packageName
         self.expectedFingerprints = expectedFingerprints
         self.uploadKeys = uploadKeys
         self.named = named
         self.grantedFingerprints = grantedFingerprints
+        self.grantsHandleAllURLs = grantsHandleAllURLs
     }
 
-    /// No statement grants the package `handle_all_urls` (it may still be named for another relation).
+    /// Some statement grants the package `handle_all_urls` with an expected key (false: none does,
+    /// though the package may be named for another relation or granted it with other keys only).
     public var handleAllURLs: Bool { !grantedFingerprints.isEmpty }
+
+    /// The file grants the package `handle_all_urls`, but with none of the keys expected here.
+    public var grantedOnlyToOtherKeys: Bool { !handleAllURLs && grantsHandleAllURLs == true }
     public var missingFingerprints: [String] { expectedFingerprints.filter { !grantedFingerprints.contains($0) } }
 }
 

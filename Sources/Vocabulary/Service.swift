@@ -15,5 +15,14 @@ public enum Service: String, Hashable, Sendable, Codable, CodingKeyRepresentable
         }
     }
 
+    /// What a link of this service is called on `platform`. Android has one kind of link, its App
+    /// Links (`handle_all_urls`), stored under `applinks`: "Universal links" is Apple's word for it.
+    public func label(on platform: Platform) -> String {
+        switch platform {
+        case .apple: label
+        case .android: "App Links (handle_all_urls)"
+        }
+    }
+
     public static func < (lhs: Service, rhs: Service) -> Bool { lhs.rawValue < rhs.rawValue }
 }

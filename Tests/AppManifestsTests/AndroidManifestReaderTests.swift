@@ -72,6 +72,18 @@ import Testing
         }
     }
 
+    /// Foundation's XMLParser reads any depth (100,000 levels, measured); the collector stops at 64,
+    /// with the line of the element that passes it, so its path cannot grow with the file (issue #30).
+    @Test func nestingPastTheBudgetIsRefusedWithItsLine() throws {
+        let deep = "<manifest package=\"a.b\">\n" + String(repeating: "<a>\n", count: 100_000) + String(repeating: "</a>", count: 100_000) + "\n</manifest>\n"
+        let refusal = try #require(Self.refusal(deep))
+        #expect(refusal.problems.map(\.description) == [
+            "line 65: The manifest nests elements more than 64 deep; a manifest nests about six (manifest, application, activity, intent-filter, data).",
+        ])
+        let fits = "<manifest package=\"a.b\">" + String(repeating: "<a>", count: 63) + String(repeating: "</a>", count: 63) + "</manifest>"
+        #expect(Self.refusal(fits) == nil, "64 levels with the manifest")
+    }
+
     @Test func autoVerifyFiltersGiveTheVerifiedHostsAndWatchedURLs() throws {
         let manifest = try AndroidManifestReader.read(Array(Self.shop.utf8))
         #expect(manifest.package == "com.example.shop")

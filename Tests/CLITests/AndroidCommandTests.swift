@@ -115,10 +115,40 @@ import Testing
         let outcome = try BuiltCommand.run(["validate", broken])
         #expect(outcome.status == 2)
         #expect(outcome.stdout.contains("assetlinks-invalid-json") && outcome.stdout.contains("Google honours 0 statements"))
-        // An object is Apple's file unless the platform is forced.
-        let object = try dir.write("o.json", "{\"relation\": []}")
+        // An object is Apple's file unless the platform is forced, or it holds a statement's members
+        // (issue #29: Android's file in the wrong shape).
+        let object = try dir.write("o.json", "{\"applinks\": {\"details\": []}}")
         #expect(!(try BuiltCommand.run(["validate", object]).stdout.contains("assetlinks-not-array")))
         #expect(try BuiltCommand.run(["validate", object, "--platform", "android"]).stdout.contains("assetlinks-not-array"))
+        let statement = try dir.write("s.json", "{\"relation\": []}")
+        #expect(try BuiltCommand.run(["validate", statement]).stdout.contains("assetlinks-not-array"))
+    }
+
+    /// `validate FILE` knows a file by its name first, then by its content (issue #29): an
+    /// assetlinks.json holding one statement object is Android's file in the wrong shape, reported as
+    /// such, not a broken apple-app-site-association; a statements list wrapped in an object is too.
+    @Test func validateKnowsTheFileByItsNameThenItsShape() throws {
+        let statement = #"{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.shop", "sha256_cert_fingerprints": ["\#(Self.fingerprint)"]}}"#
+        let byNameDir = try ScratchDirectory(), appleDir = try ScratchDirectory()
+        let named = try byNameDir.write("assetlinks.json", statement)
+        let byName = try BuiltCommand.run(["validate", named])
+        #expect(byName.status == 2)
+        #expect(byName.stdout.contains("assetlinks-not-array") && byName.stdout.contains("one statement object (relation, target)")
+                && byName.stdout.contains("Wrap the statement in [ ]"), "\(byName.stdout)")
+        #expect(!byName.stdout.contains("applinks") && !byName.stdout.contains("apple-app-site-association"), "not judged as Apple's file: \(byName.stdout)")
+
+        // Unnamed, the content tells: a statement's members, or a statements member.
+        let dir = try ScratchDirectory()
+        let unnamed = try BuiltCommand.run(["validate", try dir.write("download.json", statement)])
+        #expect(unnamed.stdout.contains("one statement object (relation, target)"), "\(unnamed.stdout)")
+        let wrapped = try BuiltCommand.run(["validate", try dir.write("wrapped.json", #"{"statements": [\#(statement)]}"#)])
+        #expect(wrapped.status == 2 && wrapped.stdout.contains("an object holding \"statements\""), "\(wrapped.stdout)")
+
+        // The name wins over the content: an array named apple-app-site-association is Apple's file.
+        let appleNamed = try appleDir.write("apple-app-site-association", "[\(statement)]")
+        let apple = try BuiltCommand.run(["validate", appleNamed])
+        #expect(!apple.stdout.contains("Google honours"), "judged as Apple's file: \(apple.stdout)")
+        #expect(try BuiltCommand.run(["validate", appleNamed, "--platform", "android"]).stdout.contains("Google honours 1 statement"))
     }
 
     @Test func matchDecidesAndExplains() throws {

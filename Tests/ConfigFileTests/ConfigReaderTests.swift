@@ -1,4 +1,4 @@
-import ConfigFile
+@testable import ConfigFile
 import Testing
 import Vocabulary
 
@@ -155,6 +155,41 @@ import Vocabulary
         for i in 1...2000 { text += "      s\(i): *a\n" }
         let problems = Self.problems(text)
         #expect(problems.contains { $0.contains("expands to more than") }, "\(problems.prefix(3))")
+    }
+
+    /// The review's 401-byte bomb (issue #30), also the config-file fuzz target's seed: eight levels
+    /// of ten-fold aliased lists, the last used as a mapping key. Yams hashes a key whole to find
+    /// duplicates, so composing it took 16 s (×10 per level) before the value budget above could
+    /// act. The key scan refuses it before anything is composed, reading each event once.
+    static let aliasKeyBomb: String = {
+        var lines = ["l0: &l0 [x, x, x, x, x, x, x, x, x, x]"]
+        for level in 1...7 {
+            lines.append("l\(level): &l\(level) [" + Array(repeating: "*l\(level - 1)", count: 10).joined(separator: ",") + "]")
+        }
+        return (lines + ["? *l7", ": *l0"]).joined(separator: "\n") + "\n"
+    }()
+
+    @Test func anAliasAsAKeyIsRefusedBeforeComposing() {
+        let bytes = Array(Self.aliasKeyBomb.utf8)
+        #expect(bytes.count == 401)
+        #expect(Self.problems(Self.aliasKeyBomb) == ["line 9: a key must be a plain word, not an alias (*name); write the key itself"])
+        // The scan's own count: it stops at the key, having read fewer events than the file has
+        // bytes, where composing would have hashed 10^8 values.
+        let scan = KeyScan.scan(bytes)
+        #expect(scan.problem?.line == 9)
+        #expect(scan.events > 0 && scan.events < bytes.count, "\(scan.events) events for \(bytes.count) bytes")
+    }
+
+    @Test func aListOrMappingAsAKeyIsRefusedWithItsLine() {
+        #expect(Self.problems("version: 1\n? [a, b]\n: x\n") == ["line 2: a key must be a plain word, not a list or mapping"])
+        #expect(Self.problems("version: 1\ndomains:\n  - {? {host: a}: b}\n") == ["line 3: a key must be a plain word, not a list or mapping"])
+        #expect(Self.problems("a: &k key\ndomains:\n  - *k : b\n") == ["line 3: a key must be a plain word, not an alias (*name); write the key itself"])
+        // Aliases as values are still read (and counted against the value budget).
+        let scan = KeyScan.scan(Array("a: &x [1, 2]\nb: *x\nc: {d: *x}\n".utf8))
+        #expect(scan.problem == nil)
+        // A syntax error ends the scan quietly: composing reports it in Yams' words, as before.
+        #expect(KeyScan.scan(Array("a: [\n".utf8)).problem == nil)
+        #expect(Self.problems("a: [\n").first?.hasPrefix("line ") == true)
     }
 
     @Test func environmentReferences() throws {

@@ -112,5 +112,6 @@ import Testing
                                                  diffSummary: "/buy/* now opens T.shop.", now: now)
         #expect(notice?.kind == .notice && notice?.severity == .info && notice?.key == AlertKey(rule: .newVersion, subject: "bbbb"))
         #expect(notice?.summary.hasSuffix("/buy/* now opens T.shop.") == true)
+        #expect(notice?.platform == .apple)
     }
 }

@@ -53,6 +53,30 @@ import Vocabulary
         #expect(AndroidAlertRules.identityMissing(Self.result(identities: [Self.identity(expected: [Self.signing], granted: [])])).failures.isEmpty)
     }
 
+    /// A file that grants the package handle_all_urls with another key than the app's (issue #29): the
+    /// alert says what the domain page's finding says — granted, not with the app's key — and never
+    /// that the file "no longer grants handle_all_urls"; the app page's cell says the same.
+    @Test func grantedWithAnotherKeyIsAMissingKeyNotADroppedRelation() throws {
+        let file = #"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "#
+            + #""package_name": "\#(Self.package)", "sha256_cert_fingerprints": ["\#(Self.next)"]}}]"#
+        let read = try #require(AssetLinksReader.read(Array(file.utf8)).file)
+        let android = Self.result().remeasured(file: read, url: "https://shop.example/.well-known/assetlinks.json",
+                                               expectations: [AndroidAppExpectation(packageName: Self.package, fingerprints: [Self.signing])],
+                                               watchedURLs: [])
+        let finding = try #require(android.findings.first { $0.code == "expected-fingerprint-missing" })
+        #expect(finding.message.contains("grants handle_all_urls to \(Self.package), but not with \(Self.signing)"), "the domain page's words")
+        let summaries = AndroidAlertRules.evaluate(android).flatMap(\.failures).map(\.summary)
+        #expect(!summaries.contains { $0.contains("no longer grants") }, "\(summaries)")
+        #expect(AndroidAlertRules.handleAllURLsDropped(android).failures.isEmpty)
+        let missing = AndroidAlertRules.identityMissing(android).failures
+        #expect(missing.map(\.subject) == [Self.package])
+        #expect(missing.first?.summary == "Android: assetlinks.json grants \(Self.package) handle_all_urls, but not with \(Self.signing); "
+                + "builds signed with that key do not verify.", "\(missing)")
+        let cell = AppLinkVerdict.evaluateAndroid(android, packageName: Self.package)
+        #expect(cell?.verdict == .fail && cell?.reason == "assetlinks.json grants \(Self.package) handle_all_urls, but not with \(Self.signing).",
+                "\(String(describing: cell))")
+    }
+
     @Test func handleAllURLsDropped() {
         let dropped = AndroidAlertRules.handleAllURLsDropped(Self.result(identities: [Self.identity(expected: [Self.signing], granted: [])]))
         #expect(dropped.failures.map(\.subject) == [Self.package])
@@ -107,6 +131,7 @@ import Vocabulary
                                                                      diffSummary: ["+ package com.example.other"], now: Date()))
         #expect(notice.kind == .notice && notice.severity == .info && notice.key == AlertKey(rule: .newVersion, subject: "android bbbbbbbbbbbbbbbb"))
         #expect(notice.summary == "Android: a new assetlinks.json was published (bbbbbbbbbbbb, was aaaaaaaaaaaa). + package com.example.other")
+        #expect(notice.platform == .android, "typed: the pipeline hands it Android's diff by this field, not by its subject")
     }
 
     @Test func googleErrorsAndLagBeyondMaxAgeAndGraceAreTheLowerTier() {

@@ -15,7 +15,7 @@ import Vocabulary
     @Test func theAppsOwnIDsInTheLinksServiceDecide() {
         let missing = ExpectationResults(missingAppIDs: [.applinks: [Self.app, "ABCDE12345.other"]])
         #expect(AppLinkVerdict.evaluate(findings: [], expectations: missing, service: .applinks, appIDs: [Self.app], developerMode: false)
-                == (.fail, "\(Self.app) is not in the file's applinks."))
+                == (.fail, "App ID \(Self.app) is missing from applinks."), "the domain's own words (DomainVerdict.apple)")
         #expect(AppLinkVerdict.evaluate(findings: [], expectations: missing, service: .webcredentials, appIDs: [Self.app], developerMode: false)
                 == (.pass, nil))
         #expect(AppLinkVerdict.evaluate(findings: [], expectations: missing, service: .applinks, appIDs: ["ABCDE12345.third"], developerMode: false)

@@ -63,6 +63,34 @@ import Vocabulary
         }
     }
 
+    /// An imported domain's first check, taken from the first-check queue an hour before its place in
+    /// the interval (issue #31), runs at once; the second goes to that place, as a requested first
+    /// check's does, so the import's domains come apart over the interval and keep their places.
+    @Test func aQueuedFirstCheckRunsAtOnceAndTheSecondKeepsTheHostsPlace() async throws {
+        try await withFleetPipeline(serving: shopFile()) { fleet, database, pipeline in
+            let schedule = SchedulePolicy()
+            for host in ["good.fleet.test", "mutable.fleet.test"] {
+                let draft = DomainDraft(host: host, displayName: host, wildcard: false, intervalSeconds: 3600, badgeEnabled: false,
+                                        appIDs: [], watchedURLs: [])
+                let place = schedule.slot(for: host, interval: .seconds(3600), notBefore: Date().addingTimeInterval(600))
+                _ = try database.createDomain(draft, requestFirstCheck: false, queueFirstCheck: true, firstCheckAt: place)
+            }
+            let results = try await checkDueDomains(pipeline)
+            #expect(Set(results.map { "\($0.0.host) queued \($0.0.queued) requested \($0.0.requested)" })
+                    == ["good.fleet.test queued true requested false", "mutable.fleet.test queued true requested false"])
+            for (domain, _) in results {
+                let row = try #require(try database.rows("""
+                    SELECT extract(epoch FROM next_check_at)::float8 AS next, extract(epoch FROM last_checked_at)::float8 AS finished
+                    FROM domains WHERE id = $1
+                    """, domain.id).first)
+                let next: Double = try row.decode("next"), finished: Double = try row.decode("finished")
+                let slot = schedule.slot(for: domain.host, interval: .seconds(3600), notBefore: Date(timeIntervalSince1970: finished + 3240))
+                #expect(abs(slot.timeIntervalSince1970 - next) < 0.01, "\(domain.host): next \(next), slot \(slot)")
+            }
+            #expect(try await checkDueDomains(pipeline).isEmpty, "checked once, then not again before its place")
+        }
+    }
+
     @Test func theCDNFileIsAVersionAndTheTimingsAreStored() async throws {
         try await withFleetPipeline(serving: nil, checkCDN: true) { fleet, database, pipeline in
             // The fleet's CDN serves this site's file re-encoded: same behaviour, other bytes.

@@ -119,7 +119,9 @@ import Vocabulary
         let testDatabase = try TestPostgres.createDatabase(migrated: false)
         defer { testDatabase.drop() }
         let all = try MigrationDirectory.load(try TestPostgres.migrationsDirectory())
-        try Migrator(migrations: all.filter { $0.version < 61 }).migrate(testDatabase.configuration)
+        // Up to 0060, plus what today's registration and lease, which write the rows below, need of the
+        // domains table that came later (0066's first-check queue; the migrator applies the rest after).
+        try Migrator(migrations: all.filter { $0.version < 61 || $0.version == 66 }).migrate(testDatabase.configuration)
         let db = Database(configuration: testDatabase.configuration, poolSize: 2)
         defer { db.close() }
         let cases = Self.cases

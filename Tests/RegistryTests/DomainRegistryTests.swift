@@ -92,8 +92,10 @@ import Vocabulary
         }
     }
 
-    /// A mass import: 2,000 domains registered at once are due spread over their interval (by host,
-    /// roughly uniform), none requested; "check now" on one of them leases it at once.
+    /// A mass import: 2,000 domains registered at once are due spread over their interval at the
+    /// latest (by host, roughly uniform: a backlog the workers cannot take within an interval is spread
+    /// over it), none requested, every one queued for its first check; "check now" on one of them
+    /// leases it at once, ahead of the queue.
     @Test func anImportSpreadsFirstChecksOverTheInterval() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
             let registry = DomainRegistry(store: db)
@@ -112,12 +114,51 @@ import Vocabulary
             #expect(tenths.allSatisfy { $0 > 130 && $0 < 270 }, "\(tenths)")
             let dueNow: Int = try db.value("SELECT count(*)::int FROM domains WHERE next_check_at <= now() + interval '10 seconds'")
             #expect(dueNow < 20, "\(dueNow) of \(count) due at once")
+            #expect(try db.value("SELECT count(*)::int FROM domains WHERE first_check_queued_at IS NOT NULL", as: Int.self) == count)
             // "Check now" is still immediate.
             _ = try registry.requestCheck(hosts: ["tenant7.platform.example"])
             let leased = try db.leaseDueDomains(limit: 10, lease: .seconds(60), worker: "test")
             #expect(leased.map(\.host).contains("tenant7.platform.example"))
             #expect(leased.first { $0.host == "tenant7.platform.example" }?.requested == true)
         }
+    }
+
+    /// Imports that start at once (issue #31): every imported domain can be leased at once, though its
+    /// place in the interval is an hour away, in the file's order (oldest first), and only with the room
+    /// that requested and due domains leave, so an import never takes a due check's turn.
+    @Test func anImportsFirstChecksAreLeasedAtOnceOldestFirstAfterDueOnes() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let registry = DomainRegistry(store: db)
+            // Routine work the import must not pass: a domain checked before and due now.
+            guard case .added(let routine) = try db.importDomain(host: "routine.example", displayName: "routine.example",
+                                                                 wildcard: false, appIDs: []) else { throw Failure("not added") }
+            try db.execute("UPDATE domains SET last_checked_at = now() - interval '1 hour', next_check_at = now() - interval '1 second' WHERE id = $1",
+                           routine)
+            // The file's order is not the hosts' order, so oldest first cannot pass as alphabetical.
+            let file = (0..<50).reversed().map { "tenant\($0).platform.example" }
+            #expect(try registry.importList(file.joined(separator: "\n")).added.count == 50)
+            // Each place in the interval is somewhere in the coming hour; none falls due during the test.
+            try db.execute("UPDATE domains SET next_check_at = now() + interval '1 hour' WHERE host LIKE 'tenant%'")
+            _ = try registry.requestCheck(hosts: ["tenant7.platform.example"])
+            let queue = file.filter { $0 != "tenant7.platform.example" }
+
+            // Which domains a claim takes is the order (a claim's rows come back in no particular order).
+            func why(_ leased: [LeasedDomain]) -> [String: String] {
+                Dictionary(uniqueKeysWithValues: leased.map { ($0.host, $0.requested ? "requested" : $0.queued ? "queued" : "due") })
+            }
+            let first = try db.leaseDueDomains(limit: 10, lease: .seconds(60), worker: "test")
+            var expected = ["tenant7.platform.example": "requested", "routine.example": "due"]
+            for host in queue.prefix(8) { expected[host] = "queued" }
+            #expect(why(first) == expected)
+            let rest = try db.leaseDueDomains(limit: 100, lease: .seconds(60), worker: "test")
+            #expect(why(rest) == Dictionary(uniqueKeysWithValues: queue.dropFirst(8).map { ($0, "queued") }))
+            #expect(try db.value("SELECT count(*)::int FROM domains WHERE first_check_queued_at IS NOT NULL", as: Int.self) == 0)
+        }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
     }
 
     @Test func checkNowByHostName() throws {

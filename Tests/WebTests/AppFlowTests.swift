@@ -111,7 +111,7 @@ import Vocabulary
             try recordCheck(db, domainID: shop, at: t0.addingTimeInterval(600), findings: [], missing: [.applinks: [Self.app]])
             show = client.get("/apps/\(app.id)").bodyText
             #expect(show.contains("2 of 3 links healthy"))
-            #expect(show.contains("\(Self.app) is not in the file&#39;s applinks."))
+            #expect(show.contains("App ID \(Self.app) is missing from applinks."), "the domain page's words")
             #expect(show.contains("data-service=\"applinks\" data-state=\"failing\""))
             #expect(show.contains("data-service=\"webcredentials\" data-state=\"passing\""))
             // Since when: the failing cell since the check that broke it, the others since the first.
@@ -195,6 +195,33 @@ import Vocabulary
     /// (issue #17: a thousand links made a 755 KB page), while the summary counts every link and names
     /// the first broken one wherever it is, the open alerts are every domain's, and the API's first
     /// page holds as many domains as the page's, with the cursor of the next.
+    /// The review's 455-byte binary plist bomb (issue #30: 2^24 strings once Foundation read it; the
+    /// entitlements fuzz target's seed) is refused by the form and the API alike: both hand the file
+    /// to the app registry, which reads it with the one entitlements reader.
+    @Test func aSharedReferenceBombIsRefusedByTheFormAndTheAPI() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let bomb = try Data(contentsOf: root.appendingPathComponent("Fuzz/EntitlementsFuzz/seeds/bomb-shared-array-chain.bplist"))
+        let carried = "base64:" + bomb.base64EncodedString()
+        let refusal = "The binary property list expands to more than 10000 values once read"
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let app = WebApp(database: db, configuration: TestApp.configuration)
+            let client = WebClient(app: app)
+            client.setUpAdmin()
+            #expect(client.get("/apps/new").status == 200, "the form's page, and its CSRF token")
+            let form = client.post("/apps/preview", [("entitlements", carried), ("apple_app_ids", Self.app), ("name", "Bomb")])
+            #expect(form.bodyText.contains(refusal) && form.bodyText.contains("id=\"err-entitlements\""), "\(form.bodyText)")
+
+            let token = SecretToken.generate(prefix: "aasa_")
+            _ = try db.createAPIToken(name: "test", tokenHash: token.digest, userID: nil, role: .admin)
+            let json = #"{"name": "Bomb", "apple_app_ids": ["\#(Self.app)"], "entitlements": "\#(carried)", "preview": true}"#
+            let api = app.respond(WebRequest(method: "POST", target: "/api/v1/apps", headers: [("Authorization", "Bearer " + token.value),
+                                                                                             ("Content-Type", "application/json")], body: Array(json.utf8)))
+            #expect((400..<500).contains(api.status) && String(decoding: api.body, as: UTF8.self).contains(refusal),
+                    "\(api.status) \(String(decoding: api.body, as: UTF8.self))")
+            #expect(try db.apps().isEmpty)
+        }
+    }
+
     @Test func theMatrixIsPagedAndTheSummaryCountsEveryPage() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
             let app = WebApp(database: db, configuration: TestApp.configuration)
@@ -281,8 +308,8 @@ import Vocabulary
             #expect(show.contains("data-platform=\"android\" data-service=\"applinks\" data-state=\"passing\" data-since=\"\(DisplayTime.dateTime(t0))\""))
             #expect(!show.contains("not monitored yet"))
             // The matcher on the stored file: the products page opens the app, /admin is excluded.
-            #expect(show.contains("<td class=\"mono\">https://shop.example/products/1</td><td>—</td><td><span class=\"ok\">✓ opens com.example.shop</span>"), "\(show)")
-            #expect(show.contains("<td class=\"mono\">https://shop.example/admin/users</td><td>—</td><td><span class=\"bad\">✗ stays in the browser</span>"))
+            #expect(show.contains("<td class=\"mono\">https://shop.example/products/1</td><td data-label=\"Apple\">—</td><td data-label=\"Android\"><span class=\"ok\">✓ opens com.example.shop</span>"), "\(show)")
+            #expect(show.contains("<td class=\"mono\">https://shop.example/admin/users</td><td data-label=\"Apple\">—</td><td data-label=\"Android\"><span class=\"bad\">✗ stays in the browser</span>"))
 
             // The key leaves the file: the cell fails with the reason, since that check.
             let t1 = t0.addingTimeInterval(600)
@@ -292,7 +319,7 @@ import Vocabulary
             #expect(show.contains("data-platform=\"android\" data-service=\"applinks\" data-state=\"failing\" data-since=\"\(DisplayTime.dateTime(t1))\""))
             #expect(show.contains("com.example.shop is not in assetlinks.json."))
             #expect(show.contains("Android App Links broken on shop.example since \(DisplayTime.dateTime(t1))."))
-            #expect(show.contains("<td class=\"mono\">https://shop.example/products/1</td><td>—</td><td><span class=\"bad\">✗ stays in the browser</span>"))
+            #expect(show.contains("<td class=\"mono\">https://shop.example/products/1</td><td data-label=\"Apple\">—</td><td data-label=\"Android\"><span class=\"bad\">✗ stays in the browser</span>"))
 
             // The page shows what the check stored, not a second judgement of the file: a stored
             // outcome the file alone would not give is what the page says.

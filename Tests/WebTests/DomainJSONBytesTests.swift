@@ -26,6 +26,9 @@ struct DomainJSONBytesTests {
         j.android = DomainAPI.AndroidJSON(state: .failing, last_checked_at: Date(timeIntervalSince1970: 5), version: odd, findings: [],
                                           google: DomainAPI.GoogleJSON(error_codes: ["ERROR_CODE_FETCH"], max_age_seconds: 0.1, debug_string: odd,
                                                                        statement_count: 2, not_linked: [odd], stale: true, unavailable: nil))
+        j.open_alerts = 3
+        j.apple_state = .warning
+        j.android_state = .failing
         return j
     }
 

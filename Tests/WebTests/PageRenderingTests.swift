@@ -34,7 +34,7 @@ import AASA
         // A row as the Store reads it: times ago from its dates, the sparkline oldest first (the
         // Store keeps the latest first), Apple's state by its verdict, Android's not checked.
         let ago = (DisplayTime.ago(10, now: 100), DisplayTime.ago(5, now: 100))
-        #expect(page.rendered.contains("<td class=\"hide-narrow\">\(ago.0)</td><td class=\"hide-narrow\">\(ago.1)</td>"))
+        #expect(page.rendered.contains("<td data-label=\"Last check\">\(ago.0)</td><td data-label=\"File changed\">\(ago.1)</td>"))
         #expect(page.rendered.contains(Sparkline.svg([1, nil, 3], label: "Response times of " + e).rendered))
         #expect(page.rendered.contains("Apple \(DomainState.passing.pill.rendered)</span>"))
         #expect(page.rendered.contains("Android <span class=\"muted\">no file</span>"))

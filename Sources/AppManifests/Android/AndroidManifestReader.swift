@@ -9,9 +9,17 @@ import FoundationXML
 /// `android:autoVerify="true"` makes their hosts verified.
 public enum AndroidManifestReader {
     public static let androidNamespace = "http://schemas.android.com/apk/res/android"
+    /// A large app's merged manifest is a megabyte or two; the form and the API take at most 800 KB
+    /// of app files and the CLI reads up to 64 MB, so the reader holds its own limit. libxml2's
+    /// reading is linear in the bytes (its parser keeps its own stack, not the call stack's).
+    public static let maxBytes = 8 << 20
 
     /// The manifest in `bytes`, or every reason to refuse it, each with its line.
     public static func read(_ bytes: [UInt8]) throws(ManifestRefusal) -> AndroidManifest {
+        guard bytes.count <= maxBytes else {
+            throw ManifestRefusal(line: nil,
+                "The file has \(bytes.count) bytes; a merged AndroidManifest.xml is a megabyte or two, and at most \(maxBytes >> 20) MB is read.")
+        }
         guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) else {
             throw ManifestRefusal(line: nil, "The file is empty; expected an AndroidManifest.xml.")
         }
@@ -67,9 +75,22 @@ private final class ManifestCollector: NSObject, XMLParserDelegate {
         attributes["\(prefix):\(name)"]
     }
 
+    /// A manifest nests about six deep (manifest, application, activity, intent-filter, data);
+    /// Foundation's XMLParser sets no limit of its own (measured: 100,000 levels read), so the
+    /// collector's path would grow with the file. 64 leaves room for anything a build tool writes.
+    static let maxDepth = 64
+
     func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
                 attributes: [String: String] = [:]) {
         let line = parser.lineNumber
+        guard path.count < Self.maxDepth else {
+            if syntaxError == nil {
+                syntaxError = ManifestProblem(line: line > 0 ? line : nil,
+                    reason: "The manifest nests elements more than \(Self.maxDepth) deep; a manifest nests about six (manifest, application, activity, intent-filter, data).")
+            }
+            parser.abortParsing()
+            return
+        }
         if path.isEmpty {
             root = name
             rootLine = line

@@ -11,11 +11,18 @@ public enum EntitlementsReader {
     /// iOS writes `application-identifier`, macOS `com.apple.application-identifier`.
     public static let appIDKeys = ["application-identifier", "com.apple.application-identifier"]
     public static let teamIDKey = "com.apple.developer.team-identifier"
+    /// Entitlements are a few kilobytes; the form and the API take at most 800 KB of app files, and
+    /// the CLI reads up to 64 MB, so the reader holds its own limit.
+    public static let maxBytes = 1 << 20
 
     /// The entitlements in `bytes`, or every reason to refuse them (with lines where the format has
     /// them). Refuses the whole file when one entry breaks a rule of aasa-spec.md §13, so an import
     /// registers all of an app's domains or none.
     public static func read(_ bytes: [UInt8]) throws(ManifestRefusal) -> AppleEntitlements {
+        guard bytes.count <= maxBytes else {
+            throw ManifestRefusal(line: nil,
+                "The file has \(bytes.count) bytes; entitlements are a few kilobytes, and at most \(maxBytes >> 20) MB is read.")
+        }
         var body = bytes[...]
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
         guard let first = body.first(where: { !isSpace($0) }) else {
@@ -25,7 +32,7 @@ public enum EntitlementsReader {
         let value: Any
         var lines = Lines()
         if body.starts(with: Array("bplist".utf8)) {
-            try refuseSets(body)
+            try checkObjects(body)
             value = try propertyList(data)
         } else if first == UInt8(ascii: "[") {
             value = try JSONArrayLines.read(data, lines: &lines)
@@ -39,6 +46,7 @@ public enum EntitlementsReader {
         } else {
             // The old ASCII property list format, `( "applinks:example.com" )`, which
             // PropertyListSerialization still reads.
+            if let problem = asciiNestingProblem(body) { throw ManifestRefusal([problem]) }
             value = try propertyList(data)
         }
         return try entitlements(from: value, lines: lines)
@@ -84,20 +92,74 @@ public enum EntitlementsReader {
         }
     }
 
-    /// Foundation must never see a binary plist holding a set: bridging it crashes the process.
-    private static func refuseSets(_ body: ArraySlice<UInt8>) throws(ManifestRefusal) {
+    /// Foundation must never see a binary plist holding a set (bridging it crashes the process), nor
+    /// one whose shared references expand to more than entitlements ever hold (bridging copies each).
+    private static func checkObjects(_ body: ArraySlice<UInt8>) throws(ManifestRefusal) {
+        let again = "Export the entitlements again with codesign -d --entitlements, or pass the .entitlements file Xcode writes."
         do throws(BinaryPlistObjects.Problem) {
             try BinaryPlistObjects.check(body)
         } catch {
             switch error {
             case .set(let index, let offset):
                 throw ManifestRefusal(line: nil,
-                    "The binary property list holds a set (object \(index), at byte \(offset)); entitlements hold only dictionaries, arrays, strings and booleans. Export the entitlements again with codesign -d --entitlements, or pass the .entitlements file Xcode writes.")
+                    "The binary property list holds a set (object \(index), at byte \(offset)); entitlements hold only dictionaries, arrays, strings and booleans. \(again)")
+            case .tooManyValues(let limit):
+                throw ManifestRefusal(line: nil,
+                    "The binary property list expands to more than \(limit) values once read (its containers refer to the same objects again and again, and each reference is read as a copy); entitlements hold a few dozen. \(again)")
+            case .tooManyBytes(let limit):
+                throw ManifestRefusal(line: nil,
+                    "The binary property list's strings and data come to more than \(limit >> 20) MB once read (each reference to a shared string is read as a copy); entitlements hold a few kilobytes. \(again)")
+            case .tooDeep(let limit):
+                throw ManifestRefusal(line: nil,
+                    "The binary property list nests containers more than \(limit) deep; entitlements nest two or three (a dictionary of arrays of strings). \(again)")
             case .malformed(let reason):
                 throw ManifestRefusal(line: nil,
                     "The file starts like a binary property list, but \(reason). Pass the .entitlements file Xcode writes, or the built app's entitlements (codesign -d --entitlements - App.app).")
             }
         }
+    }
+
+    /// Nesting in the old ASCII format, held to the binary format's depth. CoreFoundation reads it
+    /// recursively and stops itself somewhere past a hundred levels (measured: 100 read, 600 refused
+    /// as "Expected terminating ')'"), so this is not about the stack: it keeps one budget for every
+    /// format, and a refusal that says what is wrong. Strings (either quote, with backslash escapes)
+    /// and comments are skipped, since brackets there are text.
+    static func asciiNestingProblem(_ bytes: ArraySlice<UInt8>) -> ManifestProblem? {
+        var depth = 0, line = 1
+        var index = bytes.startIndex
+        func at(_ i: Int) -> UInt8? { i < bytes.endIndex ? bytes[i] : nil }
+        while let byte = at(index) {
+            if byte == 0x0A { line += 1 }
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                index += 1
+                while let inner = at(index), inner != byte {
+                    if inner == 0x0A { line += 1 }
+                    index += inner == UInt8(ascii: "\\") ? 2 : 1
+                }
+            case UInt8(ascii: "/") where at(index + 1) == UInt8(ascii: "*"):
+                index += 2
+                while let inner = at(index), !(inner == UInt8(ascii: "*") && at(index + 1) == UInt8(ascii: "/")) {
+                    if inner == 0x0A { line += 1 }
+                    index += 1
+                }
+                index += 1
+            case UInt8(ascii: "/") where at(index + 1) == UInt8(ascii: "/"):
+                while let inner = at(index + 1), inner != 0x0A { index += 1 }
+            case UInt8(ascii: "("), UInt8(ascii: "{"):
+                depth += 1
+                if depth > BinaryPlistObjects.maxDepth {
+                    return ManifestProblem(line: line,
+                        reason: "The property list nests ( or { more than \(BinaryPlistObjects.maxDepth) deep; an array of associated domains nests one.")
+                }
+            case UInt8(ascii: ")"), UInt8(ascii: "}"):
+                depth -= 1
+            default:
+                break
+            }
+            index += 1
+        }
+        return nil
     }
 
     /// "… on line 8 …" → 8.

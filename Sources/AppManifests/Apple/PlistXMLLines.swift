@@ -38,8 +38,23 @@ final class PlistXMLLines: NSObject, XMLParserDelegate {
         return lines
     }
 
+    /// `<plist>` and the nesting a binary property list may have: entitlements need four levels
+    /// (plist, dict, array, string). XML cannot share a value, so values never outnumber elements;
+    /// depth is the one budget the reader adds. Foundation stops itself a few hundred levels down
+    /// ("Too many nested arrays or dictionaries": measured, 100 read, 1,000 refused); this keeps
+    /// one budget for every format, with the line of the element that passes it.
+    static let maxDepth = BinaryPlistObjects.maxDepth + 1
+
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                 qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+        guard path.count < Self.maxDepth else {
+            if syntaxError == nil {
+                syntaxError = ManifestProblem(line: parser.lineNumber > 0 ? parser.lineNumber : nil,
+                    reason: "The property list nests elements more than \(Self.maxDepth) deep; entitlements nest four (plist, dict, array, string).")
+            }
+            parser.abortParsing()
+            return
+        }
         // plist > dict > key | value;  plist > array > value (a bare associated-domains array).
         if inEntryArray, path.count == (topIsArray ? 2 : 3) {
             entryLines.append(parser.lineNumber)

@@ -27,6 +27,38 @@ public enum AssetLinksReader {
     /// AOSP's verifier reads at most 1 MiB (assetlinks-spec.md §2.2).
     public static let sizeLimit = 1_048_576
 
+    /// The members that make an object Android's file in the wrong shape: one statement written
+    /// without its array (`relation`, `target`), or the statements wrapped in an object.
+    static let statementMembers = ["relation", "target"], wrapperMember = "statements"
+
+    /// Whether `bytes` are Android's file in the wrong shape: a JSON object holding a statement's
+    /// `relation` / `target`, or a `statements` member. Such a file is assetlinks.json that Google
+    /// reads nothing from, not a broken apple-app-site-association (the CLI asks this of a file named
+    /// neither way).
+    public static func isMisshapenAssetLinks(_ bytes: [UInt8]) -> Bool {
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        guard let root = JSONReader.read(SourceText(bytes: bytes), from: start, kinds: .assetlinks).value else { return false }
+        return holdsStatements(root)
+    }
+
+    static func holdsStatements(_ root: JSONValue) -> Bool {
+        guard case .object = root.kind else { return false }
+        return (statementMembers + [wrapperMember]).contains { root.member($0) != nil }
+    }
+
+    /// What the not-an-array finding says: the usual mistakes (one statement without its array, the
+    /// array wrapped in an object) named, so the fix is plain.
+    static func notArrayWords(_ root: JSONValue) -> (message: String, hint: String) {
+        let tail = "but assetlinks.json must be a JSON array of statements; Google reads no statement from it."
+        if case .object = root.kind, root.member(wrapperMember) != nil {
+            return ("The file is an object holding \"statements\", \(tail)", "Serve the statements array itself: [ {…}, {…} ], without the object around it.")
+        }
+        if holdsStatements(root) {
+            return ("The file is one statement object (relation, target), \(tail)", "Wrap the statement in [ ].")
+        }
+        return ("The file is \(root.typeDescription), \(tail)", "Wrap the statement(s) in [ ].")
+    }
+
     public static func read(_ bytes: [UInt8], source: AssetLinksSource = .https) -> AssetLinksReading {
         var context = ReadContext(source: SourceText(bytes: bytes), servedFrom: source)
         if bytes.count > sizeLimit {
@@ -57,9 +89,8 @@ public enum AssetLinksReader {
             return AssetLinksReading(file: nil, findings: context.findings.finish(), googleReportsError: true)
         }
         guard case .array(let elements) = root.kind else {
-            context.report(AndroidFinding.notArray, .root, root.position,
-                "The file is \(root.typeDescription), but assetlinks.json must be a JSON array of statements; Google reads no statement from it.",
-                hint: "Wrap the statement(s) in [ ].")
+            let (message, hint) = Self.notArrayWords(root)
+            context.report(AndroidFinding.notArray, .root, root.position, message, hint: hint)
             return AssetLinksReading(file: nil, findings: context.findings.finish(), googleReportsError: true)
         }
         var file = AssetLinksFile(elementCount: elements.count)

@@ -124,7 +124,7 @@ public enum AlertRules {
         var summary = "A new file was published (\(new.prefix(12)), was \(old.prefix(12)))."
         if let diffSummary, !diffSummary.isEmpty { summary += " " + diffSummary }
         return AlertEvent(kind: .notice, key: AlertKey(rule: .newVersion, subject: new),
-                          severity: AlertRule.newVersion.severity, summary: summary, at: now)
+                          severity: AlertRule.newVersion.severity, summary: summary, at: now, platform: .apple)
     }
 
     static func day(_ date: Date) -> String {

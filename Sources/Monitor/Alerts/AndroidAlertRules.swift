@@ -51,6 +51,14 @@ public enum AndroidAlertRules {
         var failures: [RuleCheck.Failure] = []
         for identity in android.identities {
             let missing = identity.missingFingerprints
+            if identity.grantedOnlyToOtherKeys {
+                // Granted, but not with a key of the app's: the file says what the domain page's
+                // finding says, not that the relation is gone.
+                failures.append(.init(subject: identity.packageName,
+                                      summary: "Android: assetlinks.json grants \(identity.packageName) handle_all_urls, but not with "
+                                          + "\(missing.joined(separator: ", ")); builds signed with \(missing.count == 1 ? "that key" : "those keys") do not verify."))
+                continue
+            }
             if !identity.handleAllURLs {
                 guard !identity.named else { continue }
                 failures.append(.init(subject: identity.packageName,
@@ -73,9 +81,10 @@ public enum AndroidAlertRules {
         return RuleCheck(rule: .androidIdentityMissing, failures: failures)
     }
 
-    /// An expected package is still named but no statement grants it `handle_all_urls` any more.
+    /// An expected package is still named but no statement grants it `handle_all_urls` any more (one
+    /// that grants it with other keys only is `identityMissing`'s: a key is missing, not the relation).
     public static func handleAllURLsDropped(_ android: AndroidResult) -> RuleCheck {
-        let failures = android.identities.filter { $0.named && !$0.handleAllURLs }.map {
+        let failures = android.identities.filter { $0.named && !$0.handleAllURLs && !$0.grantedOnlyToOtherKeys }.map {
             RuleCheck.Failure(subject: $0.packageName,
                               summary: "Android: assetlinks.json names \($0.packageName) but no longer grants it handle_all_urls; its App Links do not verify.")
         }
@@ -225,7 +234,7 @@ public enum AndroidAlertRules {
         var summary = "Android: a new assetlinks.json was published (\(new.prefix(12)), was \(old.prefix(12)))."
         if !diffSummary.isEmpty { summary += " " + diffSummary.joined(separator: "; ") }
         return AlertEvent(kind: .notice, key: AlertKey(rule: .newVersion, subject: "android " + new),
-                          severity: AlertRule.newVersion.severity, summary: summary, at: now)
+                          severity: AlertRule.newVersion.severity, summary: summary, at: now, platform: .android)
     }
 
     /// Google's API reports an error code, says an expected identity is not linked, or still serves

@@ -56,7 +56,7 @@ extension AndroidResult {
             let granted = Set(file.statements(granting: Relation.handleAllURLs, to: app.packageName).flatMap(\.fingerprints))
             return AndroidIdentityResult(packageName: app.packageName, expectedFingerprints: app.fingerprints, uploadKeys: app.uploadKeys,
                                          named: file.packageNames.contains(app.packageName),
-                                         grantedFingerprints: app.fingerprints.filter(granted.contains))
+                                         grantedFingerprints: app.fingerprints.filter(granted.contains), grantsHandleAllURLs: !granted.isEmpty)
         }
     }
 

@@ -16,25 +16,31 @@ public enum AndroidTimelineEvent: Hashable, Sendable {
     case findingsCleared([String])
     case googleChanged(from: String, to: String)
 
-    /// One line, as the timeline shows it.
+    /// One line, as the timeline shows it, led by the platform's name.
     public var text: String {
-        switch self {
-        case .newVersion(let sha): "Android: new assetlinks.json \(sha.prefix(12))"
-        case .versionChanged(let sha): "Android: assetlinks.json changed to \(sha.prefix(12))"
-        case .versionRemoved: "Android: assetlinks.json no longer served"
-        case .stateChanged(let from, let to): "Android: " + (from.map { "\($0.rawValue) → " } ?? "") + to.rawValue
-        case .findingsAppeared(let codes): "Android: new finding\(codes.count == 1 ? "" : "s") " + codes.joined(separator: ", ")
-        case .findingsCleared(let codes): "Android: cleared " + codes.joined(separator: ", ")
+        let android = Platform.android.label + ":"
+        return switch self {
+        case .newVersion(let sha): "\(android) new assetlinks.json \(sha.prefix(12))"
+        case .versionChanged(let sha): "\(android) assetlinks.json changed to \(sha.prefix(12))"
+        case .versionRemoved: "\(android) assetlinks.json no longer served"
+        case .stateChanged(let from, let to): "\(android) " + (from.map { "\($0.rawValue) → " } ?? "") + to.rawValue
+        case .findingsAppeared(let codes): "\(android) new finding\(codes.count == 1 ? "" : "s") " + codes.joined(separator: ", ")
+        case .findingsCleared(let codes): "\(android) cleared " + codes.joined(separator: ", ")
         case .googleChanged(let from, let to): "Google's verdict: \(from) → \(to)"
         }
     }
 
-    /// The events from `previous` (the check before, nil for the first one shown) to `current`.
-    /// `counts`: whether Android counts for the domain in `current` (`AndroidResult.counts(for:)`);
-    /// `seen`: the assetlinks.json versions earlier checks saw. A check that did not check Android
-    /// (watched for Apple only then) has no Android events.
-    public static func between(_ previous: AndroidResult?, _ current: AndroidResult?, counts: Bool, seen: Set<String>) -> [AndroidTimelineEvent] {
+    /// The events from `previous` (the check before, nil for the first one shown) to `current`, for a
+    /// domain with this platform setting; `seen`: the assetlinks.json versions earlier checks saw.
+    /// A check that did not check Android (watched for Apple only then) has no Android events, nor has
+    /// one where Android does not count (`AndroidResult.counts(for:)`: the domain page's column says
+    /// "Not watched": no file served, no Android app expected) — except, where it counted the check
+    /// before, what left with it: the file gone, its findings cleared.
+    public static func between(_ previous: AndroidResult?, _ current: AndroidResult?, platforms: WatchedPlatforms,
+                               seen: Set<String>) -> [AndroidTimelineEvent] {
         guard let current else { return [] }
+        let counts = current.counts(for: platforms)
+        guard counts || previous?.counts(for: platforms) == true else { return [] }
         var events: [AndroidTimelineEvent] = []
         if let sha = current.versionSHA256, sha != previous?.versionSHA256 {
             events.append(seen.contains(sha) ? .versionChanged(sha256: sha) : .newVersion(sha256: sha))
@@ -47,9 +53,9 @@ public enum AndroidTimelineEvent: Hashable, Sendable {
         let before = Set((previous?.findings ?? []).map(\.code)), now = Set(current.findings.map(\.code))
         let appeared = current.findings.map(\.code).filter { !before.contains($0) }
         let cleared = (previous?.findings ?? []).map(\.code).filter { !now.contains($0) }
-        if !appeared.isEmpty { events.append(.findingsAppeared(unique(appeared))) }
+        if counts, !appeared.isEmpty { events.append(.findingsAppeared(unique(appeared))) }
         if !cleared.isEmpty { events.append(.findingsCleared(unique(cleared))) }
-        if let google = current.google, let was = previous?.google, google.timelineWords != was.timelineWords {
+        if counts, let google = current.google, let was = previous?.google, google.timelineWords != was.timelineWords {
             events.append(.googleChanged(from: was.timelineWords, to: google.timelineWords))
         }
         return events

@@ -14,16 +14,15 @@ import Vocabulary
 public enum AppLinkVerdict {
     public typealias VerdictAndReason = (verdict: Verdict, reason: String?)
 
+    /// An Apple link: `DomainVerdict.apple`, the domain's own function, over what the link needs of
+    /// the file (its service's IDs of this app, the app's watched URLs, no CDN for a developer-mode
+    /// link), so a link whose domain fails for the app's own reason fails with the same words.
     public static func evaluate(findings: [Finding], expectations: ExpectationResults?, service: Service,
                                 appIDs: [String], developerMode: Bool) -> VerdictAndReason {
         let relevant = developerMode ? findings.filter { !ReleaseGate.cdnCodes.contains($0.code) } : findings
-        let missing = (expectations?.missingAppIDs[service] ?? []).filter(appIDs.contains)
-        if !missing.isEmpty {
-            return (.fail, "\(missing.joined(separator: ", ")) \(missing.count == 1 ? "is" : "are") not in the file's \(service.rawValue).")
-        }
-        let verdict = Verdict(findings: relevant)
-        let worst = relevant.filter { $0.severity != .info }.min { $0.severity.rank < $1.severity.rank }
-        return (verdict, verdict == .pass ? nil : worst?.message)
+        let judged = DomainVerdict.apple(fileVerdict: Verdict(findings: relevant), findings: relevant,
+                                         expectations: expectations?.scoped(to: service, appIDs: appIDs) ?? ExpectationResults())
+        return (judged.verdict, judged.verdict == .pass ? nil : judged.reason)
     }
 
     /// Findings about the domain's expected Android apps one by one: another app's are not this
@@ -45,7 +44,9 @@ public enum AppLinkVerdict {
             .map { ($0.severity, $0.message) }
         if let packageName, let identity = android.identities.first(where: { $0.packageName == packageName }) {
             let missing = identity.missingFingerprints
-            if !identity.handleAllURLs {
+            if identity.grantedOnlyToOtherKeys {
+                problems.append((.error, "assetlinks.json grants \(packageName) handle_all_urls, but not with \(missing.joined(separator: ", "))."))
+            } else if !identity.handleAllURLs {
                 problems.append((.error, identity.named
                     ? "assetlinks.json names \(packageName) but grants it no handle_all_urls; its App Links do not verify."
                     : "\(packageName) is not in assetlinks.json."))

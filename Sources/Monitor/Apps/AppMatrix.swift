@@ -29,6 +29,9 @@ public struct AppMatrix: Sendable {
     public struct WatchedRow: Sendable {
         public var url: String
         public var domainID: Int64
+        /// The platforms the URL is watched on; on another it is not judged (an AndroidManifest.xml's
+        /// paths are Android's only).
+        public var platforms: WatchedPlatforms
         /// What the domain's latest file does with the URL on Apple devices; nil when not measured
         /// (no usable file yet, or the app has no Apple link on the domain).
         public var apple: WatchedURLResult?
@@ -197,11 +200,11 @@ public struct AppMatrix: Sendable {
     /// (`AndroidResult.watchedURLs`, when the app has a package and claims the domain on Android;
     /// re-measured when an app or the form changes what is watched).
     static func watchedRow(_ url: AppWatchedURLRecord, app: AppRecord, links mine: [AppLinkRecord], latest: LinkEvidence?) -> WatchedRow {
-        var row = WatchedRow(url: url.url, domainID: url.domainID, apple: nil, android: nil, androidReason: nil)
-        if let link = mine.first(where: { $0.platform == .apple && $0.service == .applinks }) {
+        var row = WatchedRow(url: url.url, domainID: url.domainID, platforms: url.platforms, apple: nil, android: nil, androidReason: nil)
+        if url.platforms.watches(.apple), let link = mine.first(where: { $0.platform == .apple && $0.service == .applinks }) {
             row.apple = link.lastExpectations?.watchedURLs.first { $0.url == url.url }
         }
-        guard app.androidPackage != nil, mine.contains(where: { $0.platform == .android }), let android = latest?.android,
+        guard url.platforms.watches(.android), app.androidPackage != nil, mine.contains(where: { $0.platform == .android }), let android = latest?.android,
               let judged = android.watchedURLs.first(where: { $0.url == url.url }) else {
             return row
         }

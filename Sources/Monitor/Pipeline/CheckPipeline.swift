@@ -129,7 +129,7 @@ public struct CheckPipeline: Sendable {
         var record = try makeRecord(domain: domain, check: check, android: androidCheck, startedAt: started, previous: previous, step: step,
                                     policy: policy)
         for index in record.alertChanges.indices where record.alertChanges[index].event.kind == .notice {
-            record.alertChanges[index].diffSummary = record.alertChanges[index].event.key.subject.hasPrefix("android ") ? androidLines : diffLines
+            record.alertChanges[index].diffSummary = record.alertChanges[index].event.platform == .android ? androidLines : diffLines
         }
         let outcome = try await recordRetrying(record, giveUpAfter: giveUpAfter)
         return Result(outcome: outcome, step: step)
@@ -208,11 +208,12 @@ public struct CheckPipeline: Sendable {
         }
         let changed = previous.last == nil || !step.changes.isEmpty || !step.alerts.isEmpty
             || !step.check.isRepeat(of: previous.last) || alertState(previous.tracks) != alertState(step.state.tracks)
-        // A first check that ran because it was requested puts the second on the host's slot (see nextCheck).
+        // A first check that ran ahead of its place in the interval, because it was requested or taken
+        // from the first-check queue (an import), puts the second on the host's slot (see nextCheck).
         let routine = schedule.nextCheck(after: finishedAt, interval: .seconds(domain.intervalSeconds),
                                          consecutiveUnreachable: step.state.consecutiveUnreachable,
                                          domainKey: UInt64(bitPattern: domain.id), round: UInt64(bitPattern: domain.round),
-                                         spreading: domain.round == 0 && domain.requested ? domain.host : nil)
+                                         spreading: domain.round == 0 && (domain.requested || domain.queued) ? domain.host : nil)
         // An alert waiting for its confirming check gets it after the retry interval, not an interval later.
         let retry = ConfirmationRetry.delay(after: step.state.tracks, policy: policy,
                                             interval: schedule.effectiveInterval(.seconds(domain.intervalSeconds)))

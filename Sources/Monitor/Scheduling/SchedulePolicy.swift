@@ -64,8 +64,9 @@ public struct SchedulePolicy: Hashable, Sendable {
     /// The time of the next check after one that finished at `finished`.
     ///
     /// `spreading`: the host of a domain whose *first* check was requested (a registration from the
-    /// form, the API, a config file or an app, or "check now" before its first due time). Those ran at
-    /// once, so 10,000 registered in one go finished within the crawler's first minute; the ±10 %
+    /// form, the API, a config file or an app, or "check now" before its first due time) or taken from
+    /// the first-check queue (an import). Those ran at once, so 10,000 registered in one go finished
+    /// within the crawler's first minute; the ±10 %
     /// jitter alone would keep them bunched for dozens of rounds. Their second check goes to the
     /// host's own slot (`slot(for:interval:notBefore:)`) at least 0.9 × the interval later, which
     /// spreads them over a whole interval at once; from then on the jitter keeps them apart.
@@ -82,7 +83,8 @@ public struct SchedulePolicy: Hashable, Sendable {
     /// The first time at or after `notBefore` that falls on `host`'s place in the interval: every
     /// domain has a fixed offset in [0, interval) taken from a hash of its host name, so domains
     /// registered together land spread evenly over one interval, the same way on every run and worker.
-    /// An import's first checks are due here (not at once), and so are requested first checks' second ones.
+    /// An import's first checks are due here at the latest (the first-check queue takes them sooner
+    /// when the workers have room), and so are the second checks of first checks that ran early.
     public func slot(for host: String, interval: Duration, notBefore: Date) -> Date {
         let length = Self.seconds(effectiveInterval(interval))
         guard length > 0 else { return notBefore }

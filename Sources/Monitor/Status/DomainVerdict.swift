@@ -30,9 +30,18 @@ public struct DomainVerdict: Hashable, Sendable {
     }
 
     public init(fileVerdict: Verdict, findings: [Finding], expectations: ExpectationResults) {
+        (verdict, reason) = Self.apple(fileVerdict: fileVerdict, findings: findings, expectations: expectations)
+        apple = verdict
+    }
+
+    /// Apple's state and its one line: the file's verdict made worse by the unmet expectations. The
+    /// one function for a domain (all its expectations) and for an app's link on it (`AppLinkVerdict`:
+    /// the link's service, the app's IDs and watched URLs), so the domain page and the app page say
+    /// the same state in the same words.
+    public static func apple(fileVerdict: Verdict, findings: [Finding], expectations: ExpectationResults) -> (verdict: Verdict, reason: String?) {
         let unmet = expectations.unmetDescriptions
-        verdict = unmet.isEmpty ? fileVerdict : .fail
         let worstFinding = findings.min { $0.severity.rank < $1.severity.rank }?.message
+        let reason: String?
         if fileVerdict == .fail, let worstFinding {
             // A broken or unreachable file is the cause; the expectations it misses follow from it.
             reason = worstFinding
@@ -43,7 +52,7 @@ public struct DomainVerdict: Hashable, Sendable {
         } else {
             reason = worstFinding
         }
-        apple = verdict
+        return (unmet.isEmpty ? fileVerdict : .fail, reason)
     }
 
     /// The domain's verdict from the platforms its check judged: Apple's side made worse by Android's
@@ -106,6 +115,18 @@ extension ExpectationResults {
             lines.append(watched.unmetDescription)
         }
         return lines
+    }
+}
+
+extension ExpectationResults {
+    /// What of these results is one app link's business: its service's missing IDs among the app's
+    /// own, and (for applinks) the watched URLs that must open one of the app's IDs.
+    public func scoped(to service: Service, appIDs: [String]) -> ExpectationResults {
+        let missing = (missingAppIDs[service] ?? []).filter(appIDs.contains)
+        let watched = service != .applinks ? [] : watchedURLs.filter { result in
+            if case .opensApp(let id) = result.expected { appIDs.contains(id) } else { false }
+        }
+        return ExpectationResults(missingAppIDs: missing.isEmpty ? [:] : [service: missing], watchedURLs: watched)
     }
 }
 

@@ -15,11 +15,14 @@ public struct AppRegistration: Sendable, Equatable {
     public var appleDomains: [String]
     /// Hosts Android verifies (`example.com`, `*.example.com`), one per element.
     public var androidHosts: [String]
-    /// URLs that must open the app, each on a domain the app claims.
+    /// URLs that must open the app, each on a domain the app claims: on Apple and on Android.
     public var watchedURLs: [String]
+    /// URLs that must open the app on Android only, not judged on Apple: an AndroidManifest.xml's
+    /// paths, written back as typed entries.
+    public var androidWatchedURLs: [String]
 
     public init(name: String = "", appleAppIDs: [String] = [], androidPackage: String = "", fingerprints: [FingerprintEntry] = [],
-                appleDomains: [String] = [], androidHosts: [String] = [], watchedURLs: [String] = []) {
+                appleDomains: [String] = [], androidHosts: [String] = [], watchedURLs: [String] = [], androidWatchedURLs: [String] = []) {
         self.name = name
         self.appleAppIDs = appleAppIDs
         self.androidPackage = androidPackage
@@ -27,6 +30,7 @@ public struct AppRegistration: Sendable, Equatable {
         self.appleDomains = appleDomains
         self.androidHosts = androidHosts
         self.watchedURLs = watchedURLs
+        self.androidWatchedURLs = androidWatchedURLs
     }
 }
 
@@ -34,7 +38,7 @@ extension AppRegistration {
     /// A stored app written back as typed entries (the form, the API's PATCH, the config file's
     /// export), so planning them again gives the same app: Apple links as the entitlement entry they
     /// came from, Android links as hosts, each once in link order.
-    init(_ app: AppRecord, links: [AppLinkRecord], watchedURLs: [String]) {
+    init(_ app: AppRecord, links: [AppLinkRecord], watchedURLs: [AppWatchedURLRecord]) {
         var appleDomains: [String] = [], androidHosts: [String] = []
         for link in links {
             switch link.platform {
@@ -50,7 +54,9 @@ extension AppRegistration {
         }
         self.init(name: app.name, appleAppIDs: app.appleAppIDs, androidPackage: app.androidPackage ?? "",
                   fingerprints: app.fingerprints.map { FingerprintEntry(fingerprint: $0.fingerprint, role: $0.role.rawValue) },
-                  appleDomains: appleDomains, androidHosts: androidHosts, watchedURLs: watchedURLs)
+                  appleDomains: appleDomains, androidHosts: androidHosts,
+                  watchedURLs: watchedURLs.filter { $0.platforms != .android }.map(\.url),
+                  androidWatchedURLs: watchedURLs.filter { $0.platforms == .android }.map(\.url))
     }
 }
 
@@ -65,6 +71,8 @@ public enum AppField: Hashable, Sendable {
     case appleDomains(line: Int?)
     case androidHost(Int)
     case watchedURL(Int)
+    /// A URL watched on Android only (`androidWatchedURLs`).
+    case androidWatchedURL(Int)
     /// The uploaded or pasted entitlements file (line, when the format has lines).
     case entitlementsFile(line: Int?)
     /// The uploaded or pasted AndroidManifest.xml.
@@ -82,6 +90,7 @@ public enum AppField: Hashable, Sendable {
         case .appleDomains: "apple_domains"
         case .androidHost(let i): "android_hosts[\(i)]"
         case .watchedURL(let i): "watched_urls[\(i)]"
+        case .androidWatchedURL(let i): "android_watched_urls[\(i)]"
         case .entitlementsFile: "entitlements"
         case .manifestFile: "manifest"
         case .app: "app"

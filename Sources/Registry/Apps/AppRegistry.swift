@@ -146,24 +146,30 @@ public struct AppRegistry: Sendable {
             problems.append(AppProblem(.app, "The app claims no domain: add Associated Domains entries, Android hosts, or import its files."))
         }
 
-        // Watched URLs: typed ones and the manifest's, each on a domain the app claims.
+        // Watched URLs, each on a domain the app claims: typed ones on both platforms; the typed
+        // Android-only ones and the manifest's paths on Android alone (a manifest says nothing of
+        // what iOS opens). A URL given twice keeps its first platforms.
         var watched: [AppWatchedURLDraft] = []
-        for (i, text) in (r.watchedURLs + manifestURLs).enumerated() {
-            let url = text.trimmingCharacters(in: .whitespaces)
+        let given: [(text: String, platforms: WatchedPlatforms, field: AppField?)] =
+            r.watchedURLs.enumerated().map { ($1, .both, .watchedURL($0)) }
+            + r.androidWatchedURLs.enumerated().map { ($1, .android, .androidWatchedURL($0)) }
+            + manifestURLs.map { ($0, .android, nil) }
+        for entry in given {
+            let url = entry.text.trimmingCharacters(in: .whitespaces)
             guard !url.isEmpty, !watched.contains(where: { $0.url == url }) else { continue }
             guard url.hasPrefix("https://") || url.hasPrefix("http://") else {
-                problems.append(AppProblem(.watchedURL(i), "Write the whole URL, starting with https://"))
+                problems.append(AppProblem(entry.field ?? .manifestFile(line: nil), "Write the whole URL, starting with https://"))
                 continue
             }
             let host = ReleaseGate.urlHost(url)
             let ascii = (try? HostName(host).ascii) ?? host
             let claimed = links.map(\.domain)
             if let exact = claimed.first(where: { !$0.wildcard && $0.host == ascii }) {
-                watched.append(AppWatchedURLDraft(url: url, domain: exact))
+                watched.append(AppWatchedURLDraft(url: url, domain: exact, platforms: entry.platforms))
             } else if let parent = claimed.filter({ $0.wildcard && ascii.hasSuffix("." + $0.host) }).max(by: { $0.host.count < $1.host.count }) {
-                watched.append(AppWatchedURLDraft(url: url, domain: parent))
-            } else if i < r.watchedURLs.count {
-                problems.append(AppProblem(.watchedURL(i), "\(host) is not a domain this app claims, so no file of the app decides \(url)."))
+                watched.append(AppWatchedURLDraft(url: url, domain: parent, platforms: entry.platforms))
+            } else if let field = entry.field {
+                problems.append(AppProblem(field, "\(host) is not a domain this app claims, so no file of the app decides \(url)."))
             }
         }
 
@@ -217,7 +223,7 @@ public struct AppRegistry: Sendable {
     /// them again gives the same app. nil when there is no such app.
     public func registration(appID: Int64) throws -> AppRegistration? {
         guard let app = try store.app(id: appID) else { return nil }
-        return AppRegistration(app, links: try store.appLinks(appID: appID), watchedURLs: try store.appWatchedURLs(appID: appID).map(\.url))
+        return AppRegistration(app, links: try store.appLinks(appID: appID), watchedURLs: try store.appWatchedURLs(appID: appID))
     }
 
     /// What editing the app to `r` (and the files' entries) would do, without writing: the edit's

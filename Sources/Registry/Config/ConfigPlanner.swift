@@ -100,10 +100,16 @@ struct ConfigPlanner {
             })
             details += wantedLinks.subtracting(links).map { "+ link: \($0)" }.sorted()
             details += links.subtracting(wantedLinks).map { "- link: \($0)" }.sorted()
-            let watched = Set(state.appWatched[existing.id, default: []].compactMap { w in state.key(ofDomain: w.domainID).map { URLKey(url: w.url, domain: $0) } })
-            let wantedWatched = Set(draft.watchedURLs.map { URLKey(url: $0.url, domain: DomainKey(host: $0.domain.host, wildcard: $0.domain.wildcard)) })
-            details += wantedWatched.subtracting(watched).map { "+ watched_urls: \($0.url)" }.sorted()
-            details += watched.subtracting(wantedWatched).map { "- watched_urls: \($0.url)" }.sorted()
+            // A URL moving between watched_urls and android_watched_urls is a change too.
+            func field(_ platforms: WatchedPlatforms) -> String { platforms == .android ? "android_watched_urls" : "watched_urls" }
+            let watched = Set(state.appWatched[existing.id, default: []].compactMap { w in
+                state.key(ofDomain: w.domainID).map { URLKey(url: w.url, domain: $0, field: field(w.platforms)) }
+            })
+            let wantedWatched = Set(draft.watchedURLs.map {
+                URLKey(url: $0.url, domain: DomainKey(host: $0.domain.host, wildcard: $0.domain.wildcard), field: field($0.platforms))
+            })
+            details += wantedWatched.subtracting(watched).map { "+ \($0.field): \($0.url)" }.sorted()
+            details += watched.subtracting(wantedWatched).map { "- \($0.field): \($0.url)" }.sorted()
             if !details.isEmpty {
                 details += registers(d)
                 if d.plan.domains.contains(where: \.isNew) { registersDomains = true }
@@ -473,4 +479,6 @@ struct LinkKey: Hashable, CustomStringConvertible {
 struct URLKey: Hashable {
     var url: String
     var domain: DomainKey
+    /// The config file's key it is written under: watched_urls, or android_watched_urls.
+    var field: String
 }

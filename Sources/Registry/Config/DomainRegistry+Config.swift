@@ -86,9 +86,10 @@ extension DomainRegistry {
                     }))
             }
             for app in state.apps {
-                let r = AppRegistration(app, links: state.appLinks[app.id, default: []], watchedURLs: state.appWatched[app.id, default: []].map(\.url))
+                let r = AppRegistration(app, links: state.appLinks[app.id, default: []], watchedURLs: state.appWatched[app.id, default: []])
                 document.apps.append(AppEntry(name: r.name, appleAppIDs: r.appleAppIDs, appleDomains: r.appleDomains, androidPackage: r.androidPackage,
-                                              fingerprints: r.fingerprints, androidHosts: r.androidHosts, watchedURLs: r.watchedURLs))
+                                              fingerprints: r.fingerprints, androidHosts: r.androidHosts, watchedURLs: r.watchedURLs,
+                                              androidWatchedURLs: r.androidWatchedURLs))
             }
             for channel in state.channels {
                 let fields = ChannelFields.of(channel.kind)
@@ -170,7 +171,8 @@ extension DomainRegistry {
             let registration = AppRegistration(
                 name: entry.name, appleAppIDs: entry.appleAppIDs, androidPackage: entry.androidPackage,
                 fingerprints: entry.fingerprints,
-                appleDomains: entry.appleDomains, androidHosts: entry.androidHosts, watchedURLs: entry.watchedURLs)
+                appleDomains: entry.appleDomains, androidHosts: entry.androidHosts, watchedURLs: entry.watchedURLs,
+                androidWatchedURLs: entry.androidWatchedURLs)
             do {
                 let plan = try apps.plan(registration, editing: try store.app(name: entry.name))
                 desired.append(DesiredApp(entry: entry, plan: plan))
@@ -193,6 +195,7 @@ extension DomainRegistry {
         case .appleDomains(let line?): return at(lines.appleDomains, line - 1)
         case .androidHost(let i): return at(lines.androidHosts, i)
         case .watchedURL(let i): return at(lines.watchedURLs, i)
+        case .androidWatchedURL(let i): return at(lines.androidWatchedURLs, i)
         case .appleDomains(nil), .entitlementsFile, .manifestFile, .app: return lines.entry
         }
     }

@@ -44,10 +44,14 @@ public struct AppLinkDraft: Sendable, Hashable {
 public struct AppWatchedURLDraft: Sendable, Hashable {
     public var url: String
     public var domain: AppDomainKey
+    /// The platforms the URL must open the app on (`app_watched_urls.platforms`, 0065): `android` for
+    /// an AndroidManifest.xml's paths, `both` for a URL typed in; a platform not named does not judge it.
+    public var platforms: WatchedPlatforms
 
-    public init(url: String, domain: AppDomainKey) {
+    public init(url: String, domain: AppDomainKey, platforms: WatchedPlatforms = .both) {
         self.url = url
         self.domain = domain
+        self.platforms = platforms
     }
 }
 
@@ -134,10 +138,17 @@ public struct AppLinkRecord: Sendable, RowDecodable {
 
 }
 
-/// A watched URL of an app, on its domain.
+/// A watched URL of an app, on its domain, and the platforms it is watched on.
 public struct AppWatchedURLRecord: Sendable, Equatable {
     public var url: String
     public var domainID: Int64
+    public var platforms: WatchedPlatforms
+
+    public init(url: String, domainID: Int64, platforms: WatchedPlatforms = .both) {
+        self.url = url
+        self.domainID = domainID
+        self.platforms = platforms
+    }
 }
 
 /// A line of the by-app overview as stored: the app, how many domains it claims, its open alerts.

@@ -88,15 +88,16 @@ extension Connection {
                 """, id, domainIDs[link.domain] ?? 0, link.platform, link.service, link.developerMode, link.managedMode, link.declaredAs)
         }
         for (position, watched) in draft.watchedURLs.enumerated() {
-            try execute("INSERT INTO app_watched_urls (app_id, domain_id, url, position) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
-                        id, domainIDs[watched.domain] ?? 0, watched.url, position)
+            try execute("""
+                INSERT INTO app_watched_urls (app_id, domain_id, url, position, platforms) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING
+                """, id, domainIDs[watched.domain] ?? 0, watched.url, position, watched.platforms)
         }
         try placeExpectations(appID: id)
         return created
     }
 
-    /// Each Apple link requires every Apple ID of the app in its service; each watched URL on a domain
-    /// the app claims for applinks must open the app's first Apple ID.
+    /// Each Apple link requires every Apple ID of the app in its service; each watched URL watched on
+    /// Apple, on a domain the app claims for applinks, must open the app's first Apple ID.
     fileprivate func placeExpectations(appID: Int64) throws {
         try execute("""
             INSERT INTO expected_app_ids (domain_id, service, app_id)
@@ -109,8 +110,9 @@ extension Connection {
             SELECT u.domain_id, u.url, 'opens-app', first.apple_app_id
             FROM app_watched_urls u
             CROSS JOIN LATERAL (SELECT apple_app_id FROM app_apple_ids WHERE app_id = u.app_id ORDER BY position LIMIT 1) first
-            WHERE u.app_id = $1 AND EXISTS (SELECT 1 FROM app_links l WHERE l.app_id = u.app_id AND l.domain_id = u.domain_id
-                                             AND l.platform = 'apple' AND l.service = 'applinks')
+            WHERE u.app_id = $1 AND u.platforms <> 'android'
+              AND EXISTS (SELECT 1 FROM app_links l WHERE l.app_id = u.app_id AND l.domain_id = u.domain_id
+                            AND l.platform = 'apple' AND l.service = 'applinks')
             ON CONFLICT (domain_id, url) DO NOTHING
             """, appID)
     }
@@ -129,7 +131,7 @@ extension Connection {
             """, appID)
         try execute("""
             DELETE FROM watched_urls w USING app_watched_urls u
-            WHERE u.app_id = $1 AND w.domain_id = u.domain_id AND w.url = u.url
+            WHERE u.app_id = $1 AND u.platforms <> 'android' AND w.domain_id = u.domain_id AND w.url = u.url
               AND w.expected_app_id IN (SELECT apple_app_id FROM app_apple_ids WHERE app_id = $1)
               AND NOT EXISTS (SELECT 1 FROM app_watched_urls u2 WHERE u2.app_id <> $1 AND u2.domain_id = w.domain_id AND u2.url = w.url)
             """, appID)
@@ -168,8 +170,8 @@ extension AppStore {
     }
 
     public func appWatchedURLs(appID: Int64) throws -> [AppWatchedURLRecord] {
-        try rows("SELECT url, domain_id FROM app_watched_urls WHERE app_id = $1 ORDER BY position", appID).map {
-            AppWatchedURLRecord(url: try $0.decode("url"), domainID: try $0.decode("domain_id"))
+        try rows("SELECT url, domain_id, platforms FROM app_watched_urls WHERE app_id = $1 ORDER BY position", appID).map {
+            AppWatchedURLRecord(url: try $0.decode("url"), domainID: try $0.decode("domain_id"), platforms: try $0.decode("platforms"))
         }
     }
 

@@ -7,7 +7,7 @@ public struct AndroidExpectationRow: Sendable, Hashable {
     public var domainID: Int64
     /// The app as the check and its evaluation expect it (watched URLs are `Expectations`' business).
     public var app: AndroidAppExpectation
-    /// The app's watched URLs on this domain (`app_watched_urls`): each must open the package.
+    /// The app's watched URLs on this domain watched on Android (`app_watched_urls`): each must open the package.
     public var watchedURLs: [String] = []
 }
 
@@ -26,7 +26,7 @@ extension DomainStore {
           coalesce(jsonb_agg(f.fingerprint ORDER BY f.fingerprint) FILTER (WHERE f.fingerprint IS NOT NULL), '[]')::text AS fingerprints,
           coalesce(jsonb_agg(f.fingerprint ORDER BY f.fingerprint) FILTER (WHERE f.key_role = 'upload'), '[]')::text AS upload_keys,
           (SELECT coalesce(jsonb_agg(u.url ORDER BY u.position), '[]') FROM app_watched_urls u
-            WHERE u.app_id = a.id AND u.domain_id = l.domain_id)::text AS watched_urls, 0 AS source, a.id AS ord
+            WHERE u.app_id = a.id AND u.domain_id = l.domain_id AND u.platforms <> 'apple')::text AS watched_urls, 0 AS source, a.id AS ord
         FROM app_links l JOIN apps a ON a.id = l.app_id LEFT JOIN app_fingerprints f ON f.app_id = a.id
         WHERE l.domain_id = ANY($1::bigint[]) AND l.platform = 'android' AND a.android_package IS NOT NULL
         GROUP BY l.domain_id, a.id, a.android_package

@@ -20,6 +20,9 @@ public struct LeasedDomain: Sendable, Hashable {
     public var lastAsked = LastAsked()
     /// Leased because a check was requested ("check now", a registration), not because it was due.
     public var requested = false
+    /// Taken from the first-check queue (an import) before its place in the interval came round,
+    /// with room the requested and due domains left.
+    public var queued = false
     /// Every Apple link of an app that claims the domain names an alternate mode (`?mode=developer`,
     /// `managed`): devices read the file directly, as the check then does (it follows an https
     /// redirect). False without Apple links: Apple's ordinary route, through the CDN.
@@ -27,9 +30,10 @@ public struct LeasedDomain: Sendable, Hashable {
 }
 
 extension DomainStore {
-    /// Leases up to `limit` due domains to `worker` for `lease`, "check now" requests first. One short
-    /// statement: rows another worker holds are skipped, not waited for, and a crashed worker's
-    /// leases simply expire, which makes its domains due again.
+    /// Leases up to `limit` due domains to `worker` for `lease`, "check now" requests first, then the
+    /// due ones, then, with the room left, imported domains waiting for their first check (oldest
+    /// first). One short statement: rows another worker holds are skipped, not waited for, and a
+    /// crashed worker's leases simply expire, which makes its domains due again.
     public func leaseDueDomains(limit: Int, lease: Duration, worker: String) throws -> [LeasedDomain] {
         try rows(Self.leaseDue, limit, Int(lease.components.seconds), worker).map { row in
             LeasedDomain(id: try row.decode("id"), host: try row.decode("host"), displayName: try row.decode("display_name"),
@@ -40,7 +44,8 @@ extension DomainStore {
                          lastAsked: LastAsked(appleCDN: try row.decode("cdn_asked_at"), googleAPI: try row.decode("google_asked_at"),
                                               comparisons: try row.decode("compared_at"),
                                               certificate: try row.decode("certificate_read_at"), fullFetch: try row.decode("full_fetch_at")),
-                         requested: try row.decode("requested"), directRoute: try row.decode("direct_route"))
+                         requested: try row.decode("requested"), queued: try row.decode("queued"),
+                         directRoute: try row.decode("direct_route"))
         }
     }
 
@@ -50,8 +55,11 @@ extension DomainStore {
         try rows(Self.requestNow, SQLArray(hosts)).map { try $0.decode("host") }
     }
 
-    /// Two index walks (requested first, then by due time), each stopping at its LIMIT. The lease
-    /// leaves `next_check_at` due, so a lease that expires makes the domain due again by itself.
+    /// Three index walks (requested first, then by due time, then the first-check queue by age), each
+    /// stopping at its LIMIT. The queue holds no domain the first two take (it would be taken twice
+    /// over and leave the claim short), and only fills what they leave of the limit, so an
+    /// import, however large, never takes a due domain's place (migration 0066). The lease leaves
+    /// `next_check_at` due, so a lease that expires makes the domain due again by itself.
     static var leaseDue: SQL {
         """
         WITH requested AS (
@@ -62,19 +70,26 @@ extension DomainStore {
           SELECT id, next_check_at AS at FROM domains
           WHERE next_check_at <= now() AND NOT paused AND (lease_until IS NULL OR lease_until < now())
           ORDER BY next_check_at LIMIT $1 FOR UPDATE SKIP LOCKED
+        ), queued AS (
+          SELECT id, first_check_queued_at AS at FROM domains
+          WHERE first_check_queued_at IS NOT NULL AND NOT paused AND (lease_until IS NULL OR lease_until < now())
+            AND check_requested_at IS NULL AND next_check_at > now()
+          ORDER BY first_check_queued_at, id
+          LIMIT greatest($1 - (SELECT count(*) FROM requested) - (SELECT count(*) FROM due), 0) FOR UPDATE SKIP LOCKED
         ), picked AS (
-          SELECT id, min(queue) = 0 AS requested
-          FROM (SELECT id, 0 AS queue, at FROM requested UNION ALL SELECT id, 1, at FROM due) candidates
-          GROUP BY id ORDER BY min(queue), min(at) LIMIT $1
+          SELECT id, min(queue) AS queue
+          FROM (SELECT id, 0 AS queue, at FROM requested UNION ALL SELECT id, 1, at FROM due
+                UNION ALL SELECT id, 2, at FROM queued) candidates
+          GROUP BY id ORDER BY min(queue), min(at), id LIMIT $1
         )
         UPDATE domains d
         SET lease_until = now() + make_interval(secs => $2), leased_by = $3,
             lease_attempt_key = gen_random_uuid()::text,
-            next_check_at = LEAST(d.next_check_at, now()), check_requested_at = NULL
+            next_check_at = LEAST(d.next_check_at, now()), check_requested_at = NULL, first_check_queued_at = NULL
         FROM picked WHERE d.id = picked.id
         RETURNING d.id, d.host, d.display_name, d.interval_seconds, d.lease_attempt_key, d.check_round,
                   d.consecutive_failures, d.alert_open_after, d.alert_resolve_after, d.platforms, d.cdn_asked_at, d.google_asked_at,
-                  d.compared_at, d.certificate_read_at, d.full_fetch_at, picked.requested,
+                  d.compared_at, d.certificate_read_at, d.full_fetch_at, picked.queue = 0 AS requested, picked.queue = 2 AS queued,
                   EXISTS (SELECT 1 FROM app_links l WHERE l.domain_id = d.id AND l.platform = 'apple')
                     AND NOT EXISTS (SELECT 1 FROM app_links l WHERE l.domain_id = d.id AND l.platform = 'apple'
                                     AND NOT (l.developer_mode OR l.managed_mode)) AS direct_route

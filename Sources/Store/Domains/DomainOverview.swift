@@ -339,6 +339,17 @@ extension DomainStore {
         try rows(CountedDomains.sqlCounts).map(CountedDomains.init(row:))
     }
 
+    /// How many domains are registered and how many of them wait for their first check (no verdict
+    /// yet, "Never checked", whether or not a check of it is running): the overview's "checking 150
+    /// of 200". From `domain_counts` (a few hundred rows at most), not from the domains.
+    public func firstCheckProgress() throws -> FirstCheckProgress {
+        let row = try firstRow("""
+            SELECT coalesce(sum(n) FILTER (WHERE verdict = ''), 0)::bigint AS waiting, coalesce(sum(n), 0)::bigint AS total
+            FROM domain_counts
+            """)
+        return FirstCheckProgress(waiting: try row?.decode("waiting") ?? 0, total: try row?.decode("total") ?? 0)
+    }
+
     /// Every domain for the CSV/JSON export, by host.
     public func exportDomains() throws -> [ExportedDomain] {
         try withExpectations(try rows(Self.sqlExported + " ORDER BY host, wildcard").map(ExportedDomain.init(row:)))
@@ -402,6 +413,18 @@ extension DomainStore {
             out.append(ch)
         }
         return out
+    }
+}
+
+/// Registered domains and those still waiting for their first check (`DomainStore.firstCheckProgress`).
+public struct FirstCheckProgress: Sendable, Equatable {
+    public var waiting: Int
+    public var total: Int
+    public var checked: Int { total - waiting }
+
+    public init(waiting: Int, total: Int) {
+        self.waiting = waiting
+        self.total = total
     }
 }
 

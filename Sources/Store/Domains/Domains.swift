@@ -142,10 +142,15 @@ public enum DomainCreation: Sendable, Equatable {
 extension DomainStore where Self: TransactionalStore {
     /// Registers a domain with its expectations in one transaction, unless it is registered already.
     /// The first check is due at `firstCheckAt` (nil: at once); with `requestFirstCheck` it is also
-    /// requested, so the scheduler takes it at once, ahead of routine checks (a bulk import does not,
-    /// to leave them their turn, and spreads its first checks over the interval instead).
-    public func createDomain(_ draft: DomainDraft, requestFirstCheck: Bool = true, firstCheckAt: Date? = nil) throws -> DomainCreation {
-        try withTransaction { c in try c.insertDomain(draft, requestFirstCheck: requestFirstCheck, firstCheckAt: firstCheckAt) }
+    /// requested, so the scheduler takes it at once, ahead of routine checks. With `queueFirstCheck`
+    /// (a bulk import, which must not push ahead of routine checks) it joins the first-check queue:
+    /// taken, oldest first, with the room the requested and due domains leave, and as due at
+    /// `firstCheckAt` at the latest.
+    public func createDomain(_ draft: DomainDraft, requestFirstCheck: Bool = true, queueFirstCheck: Bool = false,
+                             firstCheckAt: Date? = nil) throws -> DomainCreation {
+        try withTransaction { c in
+            try c.insertDomain(draft, requestFirstCheck: requestFirstCheck, queueFirstCheck: queueFirstCheck, firstCheckAt: firstCheckAt)
+        }
     }
 
     /// Changes a domain's interval, badge, platforms and expectations (the host never changes: that is another domain).
@@ -157,13 +162,15 @@ extension DomainStore where Self: TransactionalStore {
 
 extension Connection {
     /// `createDomain` inside a transaction the caller holds (a config apply makes many changes in one).
-    public func insertDomain(_ draft: DomainDraft, requestFirstCheck: Bool, firstCheckAt: Date? = nil) throws -> DomainCreation {
+    public func insertDomain(_ draft: DomainDraft, requestFirstCheck: Bool, queueFirstCheck: Bool = false,
+                             firstCheckAt: Date? = nil) throws -> DomainCreation {
         guard let id: Int64 = try firstRow("""
-            INSERT INTO domains (host, display_name, wildcard, interval_seconds, badge_enabled, next_check_at, check_requested_at, platforms)
-            VALUES ($1, $2, $3, $4, $5, COALESCE($8::timestamptz, now()), CASE WHEN $6 THEN now() END, $7)
+            INSERT INTO domains (host, display_name, wildcard, interval_seconds, badge_enabled, next_check_at, check_requested_at, platforms,
+                                 first_check_queued_at)
+            VALUES ($1, $2, $3, $4, $5, COALESCE($8::timestamptz, now()), CASE WHEN $6 THEN now() END, $7, CASE WHEN $9 THEN now() END)
             ON CONFLICT (host, wildcard) DO NOTHING RETURNING id
             """, draft.host, draft.displayName, draft.wildcard, draft.intervalSeconds, draft.badgeEnabled,
-            requestFirstCheck, draft.platforms, firstCheckAt)?.decode("id") else {
+            requestFirstCheck, draft.platforms, firstCheckAt, queueFirstCheck)?.decode("id") else {
             let existing: Int64 = try value("SELECT id FROM domains WHERE host = $1 AND wildcard = $2", draft.host, draft.wildcard)
             return .alreadyRegistered(id: existing)
         }
@@ -264,5 +271,14 @@ extension DomainStore {
     @discardableResult
     public func requestCheck(domainID: Int64) throws -> Bool {
         try execute("UPDATE domains SET check_requested_at = COALESCE(check_requested_at, now()) WHERE id = $1", domainID) == 1
+    }
+
+    /// "Check now" for every domain an app claims (for Apple or Android, any service), in one
+    /// statement however many; returns how many domains that is (0: no such app, or it claims none).
+    public func requestCheck(appID: Int64) throws -> Int {
+        try execute("""
+            UPDATE domains SET check_requested_at = COALESCE(check_requested_at, now())
+            WHERE id IN (SELECT domain_id FROM app_links WHERE app_id = $1)
+            """, appID)
     }
 }

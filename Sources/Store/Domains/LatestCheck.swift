@@ -50,6 +50,11 @@ extension DomainStore {
         return (try row.decode("apple_verdict"), try row.decode("android_verdict"))
     }
 
+    /// How many alerts of the domain are open: what the overview's row (`sqlPageColumns`) counts.
+    public func openAlertCount(domainID: Int64) throws -> Int {
+        try value("SELECT count(*)::int FROM alerts a WHERE a.domain_id = $1 AND a.state = 'open'", domainID)
+    }
+
     /// Sets the domain's overall state, reason, each platform's state and the measured expectations
     /// (nil: no usable file), only while `checkID` is still its latest check.
     @discardableResult

@@ -84,7 +84,7 @@ public final class FakeDigitalAssetLinksAPI: @unchecked Sendable {
                              status: .badRequest)
         }
         let (statements, codes) = view(of: host)
-        var body: [String: Any] = ["maxAge": maxAge, "debugString": Self.debugString(codes)]
+        var body: [String: Any] = ["maxAge": maxAge, "debugString": Self.debugString(codes, statements: statements, host: host)]
         if !codes.isEmpty { body["errorCode"] = codes }
         switch request.path {
         case "/v1/statements:list":
@@ -161,8 +161,27 @@ public final class FakeDigitalAssetLinksAPI: @unchecked Sendable {
         return (statements, codes)
     }
 
-    private static func debugString(_ codes: [String]) -> String {
-        "********************* ERRORS *********************\n" + (codes.isEmpty ? "None!" : codes.joined(separator: "\n"))
+    /// Google's shape: the errors, then one block per statement considered, whose lines (a site, a
+    /// package and a whole SHA-256 fingerprint) are as long as a page has to fit.
+    private static func debugString(_ codes: [String], statements: [[String: Any]], host: String) -> String {
+        var text = "********************* ERRORS *********************\n" + (codes.isEmpty ? "None!" : codes.joined(separator: "\n"))
+        guard !statements.isEmpty else { return text }
+        text += "\n********************* INFO MESSAGES *********************\n* Info: The following statements were considered when processing the request:\n"
+        let site = "Web asset with site https://\(host). (which is equivalent to 'https://\(host)')"
+        for statement in statements {
+            let target = statement["target"] as? [String: Any]
+            let described: String
+            if let app = target?["androidApp"] as? [String: Any] {
+                let fingerprint = (app["certificate"] as? [String: Any])?["sha256Fingerprint"] as? String ?? ""
+                described = "Android app asset with package \(app["packageName"] as? String ?? ""), certificate fingerprint \(fingerprint)"
+            } else {
+                described = "Web asset with site \((target?["web"] as? [String: Any])?["site"] as? String ?? "")"
+            }
+            text += "\n---\nSource: \(site)\nRelation: \(statement["relation"] as? String ?? "")\nTarget: \(described)\n"
+                + "Where this statement came from:\n  Origin of the statement: \(site)\n  Include directives followed (in order):\n    <None>\n"
+                + "Matches source query: Yes\nMatches relation query: Yes\nMatches target query: Yes\n\n--- End of statement.\n"
+        }
+        return text
     }
 
     private static func host(ofSite site: String) -> String? {

@@ -16,7 +16,8 @@ enum AppAPI {
 
     struct RowJSON: Encodable { let domainId: Int64; let host: String; let cells: [AppMatrix.Cell] }
     struct WatchedJSON: Encodable {
-        let url: String, domainId: Int64, apple: String?, appleMeetsExpectation: Bool?
+        /// `platforms`: where the URL is watched (both, apple, android); elsewhere it is not judged.
+        let url: String, domainId: Int64, platforms: WatchedPlatforms, apple: String?, appleMeetsExpectation: Bool?
         let android: String?, androidMeetsExpectation: Bool?, androidReason: String?
     }
     struct Detail: Encodable {
@@ -41,7 +42,9 @@ enum AppAPI {
         struct Domain: Encodable { let host: String; let isNew: Bool; let links: [Link] }
         struct Link: Encodable { let platform: Platform; let service: Service; let developerMode: Bool; let managedMode: Bool; let declaredAs: String }
         let name: String, appleAppIds: [String], androidPackage: String?, fingerprints: [AppFingerprint]
-        let domains: [Domain], watchedUrls: [String], ignored: [String], notes: [String]
+        /// `watchedUrls` on both platforms, `androidWatchedUrls` on Android only (the manifest's paths),
+        /// as the input's members of those names.
+        let domains: [Domain], watchedUrls: [String], androidWatchedUrls: [String], ignored: [String], notes: [String]
         /// An edit's preview: the domains the app would stop claiming (they stay registered).
         let dropped: [String]
     }
@@ -68,6 +71,7 @@ enum AppAPI {
         ("apple_domains", .array(.string(pattern: nil, maxLength: 300, example: "applinks:example.com"), maxItems: 200)),
         ("android_hosts", .array(.string(pattern: nil, maxLength: 253), maxItems: 200)),
         ("watched_urls", .array(.string(pattern: nil, maxLength: 2048), maxItems: 200)),
+        ("android_watched_urls", .array(.string(pattern: nil, maxLength: 2048), maxItems: 200)),
         ("entitlements", .string(pattern: nil, maxLength: 800 << 10, description: "An .entitlements property list (XML), or base64: and a binary one")),
         ("manifest", .string(pattern: nil, maxLength: 800 << 10, description: "An AndroidManifest.xml")),
         ("preview", .boolean),
@@ -92,7 +96,7 @@ enum AppAPI {
 
     /// The registration the body gives; members left out keep `base`'s value (a PATCH) or are empty
     /// (a POST). A file replaces what it declares: entitlements the Apple domains, a manifest the
-    /// Android hosts, unless those members are given too.
+    /// Android hosts and the URLs watched on Android only, unless those members are given too.
     static func registration(_ input: [String: APIJSON], base: AppRegistration = AppRegistration()) -> AppRegistration {
         func strings(_ name: String) -> [String]? { input[name]?.array?.compactMap(\.string) }
         var r = base
@@ -107,6 +111,8 @@ enum AppAPI {
         r.appleDomains = strings("apple_domains") ?? (input["entitlements"]?.string == nil ? base.appleDomains : [])
         r.androidHosts = strings("android_hosts") ?? (input["manifest"]?.string == nil ? base.androidHosts : [])
         if let urls = strings("watched_urls") { r.watchedURLs = urls }
+        // A manifest's paths are Android's watched URLs: a new manifest replaces the ones stored.
+        r.androidWatchedURLs = strings("android_watched_urls") ?? (input["manifest"]?.string == nil ? base.androidWatchedURLs : [])
         return r
     }
 
@@ -167,7 +173,8 @@ enum AppAPI {
                                 PlanJSON.Link(platform: $0.platform, service: $0.service, developerMode: $0.developerMode,
                                               managedMode: $0.managedMode, declaredAs: $0.declaredAs)
                             })
-                        }, watchedUrls: d.watchedURLs.map(\.url), ignored: plan.ignored, notes: plan.notes, dropped: plan.dropped)
+                        }, watchedUrls: d.watchedURLs.filter { $0.platforms != .android }.map(\.url),
+                        androidWatchedUrls: d.watchedURLs.filter { $0.platforms == .android }.map(\.url), ignored: plan.ignored, notes: plan.notes, dropped: plan.dropped)
     }
 
     static func read(_ c: RequestContext, store: any AppStore & CheckStore) throws -> WebResponse {
@@ -193,7 +200,7 @@ enum AppAPI {
             fingerprints: m.app.fingerprints,
             domains: m.rows.map { RowJSON(domainId: $0.domainID, host: $0.displayHost, cells: $0.cells) },
             watchedUrls: m.watched.map {
-                WatchedJSON(url: $0.url, domainId: $0.domainID, apple: $0.apple?.actual.description, appleMeetsExpectation: $0.apple?.meetsExpectation,
+                WatchedJSON(url: $0.url, domainId: $0.domainID, platforms: $0.platforms, apple: $0.apple?.actual.description, appleMeetsExpectation: $0.apple?.meetsExpectation,
                             android: $0.android?.actual.description, androidMeetsExpectation: $0.android?.meetsExpectation,
                             androidReason: $0.androidReason)
             }, domainCount: m.domainCount, nextAfter: m.nextAfter), status: status)
@@ -202,5 +209,14 @@ enum AppAPI {
     static func delete(_ c: RequestContext) throws -> WebResponse {
         guard try c.appRegistry.delete(appID: try addressed(c).id) else { throw WebError.notFound("No app with this id or name.") }
         return WebResponse(status: 204)
+    }
+
+    /// "Check now" for every domain the app claims: 202 with how many were requested; each domain's
+    /// own resource says when its check has run.
+    static func checkNow(_ c: RequestContext) throws -> WebResponse {
+        let app = try addressed(c)
+        struct Accepted: Encodable { let id: Int64; let checksRequested: Int; let statusUrl: String }
+        return APIResponses.json(Accepted(id: app.id, checksRequested: try c.registry.requestCheck(appID: app.id),
+                                          statusUrl: "/api/v1/apps/\(app.id)"), status: 202)
     }
 }

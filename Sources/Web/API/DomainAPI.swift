@@ -32,6 +32,12 @@ enum DomainAPI {
         /// Android's side by the latest check; absent when Android is not watched, does not count for
         /// the domain (no assetlinks.json, no Android app expected) or was never checked.
         var android: AndroidJSON?
+        /// What the list's items carry too (the single object and the list return the same fields):
+        /// the open alerts and each platform's state (absent: not watched, not counted or not checked
+        /// yet). Absent from the export, which reads no alerts.
+        var open_alerts: Int?
+        var apple_state: DomainState?
+        var android_state: DomainState?
     }
 
     /// Android's assetlinks.json as the latest check judged it, with Google's verdict beside it.
@@ -264,9 +270,14 @@ enum DomainAPI {
     static func read(_ c: RequestContext, store: any DomainStore & CheckStore, id: Int64, status: Int) throws -> WebResponse {
         guard let d = try store.domain(id: id) else { throw WebError.notFound("No such domain.") }
         let latest = try d.lastCheckID.flatMap { try store.check(id: $0) }
-        return APIResponses.json(json(d, now: c.now, detail: (try store.appIDExpectations(domainID: id),
-                                                             try store.watchedURLs(domainID: id), try store.androidAppExpectations(domainID: id),
-                                                             latest, try store.platformVerdicts(domainID: id).android)), status: status)
+        let states = try store.platformVerdicts(domainID: id)
+        var j = json(d, now: c.now, detail: (try store.appIDExpectations(domainID: id), try store.watchedURLs(domainID: id),
+                                             try store.androidAppExpectations(domainID: id), latest, states.android))
+        // As the list's item says them (`OverviewItem`): the same stored columns, the same words.
+        j.open_alerts = try store.openAlertCount(domainID: id)
+        j.apple_state = states.apple.map { DomainState(verdict: $0) }
+        j.android_state = states.android.map { DomainState(verdict: $0) }
+        return APIResponses.json(j, status: status)
     }
 
     static func update(_ c: RequestContext, store: any DomainStore & CheckStore) throws -> WebResponse {
@@ -342,7 +353,7 @@ enum DomainAPI {
         var androidEvents: [Int64: [String]] = [:]
         var previous: AndroidResult?, seen = Set<String>()
         for row in rows.reversed() {
-            androidEvents[row.id] = AndroidTimelineEvent.between(previous, row.android, counts: row.android?.counts(for: d.platforms) ?? false,
+            androidEvents[row.id] = AndroidTimelineEvent.between(previous, row.android, platforms: d.platforms,
                                                                  seen: seen).map(\.text)
             if let sha = row.android?.versionSHA256 { seen.insert(sha) }
             if row.android != nil { previous = row.android }

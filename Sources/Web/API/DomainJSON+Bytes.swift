@@ -27,6 +27,7 @@ extension DomainAPI.DomainJSON {
                 w.close(UInt8(ascii: "}"))
             }
         }
+        if let android_state { w.key("android_state"); w.string(android_state.rawValue) }
         if let app_ids {
             w.key("app_ids")
             w.array(app_ids) { w, entry in
@@ -36,6 +37,7 @@ extension DomainAPI.DomainJSON {
                 w.close(UInt8(ascii: "}"))
             }
         }
+        if let apple_state { w.key("apple_state"); w.string(apple_state.rawValue) }
         w.key("badge"); w.bool(badge)
         w.key("display_name"); w.string(display_name)
         w.key("host"); w.string(host)
@@ -44,6 +46,7 @@ extension DomainAPI.DomainJSON {
         if let last_changed_at { w.key("last_changed_at"); w.date(last_changed_at) }
         if let last_checked_at { w.key("last_checked_at"); w.date(last_checked_at) }
         w.key("next_check_at"); w.date(next_check_at)
+        if let open_alerts { w.key("open_alerts"); w.number(open_alerts) }
         w.key("platforms"); w.string(platforms.rawValue)
         if let reason { w.key("reason"); w.string(reason) }
         w.key("state"); w.string(state)

@@ -88,6 +88,8 @@ enum OpenAPIDocument {
               "state": \#(state), "reason": {"type": "string", "description": "Why, in one line: an unmet expectation, else the worst finding; absent when all is well"},
               "interval_minutes": {"type": "integer"}, "badge": {"type": "boolean"},
               "platforms": \#(platforms),
+              "apple_state": \#(state), "android_state": \#(state),
+              "open_alerts": {"type": "integer", "description": "Open alerts of the domain, as the list counts them; absent from the export"},
               "last_checked_at": \#(dateTime), "last_changed_at": \#(dateTime), "next_check_at": \#(dateTime),
               "app_ids": {"type": "array", "items": {"type": "object", "required": ["service", "app_id"], "properties": {"service": {"type": "string"}, "app_id": {"type": "string"}}}},
               "watched_urls": {"type": "array", "items": {"type": "object", "required": ["url", "expect"], "properties": {"url": {"type": "string"}, "expect": {"type": "string"},
@@ -146,6 +148,10 @@ enum OpenAPIDocument {
         let accepted = #"""
             {"type": "object", "required": ["id", "check_requested", "status_url"], "properties": {
               "id": {"type": "integer"}, "check_requested": {"type": "boolean"}, "status_url": {"type": "string"}}}
+            """#
+        let appCheckAccepted = #"""
+            {"type": "object", "required": ["id", "checks_requested", "status_url"], "properties": {
+              "id": {"type": "integer"}, "checks_requested": {"type": "integer"}, "status_url": {"type": "string"}}}
             """#
         let domainRef = ##"{"$ref": "#/components/schemas/Domain"}"##
         let appRef = ##"{"$ref": "#/components/schemas/App"}"##
@@ -266,6 +272,11 @@ enum OpenAPIDocument {
                 "responses": \#(responses(jsonResponse(200, "The app, or with preview the plan", appOrPlan), refs: [400, 403, 404, 409, 413, 415, 422]))},
               "delete": {"operationId": "deleteApp", "summary": "Delete an app and the app IDs it required of its domains (the domains stay)",
                 "responses": \#(responses(#""204": {"description": "Deleted"}"#, refs: [403, 404]))}
+            },
+            "/apps/{id}/check": {
+              "parameters": [\#(appParameter)],
+              "post": {"operationId": "requestAppCheck", "summary": "Check now every domain the app claims (ahead of routine checks); checks_requested says how many",
+                "responses": \#(responses(jsonResponse(202, "Requested", appCheckAccepted), refs: [403, 404]))}
             },
             "/channels": {
               "get": {"operationId": "listChannels", "summary": "List notification channels with their latest delivery (never a credential)",

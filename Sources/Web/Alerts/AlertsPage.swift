@@ -42,24 +42,24 @@ public enum AlertsPage {
             }
             var body: HTML = .empty
             for r in rows {
-                let when: HTML = resolved ? "<td>\(r.resolved.map { DisplayTime.dateTime($0) } ?? "")</td>" : .empty
-                body.append("<tr><td class=\"host\"><a href=\"/domains/\(r.domainID)\">\(r.host)</a>\(r.apps.isEmpty ? HTML.empty : "<span class=\"reason\">Apps: \(r.apps.joined(separator: ", "))</span>" as HTML)</td><td><code>\(r.rule)</code></td><td>\(r.message)</td><td>\(DisplayTime.ago(r.opened, now: m.now))</td>\(when)</tr>")
+                let when: HTML = resolved ? "<td data-label=\"Resolved\">\(r.resolved.map { DisplayTime.dateTime($0) } ?? "")</td>" : .empty
+                body.append("<tr><td class=\"host\"><a href=\"/domains/\(r.domainID)\">\(r.host)</a>\(r.apps.isEmpty ? HTML.empty : "<span class=\"reason\">Apps: \(r.apps.joined(separator: ", "))</span>" as HTML)</td><td data-label=\"Rule\"><code>\(r.rule)</code></td><td data-label=\"What\">\(r.message)</td><td data-label=\"Opened\">\(DisplayTime.ago(r.opened, now: m.now))</td>\(when)</tr>")
             }
             let extra: HTML = resolved ? "<th>Resolved</th>" : .empty
-            return "<div class=\"table-wrap\"><table><thead><tr><th>Domain</th><th>Rule</th><th>What</th><th>Opened</th>\(extra)</tr></thead><tbody>\(body)</tbody></table></div>"
+            return "<div class=\"table-wrap stack\"><table><thead><tr><th>Domain</th><th>Rule</th><th>What</th><th>Opened</th>\(extra)</tr></thead><tbody>\(body)</tbody></table></div>"
         }
         var channels: HTML = .empty
         for c in m.channels {
             var rows: HTML = .empty
             for d in c.deliveries {
                 let state: HTML = d.delivered ? "<span class=\"pill state-passing\">delivered</span>" : "<span class=\"pill state-warning\">pending</span>"
-                rows.append("<tr><td>\(DisplayTime.dateTime(d.time))</td><td>\(HTML(lines: d.event))</td><td>\(state)</td><td>\(d.attempts)</td><td class=\"muted\">\(HTML(multiline: d.lastError ?? ""))</td></tr>")
+                rows.append("<tr><td data-label=\"When\">\(DisplayTime.dateTime(d.time))</td><td data-label=\"Event\">\(HTML(lines: d.event))</td><td data-label=\"State\">\(state)</td><td data-label=\"Attempts\">\(d.attempts)</td><td class=\"muted\" data-label=\"Last error\">\(HTML(multiline: d.lastError ?? ""))</td></tr>")
             }
             let test: HTML = viewer.canChange
                 ? "<form method=\"post\" action=\"/channels/\(c.channelID)/test\" class=\"inline\">\(Layout.csrfField(viewer.csrf))<button type=\"submit\">Send test notification</button></form>"
                 : .empty
             let table: HTML = c.deliveries.isEmpty ? "<p class=\"muted\">Nothing sent yet.</p>"
-                : "<div class=\"table-wrap\"><table><thead><tr><th>When</th><th>Event</th><th>State</th><th>Attempts</th><th>Last error</th></tr></thead><tbody>\(rows)</tbody></table></div>"
+                : "<div class=\"table-wrap stack\"><table><thead><tr><th>When</th><th>Event</th><th>State</th><th>Attempts</th><th>Last error</th></tr></thead><tbody>\(rows)</tbody></table></div>"
             channels.append("<div class=\"card\"><div class=\"page-head\"><h3>\(c.name)</h3>\(test)</div>\(table)</div>")
         }
         if m.channels.isEmpty {

@@ -53,7 +53,9 @@ struct ChannelForm: Sendable {
             let label: String = kind.map { $0.inputs.credential.map { "The \($0)" } ?? "Signing secret" }
                 ?? "Routing key, API key, bot token or access token"
             out.append("<label for=\"credential\">\(label)</label>")
-            out.append("<input type=\"password\" id=\"credential\" name=\"credential\" autocomplete=\"off\" value=\"\"\(invalid("credential"))>\(err("credential"))")
+            // "new-password", not "off": browsers fill a saved password into a password field marked
+            // "off" (and axe-core 3 calls "off" inappropriate there); a key is never one of them.
+            out.append("<input type=\"password\" id=\"credential\" name=\"credential\" autocomplete=\"new-password\" value=\"\"\(invalid("credential"))>\(err("credential"))")
             out.append(editing == nil ? "<p class=\"hint\">Stored and used, never shown again.</p>"
                 : "<p class=\"hint\">Not shown: leave it empty to keep the stored one.</p>")
         }

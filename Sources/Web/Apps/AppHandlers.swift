@@ -134,6 +134,15 @@ enum AppHandlers {
         return c.showing(flash, .html(AppPages.show(matrix, alerts: alerts, now: c.now, viewer: try c.signedIn, flash: flash)))
     }
 
+    /// "Check now" for every domain the app claims, through the registry's one statement.
+    static func checkNow(_ c: RequestContext) throws -> WebResponse {
+        let app = try appRecord(c)
+        let flagged = try c.registry.requestCheck(appID: app.id)
+        let message = flagged == 0 ? "\(app.name) claims no domain yet: nothing to check."
+            : "Check requested for \(flagged) domain\(flagged == 1 ? "" : "s") of \(app.name); they start within seconds."
+        return c.redirect("/apps/\(app.id)", flash: Flash(flagged == 0 ? .info : .success, message))
+    }
+
     static func deleteConfirm(_ c: RequestContext) throws -> WebResponse {
         .html(AppPages.confirmDelete(try appRecord(c), viewer: try c.signedIn))
     }

@@ -14,6 +14,8 @@ struct AppFormFields: Sendable, Equatable {
     var appleDomains = ""
     var androidHosts = ""
     var watchedURLs = ""
+    /// One per line: URLs watched on Android only (an edited app's manifest paths come back here).
+    var androidWatchedURLs = ""
     var entitlements = ""
     var manifest = ""
 
@@ -28,6 +30,7 @@ struct AppFormFields: Sendable, Equatable {
         appleDomains = r.appleDomains.joined(separator: "\n")
         androidHosts = r.androidHosts.joined(separator: "\n")
         watchedURLs = r.watchedURLs.joined(separator: "\n")
+        androidWatchedURLs = r.androidWatchedURLs.joined(separator: "\n")
     }
 
     init(_ form: FormData) {
@@ -38,6 +41,7 @@ struct AppFormFields: Sendable, Equatable {
         appleDomains = form["apple_domains"] ?? ""
         androidHosts = form["android_hosts"] ?? ""
         watchedURLs = form["watched_urls"] ?? ""
+        androidWatchedURLs = form["android_watched_urls"] ?? ""
         // A chosen file wins over the text area (the page's script may have copied it there too).
         entitlements = form.file("entitlements_file").map { Self.carried($0.bytes) } ?? form["entitlements"] ?? ""
         manifest = form.file("manifest_file").map { Self.carried($0.bytes) } ?? form["manifest"] ?? ""
@@ -61,7 +65,8 @@ struct AppFormFields: Sendable, Equatable {
                 let parts = line.split(separator: " ", omittingEmptySubsequences: true)
                 return .init(fingerprint: parts.first.map(String.init) ?? "", role: parts.count > 1 ? String(parts[1]) : "app-signing")
             },
-            appleDomains: Self.lines(appleDomains), androidHosts: Self.lines(androidHosts), watchedURLs: Self.lines(watchedURLs))
+            appleDomains: Self.lines(appleDomains), androidHosts: Self.lines(androidHosts), watchedURLs: Self.lines(watchedURLs),
+            androidWatchedURLs: Self.lines(androidWatchedURLs))
     }
 
     /// A pasted or uploaded file's bytes; nil when the field is empty. Throws for `base64:` that is not.
@@ -81,7 +86,7 @@ struct AppFormFields: Sendable, Equatable {
     var hiddenFields: HTML {
         [("name", name), ("apple_app_ids", appleAppIDs), ("android_package", androidPackage), ("fingerprints", fingerprints),
          ("apple_domains", appleDomains), ("android_hosts", androidHosts), ("watched_urls", watchedURLs),
-         ("entitlements", entitlements), ("manifest", manifest)]
+         ("android_watched_urls", androidWatchedURLs), ("entitlements", entitlements), ("manifest", manifest)]
             .map { "<input type=\"hidden\" name=\"\($0.0)\" value=\"\($0.1)\">" as HTML }.joined()
     }
 }

@@ -30,12 +30,12 @@ enum AppPages {
             let alerts: HTML = app.openAlerts > 0 ? "<a class=\"alert-count\" href=\"/apps/\(app.id)#alerts\">\(app.openAlerts)</a>" : "<span class=\"muted\">0</span>"
             rows.append("""
                 <tr><td class="host"><a href="/apps/\(app.id)">\(app.name)</a><span class="reason mono">\(ids)</span></td>\
-                <td>\((app.worstState ?? .never).pill)</td>\
-                <td>\(healthy) of \(app.linkCount) links passing \(domains) \(states.joined(separator: " "))</td><td>\(alerts)</td></tr>
+                <td data-label="Worst link">\((app.worstState ?? .never).pill)</td>\
+                <td data-label="Links by state">\(healthy) of \(app.linkCount) links passing \(domains) \(states.joined(separator: " "))</td><td data-label="Open alerts">\(alerts)</td></tr>
                 """)
         }
         let table: HTML = """
-            <div class="table-wrap"><table><thead><tr><th>App</th><th>Worst link</th><th>Links by state</th><th>Open alerts</th></tr></thead>\
+            <div class="table-wrap stack"><table><thead><tr><th>App</th><th>Worst link</th><th>Links by state</th><th>Open alerts</th></tr></thead>\
             <tbody>\(rows)</tbody></table></div>
             """
         return Layout.page(title: "Apps", viewer: viewer, active: .apps, flash: flash, body: head + table)
@@ -59,6 +59,7 @@ enum AppPages {
         func isDomains(_ f: AppField) -> Bool { if case .appleDomains = f { true } else { false } }
         func isHost(_ f: AppField) -> Bool { if case .androidHost = f { true } else { false } }
         func isURL(_ f: AppField) -> Bool { if case .watchedURL = f { true } else { false } }
+        func isAndroidURL(_ f: AppField) -> Bool { if case .androidWatchedURL = f { true } else { false } }
         func isEntitlements(_ f: AppField) -> Bool { if case .entitlementsFile = f { true } else { false } }
         func isManifest(_ f: AppField) -> Bool { if case .manifestFile = f { true } else { false } }
         let body: HTML = """
@@ -100,10 +101,13 @@ enum AppPages {
             <textarea id="android_hosts" name="android_hosts" rows="2" spellcheck="false"\(described(isHost, id: "android_hosts"))>\(f.androidHosts)</textarea>\
             \(errors(isHost, id: "android_hosts"))
             </fieldset>
-            <label for="watched_urls">Watched URLs <span class="hint">— one per line; each must open the app. \
-            The manifest's path patterns add their own.</span></label>\
+            <label for="watched_urls">Watched URLs <span class="hint">— one per line; each must open the app on Apple and on Android. \
+            The manifest's path patterns add their own, on Android only.</span></label>\
             <textarea id="watched_urls" name="watched_urls" rows="2" spellcheck="false"\(described(isURL, id: "watched_urls"))>\(f.watchedURLs)</textarea>\
             \(errors(isURL, id: "watched_urls"))
+            <label for="android_watched_urls">Watched on Android only <span class="hint">— one per line; not judged on Apple</span></label>\
+            <textarea id="android_watched_urls" name="android_watched_urls" rows="2" spellcheck="false"\(described(isAndroidURL, id: "android_watched_urls"))>\(f.androidWatchedURLs)</textarea>\
+            \(errors(isAndroidURL, id: "android_watched_urls"))
             <label for="name">Name <span class="hint">— the bundle ID or package when empty</span></label>\
             <input type="text" id="name" name="name" value="\(f.name)" autocomplete="off"\(described({ $0 == .name }, id: "name"))>\
             \(errors({ $0 == .name }, id: "name"))
@@ -126,7 +130,7 @@ enum AppPages {
                 if link.developerMode { modes.append("developer mode: origin only") }
                 if link.managedMode { modes.append("managed (MDM)") }
                 let mode: HTML = modes.isEmpty ? .empty : " <span class=\"muted\">(\(modes.joined(separator: ", ")))</span>"
-                return "<li>\(link.platform.label) · \(link.service.label)\(mode)</li>"
+                return "<li>\(link.platform.label) · \(link.service.label(on: link.platform))\(mode)</li>"
             }
             let status: HTML = domain.isNew ? "<span class=\"pill state-never\">New</span>" : "<span class=\"muted\">already registered</span>"
             rows.append("<tr><td class=\"host\">\(domain.displayHost)</td><td>\(status)</td><td><ul class=\"plain\">\(links)</ul></td></tr>")
@@ -164,7 +168,7 @@ enum AppPages {
             <section class="card"><h2>Domains and services (\(plan.domains.count))</h2>\
             <div class="table-wrap"><table id="plan-domains"><thead><tr><th>Domain</th><th>Status</th><th>Links</th></tr></thead>\
             <tbody>\(rows)</tbody></table></div></section>
-            <section class="card"><h2>Watched URLs</h2>\(list(d.watchedURLs.map(\.url), empty: "<p class=\"muted\">None.</p>"))</section>
+            <section class="card"><h2>Watched URLs</h2>\(list(d.watchedURLs.map { $0.platforms == .android ? "\($0.url) (Android only)" : $0.url }, empty: "<p class=\"muted\">None.</p>"))</section>
             \(plan.notes.isEmpty ? HTML.empty : "<section class=\"card\"><h2>Notes</h2>\(list(plan.notes, empty: .empty))</section>")
             \(plan.ignored.isEmpty ? HTML.empty : "<section class=\"card\"><h2>Not registered</h2>\(list(plan.ignored, empty: .empty))</section>")
             \(dropped)\(confirm)
@@ -202,7 +206,7 @@ enum AppPages {
             body.append("<tr><th scope=\"row\" class=\"host\"><a href=\"/domains/\(row.domainID)\">\(row.displayHost)</a></th>")
             for p in platforms {
                 let mine = row.cells.filter { $0.platform == p }
-                guard !mine.isEmpty else { body.append("<td class=\"muted\">—</td>"); continue }
+                guard !mine.isEmpty else { body.append("<td class=\"muted\" data-label=\"\(p.label)\">—</td>"); continue }
                 let items = mine.map { cell -> HTML in
                     var modes: [HTML] = []
                     if cell.developerMode { modes.append("<span class=\"tag\" title=\"Devices in developer mode fetch from the origin, skipping Apple's CDN\">developer</span>") }
@@ -217,7 +221,7 @@ enum AppPages {
                         <span class="service">\(p == .android ? "App Links" : cell.service.rawValue)</span> \(cell.state.pill) \(modes) \(since)\(reason)</li>
                         """
                 }
-                body.append("<td><ul class=\"plain cells\">\(items)</ul></td>")
+                body.append("<td data-label=\"\(p.label)\"><ul class=\"plain cells\">\(items)</ul></td>")
             }
             body.append("</tr>")
         }
@@ -234,6 +238,8 @@ enum AppPages {
             let apple: HTML
             if let r = w.apple {
                 apple = r.meetsExpectation ? "<span class=\"ok\">✓ \(r.actual.description)</span>" : "<span class=\"bad\">✗ \(r.actual.description)</span>"
+            } else if !w.platforms.watches(.apple) {
+                apple = "<span class=\"muted\">not judged: watched on Android only</span>"
             } else {
                 apple = m.app.appleAppIDs.isEmpty ? "—" : "<span class=\"muted\">not measured yet</span>"
             }
@@ -241,24 +247,30 @@ enum AppPages {
             if let r = w.android {
                 let reason: HTML = w.androidReason.map { "<span class=\"reason\">\($0)</span>" } ?? .empty
                 android = (r.meetsExpectation ? "<span class=\"ok\">✓ \(r.actual.description)</span>" : "<span class=\"bad\">✗ \(r.actual.description)</span>") + reason
+            } else if !w.platforms.watches(.android) {
+                android = "<span class=\"muted\">not judged: watched on Apple only</span>"
             } else {
                 android = m.app.androidPackage == nil ? "—" : "<span class=\"muted\">not measured yet</span>"
             }
-            watched.append("<tr><td class=\"mono\">\(w.url)</td><td>\(apple)</td><td>\(android)</td></tr>")
+            watched.append("<tr><td class=\"mono\">\(w.url)</td><td data-label=\"Apple\">\(apple)</td><td data-label=\"Android\">\(android)</td></tr>")
         }
         let watchedHTML: HTML = m.watched.isEmpty ? "<p class=\"muted\">No watched URLs.</p>" : """
-            <div class="table-wrap"><table id="app-watched"><thead><tr><th scope="col">URL</th><th scope="col">Apple</th>\
+            <div class="table-wrap stack"><table id="app-watched"><thead><tr><th scope="col">URL</th><th scope="col">Apple</th>\
             <th scope="col">Android</th></tr></thead><tbody>\(watched)</tbody></table></div>
             """
         let ids = m.app.appleAppIDs.isEmpty ? "—" : m.app.appleAppIDs.joined(separator: ", ")
         let keys = m.app.fingerprints.map { "\($0.fingerprint) (\($0.role.label))" }
-        let delete: HTML = viewer.canChange
-            ? "<a class=\"button\" href=\"/apps/\(m.app.id)/edit\">Edit</a><a class=\"button\" href=\"/apps/\(m.app.id)/delete\">Delete</a>" : .empty
+        // "Check now" for every domain of the app, as the domain page's button is for one.
+        let delete: HTML = viewer.canChange ? """
+            <form method="post" action="/apps/\(m.app.id)/check" class="inline">\(Layout.csrfField(viewer.csrf))\
+            <button type="submit" class="primary">Check now</button></form>\
+            <a class="button" href="/apps/\(m.app.id)/edit">Edit</a><a class="button" href="/apps/\(m.app.id)/delete">Delete</a>
+            """ : .empty
         let page: HTML = """
             <div class="page-head"><h1>\(m.app.name)</h1><div class="actions">\(delete)</div></div>
             <p class="verdict-sentence" id="app-summary">\(sentence)</p>
             <section class="card"><h2>Domains × services × platforms</h2>\
-            <div class="table-wrap"><table id="app-matrix"><thead>\(head)</thead><tbody>\(body)</tbody></table></div>\(matrixPages(m))</section>
+            <div class="table-wrap stack"><table id="app-matrix"><thead>\(head)</thead><tbody>\(body)</tbody></table></div>\(matrixPages(m))</section>
             <section class="card" id="alerts"><h2>Open alerts</h2>\(alertsHTML)</section>
             <section class="card"><h2>Watched URLs</h2>\(watchedHTML)</section>
             <section class="card"><h2>Identity</h2><dl class="facts"><dt>Apple app IDs</dt><dd class="mono">\(ids)</dd>\

@@ -25,7 +25,7 @@ enum DomainHandlers {
     static func overviewModel(_ c: RequestContext, store: any DomainStore, _ query: OverviewFilter) throws -> OverviewModel {
         let result = try store.overview(query)
         return OverviewModel(rows: result.items, matching: result.matching, matchingCapped: result.matchingCapped,
-                             counts: result.counts,
+                             counts: result.counts, firstChecks: try store.firstCheckProgress(),
                              query: query, now: c.nowEpoch)
     }
 

@@ -60,7 +60,7 @@ enum DomainPageBuilder {
         var entries: [DomainPageModel.TimelineEntry] = []
         var previousAndroid: AndroidResult?, seenAndroid = Set<String>()
         for ch in oldestFirst {
-            let android = AndroidTimelineEvent.between(previousAndroid, ch.android, counts: ch.android?.counts(for: d.platforms) ?? false,
+            let android = AndroidTimelineEvent.between(previousAndroid, ch.android, platforms: d.platforms,
                                                        seen: seenAndroid)
             if let sha = ch.android?.versionSHA256 { seenAndroid.insert(sha) }
             if ch.android != nil { previousAndroid = ch.android }

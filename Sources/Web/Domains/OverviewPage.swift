@@ -52,6 +52,9 @@ public struct OverviewModel: Sendable {
     public var matchingCapped = false
     /// Domains per state, ignoring the filter, for the summary cards.
     public var counts: [DomainState: Int]
+    /// How many domains still wait for their first check, of all: the progress line while an import's
+    /// first checks run.
+    public var firstChecks = FirstCheckProgress(waiting: 0, total: 0)
     public var query: OverviewFilter
     public var now: Int64
 
@@ -85,7 +88,7 @@ public enum OverviewPage {
             <div class="page-head"><h1>Domains</h1><div class="actions"><a class="button" href="/apps">By app</a>\
             <a class="button" href="/export/domains.csv">Export CSV</a>\
             <a class="button" href="/export/domains.json">Export JSON</a>\(register)</div></div>
-            <nav class="summary" aria-label="Filter by state">\(cards)</nav>
+            <nav class="summary" aria-label="Filter by state">\(cards)</nav>\(firstCheckProgress(m.firstChecks))
             """
         var stateOptions: HTML = "<option value=\"\">Any state</option>"
         for s in DomainState.allCases {
@@ -128,12 +131,12 @@ public enum OverviewPage {
             let alerts: HTML = r.openAlerts > 0 ? "<a class=\"alert-count\" href=\"/alerts\">\(r.openAlerts)</a>" : "<span class=\"muted\">0</span>"
             body.append("""
                 <tr><td class="host"><a href="/domains/\(r.id)">\(r.displayName)</a>\(hostTitle)\(reason)</td>\
-                <td>\(r.state.pill)</td>\
-                <td class="platforms">\(platformCell(r))</td>\
-                <td class="hide-narrow">\(r.lastCheckedAt.map { DisplayTime.ago(DomainHandlers.epoch($0), now: m.now) } ?? "—")</td>\
-                <td class="hide-narrow">\(r.lastChangedAt.map { DisplayTime.ago(DomainHandlers.epoch($0), now: m.now) } ?? "—")</td>\
-                <td class="hide-narrow">\(Sparkline.svg(responseTimes(r), label: "Response times of " + r.displayName))</td>\
-                <td>\(alerts)</td></tr>
+                <td data-label="State">\(r.state.pill)</td>\
+                <td class="platforms" data-label="Platforms">\(platformCell(r))</td>\
+                <td data-label="Last check">\(r.lastCheckedAt.map { DisplayTime.ago(DomainHandlers.epoch($0), now: m.now) } ?? "—")</td>\
+                <td data-label="File changed">\(r.lastChangedAt.map { DisplayTime.ago(DomainHandlers.epoch($0), now: m.now) } ?? "—")</td>\
+                <td data-label="Response time">\(Sparkline.svg(responseTimes(r), label: "Response times of " + r.displayName))</td>\
+                <td data-label="Open alerts">\(alerts)</td></tr>
                 """)
         }
         // A capped count leaves the last page unknown: there is a next page while this one is full.
@@ -148,12 +151,22 @@ public enum OverviewPage {
         let next: HTML = m.query.page < pages ? "<a class=\"button\" rel=\"next\" href=\"\(nextLink)\">Next →</a>" : .empty
         let matchingText = (m.matchingCapped ? "at least \(m.matching) domains" : "\(m.matching) domain\(m.matching == 1 ? "" : "s")")
         let table: HTML = """
-            <div class="table-wrap"><table><thead><tr>\(sortHeader(.host, "Domain"))\(sortHeader(.state, "State"))<th>Platforms</th>\
-            \(sortHeader(.lastCheck, "Last check", " class=\"hide-narrow\""))\(sortHeader(.lastChange, "File changed", " class=\"hide-narrow\""))\
-            <th class="hide-narrow">Response time</th><th>Open alerts</th></tr></thead><tbody>\(body)</tbody></table></div>
+            <div class="table-wrap stack"><table><thead><tr>\(sortHeader(.host, "Domain"))\(sortHeader(.state, "State"))<th>Platforms</th>\
+            \(sortHeader(.lastCheck, "Last check"))\(sortHeader(.lastChange, "File changed"))\
+            <th>Response time</th><th>Open alerts</th></tr></thead><tbody>\(body)</tbody></table></div>
             <div class="pagination"><span class="muted">\(matchingText) · page \(m.query.page)\(m.matchingCapped ? "" : " of \(pages)")</span>\(prev)\(next)</div>
             """
         return head + filters + table
+    }
+
+    /// "Checking new domains: 150 of 200 checked, 50 to go." while some domain waits for its first
+    /// check (an import's run at the rate the workers sustain); nothing once every domain has a verdict.
+    static func firstCheckProgress(_ p: FirstCheckProgress) -> HTML {
+        guard p.waiting > 0 else { return .empty }
+        return """
+            <p class="card first-checks" role="status">Checking new domains: \(p.checked) of \(p.total) checked, \(p.waiting) to go. \
+            <span class="muted">Each is checked as soon as a worker has room, oldest first; this page shows them as they finish.</span></p>
+            """
     }
 
     /// Recent total response times in ms, oldest first (the sparkline's order; the Store keeps the
@@ -163,16 +176,20 @@ public enum OverviewPage {
     }
 
     /// Apple's and Android's state one above the other: what each platform's latest check says.
+    /// The lines are apart in the text too (a space between them), so a narrow screen, a copy or a
+    /// screen reader never reads "Apple not watchedAndroid".
     static func platformCell(_ r: OverviewItem) -> HTML {
         func line(_ name: String, _ platform: Platform, _ state: DomainState?) -> HTML {
-            let text: HTML = if let state { state.pill } else if r.platforms.watches(platform) {
-                // Apple: not checked yet; Android: the site serves no assetlinks.json and no app is expected.
-                platform == .apple ? "<span class=\"muted\">not checked</span>" : "<span class=\"muted\">no file</span>"
-            } else {
+            let text: HTML = if let state { state.pill } else if !r.platforms.watches(platform) {
                 "<span class=\"muted\">not watched</span>"
+            } else if r.lastCheckedAt == nil || platform == .apple {
+                "<span class=\"muted\">not checked</span>"
+            } else {
+                // Checked, and Android does not count: the site serves no assetlinks.json and no app is expected.
+                "<span class=\"muted\">no file</span>"
             }
             return "<span class=\"platform-line\">\(name) \(text)</span>"
         }
-        return line("Apple", .apple, r.appleState) + line("Android", .android, r.androidState)
+        return line("Apple", .apple, r.appleState) + " " + line("Android", .android, r.androidState)
     }
 }

@@ -48,14 +48,18 @@ public enum Layout {
             n == active ? "<a href=\"\(href)\" aria-current=\"page\">\(label)</a>" : "<a href=\"\(href)\">\(label)</a>"
         }
         let register: HTML = viewer.canChange ? item(.register, "/domains/new", "Register") : .empty
+        // On a narrow screen the menu folds behind a "Menu" button: a checkbox and its label, so it
+        // opens without JavaScript (app.css shows `.menu` while the box is checked).
         return """
+            <input type="checkbox" id="menu-toggle" class="menu-toggle" aria-controls="menu">\
+            <label for="menu-toggle" class="menu-button">Menu</label><div class="menu" id="menu">\
             <nav class="main-nav" aria-label="Main">\(item(.overview, "/", "Domains"))\(item(.apps, "/apps", "Apps"))\(register)\
             \(item(.tester, "/tester", "URL tester"))\(item(.alerts, "/alerts", "Alerts"))\
             \(item(.settings, "/settings", "Settings"))</nav>\
             <div class="account"><span class="muted">\(viewer.email)</span>\
             <span class="role role-\(viewer.role.rawValue)">\(viewer.role.label)</span>\
             <form method="post" action="/logout" class="inline">\(csrfField(viewer.csrf))\
-            <button class="link" type="submit">Log out</button></form></div>
+            <button class="link" type="submit">Log out</button></form></div></div>
             """
     }
 

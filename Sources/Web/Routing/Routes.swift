@@ -70,6 +70,7 @@ extension WebApp {
         add("GET", "/api/v1/apps/:id", .api, AppAPI.read)
         add("PATCH", "/api/v1/apps/:id", .apiAdmin, AppAPI.change)
         add("DELETE", "/api/v1/apps/:id", .apiAdmin, AppAPI.delete)
+        add("POST", "/api/v1/apps/:id/check", .apiAdmin, AppAPI.checkNow)
 
         // For the ecosystem
         add("GET", "/metrics", .open) { try metrics.metrics($0) }
@@ -106,6 +107,7 @@ extension WebApp {
         add("GET", "/apps/:id/edit", .admin, AppHandlers.editForm)
         add("POST", "/apps/:id/edit/preview", .admin, limits: .appFiles, AppHandlers.editPreview)
         add("POST", "/apps/:id/edit", .admin, limits: .appFiles, AppHandlers.update)
+        add("POST", "/apps/:id/check", .admin, AppHandlers.checkNow)
         add("GET", "/apps/:id/delete", .admin, AppHandlers.deleteConfirm)
         add("POST", "/apps/:id/delete", .admin, AppHandlers.delete)
 

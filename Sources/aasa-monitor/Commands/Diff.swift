@@ -36,7 +36,7 @@ extension AASAMonitor {
 
         func run() throws {
             let (oldBytes, newBytes) = (try bytes(old), try bytes(new))
-            switch (FileFormat.detect(oldBytes), FileFormat.detect(newBytes)) {
+            switch (FileFormat.detect(oldBytes, name: old), FileFormat.detect(newBytes, name: new)) {
             case (.android, .android):
                 let diff = AssetLinksDiff.diff(old: try assetLinks(oldBytes, old), new: try assetLinks(newBytes, new), urls: urls)
                 if json {

@@ -99,7 +99,7 @@ extension AASAMonitor {
                 Terminal.printError("aasa-monitor match: \(error)")
                 throw ExitCode(64)
             }
-            if packageName != nil || FileFormat.detect(bytes) == .android {
+            if packageName != nil || FileFormat.detect(bytes, name: file) == .android {
                 try matchAssetLinks(bytes, url: url)
                 return
             }

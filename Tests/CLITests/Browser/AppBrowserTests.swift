@@ -120,8 +120,8 @@ import TestSupport
             return try browser.exists("#app-alerts") && browser.text("#app-summary").hasPrefix("1 of 3 links healthy")
         }
         let matrix = try browser.text("#app-matrix")
-        log.expect(matrix.contains("\(FleetFiles.appID) is not in the file's applinks."), matrix)
-        log.expect(matrix.contains("\(FleetFiles.appID) is not in the file's webcredentials."), matrix)
+        log.expect(matrix.contains("App ID \(FleetFiles.appID) is missing from applinks."), matrix)
+        log.expect(matrix.contains("App ID \(FleetFiles.appID) is missing from webcredentials."), matrix)
         log.expect(try browser.elements("#app-matrix li[data-state=failing]").count == 2)
         log.expect(try browser.elements("#app-matrix li[data-state=passing]").count == 1, "\(both) still passes")
         log.expect(try browser.text("#app-alerts").contains(good))

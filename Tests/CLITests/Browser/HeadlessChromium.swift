@@ -120,6 +120,24 @@ final class HeadlessChromium {
     var source: String { get throws { try sessionCommand("GET", "/source") as? String ?? "" } }
     var title: String { get throws { try sessionCommand("GET", "/title") as? String ?? "" } }
 
+    /// Forgets every cookie of the current site: the next page is a stranger's (a signed-out session).
+    func deleteCookies() throws { try sessionCommand("DELETE", "/cookie") }
+
+    /// Makes `prefers-color-scheme` answer `scheme` ("light" or "dark") through Chromium's DevTools
+    /// protocol, which chromedriver relays; it holds for every later page of this session.
+    func emulateColorScheme(_ scheme: String) throws {
+        try sessionCommand("POST", "/goog/cdp/execute", ["cmd": "Emulation.setEmulatedMedia",
+                                                         "params": ["features": [["name": "prefers-color-scheme", "value": scheme]]]])
+    }
+
+    /// A phone's screen: a `width`×`height` CSS-pixel viewport with a mobile browser's behaviour (the
+    /// page's viewport meta tag is honoured), through the DevTools protocol. Headless Chromium's
+    /// window is never narrower than 500 px, so `--window-size` cannot give a phone's width.
+    func emulatePhone(width: Int, height: Int) throws {
+        try sessionCommand("POST", "/goog/cdp/execute", ["cmd": "Emulation.setDeviceMetricsOverride",
+                                                         "params": ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": true]])
+    }
+
     /// Runs `script` in the page (its `return` value comes back).
     @discardableResult
     func run(_ script: String, _ arguments: [Any] = []) throws -> Any? {
