@@ -15,12 +15,37 @@ public struct ConfigDocument: Sendable, Equatable {
     public var domains: [DomainEntry]
     public var apps: [AppEntry]
     public var channels: [ChannelEntry]
+    /// The instance's alert thresholds and retry interval (`alerts:`); nil: not managed by the file.
+    public var alerts: AlertsEntry?
 
-    public init(sections: Set<Section> = [], domains: [DomainEntry] = [], apps: [AppEntry] = [], channels: [ChannelEntry] = []) {
+    public init(sections: Set<Section> = [], domains: [DomainEntry] = [], apps: [AppEntry] = [], channels: [ChannelEntry] = [],
+                alerts: AlertsEntry? = nil) {
         self.sections = sections
         self.domains = domains
         self.apps = apps
         self.channels = channels
+        self.alerts = alerts
+    }
+}
+
+/// When alerts open and resolve (`alerts:`), as numbers from the file; the ranges are checked by the
+/// registry, by the settings page's rules. A key left out keeps the instance's value.
+public struct AlertsEntry: Sendable, Equatable {
+    public struct Lines: Sendable, Equatable {
+        public var entry = 0, failureThreshold = 0, successThreshold = 0, retryMinutes = 0
+        public init() {}
+    }
+
+    public var failureThreshold: Int?
+    public var successThreshold: Int?
+    public var retryMinutes: Int?
+    public var lines: Lines
+
+    public init(failureThreshold: Int? = nil, successThreshold: Int? = nil, retryMinutes: Int? = nil, lines: Lines = Lines()) {
+        self.failureThreshold = failureThreshold
+        self.successThreshold = successThreshold
+        self.retryMinutes = retryMinutes
+        self.lines = lines
     }
 }
 

@@ -217,7 +217,8 @@ private struct Walker {
 
     // MARK: The document
 
-    static let topKeys = ["version", "domains", "apps", "channels"]
+    static let topKeys = ["version", "domains", "apps", "channels", "alerts"]
+    static let alertKeys = ["failure_threshold", "success_threshold", "retry_minutes"]
 
     mutating func document(_ root: Node?) -> ConfigDocument {
         var document = ConfigDocument()
@@ -241,12 +242,34 @@ private struct Walker {
                                              needs: [("name", "a channel needs name: (its identity across applies)"), ("kind", "a channel needs kind:")]) {
                     $0.channelField(&$1, $2, $3, &$4)
                 }
+            case "alerts":
+                document.alerts = alerts(value)
             default:
                 break
             }
         }
         refuseRepeats(document)
         return document
+    }
+
+    /// `alerts:`: whole numbers, each optional (the registry checks their ranges).
+    mutating func alerts(_ node: Node) -> AlertsEntry? {
+        guard let pairs = mapping(node, what: "alerts", keys: Self.alertKeys) else { return nil }
+        var entry = AlertsEntry()
+        entry.lines.entry = Self.line(node)
+        for (key, _, value) in pairs {
+            guard let text = string(value, what: key) else { continue }
+            guard let number = Int(text) else {
+                fail(value, "\(key) must be a whole number, not \"\(text)\"")
+                continue
+            }
+            switch key {
+            case "failure_threshold": (entry.failureThreshold, entry.lines.failureThreshold) = (number, Self.line(value))
+            case "success_threshold": (entry.successThreshold, entry.lines.successThreshold) = (number, Self.line(value))
+            default: (entry.retryMinutes, entry.lines.retryMinutes) = (number, Self.line(value))
+            }
+        }
+        return entry
     }
 
     mutating func refuseRepeats(_ document: ConfigDocument) {

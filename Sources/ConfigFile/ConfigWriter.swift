@@ -17,6 +17,13 @@ public enum ConfigWriter {
         if document.sections.contains(.channels) {
             top.append(("channels", Node(document.channels.map(channel), .implicit, .block)))
         }
+        if let alerts = document.alerts {
+            var pairs: [(Node, Node)] = []
+            if let n = alerts.failureThreshold { pairs.append(("failure_threshold", Node(String(n)))) }
+            if let n = alerts.successThreshold { pairs.append(("success_threshold", Node(String(n)))) }
+            if let n = alerts.retryMinutes { pairs.append(("retry_minutes", Node(String(n)))) }
+            top.append(("alerts", Node(pairs)))
+        }
         let body = try Yams.serialize(node: Node(top), indent: 2, width: -1, allowUnicode: true)
         return header.map { "# \($0)\n" }.joined() + body
     }

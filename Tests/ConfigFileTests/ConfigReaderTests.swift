@@ -104,7 +104,7 @@ import Vocabulary
             "line 12: min_severity must be critical, warning or info, not \"loud\"",
             "line 13: a channel needs name: (its identity across applies)",
             "line 16: enabled must be true or false, not \"yes\"",
-            "line 17: unknown key \"colour\" in the file; expected version, domains, apps, channels",
+            "line 17: unknown key \"colour\" in the file; expected version, domains, apps, channels, alerts",
         ])
     }
 

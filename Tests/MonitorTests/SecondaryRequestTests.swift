@@ -90,6 +90,23 @@ import Vocabulary
         #expect(plan.sameAsLast(status(403)) && plan.comparesAfter(status(403)), "the same 403 again is compared again")
     }
 
+    /// A retry confirming an alert comes a minute after the last check: a lagging or failing CDN is
+    /// not asked again then (only at its cadence, or when its copy is the file devices read).
+    @Test func aRetryConfirmingAnAlertLeavesTheCopiesToTheirCadence() {
+        let recent = LastAsked(appleCDN: now, googleAPI: now, comparisons: now)
+        let lagging = lastApple(cdn: CDNSummary(served: true, matchesOrigin: false))
+        #expect(!SecondaryCadence().applePlan(last: lagging, asked: recent, now: now, confirming: true, sha256: sha).copyDue)
+        #expect(SecondaryCadence().applePlan(last: lagging, asked: LastAsked(), now: now, confirming: true, sha256: sha).copyDue,
+                "due at its cadence all the same")
+        var followed = lastApple()
+        followed.apple?.findings.append(Finding(code: FindingDefinition.redirectFollowed.code, severity: .warning, message: "m"))
+        #expect(SecondaryCadence().applePlan(last: followed, asked: recent, now: now, confirming: true, sha256: sha).copyDue)
+        var google = GoogleVerdict(errorCodes: [], statementCount: 1, notLinked: [], staleBeyondGrace: false)
+        google.matchesOrigin = false
+        let android = AndroidResult(verdict: .pass, serves: true, versionSHA256: "s", google: google)
+        #expect(!SecondaryCadence().androidPlan(last: android, asked: recent, now: now, confirming: true, sha256: sha).copyDue)
+    }
+
     @Test func googleIsWatchedAfterAChangeAndWhileItReportsAProblem() {
         let recent = LastAsked(googleAPI: now, comparisons: now)
         var agreeing = GoogleVerdict(errorCodes: [], statementCount: 1, notLinked: [], staleBeyondGrace: false)

@@ -33,7 +33,8 @@ import TestSupport
                 connectTo: try fleet.connectTo.map { try ConnectToRule(parsing: $0) },
                 // Generous: on a slow, loaded machine the file's verdict must come from the file.
                 connectTimeout: .seconds(30), totalTimeout: .seconds(60)))
-            pipeline = CheckPipeline(database: database, fetcher: fetcher)
+            // The settings' thresholds as `serve` reads them, but on every check, so a test can change them between two.
+            pipeline = CheckPipeline(database: database, fetcher: fetcher, tuning: AlertTuningSource(database: database, maxAge: .zero))
             worker = DeliveryWorker(database: database, configuration: DeliveryConfiguration(
                 mail: MailSettings(url: smtp.url, from: "alerts@monitor.example.test", allowPrivateServer: true),
                 links: NotificationLinks(baseURL: "https://monitor.example.test"),
@@ -54,6 +55,30 @@ import TestSupport
                 _ = try await pipeline.run(domain, expectations: Expectations(rows: expectations[domain.id] ?? []),
                                            history: histories[domain.id])
             }
+        }
+
+        /// One scheduler round by the due times alone (no "check now"): the domains due are leased and
+        /// checked; returns how many were due.
+        func checkDue() async throws -> Int {
+            let leased = try database.leaseDueDomains(limit: 10, lease: .seconds(60), worker: "e2e")
+            let ids = leased.map(\.id)
+            let expectations = Dictionary(grouping: try database.expectations(domainIDs: ids), by: \.domainID)
+            let histories = try database.domainHistories(domainIDs: ids)
+            for domain in leased {
+                _ = try await pipeline.run(domain, expectations: Expectations(rows: expectations[domain.id] ?? []),
+                                           history: histories[domain.id])
+            }
+            return leased.count
+        }
+
+        /// The clock moved on by `seconds`, as far as the scheduler can tell: every due time comes that much closer.
+        func advance(seconds: Int) throws {
+            try database.execute("UPDATE domains SET next_check_at = next_check_at - $1::int * interval '1 second'", seconds)
+        }
+
+        /// Seconds from the domain's last check to its next one.
+        func gapToNextCheck(domainID: Int64) throws -> Double {
+            try database.value("SELECT extract(epoch FROM next_check_at - last_checked_at)::float8 FROM domains WHERE id = $1", domainID)
         }
 
         func shutDown() {
@@ -136,6 +161,96 @@ import TestSupport
             let resolved = try #require(try JSONSerialization.jsonObject(with: Data(allHooks[1].body)) as? [String: Any])
             #expect(resolved["type"] as? String == "alert.resolved")
             #expect(Set(allHooks.compactMap { $0.headers["webhook-id"] }).count == 2)
+        }
+    }
+
+    /// Confirm fast, then alert (issue #31): an hourly domain breaks; its first failing check puts the
+    /// next one a retry interval later (1 minute), not an hour; that check confirms the break and the
+    /// webhook goes out once; with the alert open the domain is back on its hourly interval. The clock
+    /// is the scheduler's due times, moved on by hand: no test waits a minute.
+    @Test func aBreakIsRetriedAfterAMinuteAndAlertedOnce() async throws {
+        try await TestTLSFleet.with { fleet in
+            let testDatabase = try TestPostgres.createDatabase()
+            defer { testDatabase.drop() }
+            let smtp = try TestSMTP()
+            let receiver = try TestWebhookReceiver()
+            let host = fleet.host("e2e-confirm")
+            try serve(fleet, Self.good)
+            let process = try Process(testDatabase: testDatabase, fleet: fleet, smtp: smtp)
+            defer { process.shutDown() }
+            guard case .created(let domainID) = try process.database.createDomain(DomainDraft(
+                host: host, displayName: host, wildcard: false, intervalSeconds: 3600, badgeEnabled: false,
+                appIDs: [AppIDExpectation(service: .applinks, appID: "ABCDE12345.shop")], watchedURLs: []))
+            else { Issue.record("domain not created"); return }
+            _ = try ChannelSetup.add(kind: .webhook, target: receiver.url, minSeverity: .critical, in: process.database)
+
+            try await process.check(domainID: domainID)          // passing: an hour (± jitter, or the host's slot) to the next
+            #expect(try process.gapToNextCheck(domainID: domainID) > 3000)
+            try process.advance(seconds: 60)
+            #expect(try await process.checkDue() == 0, "a passing hourly domain is not due a minute later")
+
+            try serve(fleet, "this is not json")
+            try await process.check(domainID: domainID)          // failing 1 of 2: no alert yet, a retry in a minute
+            #expect(try process.database.deliveries().isEmpty)
+            #expect(abs(try process.gapToNextCheck(domainID: domainID) - 60) < 0.01)
+            try process.advance(seconds: 60)
+            #expect(try await process.checkDue() == 1, "the retry is due a minute later")  // failing 2 of 2: the alert opens
+            #expect(try process.database.deliveries().count == 1)
+            #expect(try waitUntil { try process.database.deliveries().allSatisfy { $0.state == .sent } })
+            #expect(try process.gapToNextCheck(domainID: domainID) > 3000, "an open alert needs no confirming: the interval again")
+            try process.advance(seconds: 120)
+            #expect(try await process.checkDue() == 0)
+
+            try process.advance(seconds: 3600 * 2)
+            #expect(try await process.checkDue() == 1)           // still failing an interval later: nothing new
+            #expect(try process.database.deliveries().count == 1)
+            let hooks = receiver.waitForRequests(1)
+            #expect(hooks.count == 1)
+            let hook = try #require(hooks.first)
+            let body = try #require(try JSONSerialization.jsonObject(with: Data(hook.body)) as? [String: Any])
+            #expect(body["type"] as? String == "alert.opened")
+        }
+    }
+
+    /// The thresholds and the retry interval are the instance's settings: set to three failing checks,
+    /// two passing ones and 2 minutes, the break is retried 2 then 4 minutes later and alerted on the
+    /// third failing check; the first passing check of the open alert is retried 2 minutes later and the
+    /// second resolves it.
+    @Test func theSettingsThresholdsAndRetryIntervalDecideTheConfirmingChecks() async throws {
+        try await TestTLSFleet.with { fleet in
+            let testDatabase = try TestPostgres.createDatabase()
+            defer { testDatabase.drop() }
+            let smtp = try TestSMTP()
+            let host = fleet.host("e2e-thresholds")
+            try serve(fleet, Self.good)
+            let process = try Process(testDatabase: testDatabase, fleet: fleet, smtp: smtp)
+            defer { process.shutDown() }
+            guard case .created(let domainID) = try process.database.createDomain(DomainDraft(
+                host: host, displayName: host, wildcard: false, intervalSeconds: 3600, badgeEnabled: false,
+                appIDs: [AppIDExpectation(service: .applinks, appID: "ABCDE12345.shop")], watchedURLs: []))
+            else { Issue.record("domain not created"); return }
+            _ = try ChannelSetup.add(kind: .email, target: "ops@example.test", minSeverity: .critical, in: process.database)
+            try process.database.setAlertTuning(AlertTuning(failureThreshold: 3, successThreshold: 2, retryMinutes: 2))
+
+            try await process.check(domainID: domainID)          // passing
+            try serve(fleet, "this is not json")
+            var gaps: [Double] = []
+            var delivered: [Int] = []
+            for _ in 0..<3 {                                     // failing 1, 2, 3 of 3
+                try await process.check(domainID: domainID)
+                gaps.append(try process.gapToNextCheck(domainID: domainID))
+                delivered.append(try process.database.deliveries().count)
+            }
+            #expect(gaps.prefix(2).map { $0.rounded() } == [120, 240])
+            #expect(gaps[2] > 3000, "open: the interval")
+            #expect(delivered == [0, 0, 1])
+            try serve(fleet, Self.good)
+            try await process.check(domainID: domainID)          // passing 1 of 2: still open, a retry in 2 minutes
+            #expect(try process.gapToNextCheck(domainID: domainID).rounded() == 120)
+            #expect(try process.database.deliveries().count == 1)
+            try await process.check(domainID: domainID)          // passing 2 of 2: resolved
+            #expect(try process.database.deliveries().count == 2)
+            #expect(try process.gapToNextCheck(domainID: domainID) > 3000)
         }
     }
 

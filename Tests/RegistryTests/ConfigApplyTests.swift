@@ -139,6 +139,49 @@ import Vocabulary
         }
     }
 
+    /// `alerts:` sets the instance's thresholds and retry interval (issue #31): planned field by field,
+    /// exported when they differ from the defaults and applied back unchanged; a value out of range
+    /// refuses the file on its line and changes nothing.
+    @Test func alertsSetTheThresholdsAndExportAndApplyBack() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let registry = DomainRegistry(store: db)
+            #expect(try registry.exportConfig().alerts == nil, "the defaults are not written")
+            let file = """
+                alerts:
+                  failure_threshold: 3
+                  retry_minutes: 2
+                """
+            let planned = try registry.apply(try Self.document(file), dryRun: true)
+            #expect(planned.steps == [ConfigPlan.Step(action: .change, subject: .settings("alerts"),
+                                                      details: ["failure_threshold: 2 → 3", "retry_minutes: 1 → 2"])])
+            #expect(try db.alertTuning() == .defaults, "a dry run writes nothing")
+            #expect(try registry.apply(try Self.document(file)).applied)
+            #expect(try db.alertTuning() == AlertTuning(failureThreshold: 3, successThreshold: 1, retryMinutes: 2))
+            #expect(try registry.apply(try Self.document(file)).isEmpty, "applied twice: nothing to change")
+
+            let exported = try ConfigWriter.yaml(try registry.exportConfig())
+            #expect(exported.contains("alerts:\n  failure_threshold: 3\n  success_threshold: 1\n  retry_minutes: 2\n"), "\(exported)")
+            #expect(try registry.apply(try Self.document(exported)).isEmpty)
+
+            let refused = """
+                alerts:
+                  failure_threshold: 0
+                  success_threshold: 11
+                """
+            #expect(throws: ConfigRefusal.self) { try registry.apply(try Self.document(refused)) }
+            do {
+                _ = try registry.apply(try Self.document(refused))
+            } catch let refusal as ConfigRefusal {
+                #expect(refusal.problems.map(\.description) == [
+                    "line 2: alerts: Failing checks before an alert: from 1 to 10.",
+                    "line 3: alerts: Passing checks before it resolves: from 1 to 10.",
+                ])
+            }
+            #expect(try db.alertTuning() == AlertTuning(failureThreshold: 3, successThreshold: 1, retryMinutes: 2))
+            #expect(throws: ConfigRefusal.self) { try Self.document("alerts:\n  retry_minutes: soon\n") }
+        }
+    }
+
     @Test func dryRunPlansAndWritesNothing() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
             let registry = DomainRegistry(store: db)

@@ -13,6 +13,8 @@ public struct CheckPipeline: Sendable {
     public let fetcher: Fetcher
     public let schedule: SchedulePolicy
     public let alertDefaults: AlertPolicy
+    /// The instance's thresholds and retry interval, over `alertDefaults`; nil: `alertDefaults` as they are.
+    public let tuning: AlertTuningSource?
     /// How often Apple's CDN, Google's API and the user-agent and root-location comparisons are asked
     /// when nothing else calls for them (`SecondaryCadence`, `PlatformPlan`).
     public let cadence: SecondaryCadence
@@ -20,8 +22,10 @@ public struct CheckPipeline: Sendable {
     let repeatWriter: RepeatWriter
 
     public init(database: Database, fetcher: Fetcher, schedule: SchedulePolicy = SchedulePolicy(),
-                alertDefaults: AlertPolicy = AlertPolicy(), cadence: SecondaryCadence = SecondaryCadence()) {
+                alertDefaults: AlertPolicy = AlertPolicy(), tuning: AlertTuningSource? = nil,
+                cadence: SecondaryCadence = SecondaryCadence()) {
         self.database = database
+        self.tuning = tuning
         self.cadence = cadence
         self.fetcher = fetcher
         self.schedule = schedule
@@ -58,13 +62,17 @@ public struct CheckPipeline: Sendable {
         // A 304 keeps the last result, measured against the expectations of then: after an edit, fetch in full.
         let expectationsKey = Self.expectationsKey(expectations, android: android)
         let keepsExpectations = previous.last?.expectationsKey == expectationsKey
-        var applePlan = cadence.applePlan(last: previous.last, asked: domain.lastAsked, now: started, sha256: sha256)
+        // A retry confirming an alert asks the platforms' own files; the copies keep their cadence. Not after an
+        // edit of the expectations: Google's answer is judged per expected app, so the one carried would be the old one's.
+        let confirming = keepsExpectations && ConfirmationRetry.isConfirming(previous.tracks)
+        var applePlan = cadence.applePlan(last: previous.last, asked: domain.lastAsked, now: started, confirming: confirming, sha256: sha256)
         if !keepsExpectations { applePlan.ifNoneMatch = nil }
         if domain.directRoute { applePlan.appleRoute = .direct }
         if watched.watches(.android) {
             // Google's copy may lag the origin by its maxAge (plus a grace): the evaluation needs to know since when.
             let since = lastAndroid?.versionSince.map { started.timeIntervalSince($0) }
-            var androidPlan = cadence.androidPlan(last: lastAndroid, asked: domain.lastAsked, now: started, sha256: sha256)
+            var androidPlan = cadence.androidPlan(last: lastAndroid, asked: domain.lastAsked, now: started, confirming: confirming,
+                                                  sha256: sha256)
             if !keepsExpectations { androidPlan.ifNoneMatch = nil }
             if watched.watches(.apple) {
                 let both = await fetcher.checkPlatforms(host, android: android, originChangedSecondsAgo: since,
@@ -115,9 +123,11 @@ public struct CheckPipeline: Sendable {
                                             urls: expectations.watchedURLs.map(\.url))
         let androidLines = await androidDiff(previous: previous.last?.android, current: summary.android, body: androidCheck?.origin.body,
                                               urls: expectations.androidWatchedURLs.map(\.url))
-        let step = previous.advanced(by: summary, policy: alertPolicy(for: domain), now: now, watched: watched,
+        let policy = alertPolicy(for: domain, tuning: await tuning?.current())
+        let step = previous.advanced(by: summary, policy: policy, now: now, watched: watched,
                                      diffSummary: diffLines.isEmpty ? nil : diffLines.joined(separator: "; "), androidDiff: androidLines)
-        var record = try makeRecord(domain: domain, check: check, android: androidCheck, startedAt: started, previous: previous, step: step)
+        var record = try makeRecord(domain: domain, check: check, android: androidCheck, startedAt: started, previous: previous, step: step,
+                                    policy: policy)
         for index in record.alertChanges.indices where record.alertChanges[index].event.kind == .notice {
             record.alertChanges[index].diffSummary = record.alertChanges[index].event.platform == .android ? androidLines : diffLines
         }
@@ -160,15 +170,16 @@ public struct CheckPipeline: Sendable {
         return diff.isBehaviourallyEqual ? [] : diff.lines
     }
 
-    func alertPolicy(for domain: LeasedDomain) -> AlertPolicy {
-        var policy = alertDefaults
+    /// The defaults, tuned by the instance's settings, then the domain's own thresholds where it has them.
+    func alertPolicy(for domain: LeasedDomain, tuning: AlertTuning? = nil) -> AlertPolicy {
+        var policy = tuning.map(alertDefaults.tuned(by:)) ?? alertDefaults
         if let n = domain.alertOpenAfter { policy.openAfter = max(n, 1) }
         if let m = domain.alertResolveAfter { policy.resolveAfter = max(m, 1) }
         return policy
     }
 
     func makeRecord(domain: LeasedDomain, check: DomainCheck?, android: AndroidCheck? = nil, startedAt: Date, previous: MonitorState,
-                    step: MonitorState.Step) throws -> CheckRecord {
+                    step: MonitorState.Step, policy: AlertPolicy) throws -> CheckRecord {
         let apple = step.check.apple
         let finishedAt = step.check.checkedAt
         // A file new to the domain is read for the views now, once (StoredVersions): a file the domain
@@ -199,10 +210,14 @@ public struct CheckPipeline: Sendable {
             || !step.check.isRepeat(of: previous.last) || alertState(previous.tracks) != alertState(step.state.tracks)
         // A first check that ran ahead of its place in the interval, because it was requested or taken
         // from the first-check queue (an import), puts the second on the host's slot (see nextCheck).
-        let next = schedule.nextCheck(after: finishedAt, interval: .seconds(domain.intervalSeconds),
-                                      consecutiveUnreachable: step.state.consecutiveUnreachable,
-                                      domainKey: UInt64(bitPattern: domain.id), round: UInt64(bitPattern: domain.round),
-                                      spreading: domain.round == 0 && (domain.requested || domain.queued) ? domain.host : nil)
+        let routine = schedule.nextCheck(after: finishedAt, interval: .seconds(domain.intervalSeconds),
+                                         consecutiveUnreachable: step.state.consecutiveUnreachable,
+                                         domainKey: UInt64(bitPattern: domain.id), round: UInt64(bitPattern: domain.round),
+                                         spreading: domain.round == 0 && (domain.requested || domain.queued) ? domain.host : nil)
+        // An alert waiting for its confirming check gets it after the retry interval, not an interval later.
+        let retry = ConfirmationRetry.delay(after: step.state.tracks, policy: policy,
+                                            interval: schedule.effectiveInterval(.seconds(domain.intervalSeconds)))
+        let next = retry.map { min(routine, finishedAt.addingTimeInterval(SchedulePolicy.seconds($0))) } ?? routine
         let latency = (check?.wellKnown ?? android?.origin)?.timings?.total ?? finishedAt.timeIntervalSince(startedAt)
         // An unchanged check stores none of the JSON: encoding it anyway was CPU spent on every check.
         func json(_ value: some Encodable) throws -> String { changed ? try StoredJSON.encode(value) : "" }

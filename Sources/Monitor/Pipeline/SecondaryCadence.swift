@@ -54,13 +54,18 @@ public struct SecondaryCadence: Sendable, Hashable {
     }
 
     /// Apple's plan for a check of a domain whose last check is `last` (everything when it had no Apple side).
-    func applePlan(last summary: CheckSummary?, asked: LastAsked, now: Date, sha256: @escaping @Sendable ([UInt8]) -> String) -> PlatformPlan {
+    ///
+    /// `confirming`: the check is a retry confirming an alert (`ConfirmationRetry`), due minutes after the
+    /// last. It asks the CDN only at the CDN's own cadence (or when the CDN's copy is the file), not
+    /// because the copy lagged or failed last time: a retry a minute later must not ask it again.
+    func applePlan(last summary: CheckSummary?, asked: LastAsked, now: Date, confirming: Bool = false,
+                   sha256: @escaping @Sendable ([UInt8]) -> String) -> PlatformPlan {
         guard let summary, let last = summary.apple else { return .everything }
         // While the origin serves a file, a CDN that failed or lagged last time is asked until it agrees.
         // While the origin redirects and the CDN's copy (fetched through the redirect) is the file devices
         // read, that copy is this check's file: asked every check, as the origin's own file would be.
-        let cdnUnsettled = (last.versionSHA256 != nil && !(last.cdn.map { $0.served && $0.matchesOrigin } ?? false))
-            || last.findings.contains { $0.code == FindingDefinition.redirectFollowed.code }
+        let cdnLagging = !confirming && last.versionSHA256 != nil && !(last.cdn.map { $0.served && $0.matchesOrigin } ?? false)
+        let cdnUnsettled = cdnLagging || last.findings.contains { $0.code == FindingDefinition.redirectFollowed.code }
         var plan = plan(copyDue: cdnUnsettled || due(asked.appleCDN, every: appleCDN, now: now), lastAnswer: last.wellKnownAnswer,
                         etag: last.wellKnownETag,
                         findings: last.findings, asked: asked, now: now, sha256: sha256)
@@ -76,11 +81,12 @@ public struct SecondaryCadence: Sendable, Hashable {
         return due(asked.certificate, every: certificate, now: now)
     }
 
-    /// Android's plan for a check of a domain whose last Android result is `last`.
-    func androidPlan(last: AndroidResult?, asked: LastAsked, now: Date, sha256: @escaping @Sendable ([UInt8]) -> String) -> PlatformPlan {
+    /// Android's plan for a check of a domain whose last Android result is `last`; `confirming` as for Apple's.
+    func androidPlan(last: AndroidResult?, asked: LastAsked, now: Date, confirming: Bool = false,
+                     sha256: @escaping @Sendable ([UInt8]) -> String) -> PlatformPlan {
         guard let last else { return .everything }
         let google = last.google
-        let googleUnsettled = last.isWatched && (google.map {
+        let googleUnsettled = !confirming && last.isWatched && (google.map {
             $0.unavailable != nil || !$0.errorCodes.isEmpty || !$0.notLinked.isEmpty || $0.staleBeyondGrace || $0.matchesOrigin == false
         } ?? true)
         var plan = plan(copyDue: googleUnsettled || due(asked.googleAPI, every: googleAPI, now: now), lastAnswer: last.originAnswer,

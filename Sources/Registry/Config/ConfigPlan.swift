@@ -11,6 +11,8 @@ public struct ConfigPlan: Sendable, Equatable {
         case domain(String)
         case app(String)
         case channel(String)
+        /// An instance setting, by its section's name in the file (`alerts`).
+        case settings(String)
     }
 
     public struct Step: Sendable, Equatable {

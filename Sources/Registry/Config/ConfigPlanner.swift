@@ -137,6 +137,7 @@ struct ConfigPlanner {
             case .domain: 0
             case .app: 1
             case .channel: 2
+            case .settings: 3
             }
         }
         plan.steps = plan.steps.enumerated().sorted { (rank($0.element.subject), $0.offset) < (rank($1.element.subject), $1.offset) }.map(\.element)

@@ -28,16 +28,41 @@ extension DomainRegistry {
             planner.planApps(desiredApps, fileDomains: Set(desiredDomains.map(\.key)))
             planner.planDomains(desiredDomains)
             planner.planChannels(desiredChannels)
+            let tuning = try Self.planAlerts(document.alerts, current: c.alertTuning(), plan: &planner.plan, problems: &problems)
             planner.finish()
             problems += planner.problems
             guard problems.isEmpty else { throw ConfigRefusal(problems) }
             guard !dryRun else { return (planner.plan, false) }
             try planner.execute(on: c)
+            if let tuning { try c.setAlertTuning(tuning) }
             planner.plan.applied = true
             return (planner.plan, planner.registersDomains)
         }
         if addedDomains { crawlers.notify() }
         return plan
+    }
+
+    /// The tuning `alerts:` asks for over the current one, with a plan step when it differs; nil when
+    /// there is nothing to write. A value out of range is a problem on its line.
+    static func planAlerts(_ entry: AlertsEntry?, current: AlertTuning, plan: inout ConfigPlan, problems: inout [ConfigProblem]) -> AlertTuning? {
+        guard let entry else { return nil }
+        var desired = current
+        desired.failureThreshold = entry.failureThreshold ?? current.failureThreshold
+        desired.successThreshold = entry.successThreshold ?? current.successThreshold
+        desired.retryMinutes = entry.retryMinutes ?? current.retryMinutes
+        let lines = ["failure_threshold": entry.lines.failureThreshold, "success_threshold": entry.lines.successThreshold,
+                     "retry_minutes": entry.lines.retryMinutes]
+        let found = desired.problems.sorted { $0.key < $1.key }
+        for (field, message) in found { problems.append(ConfigProblem(line: lines[field] ?? entry.lines.entry, "alerts: \(message)")) }
+        guard found.isEmpty, desired != current else { return nil }
+        var details: [String] = []
+        for (name, old, new) in [("failure_threshold", current.failureThreshold, desired.failureThreshold),
+                                 ("success_threshold", current.successThreshold, desired.successThreshold),
+                                 ("retry_minutes", current.retryMinutes, desired.retryMinutes)] where old != new {
+            details.append("\(name): \(old) → \(new)")
+        }
+        plan.steps.append(.init(action: .change, subject: .settings("alerts"), details: details))
+        return desired
     }
 
     /// Everything apply manages, as a file would declare it. Channel secrets are written as the
@@ -95,6 +120,12 @@ extension DomainRegistry {
                     domains: channel.domainIDs.compactMap { id in state.domains.first { $0.id == id }.map(ConfigState.name(of:)) },
                     apps: channel.appIDs.compactMap { id in state.apps.first { $0.id == id }?.name },
                     enabled: channel.enabled, settings: settings))
+            }
+            // Written when it differs from the defaults, so an instance that never chose exports as before.
+            let tuning = try c.alertTuning()
+            if tuning != .defaults {
+                document.alerts = AlertsEntry(failureThreshold: tuning.failureThreshold, successThreshold: tuning.successThreshold,
+                                              retryMinutes: tuning.retryMinutes)
             }
             return document
         }

@@ -191,6 +191,7 @@ enum OpenAPIDocument {
               "Domain": \#(domain),
               "AppInput": \#(AppAPI.inputSchema.json),
               "ChannelInput": \#(ChannelAPI.inputSchema.json),
+              "AlertSettingsInput": \#(AlertSettingsAPI.inputSchema.json),
               "App": \#(app)
             },
             "responses": {
@@ -289,6 +290,13 @@ enum OpenAPIDocument {
               "parameters": [\#(idParameter)],
               "get": {"operationId": "getChannel", "summary": "A channel and its latest delivery", "responses": \#(responses(#""200": {"description": "The channel"}"#, refs: [404]))},
               "delete": {"operationId": "deleteChannel", "summary": "Remove a channel and its delivery log", "responses": \#(responses(#""204": {"description": "Removed"}"#, refs: [403, 404]))}
+            },
+            "/settings/alerts": {
+              "get": {"operationId": "getAlertSettings", "summary": "The alert thresholds and retry interval: an alert opens after failure_threshold failing checks in a row, retry_minutes apart (doubling, never beyond the domain's interval), and resolves after success_threshold passing ones",
+                "responses": \#(responses(#""200": {"description": "The settings, with their summary in words"}"#, refs: []))},
+              "patch": {"operationId": "changeAlertSettings", "summary": "Change the alert thresholds or retry interval; members left out keep their value",
+                "requestBody": \#(jsonBody(##"{"$ref": "#/components/schemas/AlertSettingsInput"}"##)),
+                "responses": \#(responses(#""200": {"description": "The settings"}"#, refs: [400, 403, 413, 415, 422]))}
             },
             "/channels/{id}/test": {
               "parameters": [\#(idParameter)],

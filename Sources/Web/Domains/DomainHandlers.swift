@@ -58,9 +58,10 @@ enum DomainHandlers {
         return d
     }
 
-    static func show(_ c: RequestContext, store: any DomainStore & CheckStore) throws -> WebResponse {
+    static func show(_ c: RequestContext, store: any DomainStore & CheckStore & SettingsStore) throws -> WebResponse {
         let d = try domainRecord(c, store: store)
-        let model = try DomainPageBuilder.build(d, c: c, store: store)
+        var model = try DomainPageBuilder.build(d, c: c, store: store)
+        model.alerting = try store.alertTuning().opening
         let flash = c.flash
         return c.showing(flash, .html(DomainPage.render(model, viewer: try c.signedIn, flash: flash)))
     }

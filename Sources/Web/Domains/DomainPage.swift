@@ -18,7 +18,7 @@ public enum DomainPage {
         actions.append("<a class=\"button\" href=\"/tester?domain=\(m.id)\">Test a URL</a>")
         let head: HTML = """
             <div class="page-head"><div><h1>\(title)\(punycode)</h1><p class="muted">\(wildcard)Checked \
-            \(intervalLabel(m.intervalMinutes))\(m.lastCheck.map { " · last check " + DisplayTime.ago($0, now: m.now) } ?? "")\
+            \(intervalLabel(m.intervalMinutes))\(m.alerting.isEmpty ? "" : " · " + m.alerting)\(m.lastCheck.map { " · last check " + DisplayTime.ago($0, now: m.now) } ?? "")\
             \(m.nextCheck.map { " · next " + DisplayTime.until($0, now: m.now) } ?? "")</p></div>\
             <div class="actions">\(actions)</div></div>
             """

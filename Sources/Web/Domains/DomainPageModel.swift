@@ -96,6 +96,8 @@ public struct DomainPageModel: Sendable {
     public var displayHost: String
     public var isWildcard: Bool = false
     public var intervalMinutes: Int = 60
+    /// When an alert opens, in words ("alerts after 2 failing checks, 1 min apart"); empty: not said.
+    public var alerting = ""
     public var badge: Bool = false
     public var state: DomainState
     public var verdictSentence: String

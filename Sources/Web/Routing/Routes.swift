@@ -31,6 +31,7 @@ extension WebApp {
         add("POST", "/settings/defaults", .admin, SettingsHandlers.saveDefaults)
         add("POST", "/settings/email", .admin, EmailSettingsHandlers.save)
         add("POST", "/settings/private-receivers", .admin, SettingsHandlers.savePrivateReceivers)
+        add("POST", "/settings/alerts", .admin, SettingsHandlers.saveAlertTuning)
         add("POST", "/users", .admin, AccountHandlers.createUser)
         add("POST", "/users/:id/delete", .admin, AccountHandlers.deleteUser)
         add("POST", "/tokens", .admin, SettingsHandlers.createToken)
@@ -62,6 +63,8 @@ extension WebApp {
         add("DELETE", "/api/v1/channels/:id", .apiAdmin, ChannelAPI.delete)
         add("POST", "/api/v1/channels/:id/test", .apiAdmin, ChannelAPI.test)
         add("POST", "/api/v1/test-url", .api) { try DomainAPI.testURL($0, tester: tester) }
+        add("GET", "/api/v1/settings/alerts", .api, AlertSettingsAPI.read)
+        add("PATCH", "/api/v1/settings/alerts", .apiAdmin, AlertSettingsAPI.change)
         add("GET", "/api/v1/apps", .api, AppAPI.list)
         add("POST", "/api/v1/apps", .apiAdmin, AppAPI.create)
         add("GET", "/api/v1/apps/:id", .api, AppAPI.read)

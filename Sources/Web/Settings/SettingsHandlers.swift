@@ -30,6 +30,7 @@ enum SettingsHandlers {
         m.allowPrivateReceivers = try NotificationSettings.allowsPrivateReceivers(environment: ProcessInfo.processInfo.environment,
                                                                                  database: store)
         m.defaultIntervalMinutes = try c.registry.defaultIntervalMinutes()
+        m.alertTuning = try store.alertTuning()
         let stored = try EmailSettingsInput.stored { try store.setting($0) }
         let shown = email ?? stored
         m.email = .init(smtpURL: shown.smtpURL, smtpFrom: shown.smtpFrom, startTLS: shown.startTLS.rawValue, caFile: shown.caFile,
@@ -57,6 +58,20 @@ enum SettingsHandlers {
             throw WebError.badRequest(refusal.first.message, field: "interval")
         }
         return c.redirect("/settings", flash: Flash(.success, "Defaults saved."))
+    }
+
+    /// The alert thresholds and retry interval; out of range, the page again with each field's problem.
+    static func saveAlertTuning(_ c: RequestContext, store: any SettingsPageStore) throws -> WebResponse {
+        let names = ["failure_threshold", "success_threshold", "retry_minutes"]
+        let given = Dictionary(uniqueKeysWithValues: names.map { ($0, (c.form[$0] ?? "").trimmingCharacters(in: .whitespaces)) })
+        func number(_ name: String) -> Int { given[name].flatMap { Int($0) } ?? 0 }
+        let tuning = AlertTuning(failureThreshold: number("failure_threshold"), successThreshold: number("success_threshold"),
+                                 retryMinutes: number("retry_minutes"))
+        guard tuning.problems.isEmpty else {
+            return try page(c, store: store, errors: tuning.problems, values: given, status: 422)
+        }
+        try store.withTransaction { try $0.setAlertTuning(tuning) }
+        return c.redirect("/settings#alerting", flash: Flash(.success, "Alerting saved: \(tuning.sentence)."))
     }
 
     static func createToken(_ c: RequestContext, store: any SettingsPageStore) throws -> WebResponse {

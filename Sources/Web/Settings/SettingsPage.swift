@@ -59,6 +59,8 @@ public struct SettingsModel: Sendable {
     public var users: [UserRow] = []
     public var tokens: [TokenRow] = []
     public var defaultIntervalMinutes = 60
+    /// When alerts open and resolve, and how soon a change is confirmed.
+    public var alertTuning = AlertTuning.defaults
     /// Shown once, right after creation.
     public var newToken: String?
     public var errors: [String: String] = [:]
@@ -177,6 +179,8 @@ public enum SettingsPage {
             <select id="default-interval" name="interval">\(intervals)</select><button type="submit">Save</button></form>
             """ : "<p>New domains are checked \(DomainPage.intervalLabel(m.defaultIntervalMinutes)).</p>"
 
+        let alerts = alertTuningForm(m, csrf: csrf, change: change, err: err)
+
         return Layout.page(title: "Settings", viewer: viewer, active: .settings, flash: flash, body: """
             <div class="page-head"><h1>Settings</h1><a class="button" href="/account/password">Change my password</a></div>
             <section><h2>Notification channels</h2>\(channelTable)\(channelForm)\(privateSection)</section>
@@ -185,8 +189,35 @@ public enum SettingsPage {
             <tbody>\(users)</tbody></table></div>\(userForm)</section>
             <section><h2>API tokens</h2><p class="muted">For scripts: <code>Authorization: Bearer TOKEN</code> on <code>/api/v1</code>.</p>\(newToken)\
             \(tokenTable)\(tokenForm)</section>
-            <section><h2>Defaults</h2><div class="card">\(defaults)</div></section>
+            <section><h2>Defaults</h2><div class="card">\(defaults)</div>\(alerts)</section>
             """)
+    }
+
+    /// The failure and success thresholds and the retry interval; read-only users see them in words.
+    static func alertTuningForm(_ m: SettingsModel, csrf: HTML, change: Bool, err: (String) -> HTML) -> HTML {
+        let t = m.alertTuning
+        guard change else {
+            return "<div class=\"card\" id=\"alerting\"><h3>Alerting</h3><p>A new failure is checked again to confirm it: \(t.sentence).</p></div>"
+        }
+        func field(_ name: String, _ label: String, _ value: Int, _ range: ClosedRange<Int>) -> HTML {
+            let shown = m.values[name] ?? String(value)
+            let invalid: HTML = m.errors[name] == nil ? .empty : " aria-invalid=\"true\""
+            let id = name.replacingOccurrences(of: "_", with: "-")
+            return """
+                <label for="\(id)">\(label)</label><input type="number" id="\(id)" name="\(name)" value="\(shown)" \
+                min="\(range.lowerBound)" max="\(range.upperBound)" required\(invalid)>\(err(name))
+                """
+        }
+        return """
+            <form method="post" action="/settings/alerts" class="card" id="alerting">\(csrf)<h3>Alerting</h3>\
+            <p class="hint">A check that starts failing is checked again after the retry interval (then twice as long, never \
+            longer than the domain's interval) instead of a whole interval later, so the alert opens minutes after a break. \
+            Apple's CDN and Google's API keep their own slower pace. Now: \(t.sentence).</p>\
+            \(field("failure_threshold", "Failing checks in a row before an alert opens", t.failureThreshold, AlertTuning.thresholds))\
+            \(field("success_threshold", "Passing checks in a row before it resolves", t.successThreshold, AlertTuning.thresholds))\
+            \(field("retry_minutes", "Minutes before a confirming check", t.retryMinutes, AlertTuning.retryRange))\
+            <p><button type="submit" class="primary">Save alerting</button></p></form>
+            """
     }
 
     /// The SMTP server, sender and links of email alerts; read-only users see the values without the form.

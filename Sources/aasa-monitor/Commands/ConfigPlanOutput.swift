@@ -17,6 +17,7 @@ enum ConfigPlanOutput {
             case .domain(let name): "domain \(name)"
             case .app(let name): "app \(name)"
             case .channel(let name): "channel \(name)"
+            case .settings(let name): "settings \(name)"
             }
             out.append("\(mark) \(subject)")
             for detail in step.details { out.append("    \(detail)") }
@@ -56,6 +57,7 @@ enum ConfigPlanOutput {
             case .domain(let name): ("domain", name)
             case .app(let name): ("app", name)
             case .channel(let name): ("channel", name)
+            case .settings(let name): ("settings", name)
             }
             return Step(action: step.action.rawValue, type: type, name: name, details: step.details)
         }

@@ -75,7 +75,8 @@ struct CrawlerOptions: ParsableArguments {
         let cadence = SecondaryCadence(appleCDN: cdnIntervalMinutes * 60, googleAPI: googleIntervalMinutes * 60,
                                        comparisons: comparisonIntervalMinutes * 60, certificate: certificateIntervalMinutes * 60,
                                        fullFetch: fullFetchIntervalMinutes * 60)
-        let pipeline = CheckPipeline(database: database, fetcher: fetcher, schedule: schedule, cadence: cadence)
+        let pipeline = CheckPipeline(database: database, fetcher: fetcher, schedule: schedule,
+                                     tuning: AlertTuningSource(database: database), cadence: cadence)
         let configuration = DomainScheduler.Configuration(
             workerID: workerID ?? DomainScheduler.defaultWorkerID(), maxInFlight: maxInFlight,
             batchSize: min(maxInFlight, 64), lease: .seconds(leaseSeconds),
