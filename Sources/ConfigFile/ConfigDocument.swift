@@ -94,7 +94,7 @@ public struct AppEntry: Sendable, Equatable {
 public struct DomainEntry: Sendable, Equatable {
     /// Where each value was written, so a refusal names its line.
     public struct Lines: Sendable, Equatable {
-        public var entry = 0, host = 0, interval = 0, badge = 0, platforms = 0
+        public var entry = 0, host = 0, interval = 0, badge = 0, platforms = 0, paused = 0
         /// Per app ID (flattened in file order): the line of its service key and of the ID itself.
         public var services: [Int] = [], appIDs: [Int] = []
         public var watchedURLs: [Int] = [], expectations: [Int] = []
@@ -114,6 +114,9 @@ public struct DomainEntry: Sendable, Equatable {
     /// both, apple or android as written (checked by the registry); nil: not managed by the file
     /// (new domains: both).
     public var platforms: String?
+    /// true: not checked until the file (or a person) resumes it; nil: not managed by the file (new
+    /// domains: checked).
+    public var paused: Bool?
     public var appIDs: [AppIDEntry]
     public var watchedURLs: [WatchedURLEntry]
     /// The Android apps the domain itself must verify (`android_apps:`). Managed by the file as its
@@ -121,9 +124,10 @@ public struct DomainEntry: Sendable, Equatable {
     public var androidApps: [AndroidAppEntry]
     public var lines: Lines
 
-    public init(host: String, intervalMinutes: Int? = nil, badge: Bool? = nil, platforms: String? = nil, appIDs: [AppIDEntry] = [],
-                watchedURLs: [WatchedURLEntry] = [], androidApps: [AndroidAppEntry] = [], lines: Lines = Lines()) {
+    public init(host: String, intervalMinutes: Int? = nil, badge: Bool? = nil, platforms: String? = nil, paused: Bool? = nil,
+                appIDs: [AppIDEntry] = [], watchedURLs: [WatchedURLEntry] = [], androidApps: [AndroidAppEntry] = [], lines: Lines = Lines()) {
         self.host = host
+        self.paused = paused
         self.androidApps = androidApps
         self.platforms = platforms
         self.intervalMinutes = intervalMinutes

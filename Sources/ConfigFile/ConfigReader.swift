@@ -286,7 +286,7 @@ private struct Walker {
         }
     }
 
-    static let domainKeys = ["host", "interval_minutes", "badge", "platforms", "app_ids", "watched_urls", "android_apps"]
+    static let domainKeys = ["host", "interval_minutes", "badge", "platforms", "paused", "app_ids", "watched_urls", "android_apps"]
 
     mutating func domainField(_ entry: inout DomainEntry, _ key: String, _ value: Node, _ complete: inout Bool) {
         switch key {
@@ -299,6 +299,9 @@ private struct Walker {
         case "badge":
             entry.lines.badge = Self.line(value)
             if let b = boolean(value, what: "badge") { entry.badge = b } else { complete = false }
+        case "paused":
+            entry.lines.paused = Self.line(value)
+            if let b = boolean(value, what: "paused") { entry.paused = b } else { complete = false }
         case "platforms":
             entry.lines.platforms = Self.line(value)
             if let word = string(value, what: "platforms") { entry.platforms = word } else { complete = false }

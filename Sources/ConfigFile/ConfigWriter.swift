@@ -33,6 +33,7 @@ public enum ConfigWriter {
         if let minutes = d.intervalMinutes { pairs.append(("interval_minutes", Node(String(minutes)))) }
         if let badge = d.badge { pairs.append(("badge", badge ? "true" : "false")) }
         if let platforms = d.platforms { pairs.append(("platforms", text(platforms))) }
+        if let paused = d.paused { pairs.append(("paused", paused ? "true" : "false")) }
         if !d.appIDs.isEmpty {
             // Grouped by service in the order the entry lists them, so a file reads back as it was
             // written (a file names each service once; export lists them in the documented order).

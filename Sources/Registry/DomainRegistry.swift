@@ -93,6 +93,31 @@ public struct DomainRegistry: Sendable {
         try store.deleteDomain(id: domainID)
     }
 
+    /// Pauses a domain (no checks, so no alert opens or resolves; an open alert stays open) or resumes
+    /// it, due at once, waking the crawlers (`DomainStore.setPaused`). False when there is no such domain.
+    @discardableResult
+    public func setPaused(domainID: Int64, _ paused: Bool) throws -> Bool {
+        guard try store.setPaused(domainID: domainID, paused) else { return false }
+        if !paused { crawlers.notify() }
+        return true
+    }
+
+    /// Pauses or resumes domains by host name (Unicode or Punycode, as typed; the CLI's `pause` and
+    /// `resume`), each as `setPaused(domainID:)` does.
+    public func setPaused(hosts: [String], _ paused: Bool) throws -> PauseChange {
+        var change = PauseChange()
+        for input in hosts {
+            let ascii: String
+            do { ascii = try HostName(input).ascii } catch { change.refused.append((input, error.description)); continue }
+            if let domain = try store.domain(host: ascii), try setPaused(domainID: domain.id, paused) {
+                change.changed.append(ascii)
+            } else {
+                change.notRegistered.append(ascii)
+            }
+        }
+        return change
+    }
+
     /// "Check now" for one domain: flags it and wakes the crawlers. False when there is no such domain.
     @discardableResult
     public func requestCheck(domainID: Int64) throws -> Bool {
@@ -306,6 +331,16 @@ public struct CheckRequest: Sendable {
     public var notRegistered: [String]
     /// Inputs that are not host names, with why.
     public var refused: [(input: String, reason: String)]
+}
+
+/// What `setPaused(hosts:)` did.
+public struct PauseChange: Sendable {
+    /// ASCII host names now paused (or resumed).
+    public var changed: [String] = []
+    /// Valid host names that are not registered.
+    public var notRegistered: [String] = []
+    /// Inputs that are not host names, with why.
+    public var refused: [(input: String, reason: String)] = []
 }
 
 /// What `importList` did.

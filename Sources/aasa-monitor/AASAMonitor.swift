@@ -20,6 +20,8 @@ struct AASAMonitor: AsyncParsableCommand {
             Worker.self,
             Status.self,
             CheckNow.self,
+            Pause.self,
+            Resume.self,
             Import.self,
             Apply.self,
             Export.self,

@@ -97,7 +97,7 @@ import Vocabulary
             """
         #expect(Self.problems(text) == [
             "line 4: interval_minutes must be a whole number of minutes, not \"soon\"",
-            "line 5: unknown key \"watched_url\" in a domain; expected host, interval_minutes, badge, platforms, app_ids, watched_urls, android_apps",
+            "line 5: unknown key \"watched_url\" in a domain; expected host, interval_minutes, badge, platforms, paused, app_ids, watched_urls, android_apps",
             "line 6: a domain needs host:",
             "line 7: good.example is declared twice (first on line 2)",
             "line 11: url: the environment variable NOT_SET is not set",

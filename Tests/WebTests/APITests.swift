@@ -352,7 +352,7 @@ import TextEncoding
                 let raw = String(decoding: response.raw.body, as: UTF8.self)
                 #expect(raw.contains(entries) && raw.hasSuffix(watched), "\(name): \(raw)")
                 #expect(Set(response.body.keys) == ["id", "host", "display_name", "wildcard", "state", "interval_minutes", "badge", "platforms",
-                                                    "next_check_at", "app_ids", "watched_urls", "android_apps", "open_alerts"],
+                                                    "next_check_at", "app_ids", "watched_urls", "android_apps", "open_alerts", "paused"],
                         "\(name), as the list's item (apple_state / android_state once checked): \(response.body.keys.sorted())")
             }
             let browser = WebClient(app: api.app)

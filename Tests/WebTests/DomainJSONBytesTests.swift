@@ -16,7 +16,8 @@ struct DomainJSONBytesTests {
             wildcard: full, state: full ? "checking" : "passing", reason: full ? odd : nil, interval_minutes: full ? 1440 : 5, badge: !full,
             platforms: full ? .android : .both,
             last_checked_at: full ? Date(timeIntervalSince1970: 1_732_000_000.999_9) : nil,
-            last_changed_at: full ? Date(timeIntervalSince1970: -0.5) : nil, next_check_at: Date(timeIntervalSince1970: 1_800_000_000.25))
+            last_changed_at: full ? Date(timeIntervalSince1970: -0.5) : nil, next_check_at: Date(timeIntervalSince1970: 1_800_000_000.25),
+            paused: full)
         guard full else { return j }
         j.app_ids = [AppIDEntry(service: "applinks", appID: "ABCDE12345.com.example.app"), AppIDEntry(service: "webcredentials", appID: odd)]
         j.watched_urls = [WatchedURLEntry(url: "https://a.example/p?q=<x>&y=\"z\"", expect: "browser"),

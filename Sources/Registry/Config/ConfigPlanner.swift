@@ -22,8 +22,10 @@ struct ConfigPlanner {
     fileprivate enum Work {
         case removeChannel(Int64)
         case removeDomain(Int64)
-        case addDomain(DomainKey, DomainDraft)
+        case addDomain(DomainKey, DomainDraft, paused: Bool)
         case changeDomain(Int64, DomainDraft)
+        /// After the domain's change, if any: `DomainStore.setPaused` (a resume makes it due at once).
+        case pauseDomain(Int64, Bool)
         case addChannel(DesiredChannel)
         case changeChannel(ChannelRecord, DesiredChannel)
         case removeApp(Int64)
@@ -161,11 +163,12 @@ struct ConfigPlanner {
                 var details = ["interval_minutes: \(d.draft.intervalSeconds / 60)"]
                 if d.draft.badgeEnabled { details.append("badge: true") }
                 if d.draft.platforms != .both { details.append("platforms: \(d.draft.platforms.rawValue)") }
+                if d.entry.paused == true { details.append("paused: true") }
                 details += d.draft.appIDs.map { "app_ids.\($0.service.rawValue): \($0.appID)" }
                 details += d.draft.watchedURLs.map { "watched_urls: \($0.url) (expect \($0.expectedAppID ?? "browser")\($0.android.map { ", android \($0)" } ?? ""))" }
                 details += (d.draft.androidApps ?? []).map { "android_apps: \(Self.describe($0))" }
                 plan.steps.append(.init(action: .add, subject: .domain(name), details: details))
-                work.append(.addDomain(d.key, d.draft))
+                work.append(.addDomain(d.key, d.draft, paused: d.entry.paused == true))
                 registersDomains = true
                 continue
             }
@@ -202,10 +205,12 @@ struct ConfigPlanner {
                                ?? "+ android_apps: \(Self.describe(app))")
             }
             details += storedApps.filter { !wantedPackages.contains($0.packageName) }.map { "- android_apps: \(Self.describe($0))" }
-            if !details.isEmpty {
-                plan.steps.append(.init(action: .change, subject: .domain(name), details: details))
-                work.append(.changeDomain(existing.id, state.withAppPlaced(draft, domainID: existing.id)))
+            if !details.isEmpty { work.append(.changeDomain(existing.id, state.withAppPlaced(draft, domainID: existing.id))) }
+            if let paused = d.entry.paused, paused != existing.paused {
+                details.append("paused: \(existing.paused) → \(paused)")
+                work.append(.pauseDomain(existing.id, paused))
             }
+            if !details.isEmpty { plan.steps.append(.init(action: .change, subject: .domain(name), details: details)) }
         }
         for existing in state.domains where !declared.contains(DomainKey(host: existing.host, wildcard: existing.wildcard))
             && !claimedByApps.contains(DomainKey(host: existing.host, wildcard: existing.wildcard)) {
@@ -398,10 +403,15 @@ struct ConfigPlanner {
                 try c.deleteChannel(id: id)
             case .removeDomain(let id):
                 try c.deleteDomain(id: id)
-            case .addDomain(let key, let draft):
+            case .addDomain(let key, let draft, let paused):
                 switch try c.insertDomain(draft, requestFirstCheck: true) {
-                case .created(let id), .alreadyRegistered(let id): ids[key] = id
+                case .created(let id), .alreadyRegistered(let id):
+                    ids[key] = id
+                    if paused { _ = try c.setPaused(domainID: id, true) }
                 }
+            case .pauseDomain(let id, let paused):
+                _ = try c.setPaused(domainID: id, paused)
+                if !paused { registersDomains = true }
             case .changeDomain(let id, let draft):
                 _ = try c.changeDomain(id: id, draft)
                 remeasure.append(id)
@@ -442,7 +452,7 @@ extension ConfigPlanner.Work {
 
     var isDomainStep: Bool {
         switch self {
-        case .addDomain, .changeDomain: true
+        case .addDomain, .changeDomain, .pauseDomain: true
         default: false
         }
     }

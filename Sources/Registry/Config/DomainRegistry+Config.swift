@@ -78,6 +78,9 @@ extension DomainRegistry {
                     host: ConfigState.name(of: domain), intervalMinutes: domain.intervalSeconds / 60, badge: domain.badgeEnabled,
                     // Left out when it is the default, so an export of a setup that never chose stays as it was.
                     platforms: domain.platforms == .both ? nil : domain.platforms.rawValue,
+                    // Only a paused domain says so: applying an export elsewhere leaves a domain
+                    // paused there as it is, as a file that never mentioned pausing does.
+                    paused: domain.paused ? true : nil,
                     appIDs: apps.map(AppIDEntry.init), watchedURLs: watched.map(WatchedURLEntry.init),
                     // An upload key is written once, under upload_keys (apply stores it among the fingerprints too).
                     androidApps: state.androidApps[domain.id, default: []].map { app in

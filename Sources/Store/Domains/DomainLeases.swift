@@ -98,7 +98,7 @@ extension DomainStore {
 
     static var requestNow: SQL {
         """
-        UPDATE domains SET check_requested_at = COALESCE(check_requested_at, now())
+        UPDATE domains SET check_requested_at = CASE WHEN paused THEN NULL ELSE COALESCE(check_requested_at, now()) END
         WHERE host = ANY($1::text[])
         RETURNING host
         """

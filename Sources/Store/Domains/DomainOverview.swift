@@ -67,6 +67,8 @@ public struct OverviewItem: Sendable {
     /// not counted (no file, no app expected) or not checked yet.
     public var appleVerdict: Verdict?
     public var androidVerdict: Verdict?
+    /// Paused: not checked until resumed (`domains.paused`).
+    public var paused: Bool = false
 }
 
 extension DomainStore {
@@ -136,7 +138,8 @@ extension DomainStore {
                                 state: try row.decode("state"), reason: try row.decode("reason"),
                                 lastCheckedAt: try row.decode("last_checked_at"), lastChangedAt: try row.decode("last_changed_at"),
                                 latencies: latencies, openAlerts: try row.decode("open_alerts"), platforms: try row.decode("platforms"),
-                                appleVerdict: try row.decode("apple_verdict"), androidVerdict: try row.decode("android_verdict"))
+                                appleVerdict: try row.decode("apple_verdict"), androidVerdict: try row.decode("android_verdict"),
+                                paused: try row.decode("paused"))
         }
         return (items, matching, capped, counts)
     }
@@ -227,7 +230,7 @@ extension DomainStore {
             pageOrder = "p.at" + (f.descending ? " ASC NULLS FIRST, p.id DESC" : " DESC NULLS LAST, p.id")
         }
         return try rows("WITH page AS (" + ordered + ") " + """
-            SELECT d.id, d.host, d.display_name, d.last_checked_at, d.last_changed_at, d.last_reason AS reason, d.platforms,
+            SELECT d.id, d.host, d.display_name, d.last_checked_at, d.last_changed_at, d.last_reason AS reason, d.platforms, d.paused,
             """ + DomainState.sqlOfDomainRow + " AS state, " + Self.sqlPageColumns + """
             FROM page p JOIN domains d ON d.id = p.id
             ORDER BY
@@ -251,7 +254,7 @@ extension DomainStore {
         return try rows("""
             WITH listed AS (
               SELECT d.id, d.host, d.display_name, d.last_checked_at, d.last_changed_at, d.last_reason AS reason,
-                d.platforms, d.last_apple_state, d.last_android_state,
+                d.platforms, d.paused, d.last_apple_state, d.last_android_state,
             """ + DomainState.sqlOfDomainRow + """
                 AS state
               FROM domains d

@@ -115,6 +115,8 @@ public struct DomainRecord: Sendable, RowDecodable {
     public var lastExpectations: ExpectationResults?
     public var lastChangedAt: Date?
     public var createdAt: Date
+    /// Paused: not checked until resumed (`setPaused`).
+    public var paused: Bool
 
     public subscript<Value>(dynamicMember field: WritableKeyPath<DomainSettings, Value>) -> Value {
         get { settings[keyPath: field] }
@@ -129,7 +131,7 @@ public struct DomainRecord: Sendable, RowDecodable {
     /// The columns of `RowDecodable`: each property's name in snake_case.
     static let columns: SQL = """
         id, host, display_name, wildcard, interval_seconds, badge_enabled, platforms, next_check_at, check_requested_at, lease_until,
-        last_check_id, last_checked_at, last_verdict, last_reason, last_expectations, last_changed_at, created_at
+        last_check_id, last_checked_at, last_verdict, last_reason, last_expectations, last_changed_at, created_at, paused
         """
 }
 
@@ -268,9 +270,12 @@ extension DomainStore {
     }
 
     /// "Check now": the scheduler takes requested domains first and clears the flag when it leases one.
+    /// A paused domain is not flagged (it would show as being checked, and nothing checks it); true
+    /// when the domain exists all the same.
     @discardableResult
     public func requestCheck(domainID: Int64) throws -> Bool {
-        try execute("UPDATE domains SET check_requested_at = COALESCE(check_requested_at, now()) WHERE id = $1", domainID) == 1
+        try execute("UPDATE domains SET check_requested_at = CASE WHEN paused THEN NULL ELSE COALESCE(check_requested_at, now()) END WHERE id = $1",
+                    domainID) == 1
     }
 
     /// "Check now" for every domain an app claims (for Apple or Android, any service), in one
@@ -278,7 +283,27 @@ extension DomainStore {
     public func requestCheck(appID: Int64) throws -> Int {
         try execute("""
             UPDATE domains SET check_requested_at = COALESCE(check_requested_at, now())
-            WHERE id IN (SELECT domain_id FROM app_links WHERE app_id = $1)
+            WHERE id IN (SELECT domain_id FROM app_links WHERE app_id = $1) AND NOT paused
             """, appID)
+    }
+
+    /// Pauses or resumes a domain; false when there is no such domain. A paused domain is never leased
+    /// (`DomainLeases` skips it), and pausing ends the lease of a check that is running, so its result
+    /// finds the lease gone and is dropped (`record` answers `.superseded`): no check is written and no
+    /// alert opens or resolves while the domain is paused; an open alert stays as it is. A "check now"
+    /// or a first-check queue place is dropped too, so a paused domain never shows as being checked. Resuming makes
+    /// the domain due at once, so its next check does not wait out the rest of an interval.
+    @discardableResult
+    public func setPaused(domainID: Int64, _ paused: Bool) throws -> Bool {
+        try execute("""
+            UPDATE domains SET paused = $2::boolean,
+              lease_until = CASE WHEN $2 THEN NULL ELSE lease_until END,
+              leased_by = CASE WHEN $2 THEN NULL ELSE leased_by END,
+              lease_attempt_key = CASE WHEN $2 THEN NULL ELSE lease_attempt_key END,
+              check_requested_at = CASE WHEN $2 THEN NULL ELSE check_requested_at END,
+              first_check_queued_at = CASE WHEN $2 THEN NULL ELSE first_check_queued_at END,
+              next_check_at = CASE WHEN $2 OR NOT paused THEN next_check_at ELSE LEAST(next_check_at, now()) END
+            WHERE id = $1
+            """, domainID, paused) == 1
     }
 }

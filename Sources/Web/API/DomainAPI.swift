@@ -22,6 +22,8 @@ enum DomainAPI {
         let last_checked_at: Date?
         let last_changed_at: Date?
         let next_check_at: Date
+        /// Paused: not checked until resumed (PATCH with "paused": false), so next_check_at does not hold.
+        let paused: Bool
         /// The expectations as a registration gives them, so a script can send them back.
         var app_ids: [AppIDEntry]?
         var watched_urls: [WatchedURLEntry]?
@@ -151,8 +153,8 @@ enum DomainAPI {
             return nil
         }
     }
-    /// A change: every member but the host, which cannot change.
-    static let changeSchema = APISchema.object(inputMembers.filter { $0.name != "host" }, required: [])
+    /// A change: every member but the host, which cannot change; and pausing or resuming the domain.
+    static let changeSchema = APISchema.object(inputMembers.filter { $0.name != "host" } + [("paused", .boolean)], required: [])
 
     static let listParameters: [(name: String, schema: APISchema)] = [
         ("state", .stringEnum(DomainState.allCases.map(\.rawValue))),
@@ -179,7 +181,7 @@ enum DomainAPI {
         var j = DomainJSON(id: d.id, host: d.host, display_name: d.displayName, wildcard: d.wildcard,
                            state: DomainState(verdict: d.lastVerdict, checking: d.isChecking(now: now)).rawValue, reason: d.lastReason,
                            interval_minutes: d.intervalSeconds / 60, badge: d.badgeEnabled, platforms: d.platforms, last_checked_at: d.lastCheckedAt,
-                           last_changed_at: d.lastChangedAt, next_check_at: d.nextCheckAt)
+                           last_changed_at: d.lastChangedAt, next_check_at: d.nextCheckAt, paused: d.paused)
         if let detail {
             j.app_ids = detail.apps.map(AppIDEntry.init)
             j.watched_urls = detail.watched.map(WatchedURLEntry.init)
@@ -202,6 +204,7 @@ enum DomainAPI {
             let last_checked_at: Date?, last_changed_at: Date?, open_alerts: Int
             /// The setting, and each platform's state by the latest check (absent: not watched or not counted).
             let platforms: WatchedPlatforms, apple_state: DomainState?, android_state: DomainState?
+            let paused: Bool
         }
         struct Page: Encodable {
             let domains: [Item]; let total: Int
@@ -215,7 +218,7 @@ enum DomainAPI {
         return APIResponses.json(Page(domains: result.items.map {
             Item(id: $0.id, host: $0.host, display_name: $0.displayName, state: $0.state, reason: $0.reason,
                  last_checked_at: $0.lastCheckedAt, last_changed_at: $0.lastChangedAt, open_alerts: $0.openAlerts,
-                 platforms: $0.platforms, apple_state: $0.appleState, android_state: $0.androidState)
+                 platforms: $0.platforms, apple_state: $0.appleState, android_state: $0.androidState, paused: $0.paused)
         }, total: result.matching, total_is_lower_bound: result.matchingCapped ? true : nil, page: q.page, per_page: q.pageSize, next_after: nextAfter))
     }
 
@@ -288,9 +291,15 @@ enum DomainAPI {
                                   watchedURLs: try store.watchedURLs(domainID: d.id).map(WatchedURLEntry.init),
                                   intervalMinutes: d.intervalSeconds / 60, badge: d.badgeEnabled, platforms: d.platforms.rawValue)
         do {
-            try c.registry.edit(domainID: d.id, registration(members, base: stored))
+            // Only "paused" given: a pause or a resume, which re-measures nothing.
+            if members.keys.contains(where: { $0 != "paused" }) {
+                try c.registry.edit(domainID: d.id, registration(members, base: stored))
+            }
         } catch let refusal as RegistrationError {
             throw error(refusal)
+        }
+        if let paused = members["paused"]?.bool {
+            try c.registry.setPaused(domainID: d.id, paused)
         }
         return try read(c, store: store, id: d.id, status: 200)
     }
@@ -305,7 +314,8 @@ enum DomainAPI {
         let d = try record(c, store: store)
         try c.registry.requestCheck(domainID: d.id)
         struct Accepted: Encodable { let id: Int64; let check_requested: Bool; let status_url: String }
-        return APIResponses.json(Accepted(id: d.id, check_requested: true, status_url: "/api/v1/domains/\(d.id)"), status: 202)
+        // A paused domain is not checked: check_requested says so (false) until it is resumed.
+        return APIResponses.json(Accepted(id: d.id, check_requested: !d.paused, status_url: "/api/v1/domains/\(d.id)"), status: 202)
     }
 
     struct CheckJSON: Encodable {

@@ -47,6 +47,7 @@ extension DomainAPI.DomainJSON {
         if let last_checked_at { w.key("last_checked_at"); w.date(last_checked_at) }
         w.key("next_check_at"); w.date(next_check_at)
         if let open_alerts { w.key("open_alerts"); w.number(open_alerts) }
+        w.key("paused"); w.bool(paused)
         w.key("platforms"); w.string(platforms.rawValue)
         if let reason { w.key("reason"); w.string(reason) }
         w.key("state"); w.string(state)

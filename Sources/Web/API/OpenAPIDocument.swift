@@ -91,6 +91,7 @@ enum OpenAPIDocument {
               "apple_state": \#(state), "android_state": \#(state),
               "open_alerts": {"type": "integer", "description": "Open alerts of the domain, as the list counts them; absent from the export"},
               "last_checked_at": \#(dateTime), "last_changed_at": \#(dateTime), "next_check_at": \#(dateTime),
+              "paused": {"type": "boolean", "description": "Not checked until resumed (PATCH with paused false): no alert opens or resolves meanwhile"},
               "app_ids": {"type": "array", "items": {"type": "object", "required": ["service", "app_id"], "properties": {"service": {"type": "string"}, "app_id": {"type": "string"}}}},
               "watched_urls": {"type": "array", "items": {"type": "object", "required": ["url", "expect"], "properties": {"url": {"type": "string"}, "expect": {"type": "string"},
                 "android": {"type": "string", "description": "What it must do on Android when stated apart: a package name, or nothing; absent: derived from expect"}}}},
@@ -107,7 +108,7 @@ enum OpenAPIDocument {
               "domains": {"type": "array", "items": {"type": "object", "required": ["id", "host", "display_name", "state", "open_alerts"], "properties": {
                 "id": {"type": "integer"}, "host": {"type": "string"}, "display_name": {"type": "string"}, "state": \#(state),
                 "reason": {"type": "string"}, "last_checked_at": \#(dateTime), "last_changed_at": \#(dateTime), "open_alerts": {"type": "integer"},
-                "platforms": \#(platforms), "apple_state": \#(state), "android_state": \#(state)}}}}}
+                "platforms": \#(platforms), "apple_state": \#(state), "android_state": \#(state), "paused": {"type": "boolean"}}}}}}
             """#
         let checks = #"""
             {"type": "object", "required": ["checks"], "properties": {"checks": {"type": "array", "items": {"type": "object",
@@ -147,7 +148,7 @@ enum OpenAPIDocument {
             """#
         let accepted = #"""
             {"type": "object", "required": ["id", "check_requested", "status_url"], "properties": {
-              "id": {"type": "integer"}, "check_requested": {"type": "boolean"}, "status_url": {"type": "string"}}}
+              "id": {"type": "integer"}, "check_requested": {"type": "boolean", "description": "false for a paused domain, which is not checked until resumed"}, "status_url": {"type": "string"}}}
             """#
         let appCheckAccepted = #"""
             {"type": "object", "required": ["id", "checks_requested", "status_url"], "properties": {
@@ -217,7 +218,7 @@ enum OpenAPIDocument {
               "parameters": [\#(domainParameter)],
               "get": {"operationId": "getDomain", "summary": "Read a domain",
                 "responses": \#(responses(jsonResponse(200, "The domain", domainRef), refs: [404]))},
-              "patch": {"operationId": "changeDomain", "summary": "Change interval, badge, platforms, app IDs, watched URLs or Android apps; members left out keep their value",
+              "patch": {"operationId": "changeDomain", "summary": "Change interval, badge, platforms, app IDs, watched URLs or Android apps, or pause or resume the domain (paused; a resumed domain is due at once); members left out keep their value",
                 "requestBody": \#(jsonBody(##"{"$ref": "#/components/schemas/DomainChange"}"##)),
                 "responses": \#(responses(jsonResponse(200, "The domain", domainRef), refs: [400, 403, 404, 413, 415, 422]))},
               "delete": {"operationId": "deleteDomain", "summary": "Delete a domain and its history",

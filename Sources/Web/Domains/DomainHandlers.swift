@@ -80,8 +80,21 @@ enum DomainHandlers {
 
     static func checkNow(_ c: RequestContext, store: any DomainStore) throws -> WebResponse {
         let d = try domainRecord(c, store: store)
+        if d.paused { return c.redirect("/domains/\(d.id)", flash: Flash(.info, "The domain is paused: resume it to check it.")) }
         try c.registry.requestCheck(domainID: d.id)
         return c.redirect("/domains/\(d.id)", flash: Flash(.info, "Check requested; it starts within seconds."))
+    }
+
+    static func pause(_ c: RequestContext, store: any DomainStore) throws -> WebResponse {
+        let d = try domainRecord(c, store: store)
+        try c.registry.setPaused(domainID: d.id, true)
+        return c.redirect("/domains/\(d.id)", flash: Flash(.info, "Paused: no checks and no alert changes until it is resumed."))
+    }
+
+    static func resume(_ c: RequestContext, store: any DomainStore) throws -> WebResponse {
+        let d = try domainRecord(c, store: store)
+        try c.registry.setPaused(domainID: d.id, false)
+        return c.redirect("/domains/\(d.id)", flash: Flash(.info, "Resumed; its check starts within seconds."))
     }
 
     static func editForm(_ c: RequestContext, store: any DomainStore) throws -> WebResponse {

@@ -8,25 +8,30 @@ public enum DomainPage {
         let wildcard: HTML = m.isWildcard ? " <span class=\"muted\">(wildcard *.\(m.displayHost))</span>" : .empty
         var actions: HTML = .empty
         if viewer.canChange {
-            actions = """
-                <form method="post" action="/domains/\(m.id)/check" class="inline">\(Layout.csrfField(viewer.csrf))\
-                <button type="submit" class="primary">Check now</button></form>\
+            // A paused domain is resumed, not checked: "Resume" makes it due at once.
+            let pause: HTML = m.paused
+                ? "<form method=\"post\" action=\"/domains/\(m.id)/resume\" class=\"inline\">\(Layout.csrfField(viewer.csrf))<button type=\"submit\" class=\"primary\">Resume</button></form>"
+                : """
+                    <form method="post" action="/domains/\(m.id)/check" class="inline">\(Layout.csrfField(viewer.csrf))\
+                    <button type="submit" class="primary">Check now</button></form>\
+                    <form method="post" action="/domains/\(m.id)/pause" class="inline">\(Layout.csrfField(viewer.csrf))\
+                    <button type="submit">Pause</button></form>
+                    """
+            actions = pause + """
                 <a class="button" href="/domains/\(m.id)/edit">Edit</a>\
                 <a class="button danger" href="/domains/\(m.id)/delete">Delete</a>
                 """
         }
         actions.append("<a class=\"button\" href=\"/tester?domain=\(m.id)\">Test a URL</a>")
         let head: HTML = """
-            <div class="page-head"><div><h1>\(title)\(punycode)</h1><p class="muted">\(wildcard)Checked \
-            \(intervalLabel(m.intervalMinutes))\(m.alerting.isEmpty ? "" : " · " + m.alerting)\(m.lastCheck.map { " · last check " + DisplayTime.ago($0, now: m.now) } ?? "")\
-            \(m.nextCheck.map { " · next " + DisplayTime.until($0, now: m.now) } ?? "")</p></div>\
+            <div class="page-head"><div><h1>\(title)\(punycode)</h1><p class="muted">\(wildcard)\(schedule(m))</p></div>\
             <div class="actions">\(actions)</div></div>
             """
         let progress: HTML = m.checking
             ? "<div class=\"progress\" data-poll=\"/domains/\(m.id)/status\"><span class=\"spinner\" aria-hidden=\"true\"></span><span class=\"progress-text\">Checking… the page updates when the result is in.</span> <noscript><a href=\"/domains/\(m.id)\">Reload</a></noscript></div>"
             : .empty
         let verdict: HTML = """
-            <section class="verdict state-\(m.state.rawValue)" aria-label="Verdict">\(m.state.pill)\
+            <section class="verdict state-\(m.state.rawValue)" aria-label="Verdict">\(m.state.pill)\(m.paused ? DomainState.pausedPill : .empty)\
             <span class="sentence">\(m.verdictSentence)</span>\(progress)</section>
             """
         var body = head + verdict
@@ -44,6 +49,14 @@ public enum DomainPage {
         body.append(timeline(m))
         body.append(expectations(m))
         return Layout.page(title: title, viewer: viewer, active: .overview, flash: flash, body: body)
+    }
+
+    /// "Checked every hour · last check … · next …", or for a paused domain that it is not checked.
+    static func schedule(_ m: DomainPageModel) -> String {
+        let last = m.lastCheck.map { " · last check " + DisplayTime.ago($0, now: m.now) } ?? ""
+        if m.paused { return "Paused: not checked until resumed" + last }
+        let alerting = m.alerting.isEmpty ? "" : " · " + m.alerting
+        return "Checked " + intervalLabel(m.intervalMinutes) + alerting + last + (m.nextCheck.map { " · next " + DisplayTime.until($0, now: m.now) } ?? "")
     }
 
     static func intervalLabel(_ minutes: Int) -> String {

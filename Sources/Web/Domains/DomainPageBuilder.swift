@@ -13,7 +13,7 @@ enum DomainPageBuilder {
 
     static func build(_ d: DomainRecord, c: RequestContext, store db: any DomainStore & CheckStore) throws -> DomainPageModel {
         let now = c.now
-        let checking = d.isChecking(now: now) || d.lastCheckedAt == nil
+        let checking = !d.paused && (d.isChecking(now: now) || d.lastCheckedAt == nil)
         // The checks that changed something, newest first: the timeline's. An unchanged check is a
         // repeat, not a row, so the latest check is
         // nearly always the first of them: taken from there, not asked and decoded a second time.
@@ -107,7 +107,7 @@ enum DomainPageBuilder {
             verdictSentence: VerdictSentence.make(state: checking && latest == nil ? .never : state, findings: currentFindings,
                                                   host: d.displayName, failedExpectations: expectationStatus?.failures ?? [],
                                                   hasExpectations: !appIDs.isEmpty || !watched.isEmpty),
-            checking: checking, lastCheck: d.lastCheckedAt.map(DomainHandlers.epoch), nextCheck: DomainHandlers.epoch(d.nextCheckAt),
+            checking: checking, lastCheck: d.lastCheckedAt.map(DomainHandlers.epoch), nextCheck: DomainHandlers.epoch(d.nextCheckAt), paused: d.paused,
             findings: currentFindings, file: file, locations: locations, timeline: entries.reversed(), versions: versions.map {
                 .init(hash: $0.sha256, firstSeen: DomainHandlers.epoch($0.firstSeenAt), size: $0.size)
             }, diff: diff, responseTimes: latency, certificateDays: cert,

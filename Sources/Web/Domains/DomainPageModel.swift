@@ -104,6 +104,8 @@ public struct DomainPageModel: Sendable {
     public var checking: Bool = false
     public var lastCheck: Int64?
     public var nextCheck: Int64?
+    /// Not checked until resumed (`domains.paused`).
+    public var paused: Bool = false
     public var findings: [Finding] = []
     public var file: FileView?
     public var locations: [LocationView] = []

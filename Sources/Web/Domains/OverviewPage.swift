@@ -131,7 +131,7 @@ public enum OverviewPage {
             let alerts: HTML = r.openAlerts > 0 ? "<a class=\"alert-count\" href=\"/alerts\">\(r.openAlerts)</a>" : "<span class=\"muted\">0</span>"
             body.append("""
                 <tr><td class="host"><a href="/domains/\(r.id)">\(r.displayName)</a>\(hostTitle)\(reason)</td>\
-                <td data-label="State">\(r.state.pill)</td>\
+                <td data-label="State">\(r.state.pill)\(r.paused ? DomainState.pausedPill : .empty)</td>\
                 <td class="platforms" data-label="Platforms">\(platformCell(r))</td>\
                 <td data-label="Last check">\(r.lastCheckedAt.map { DisplayTime.ago(DomainHandlers.epoch($0), now: m.now) } ?? "—")</td>\
                 <td data-label="File changed">\(r.lastChangedAt.map { DisplayTime.ago(DomainHandlers.epoch($0), now: m.now) } ?? "—")</td>\

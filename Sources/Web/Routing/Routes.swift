@@ -91,6 +91,8 @@ extension WebApp {
         add("GET", "/domains/:id", .signedIn, DomainHandlers.show)
         add("GET", "/domains/:id/status", .signedIn, DomainHandlers.status)
         add("POST", "/domains/:id/check", .admin, DomainHandlers.checkNow)
+        add("POST", "/domains/:id/pause", .admin, DomainHandlers.pause)
+        add("POST", "/domains/:id/resume", .admin, DomainHandlers.resume)
         add("GET", "/domains/:id/edit", .admin, DomainHandlers.editForm)
         add("POST", "/domains/:id/edit", .admin, DomainHandlers.update)
         add("GET", "/domains/:id/delete", .admin, DomainHandlers.deleteConfirm)
