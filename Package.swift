@@ -110,6 +110,9 @@ let package = Package(
         .executableTarget(name: "NotifyBench", dependencies: ["Notify", "Store", "Monitor", "Fetch", "TestSupport", "Vocabulary", "Outbound"], path: "Benchmarks/NotifyBench",
                           swiftSettings: strict),
         .executableTarget(name: "CrawlBench", dependencies: ["Vocabulary", "Fetch", "TestSupport", "Outbound"], path: "Benchmarks/CrawlBench", swiftSettings: strict),
+        // The fault campaign: serve + workers under scheduled faults, counting what was lost (Benchmarks/fault-bench.sh).
+        .executableTarget(name: "FaultBench", dependencies: ["Store", "Vocabulary", "TestSupport"], path: "Benchmarks/FaultBench",
+                          swiftSettings: strict),
         .executableTarget(name: "MonitorBench", dependencies: ["Vocabulary", "Monitor", "Store", "Fetch", "TestSupport", "Outbound"], path: "Benchmarks/MonitorBench", swiftSettings: strict),
     ]
 )

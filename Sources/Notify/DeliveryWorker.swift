@@ -94,11 +94,12 @@ public final class DeliveryWorker: @unchecked Sendable {
             let seen = wake.current
             let deliverer = self.deliverer
             do {
+                let claimedAt = ContinuousClock.now
                 let claimed = try deliverer.claimDue()
                 if !claimed.isEmpty {
                     // Claiming needs no settings; sending does, as they are now: read again for every
                     // batch (a few small queries, only when there is something to send).
-                    try self.deliverer(refreshedWithin: .zero).deliver(claimed)
+                    try self.deliverer(refreshedWithin: .zero).deliver(claimed, claimedAt: claimedAt)
                     continue
                 }
                 let next = try deliverer.store.secondsUntilNextDelivery()

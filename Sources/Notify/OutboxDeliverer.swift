@@ -18,8 +18,9 @@ public struct OutboxDeliverer: Sendable {
     /// `onlyID` limits it to one delivery (a test notification sent from the CLI).
     @discardableResult
     public func deliverDueBatch(onlyID: Int64? = nil) throws -> Int {
+        let claimedAt = ContinuousClock.now
         let claimed = try claimDue(onlyID: onlyID)
-        try deliver(claimed)
+        try deliver(claimed, claimedAt: claimedAt)
         return claimed.count
     }
 
@@ -30,15 +31,38 @@ public struct OutboxDeliverer: Sendable {
     }
 
     /// Sends claimed rows one after another and records the outcomes (`deliverDueBatch`'s second half).
-    public func deliver(_ claimed: [ClaimedDelivery]) throws {
+    /// `claimedAt` is when their lease began (a row leased at its insert was leased a moment before
+    /// this call: now is close enough for the few seconds' margin `record` keeps before the lease ends).
+    public func deliver(_ claimed: [ClaimedDelivery], claimedAt: ContinuousClock.Instant = .now) throws {
         for delivery in claimed {
             let started = ContinuousClock.now
             let (outcome, result) = attempt(delivery)
-            try store.recordDeliveryAttempt(deliveryID: delivery.id, outcome: outcome, responseCode: result.responseCode,
-                                               response: result.reply, error: result.error,
-                                               duration: ContinuousClock.now - started)
+            try record(delivery, outcome, result, duration: ContinuousClock.now - started,
+                       leaseEnds: claimedAt + configuration.lease)
         }
     }
+
+    /// Records an attempt that has happened. A database outage at this moment must not lose the record:
+    /// the row's lease would run out and another process would send it again, a second copy at a
+    /// receiver that had already accepted the first (the fault campaign's PostgreSQL restarts,
+    /// docs/benchmarks-faults.md). So it is tried again every second while this process still holds the
+    /// row (until a few seconds before its lease ends), and thrown only then. A statement the server
+    /// refuses is thrown at once: trying it again would not change its answer.
+    private func record(_ delivery: ClaimedDelivery, _ outcome: AttemptOutcome, _ result: DeliveryResult, duration: Duration,
+                        leaseEnds: ContinuousClock.Instant) throws {
+        while true {
+            do {
+                try store.recordDeliveryAttempt(deliveryID: delivery.id, outcome: outcome, responseCode: result.responseCode,
+                                                response: result.reply, error: result.error, duration: duration)
+                return
+            } catch let error as DatabaseError where error.isConnectionProblem {
+                guard ContinuousClock.now + Self.recordRetryPause + .seconds(5) < leaseEnds else { throw error }
+                Thread.sleep(forTimeInterval: Double(Self.recordRetryPause.components.seconds))
+            }
+        }
+    }
+
+    static let recordRetryPause = Duration.seconds(1)
 
     /// Delivers everything due now, batch after batch, until nothing is left (for `channel test`
     /// and tests). Returns the number of attempts made.

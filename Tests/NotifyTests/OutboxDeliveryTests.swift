@@ -275,6 +275,26 @@ import TestSupport
         }
     }
 
+    /// The database is down just as a sent webhook's attempt is recorded (a PostgreSQL restart in the
+    /// fault campaign): the deliverer records it once the database answers, within its lease, so the
+    /// row is not sent a second time when the lease runs out.
+    @Test func aSentAttemptIsRecordedOnceTheDatabaseIsBackNotSentAgain() throws {
+        try TestPostgres.withDatabase { db in
+            let receiver = try TestWebhookReceiver()
+            _ = try ChannelSetup.add(kind: .webhook, target: receiver.url, in: db)
+            try db.enqueueNotification(Self.event())
+            let store = OutageAtRecording(database: db, failures: 2)
+            var configuration = Self.configuration(smtp: nil)
+            configuration.lease = .seconds(60)
+            #expect(try OutboxDeliverer(store: store, configuration: configuration).deliverDueBatch() == 1)
+            #expect(store.refused == 2)
+            let delivery = try #require(try db.deliveries().first)
+            #expect(delivery.state == .sent && delivery.attempts == 1)
+            #expect(try OutboxDeliverer(store: db, configuration: configuration).deliverDueBatch() == 0)
+            #expect(receiver.requests().compactMap { $0.headers["webhook-id"] } == [delivery.idempotencyID])
+        }
+    }
+
     @Test func domainFilterSendsOnlyThatDomainsEvents() throws {
         try TestPostgres.withDatabase { db in
             func register(_ host: String) throws -> Int64 {
@@ -307,5 +327,32 @@ import TestSupport
             #expect(try db.updateChannel(id: shopOnly.channel.id, changes)?.domainIDs == [])
             #expect(try db.enqueueNotification(onShop) == 1)
         }
+    }
+}
+
+/// The real database, except that recording a delivery attempt fails the first `failures` times, as
+/// it does while PostgreSQL restarts.
+private final class OutageAtRecording: AlertStore, @unchecked Sendable {
+    private let database: Database
+    private let lock = NSLock()
+    private var failuresLeft: Int
+    private(set) var refused = 0
+
+    init(database: Database, failures: Int) {
+        self.database = database
+        failuresLeft = failures
+    }
+
+    func query(_ sql: SQL, _ parameters: [any SQLEncodable]) throws -> QueryResult {
+        if sql.text.contains("INSERT INTO delivery_attempts") {
+            let fail = lock.withLock {
+                guard failuresLeft > 0 else { return false }
+                failuresLeft -= 1
+                refused += 1
+                return true
+            }
+            if fail { throw DatabaseError.connectionLost(message: "server closed the connection unexpectedly") }
+        }
+        return try database.query(sql, parameters)
     }
 }

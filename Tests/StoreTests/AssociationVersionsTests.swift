@@ -1,3 +1,4 @@
+import AASA
 import Foundation
 import Store
 import TestSupport
@@ -27,6 +28,24 @@ import Vocabulary
             #expect(throws: DatabaseError.self) {
                 try db.execute("INSERT INTO association_versions (sha256, body, size) VALUES ($1, '\\x01', 1)", String(repeating: "1", count: 64))
             }
+        }
+    }
+
+    /// A served file with NUL bytes (binary noise, the fault campaign's hostile files) is stored with its
+    /// reading: jsonb refuses the escape \u0000, which made every check of such a file fail its
+    /// transaction, so its domain was never recorded nor alerted. Its text shows U+FFFD; its bytes stay whole.
+    @Test func aFileWithNULBytesIsStoredWithItsReading() throws {
+        let bytes: [UInt8] = Array("not json\u{0}\u{1}".utf8) + [0x00, 0xFF, 0x0A] + Array("second line \\u0000 as text".utf8)
+        let sha = SHA256.hex(bytes)
+        try TestPostgres.withDatabase { (db: Database) throws in
+            _ = try db.storeVersion(try StoredBody(.apple, sha256: sha, bytes: bytes, reading: VersionReading(aasa: bytes)), seenAt: Date())
+            #expect(try db.versionBody(VersionKey(.apple, sha256: sha)) == bytes)
+            guard case .read(let reading) = try #require(try db.versionReading(VersionKey(.apple, sha256: sha), of: AASADocument.self)) else {
+                Issue.record("the reading was not stored")
+                return
+            }
+            let text = reading.text.lines.map(\.text)
+            #expect(text == ["not json\u{FFFD}\u{1}\u{FFFD}\u{FFFD}", "second line \\u0000 as text"])
         }
     }
 

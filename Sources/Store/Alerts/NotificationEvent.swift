@@ -71,7 +71,8 @@ public struct NotificationEvent: Codable, Sendable, Equatable {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys]
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
+        // A jsonb parameter too: a NUL quoted from a served file must not refuse the alert's transaction.
+        return StoredJSON.replacingNULEscapes(in: String(decoding: try encoder.encode(self), as: UTF8.self))
     }
 
     public static func fromStoredJSON(_ text: String) throws -> NotificationEvent {

@@ -69,7 +69,41 @@ public enum StoredJSON {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        return replacingNULEscapes(in: String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    /// PostgreSQL's jsonb refuses the escape `\u0000` (its text cannot hold U+0000: ERROR 22P05), so a
+    /// served file with a NUL byte — its text lines in the reading, a string of its parsed document, a
+    /// finding that quotes it — failed its check's whole transaction every time: the domain was never
+    /// recorded, never alerted, and was checked again at each lease's end (the fault campaign's binary
+    /// files, docs/benchmarks-faults.md). Each U+0000 in a string is stored as U+FFFD, which the readings
+    /// already show for bytes that are not UTF-8; the served bytes themselves stay whole (`body`).
+    /// An escaped backslash followed by the letters `u0000` is text, and stays.
+    static func replacingNULEscapes(in json: String) -> String {
+        guard json.contains("\\u0000") else { return json }
+        let backslash = UInt8(ascii: "\\")
+        let nul = Array("u0000".utf8), replacement = Array("ufffd".utf8)
+        let bytes = Array(json.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            guard bytes[i] == backslash, i + 1 < bytes.count else {
+                out.append(bytes[i])
+                i += 1
+                continue
+            }
+            // An escape: a backslash and what it escapes, taken together so `\\` never starts another.
+            if bytes[(i + 1)...].starts(with: nul) {
+                out.append(backslash)
+                out += replacement
+                i += 1 + nul.count
+            } else {
+                out += [bytes[i], bytes[i + 1]]
+                i += 2
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     public static func decode<T: Decodable>(_ type: T.Type, from text: String) throws -> T {

@@ -37,9 +37,24 @@ public final class TestTLSFleet: @unchecked Sendable {
 
     public func host(_ label: String) -> String { "\(label).\(Self.domain)" }
 
+    /// What the default server (every name under the domain that no scenario claims) does beyond
+    /// serving `_default`'s files: a benchmark's many hosts, some of which must break on a schedule.
+    public struct DefaultServerOptions: Sendable {
+        /// A name's own folder (`hostFile(_:host:at:)`) is served before `_default`'s file at the same path.
+        public var perHostFiles: Bool
+        /// Names matching `hosts` (an nginx regular expression) get their AASA from a plain-HTTP
+        /// upstream on this loopback `port` (a slow-drip server of the caller's); their other files are `_default`'s.
+        public var proxiedAASA: (hosts: String, port: Int)?
+
+        public init(perHostFiles: Bool = false, proxiedAASA: (hosts: String, port: Int)? = nil) {
+            self.perHostFiles = perHostFiles
+            self.proxiedAASA = proxiedAASA
+        }
+    }
+
     /// Makes the CA and certificates, writes the sites, and starts nginx with `workerProcesses`
     /// workers; returns once nginx accepts connections.
-    public init(workerProcesses: Int = 1) throws {
+    public init(workerProcesses: Int = 1, defaultServer: DefaultServerOptions = DefaultServerOptions()) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-fleet-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o755])
@@ -72,7 +87,7 @@ public final class TestTLSFleet: @unchecked Sendable {
             for _ in 0..<5 {
                 let port = try Self.freePort()
                 let config = try Self.writeSites(sites, certificates: certificates, port: port, googleAPIPort: googleAPI.port,
-                                                 workers: workerProcesses, in: directory)
+                                                 workers: workerProcesses, defaultServer: defaultServer, in: directory)
                 do {
                     started = (try Self.startNginx(config: config, port: port, in: directory), port)
                     break
@@ -139,6 +154,22 @@ public final class TestTLSFleet: @unchecked Sendable {
         return text.split(separator: "\n").compactMap(FleetRequest.init(line:))
     }
 
+    /// Makes the default server answer `host` (a name no scenario claims) at `path` with `body`, deployed
+    /// as `DeployedFile` does; nil removes it, so the default file answers again. Needs `perHostFiles`.
+    public func hostFile(_ body: [UInt8]?, host: String, at path: String) throws {
+        let file = hostFileURL(host: host, at: path)
+        guard let body else {
+            try? FileManager.default.removeItem(at: file)
+            return
+        }
+        try DeployedFile.write(body, to: file)
+    }
+
+    /// Where `hostFile` keeps `host`'s own file at `path` (a benchmark links one large file there for many hosts).
+    public func hostFileURL(host: String, at path: String) -> URL {
+        directory.appendingPathComponent("www/_hosts/\(host)\(path)")
+    }
+
     /// Replaces what `label`'s host serves at `path` (nginx reads files from disk per request): the
     /// "file that changes" scenario. The fake Google API follows at once unless it was told to lag.
     /// `modified` sets the file's modification time (nginx's Last-Modified, and half of its ETag).
@@ -153,7 +184,8 @@ public final class TestTLSFleet: @unchecked Sendable {
     // MARK: - nginx
 
     private static func writeSites(_ sites: [FleetSite], certificates: [FleetSite.Certificate: TestCertificateAuthority.Issued],
-                                   port: Int, googleAPIPort: Int, workers: Int, in directory: URL) throws -> URL {
+                                   port: Int, googleAPIPort: Int, workers: Int, defaultServer: DefaultServerOptions,
+                                   in directory: URL) throws -> URL {
         let fm = FileManager.default
         let www = directory.appendingPathComponent("www")
         let cdnRoot = directory.appendingPathComponent("cdn")
@@ -221,6 +253,23 @@ public final class TestTLSFleet: @unchecked Sendable {
         }
         let defaultRoot = www.appendingPathComponent("_default")
         try write(FleetFiles.good, to: defaultRoot.appendingPathComponent(".well-known/apple-app-site-association"))
+        // A host's own file first (www/_hosts/NAME/PATH), then the default one; nginx checks per request.
+        let perHost = defaultServer.perHostFiles
+            ? "location / { root \(www.path); try_files /_hosts/$host$uri /_default$uri =404; }" : ""
+        if let proxied = defaultServer.proxiedAASA {
+            servers.append("""
+                server {
+                    \(listen)
+                    server_name ~\(proxied.hosts);
+                    \(tls(wildcard))
+                    root \(defaultRoot.path);
+                    types { } default_type application/json;
+                    location = \(FleetSite.wellKnown) {
+                        proxy_pass http://127.0.0.1:\(proxied.port); proxy_buffering off; proxy_read_timeout 600s;
+                    }
+                }
+                """)
+        }
         servers.append("""
             server {
                 listen 127.0.0.1:\(port) ssl http2 default_server;
@@ -228,6 +277,7 @@ public final class TestTLSFleet: @unchecked Sendable {
                 \(tls(wildcard))
                 root \(defaultRoot.path);
                 types { } default_type application/json;
+                \(perHost)
             }
             server {
                 \(listen)
