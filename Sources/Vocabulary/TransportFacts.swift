@@ -168,6 +168,27 @@ public struct TLSFacts: Hashable, Sendable, Codable {
     }
 }
 
+extension TLSFacts {
+    /// The names the certificate is for: its subject alternative names (what clients match the host
+    /// against), else its subject's common name; empty when the fetcher recorded neither.
+    public var subjectNames: [String] {
+        if !subjectAltNames.isEmpty { return subjectAltNames }
+        return subject.flatMap(Self.commonName).map { [$0] } ?? []
+    }
+
+    /// The CN of a distinguished name in OpenSSL's text form ("C = US, O = Example, CN = a.example"
+    /// or "CN=a.example"); nil without one.
+    static func commonName(_ distinguishedName: String) -> String? {
+        for part in distinguishedName.split(separator: ",") {
+            let pair = part.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces) == "CN" else { continue }
+            let name = pair[1].trimmingCharacters(in: .whitespaces)
+            return name.isEmpty ? nil : name
+        }
+        return nil
+    }
+}
+
 /// Why an exchange produced no usable HTTP response, as a class plus the library's message.
 public struct FetchFailure: Hashable, Sendable, Codable {
     public enum Kind: String, Hashable, Sendable, Codable {

@@ -88,7 +88,7 @@ import Vocabulary
         #expect(report.codes.contains("redirect-not-allowed") && !report.codes.contains("redirect-followed"), "\(label)")
         #expect(report.verdict == .fail, "\(label)")
         let finding = try #require(report.findings.first { $0.code == "redirect-not-allowed" })
-        #expect(finding.message == "\(Self.origin) answers 308 redirecting to \(Self.www); Apple documents redirects as unsupported, and devices get no file through this one.", "\(label)")
+        #expect(finding.message == "HTTP 308 redirect at \(Self.origin) to \(Self.www); Apple documents redirects as unsupported, and devices get no file through this one.", "\(label)")
     }
 
     @Test func noCDNAnswerIsNoWord() {

@@ -221,7 +221,7 @@ import Testing
 
         Findings:
           info        http-status
-              https://good.fleet.test/.well-known/assetlinks.json answers HTTP 404: the host publishes no assetlinks.json, and no Android app is expected of it.
+              HTTP 404 at https://good.fleet.test/.well-known/assetlinks.json: the host publishes no assetlinks.json, and no Android app is expected of it.
               → Publish the file at /.well-known/assetlinks.json with status 200.
           info        google-unavailable
               Google's Digital Asset Links API could not be asked: statements:list: tls-wrong-host: the certificate is for another name (SSL: no alternative certificate subject name matches target host name 'digitalassetlinks.googleapis.com').
@@ -353,7 +353,7 @@ import Testing
                 "affects" : "All Android versions (App Links 6.0+) and Google's Digital Asset Links API",
                 "code" : "http-status",
                 "hint" : "Publish the file at /.well-known/assetlinks.json with status 200.",
-                "message" : "https://good.fleet.test/.well-known/assetlinks.json answers HTTP 404: the host publishes no assetlinks.json, and no Android app is expected of it.",
+                "message" : "HTTP 404 at https://good.fleet.test/.well-known/assetlinks.json: the host publishes no assetlinks.json, and no Android app is expected of it.",
                 "severity" : "info"
               },
               {

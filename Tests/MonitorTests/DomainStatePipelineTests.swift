@@ -106,6 +106,45 @@ import TestSupport
         }
     }
 
+    /// A passing row leads with its problem (issue #32): the fleet's file has only an informational
+    /// note (no applinks.apps, which matters to iOS 12 and earlier) and shows no reason; once its
+    /// certificate is within an expiry threshold, the alert that opens is the row's reason, in
+    /// `status` as in the overview, and stays so when the domain is re-measured between checks.
+    @Test func aPassingRowShowsNoInfoNoteAndLeadsWithAnExpiringCertificate() async throws {
+        try await TestTLSFleet.with { fleet in
+            try writeDefaultFile(fleet, shopFile())
+            let fetcher = try fleetFetcher(fleet)
+            defer { fetcher.shutdown() }
+            try await TestPostgres.withDatabase { database in
+                guard case .added(let id) = try database.importDomain(
+                    host: "expect.fleet.test", displayName: "expect.fleet.test", wildcard: false, appIDs: [(.applinks, Self.shop)]) else {
+                    Issue.record("not added")
+                    return
+                }
+                // Every check reads the certificate, so the second one judges it with its own thresholds.
+                let everyCheck = SecondaryCadence(certificate: 0)
+                let first = try #require(try await checkDueDomains(CheckPipeline(database: database, fetcher: fetcher, cadence: everyCheck)).first?.1.step)
+                let notes = first.check.apple?.findings ?? []
+                #expect(first.check.verdict == .pass && !notes.isEmpty && notes.allSatisfy { $0.severity == .info }, "\(notes.map(\.code))")
+                #expect(try domainRow(database, id) == DomainRow(verdict: .pass, reason: nil))
+
+                // A threshold of a century: the fleet's certificate is "close to expiry" and its alert opens at once.
+                let policy = AlertPolicy(certificateThresholdDays: [36_500])
+                try makeAllDue(database)
+                let second = try #require(try await checkDueDomains(CheckPipeline(database: database, fetcher: fetcher, alertDefaults: policy,
+                                                                                  cadence: everyCheck)).first?.1.step)
+                #expect(second.state.openAlerts.map(\.key.rule) == [.certificateExpiring])
+                let row = try domainRow(database, id)
+                #expect(row.verdict == .pass)
+                #expect(row.reason?.hasPrefix("The certificate expires on ") == true, "\(row.reason ?? "no reason")")
+                #expect(try database.domainStatuses().first?.reason == row.reason)
+                #expect(try database.overview(OverviewFilter(pageSize: 10)).items.first?.reason == row.reason)
+                try DomainVerdict.reevaluate(domainID: id, in: database)
+                #expect(try domainRow(database, id) == row, "the open alert still leads when re-measured without a check")
+            }
+        }
+    }
+
     /// The migration that introduced the state fills it in for domains checked before it.
     @Test func theMigrationFailsDomainsWhoseStoredCheckMissedAnExpectation() throws {
         let testDatabase = try TestPostgres.createDatabase(migrated: false)
@@ -153,5 +192,59 @@ import TestSupport
         // /metrics: the two whose file is fine but an expectation is not.
         let metrics = try database.monitorMetrics()
         #expect(metrics.unmetExpectations == 2 && metrics.domainsByState["fail"] == 3, "\(metrics.domainsByState)")
+    }
+
+    /// Migration 0068 rewrites the reasons stored before reasons led with the point, which an unchanged
+    /// check would keep: a non-failing domain's note goes, its most severe open alert leads; a failing
+    /// domain keeps its cause.
+    @Test func migration0068RewritesStoredReasonsTheWayTheMonitorNowWritesThem() throws {
+        let testDatabase = try TestPostgres.createDatabase(migrated: false)
+        defer { testDatabase.drop() }
+        let all = try MigrationDirectory.load(try TestPostgres.migrationsDirectory())
+        try Migrator(migrations: all.filter { $0.version < 68 }).migrate(testDatabase.configuration)
+        let database = Database(configuration: testDatabase.configuration, poolSize: 1)
+        defer { database.close() }
+
+        let note = Finding(code: "applinks-apps-missing", severity: .info, message: "applinks has no apps key; iOS 12 and earlier need it.")
+        let warning = Finding(code: "content-type-not-json", severity: .warning, message: "Served as text/plain.")
+        let error = Finding(code: "json-invalid", severity: .error, message: "Not JSON.")
+        func domain(_ host: String, verdict: Verdict, findings: [Finding], android: AndroidResult? = nil, reason: String?) throws -> Int64 {
+            let id: Int64 = try database.value("INSERT INTO domains (host, display_name) VALUES ($1, $1) RETURNING id", host)
+            let check: Int64 = try database.value("""
+                INSERT INTO checks (domain_id, attempt_key, started_at, finished_at, verdict, findings, android)
+                VALUES ($1, 'k', now(), now(), $2, $3::jsonb, $4::jsonb) RETURNING id
+                """, id, verdict, try StoredJSON.encode(findings), try android.map { try StoredJSON.encode($0) })
+            try database.execute("UPDATE domains SET last_check_id = $2, last_verdict = $3, last_apple_state = $3, last_reason = $4 WHERE id = $1",
+                                 id, check, verdict, reason)
+            return id
+        }
+        func alert(_ domainID: Int64, _ rule: AlertRule, _ summary: String, open: Bool = true) throws {
+            try database.execute("""
+                INSERT INTO alerts (domain_id, rule, severity, summary, state, resolved_at)
+                VALUES ($1, $2, $3, $4, $5, CASE WHEN $5 = 'resolved' THEN now() END)
+                """, domainID, rule.rawValue, rule.severity.rawValue, summary, open ? "open" : "resolved")
+        }
+        let noted = try domain("noted.example", verdict: .pass, findings: [note], reason: note.message)
+        let androidNoted = try domain("android.example", verdict: .pass, findings: [],
+                                      android: AndroidResult(verdict: .pass, serves: true, findings: [note]), reason: "Android: " + note.message)
+        let warned = try domain("warned.example", verdict: .warn, findings: [note, warning], reason: warning.message)
+        let expiring = try domain("expiring.example", verdict: .pass, findings: [note], reason: note.message)
+        let soon = "The certificate expires on 2026-12-07, within 7 days."
+        try alert(expiring, .cdnStale, "Apple's CDN still serves an older file, 30 h after the origin changed.")
+        try alert(expiring, .certificateExpiring, soon)
+        try alert(expiring, .newVersion, "A new file was published.")
+        try alert(warned, .certificateExpiring, "The certificate expired on 2026-01-01.", open: false)
+        let broken = try domain("broken.example", verdict: .fail, findings: [error], reason: error.message)
+        try alert(broken, .certificateExpiring, soon)
+
+        try Migrator(migrations: all).migrate(testDatabase.configuration)
+        func reason(_ id: Int64) throws -> String? {
+            try #require(try database.firstRow("SELECT last_reason FROM domains WHERE id = $1", id)).decode("last_reason")
+        }
+        #expect(try reason(noted) == nil)
+        #expect(try reason(androidNoted) == nil)
+        #expect(try reason(warned) == warning.message, "a warning stays; a resolved alert does not lead")
+        #expect(try reason(expiring) == soon, "the critical alert before the warning one and the notice")
+        #expect(try reason(broken) == error.message)
     }
 }

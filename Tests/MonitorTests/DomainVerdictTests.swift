@@ -18,6 +18,52 @@ import Testing
                 == DomainVerdict(verdict: .warn, reason: "The file is served as text/plain.", apple: .warn))
     }
 
+    /// An informational note ("applinks has no apps key; iOS 12…") is no problem of the domain: a
+    /// passing or warning row never shows it as its reason (issue #32).
+    @Test func anInfoNoteIsNeverTheReasonOfAPassingOrWarningFile() {
+        let info = Finding(code: "applinks-apps-missing", severity: .info, message: "applinks has no apps key; iOS 12 and earlier need it.")
+        #expect(DomainVerdict(fileVerdict: .pass, findings: [info], expectations: ExpectationResults())
+                == DomainVerdict(verdict: .pass, reason: nil, apple: .pass))
+        #expect(DomainVerdict(fileVerdict: .warn, findings: [info, warning], expectations: ExpectationResults()).reason == warning.message)
+        // Android's side alike: its note does not worsen a passing domain's reason.
+        let android = AndroidResult(verdict: .pass, serves: true, versionSHA256: "ab", findings: [info])
+        #expect(DomainVerdict(CheckSummary(checkedAt: Date(timeIntervalSince1970: 0), reachable: true, android: android)).reason == nil)
+    }
+
+    /// The row leads with the most severe open problem: an alert open on a passing or warning domain
+    /// (a certificate expiring in 5 days) outranks a note about its file; a failing verdict keeps its cause.
+    @Test func anOpenAlertLeadsAPassingOrWarningRowButNotAFailingOne() {
+        let expiring = OpenAlertSummary(severity: .critical, summary: "The certificate expires on 2026-12-07, within 7 days.")
+        let lagging = OpenAlertSummary(severity: .warning, summary: "Apple's CDN still serves an older file, 30 h after the origin changed.")
+        let notice = OpenAlertSummary(severity: .info, summary: "A new file was published.")
+        var passing = DomainVerdict(fileVerdict: .pass, findings: [], expectations: ExpectationResults())
+        passing.lead(with: [notice, lagging, expiring])
+        #expect(passing == DomainVerdict(verdict: .pass, reason: expiring.summary, apple: .pass), "the most severe alert, the verdict kept")
+        var warned = DomainVerdict(fileVerdict: .warn, findings: [warning], expectations: ExpectationResults())
+        warned.lead(with: [lagging])
+        #expect(warned.reason == lagging.summary)
+        var noted = DomainVerdict(fileVerdict: .warn, findings: [warning], expectations: ExpectationResults())
+        noted.lead(with: [notice])
+        #expect(noted.reason == warning.message, "an informational alert never leads")
+        var failing = DomainVerdict(fileVerdict: .fail, findings: [error], expectations: ExpectationResults())
+        failing.lead(with: [expiring])
+        #expect(failing.reason == error.message)
+    }
+
+    /// A refused file's reason carries its point within the 60 characters a row shows: the status
+    /// first, then the URL (which alone is longer than that).
+    @Test func aRefusedFileLeadsWithItsStatus() throws {
+        let url = "https://links.a-rather-long-host-name.example.com/.well-known/apple-app-site-association"
+        let refused = TransportFacts(location: .wellKnown, url: url, status: 403, headers: ["content-type": "text/html"],
+                                     body: Array("Forbidden".utf8), tls: TLSFacts(trusted: true))
+        let report = CheckEvaluation.evaluate(wellKnown: refused, root: nil, cdn: nil)
+        let reason = try #require(DomainVerdict(fileVerdict: report.verdict, findings: report.findings,
+                                                expectations: ExpectationResults()).reason)
+        #expect(report.verdict == .fail)
+        #expect(reason.prefix(60).contains("HTTP 403"), "\(reason)")
+        #expect(reason.hasPrefix("HTTP 403 at \(url)"), "\(reason)")
+    }
+
     @Test func aMissingAppIDFailsAValidFileAndIsTheReason() {
         let missing = ExpectationResults(missingAppIDs: [.applinks: [Self.app]])
         #expect(DomainVerdict(fileVerdict: .pass, findings: [], expectations: missing)

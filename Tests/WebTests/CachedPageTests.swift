@@ -242,8 +242,8 @@ import TestSupport
                 }
             }
             // The role decides the buttons: a read-only viewer gets no register button from an admin's page.
-            #expect(adminPage.contains("Register a domain") && secondPage.contains("Register a domain"))
-            #expect(!viewerPage.contains("Register a domain") && !viewerPage.contains("href=\"/domains/new\""))
+            #expect(adminPage.contains("Add a domain") && secondPage.contains("Add a domain"))
+            #expect(!viewerPage.contains("Add a domain") && !viewerPage.contains("href=\"/domains/new\""))
             #expect(viewerPage.contains("delta.example"))
 
             // The admins' content came from one cached rendering: identical after the header.

@@ -19,6 +19,25 @@ import Testing
         #expect(zip(location.phaseMilliseconds.map(\.milliseconds), [1.0, 2, 10, 20]).allSatisfy { abs($0 - $1) < 0.001 })
     }
 
+    /// The Certificate row names what the certificate is for (its SANs, else its subject's CN) and its
+    /// issuer; the expiry follows (issue #32: the row showed the issuer alone).
+    @Test func theCertificateRowNamesTheSubjectTheIssuerAndTheExpiry() throws {
+        var facts = TransportFacts(location: .wellKnown, url: "https://shop.example/.well-known/apple-app-site-association", status: 200)
+        let notAfter = Date(timeIntervalSince1970: 1_796_256_000)  // 2026-12-03
+        facts.tls = TLSFacts(trusted: true, subject: "CN = shop.example", subjectAltNames: ["shop.example", "www.shop.example"],
+                             issuer: "C = US, O = Example CA, CN = R3", notAfter: notAfter)
+        func page(_ facts: TransportFacts) -> String {
+            DomainPage.locationCard(DomainPageModel.LocationView(facts, versionHash: nil), now: 1_796_256_000 - 5 * 86_400).rendered
+        }
+        let withNames = page(facts)
+        #expect(withNames.contains("<dt>Certificate</dt><dd>for <span class=\"mono\">shop.example, www.shop.example</span>; issued by C = US, O = Example CA, CN = R3</dd>"), "\(withNames)")
+        #expect(withNames.contains("<dt>Expires</dt><dd>2026-12-03 (5 days)</dd>"), "\(withNames)")
+        // A certificate without SANs is for its subject's CN.
+        facts.tls?.subjectAltNames = []
+        facts.tls?.subject = "C=DE, CN=legacy.example"
+        #expect(page(facts).contains("for <span class=\"mono\">legacy.example</span>; issued by"))
+    }
+
     @Test func thePageShowsThePhasesAndJudgesTheCDNByBehaviourNotBytes() {
         func location(_ title: String, hash: String, cdn: Bool) -> DomainPageModel.LocationView {
             .init(title: title, url: "https://example.com", status: 200, versionHash: hash, totalMilliseconds: 23.4,

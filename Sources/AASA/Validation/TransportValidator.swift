@@ -45,12 +45,13 @@ public enum TransportValidator {
                     ? "the monitor followed \(DirectRoute.maxRedirects) redirects without reaching a file and stops there (a bound of its own)."
                     : "Apple documents redirects as unsupported, and devices get no file through this one."
             findings.append(FindingDefinition.redirectNotAllowed.finding(at: nil,
-                "\(url) answers \(status) redirecting to \(target ?? "an unnamed location"); \(why)",
+                "HTTP \(status) redirect at \(url) to \(target ?? "an unnamed location"); \(why)",
                 hint: "Serve the file directly at this URL with status 200 (exclude it from http→https, apex→www and trailing-slash redirects)."))
             return findings
         } else if status != 200 {
             findings.append(FindingDefinition.httpStatus.finding(at: nil,
-                "\(url) answers HTTP \(status); Apple needs 200.",
+                // The point first: a row cuts its reason short, and the URL alone fills its width.
+                "HTTP \(status) at \(url); Apple needs 200.",
                 hint: status == 403 || status == 401
                     ? "Allow every client, region and user agent to read the file (bot protection and geo-blocking often cause this)."
                     : "Put the file at this exact path, without an extension, and make it public."))

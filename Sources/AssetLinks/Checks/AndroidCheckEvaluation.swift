@@ -195,7 +195,7 @@ public enum AndroidCheckEvaluation {
         if (300...399).contains(status) {
             let target = facts.redirectTarget ?? facts.header("location")
             findings.append(AndroidCheckFinding.redirectNotAllowed.finding(at: nil,
-                "\(url) answers \(status) redirecting to \(target ?? "an unnamed location"); Android and Google follow no redirect, so no App Link of this host verifies.",
+                "HTTP \(status) redirect at \(url) to \(target ?? "an unnamed location"); Android and Google follow no redirect, so no App Link of this host verifies.",
                 hint: "Serve the file at this exact host and path with status 200 (exclude it from http→https, apex↔www and trailing-slash redirects)."))
             return findings
         }
@@ -203,9 +203,10 @@ public enum AndroidCheckEvaluation {
             // A site with no Android app simply has no file: that is not a failure of the site.
             let nothingExpected = !expectsFile && (status == 404 || status == 410)
             findings.append(AndroidCheckFinding.httpStatus.finding(at: nil,
+                // The point first, as Apple's (a row cuts its reason short, and the URL alone fills its width).
                 nothingExpected
-                    ? "\(url) answers HTTP \(status): the host publishes no assetlinks.json, and no Android app is expected of it."
-                    : "\(url) answers HTTP \(status); Google and Android need 200, otherwise the list counts as empty.",
+                    ? "HTTP \(status) at \(url): the host publishes no assetlinks.json, and no Android app is expected of it."
+                    : "HTTP \(status) at \(url); Google and Android need 200, otherwise the list counts as empty.",
                 hint: status == 403 || status == 401
                     ? "Allow every client to read the file (bot protection, WAF rules and geo-blocking often cause this)."
                     : "Publish the file at /.well-known/assetlinks.json with status 200.",

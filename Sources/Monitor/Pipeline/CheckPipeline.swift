@@ -240,7 +240,9 @@ public struct CheckPipeline: Sendable {
                 return AlertChange(event: event, domain: domain, findings: findings ?? [])
             })
         // The domain's state counts unmet expectations; the check's verdict stays the file's.
-        let domainVerdict = DomainVerdict(step.check)
+        // Its reason leads with an alert open after this check when the verdict does not fail.
+        var domainVerdict = DomainVerdict(step.check)
+        domainVerdict.lead(with: step.state.openAlerts.map { OpenAlertSummary(severity: $0.key.rule.severity, summary: $0.summary) })
         record.domainVerdict = domainVerdict.verdict
         record.reason = domainVerdict.reason
         record.platformStates = domainVerdict.platformStates

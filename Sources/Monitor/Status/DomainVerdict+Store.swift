@@ -48,9 +48,12 @@ extension DomainVerdict {
             try connection.clearDomainState(domainID: domainID, basedOnCheck: latest.checkID)
             return nil
         }
-        let measured = appleMeasured
+        var measured = appleMeasured
             ? DomainVerdict(fileVerdict: latest.fileVerdict, findings: latest.findings, expectations: results, android: watchedAndroid)
             : DomainVerdict(android: watchedAndroid)
+        // The alerts open now, as the check that opened them left them (their streaks are the next check's).
+        let openAlerts = try connection.openAlertSummaries(domainID: domainID)
+        measured.lead(with: openAlerts.map { OpenAlertSummary(severity: $0.severity, summary: $0.summary) })
         try connection.setDomainState(domainID: domainID, verdict: measured.verdict, reason: measured.reason, platforms: measured.platformStates,
                                       expectations: document == nil || !appleMeasured ? nil : results, basedOnCheck: latest.checkID)
         return measured

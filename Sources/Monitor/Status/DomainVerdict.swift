@@ -40,7 +40,7 @@ public struct DomainVerdict: Hashable, Sendable {
     /// the same state in the same words.
     public static func apple(fileVerdict: Verdict, findings: [Finding], expectations: ExpectationResults) -> (verdict: Verdict, reason: String?) {
         let unmet = expectations.unmetDescriptions
-        let worstFinding = findings.min { $0.severity.rank < $1.severity.rank }?.message
+        let worstFinding = findings.leadingReason(verdict: fileVerdict)
         let reason: String?
         if fileVerdict == .fail, let worstFinding {
             // A broken or unreachable file is the cause; the expectations it misses follow from it.
@@ -97,7 +97,37 @@ public struct DomainVerdict: Hashable, Sendable {
             let text = "watched URL \(unmet.url) \(unmet.actual) on Android 15+, expected: \(unmet.expected)."
             return (.fail, "Android: " + text, text)
         }
-        return (android.verdict, android.findings.min { $0.severity.rank < $1.severity.rank }.map { "Android: " + $0.message }, nil)
+        return (android.verdict, android.findings.leadingReason(verdict: android.verdict).map { "Android: " + $0 }, nil)
+    }
+
+    /// The reason made to lead with the most severe open alert when the verdict does not fail: a
+    /// passing domain whose certificate expires in 5 days says so in its row, not a warning note
+    /// about its file. A failing verdict keeps its own cause (the file, an unmet expectation): the
+    /// alerts open on it follow from it or matter less than it. Informational alerts never lead.
+    public mutating func lead(with openAlerts: [OpenAlertSummary]) {
+        guard verdict != .fail,
+              let worst = openAlerts.filter({ $0.severity != .info }).min(by: { $0.severity < $1.severity }) else { return }
+        reason = worst.summary
+    }
+}
+
+/// An alert open on a domain, as the domain's reason weighs it (`DomainVerdict.lead(with:)`).
+public struct OpenAlertSummary: Hashable, Sendable {
+    public var severity: AlertSeverity
+    public var summary: String
+
+    public init(severity: AlertSeverity, summary: String) {
+        self.severity = severity
+        self.summary = summary
+    }
+}
+
+extension [Finding] {
+    /// The message of the most severe finding, the one line a row shows. An informational note
+    /// ("applinks has no apps key; iOS 12…") is no problem of the domain: it never stands as the
+    /// reason of a passing or warning file, only of a failing one that has nothing else to say.
+    func leadingReason(verdict: Verdict) -> String? {
+        filter { $0.severity != .info || verdict == .fail }.min { $0.severity.rank < $1.severity.rank }?.message
     }
 }
 

@@ -55,6 +55,16 @@ extension DomainStore {
         try value("SELECT count(*)::int FROM alerts a WHERE a.domain_id = $1 AND a.state = 'open'", domainID)
     }
 
+    /// The severity and summary of each alert open on the domain: what its reason weighs
+    /// (`DomainVerdict.lead(with:)`) when it is re-measured between checks.
+    public func openAlertSummaries(domainID: Int64) throws -> [(severity: AlertSeverity, summary: String)] {
+        try rows("SELECT a.severity, a.summary FROM alerts a WHERE a.domain_id = $1 AND a.state = 'open' ORDER BY a.id", domainID).compactMap { row in
+            // A severity this build does not know (a newer one wrote it) is left out rather than guessed.
+            guard let severity = AlertSeverity(rawValue: try row.decode("severity")) else { return nil }
+            return (severity, try row.decode("summary"))
+        }
+    }
+
     /// Sets the domain's overall state, reason, each platform's state and the measured expectations
     /// (nil: no usable file), only while `checkID` is still its latest check.
     @discardableResult

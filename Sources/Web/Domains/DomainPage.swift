@@ -146,7 +146,14 @@ public enum DomainPage {
                 let phases = l.phaseMilliseconds.map { "\($0.name) \(milliseconds($0.milliseconds))" }.joined(separator: " · ")
                 facts.append("<dt>Phases (ms)</dt><dd>\(phases)</dd>")
             }
-            if let i = l.tlsIssuer { facts.append("<dt>Certificate</dt><dd>\(i)</dd>") }
+            // What the certificate is for and who issued it, its expiry on the next row: a certificate
+            // for the wrong names is as broken as an expired one, and the issuer alone says neither.
+            var certificate: [HTML] = []
+            if !l.certificateNames.isEmpty {
+                certificate.append("for <span class=\"mono\">\(l.certificateNames.joined(separator: ", "))</span>")
+            }
+            if let i = l.tlsIssuer { certificate.append("issued by \(i)") }
+            if !certificate.isEmpty { facts.append("<dt>Certificate</dt><dd>\(certificate.joined(separator: "; "))</dd>") }
             if let n = l.certificateNotAfter {
                 facts.append("<dt>Expires</dt><dd>\(DisplayTime.date(n)) (\((n - now) / 86_400) days)</dd>")
             }

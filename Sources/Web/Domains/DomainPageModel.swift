@@ -22,6 +22,8 @@ public struct DomainPageModel: Sendable {
         public var size: Int?
         public var versionHash: String?
         public var tlsIssuer: String?
+        /// The names the certificate is for (its SANs, else its subject's CN: `TLSFacts.subjectNames`).
+        public var certificateNames: [String] = []
         public var certificateNotAfter: Int64?
         public var totalMilliseconds: Double?
         /// DNS, connect, TLS, first byte: ms from the request's start, as the fetcher measured them.

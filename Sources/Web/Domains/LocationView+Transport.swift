@@ -12,6 +12,7 @@ extension DomainPageModel.LocationView {
         } ?? []
         self.init(title: Self.title(facts.location), url: facts.url, status: facts.status, contentType: facts.header("content-type"),
                   size: facts.decodedSize, versionHash: versionHash, tlsIssuer: facts.tls?.issuer,
+                  certificateNames: facts.tls?.subjectNames ?? [],
                   certificateNotAfter: facts.tls?.notAfter.map(DomainHandlers.epoch),
                   totalMilliseconds: timings.map { $0.total * 1000 }, phaseMilliseconds: phases,
                   failure: facts.failure.map { "\($0.kind.rawValue): \($0.message)" }, isCDN: facts.location == .cdn)

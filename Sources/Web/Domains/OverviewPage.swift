@@ -83,7 +83,7 @@ public enum OverviewPage {
             let current: HTML = m.query.state == s ? " aria-current=\"true\"" : ""
             cards.append("<a href=\"\(m.query.link(state: .some(s)))\"\(current)><span class=\"count\">\(m.counts[s] ?? 0)</span>\(s.pill)</a>")
         }
-        let register: HTML = canChange ? "<a class=\"button primary\" href=\"/domains/new\">Register a domain</a>" : .empty
+        let register: HTML = canChange ? "<a class=\"button primary\" href=\"/domains/new\">Add a domain</a>" : .empty
         let head: HTML = """
             <div class="page-head"><h1>Domains</h1><div class="actions"><a class="button" href="/apps">By app</a>\
             <a class="button" href="/export/domains.csv">Export CSV</a>\

@@ -109,7 +109,7 @@ public enum RegisterPage {
             platformOptions.append("<option value=\"\(choice.rawValue)\"\(sel)>\(choice.label)</option>")
         }
         let badgeChecked: HTML = m.badge ? " checked" : ""
-        let title = m.editing == nil ? "Register a domain" : "Edit " + m.host
+        let title = m.editing == nil ? "Add a domain" : "Edit " + m.host
         let action: HTML = m.editing.map { "/domains/\($0)/edit" } ?? "/domains"
         let hostField: HTML = m.editing == nil
             ? """

@@ -47,7 +47,7 @@ public enum Layout {
         func item(_ n: NavItem, _ href: HTML, _ label: HTML) -> HTML {
             n == active ? "<a href=\"\(href)\" aria-current=\"page\">\(label)</a>" : "<a href=\"\(href)\">\(label)</a>"
         }
-        let register: HTML = viewer.canChange ? item(.register, "/domains/new", "Register") : .empty
+        let register: HTML = viewer.canChange ? item(.register, "/domains/new", "Add domain") : .empty
         // On a narrow screen the menu folds behind a "Menu" button: a checkbox and its label, so it
         // opens without JavaScript (app.css shows `.menu` while the box is checked).
         return """
