@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The fault campaign (issue #30): release `serve` and two release `worker`s on one PostgreSQL (full
 # durability) over the loopback TLS fleet, N domains (default 10,000) for MINUTES (default 30) under
-# scheduled faults, then a settling phase; prints what was lost (Benchmarks/FaultBench, docs/benchmarks-faults.md).
+# scheduled faults, then a settling phase; prints what was lost (Benchmarks/FaultBench, docs/benchmarks.md, Fault campaign).
 #
 #   Benchmarks/fault-bench.sh [--minutes 30] [--domains 10000] [--interval-seconds S] [--settle-minutes M]
 #                             [--lease-seconds L] [--max-in-flight 64] [--keep-data DIR]

@@ -45,7 +45,7 @@ public struct OutboxDeliverer: Sendable {
     /// Records an attempt that has happened. A database outage at this moment must not lose the record:
     /// the row's lease would run out and another process would send it again, a second copy at a
     /// receiver that had already accepted the first (the fault campaign's PostgreSQL restarts,
-    /// docs/benchmarks-faults.md). So it is tried again every second while this process still holds the
+    /// docs/benchmarks.md, Fault campaign). So it is tried again every second while this process still holds the
     /// row (until a few seconds before its lease ends), and thrown only then. A statement the server
     /// refuses is thrown at once: trying it again would not change its answer.
     private func record(_ delivery: ClaimedDelivery, _ outcome: AttemptOutcome, _ result: DeliveryResult, duration: Duration,

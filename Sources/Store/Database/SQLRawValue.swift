@@ -76,7 +76,7 @@ public enum StoredJSON {
     /// served file with a NUL byte — its text lines in the reading, a string of its parsed document, a
     /// finding that quotes it — failed its check's whole transaction every time: the domain was never
     /// recorded, never alerted, and was checked again at each lease's end (the fault campaign's binary
-    /// files, docs/benchmarks-faults.md). Each U+0000 in a string is stored as U+FFFD, which the readings
+    /// files, docs/benchmarks.md, Fault campaign). Each U+0000 in a string is stored as U+FFFD, which the readings
     /// already show for bytes that are not UTF-8; the served bytes themselves stay whole (`body`).
     /// An escaped backslash followed by the letters `u0000` is text, and stays.
     static func replacingNULEscapes(in json: String) -> String {
