@@ -88,6 +88,15 @@ import TestSupport
         }
     }
 
+    /// An hourly domain that must list ABCDE12345.shop under applinks; nil when it was not created.
+    func registerHourly(_ host: String, in database: Database) throws -> Int64? {
+        guard case .created(let domainID) = try database.createDomain(DomainDraft(
+            host: host, displayName: host, wildcard: false, intervalSeconds: 3600, badgeEnabled: false,
+            appIDs: [AppIDExpectation(service: .applinks, appID: "ABCDE12345.shop")], watchedURLs: []))
+        else { return nil }
+        return domainID
+    }
+
     func serve(_ fleet: TestTLSFleet, _ text: String) throws {
         try fleet.deploy(text, at: "/.well-known/apple-app-site-association")
     }
@@ -102,10 +111,7 @@ import TestSupport
             try serve(fleet, Self.good)
 
             var process = try Process(testDatabase: testDatabase, fleet: fleet, smtp: smtp)
-            guard case .created(let domainID) = try process.database.createDomain(DomainDraft(
-                host: host, displayName: host, wildcard: false, intervalSeconds: 3600, badgeEnabled: false,
-                appIDs: [AppIDExpectation(service: .applinks, appID: "ABCDE12345.shop")], watchedURLs: []))
-            else { Issue.record("domain not created"); return }
+            guard let domainID = try registerHourly(host, in: process.database) else { Issue.record("domain not created"); return }
             // Both channels page on breakage only; "a new version was published" (info) is not for them.
             _ = try ChannelSetup.add(kind: .email, target: "ops@example.test", minSeverity: .critical, in: process.database)
             let hook = try ChannelSetup.add(kind: .webhook, target: receiver.url, minSeverity: .critical, in: process.database)
@@ -178,10 +184,7 @@ import TestSupport
             try serve(fleet, Self.good)
             let process = try Process(testDatabase: testDatabase, fleet: fleet, smtp: smtp)
             defer { process.shutDown() }
-            guard case .created(let domainID) = try process.database.createDomain(DomainDraft(
-                host: host, displayName: host, wildcard: false, intervalSeconds: 3600, badgeEnabled: false,
-                appIDs: [AppIDExpectation(service: .applinks, appID: "ABCDE12345.shop")], watchedURLs: []))
-            else { Issue.record("domain not created"); return }
+            guard let domainID = try registerHourly(host, in: process.database) else { Issue.record("domain not created"); return }
             _ = try ChannelSetup.add(kind: .webhook, target: receiver.url, minSeverity: .critical, in: process.database)
 
             try await process.check(domainID: domainID)          // passing: an hour (± jitter, or the host's slot) to the next
@@ -225,10 +228,7 @@ import TestSupport
             try serve(fleet, Self.good)
             let process = try Process(testDatabase: testDatabase, fleet: fleet, smtp: smtp)
             defer { process.shutDown() }
-            guard case .created(let domainID) = try process.database.createDomain(DomainDraft(
-                host: host, displayName: host, wildcard: false, intervalSeconds: 3600, badgeEnabled: false,
-                appIDs: [AppIDExpectation(service: .applinks, appID: "ABCDE12345.shop")], watchedURLs: []))
-            else { Issue.record("domain not created"); return }
+            guard let domainID = try registerHourly(host, in: process.database) else { Issue.record("domain not created"); return }
             _ = try ChannelSetup.add(kind: .email, target: "ops@example.test", minSeverity: .critical, in: process.database)
             try process.database.setAlertTuning(AlertTuning(failureThreshold: 3, successThreshold: 2, retryMinutes: 2))
 
@@ -277,10 +277,7 @@ import TestSupport
             try serveAssetLinks(fleet, good)
             let process = try Process(testDatabase: testDatabase, fleet: fleet, smtp: smtp)
             defer { process.shutDown() }
-            guard case .created(let domainID) = try process.database.createDomain(DomainDraft(
-                host: host, displayName: host, wildcard: false, intervalSeconds: 3600, badgeEnabled: false,
-                appIDs: [AppIDExpectation(service: .applinks, appID: "ABCDE12345.shop")], watchedURLs: []))
-            else { Issue.record("domain not created"); return }
+            guard let domainID = try registerHourly(host, in: process.database) else { Issue.record("domain not created"); return }
             _ = try ChannelSetup.add(kind: .webhook, target: receiver.url, minSeverity: .critical, in: process.database)
 
             try await process.check(domainID: domainID)          // passing
