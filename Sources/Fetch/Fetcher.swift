@@ -42,13 +42,13 @@ public final class Fetcher: Sendable {
     }
 
     /// One full check: both origin locations, Apple's CDN, the user-agent comparison, and the report.
-    public func check(_ host: HostName, plan: PlatformPlan = .everything) async -> DomainCheck {
+    public func check(_ host: HostName, plan: PlatformPlan = .everything) async -> AppleCheck {
         await check(host, pinned: nil, plan: plan)
     }
 
     /// `pinned`: the host's resolved and judged addresses when the caller already has them (`checkPlatforms`).
     /// `plan`: which secondary requests (CDN, plain user agent, root location) can change the answer.
-    func check(_ host: HostName, pinned: Pin?, plan: PlatformPlan = .everything) async -> DomainCheck {
+    func check(_ host: HostName, pinned: Pin?, plan: PlatformPlan = .everything, opened: TransportFacts? = nil) async -> AppleCheck {
         let started = Date()
         // The CDN's copy is compared with the origin's file, and the comparisons with its answer: when
         // either is asked now, the file itself is needed.
@@ -69,6 +69,9 @@ public final class Fetcher: Sendable {
         case .failure(let failure, let dns):
             wellKnown = .unresolved(url: wellKnownURL, failure: failure, dns: dns, userAgent: configuration.appleUserAgent)
         case .success(let target):
+            // A due certificate is read on a connection of its own (`freshConnection`), opened before any
+            // other request of the check starts, so those ride on it instead of opening one beside it.
+            let opened = plan.certificateDue ? await openingFetch(host, target: target, plan: plan, given: opened) : opened
             // Due comparisons start with the `.well-known` fetch; the others wait to see its answer.
             let compareNow = plan.comparisonsDue
             async let rootFacts: TransportFacts? = compareNow && configuration.rootLocation == .always
@@ -81,9 +84,12 @@ public final class Fetcher: Sendable {
             // A full handshake when the certificate is due, so the check sees it as served now (the other
             // requests of the check may ride on that connection and borrow it below); otherwise a kept
             // connection or a resumed session, which report the certificate of their own full handshake.
-            wellKnown = await transfer(.wellKnown, url: wellKnownURL, host: host.ascii, target: target,
-                                       userAgent: configuration.appleUserAgent, freshConnection: plan.certificateDue,
-                                       ifNoneMatch: plan.ifNoneMatch)
+            if let opened {
+                wellKnown = opened
+            } else {
+                wellKnown = await transfer(.wellKnown, url: wellKnownURL, host: host.ascii, target: target,
+                                           userAgent: configuration.appleUserAgent, ifNoneMatch: plan.ifNoneMatch)
+            }
             if plan.appleRoute == .direct {
                 wellKnown = await followingRedirects(from: wellKnown, userAgent: configuration.appleUserAgent)
             }
@@ -127,7 +133,7 @@ public final class Fetcher: Sendable {
         }
         let report = CheckEvaluation.evaluate(wellKnown: wellKnown, root: root, cdn: cdnResult, plainUserAgent: plain,
                                               carried: carried)
-        return DomainCheck(host: host, startedAt: started, finishedAt: Date(), wellKnown: wellKnown, root: root,
+        return AppleCheck(host: host, startedAt: started, finishedAt: Date(), wellKnown: wellKnown, root: root,
                            cdn: cdnResult, plainUserAgent: plain, report: report,
                            asked: SecondaryAsked(copy: cdnResult != nil, comparisons: compared,
                                                  certificate: plan.certificateDue && wellKnown.tls != nil,
@@ -135,10 +141,20 @@ public final class Fetcher: Sendable {
                            notModified: plan.notModified(wellKnown))
     }
 
+    /// The `.well-known` fetch on a new connection with a full handshake, so the check sees the certificate
+    /// as served now (the check's other requests ride on that connection and borrow it); `given` when the
+    /// caller made it already (`checkPlatforms`, before Android's requests start).
+    func openingFetch(_ host: HostName, target: PinnedTarget, plan: PlatformPlan, given: TransportFacts? = nil) async -> TransportFacts {
+        if let given { return given }
+        return await transfer(.wellKnown, url: "https://\(host.ascii)/.well-known/apple-app-site-association", host: host.ascii,
+                              target: target, userAgent: configuration.appleUserAgent, freshConnection: true,
+                              ifNoneMatch: plan.ifNoneMatch)
+    }
+
     /// Checks many hosts, at most `maxInFlight` at a time, handing each result to `each` as it
     /// completes (in completion order). The transfer loop's connection caps still apply.
     public func check(_ hosts: some Sequence<HostName>, maxInFlight: Int = 512,
-                      _ each: @escaping @Sendable (DomainCheck) async -> Void) async {
+                      _ each: @escaping @Sendable (AppleCheck) async -> Void) async {
         await withTaskGroup(of: Void.self) { group in
             var inFlight = 0
             for host in hosts {

@@ -88,7 +88,7 @@ import Vocabulary
     }
 
     /// Facts beyond the codes: what a device uses, the TLS reasons, sizes, headers, verdicts.
-    static func details(_ checks: [String: DomainCheck]) throws {
+    static func details(_ checks: [String: AppleCheck]) throws {
         let good = try #require(checks["good"])
         #expect(good.report.verdict == .pass)
         #expect(good.report.deviceLocation == .wellKnown)
@@ -234,9 +234,9 @@ import Vocabulary
 
 /// Collects results from concurrent checks.
 actor ResultBox {
-    private(set) var checks: [DomainCheck] = []
-    func add(_ check: DomainCheck) { checks.append(check) }
-    var byLabel: [String: DomainCheck] {
+    private(set) var checks: [AppleCheck] = []
+    func add(_ check: AppleCheck) { checks.append(check) }
+    var byLabel: [String: AppleCheck] {
         Dictionary(checks.map { (String($0.host.ascii.prefix { $0 != "." }), $0) }, uniquingKeysWith: { a, _ in a })
     }
 }

@@ -37,7 +37,7 @@ import Vocabulary
             defer { fetcher.shutdown() }
             let hosts = try (1...24).map { _ in try HostName(fleet.host("both")) } + [try HostName(fleet.host("expired"))]
             for round in 1...2 {
-                let checks = Mutex<[DomainCheck]>([])
+                let checks = Mutex<[AppleCheck]>([])
                 await fetcher.check(hosts, maxInFlight: 32) { check in checks.withLock { $0.append(check) } }
                 let all = checks.withLock { $0 }
                 #expect(all.count == hosts.count)

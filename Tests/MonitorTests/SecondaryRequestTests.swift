@@ -276,6 +276,9 @@ import Vocabulary
         }
     }
 
+    /// A first check, certificate due: the fresh AASA fetch opens its connection before Android's and the
+    /// comparisons' requests start. Started side by side, Android's request sometimes won the race and
+    /// the check made two full handshakes.
     @Test func androidsRequestsRideOnTheAASAConnection() async throws {
         try await TestTLSFleet.with { fleet in
             let fetcher = try fullFetcher(fleet)
@@ -298,7 +301,7 @@ import Vocabulary
     /// no longer held a host's second request for its first connection, and each check paid two full
     /// handshakes (issue #17's 1M bench). Several hosts at once, as a worker checks them, between
     /// certificate cadences (the checks of 5 hours in 6). When the certificate is due, the AASA fetch
-    /// opens a fresh connection, and if Android's request started first that check still makes two.
+    /// opens a fresh connection before any other request of the check starts (the test above).
     @Test func everyHostsRequestsShareOneConnectionBehindOneConnectToRule() async throws {
         try await TestTLSFleet.with { fleet in
             let fetcher = try fullFetcher(fleet)

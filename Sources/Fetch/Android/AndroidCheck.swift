@@ -3,7 +3,7 @@ import Foundation
 import Vocabulary
 
 /// Everything one Android check of a domain saw, and what it means: the typed result of
-/// `Fetcher.checkAndroid`, which the check pipeline stores beside Apple's `DomainCheck`.
+/// `Fetcher.checkAndroid`, which the check pipeline stores beside Apple's `AppleCheck`.
 public struct AndroidCheck: Sendable {
     /// The registered host; for a `*.` registration, `host.ascii` is the bare domain whose file is fetched.
     public var host: HostName
@@ -32,6 +32,6 @@ public struct AndroidCheck: Sendable {
 
 /// Apple's and Android's checks of one domain, made together so they share the DNS answer and the connection.
 public struct PlatformChecks: Sendable {
-    public var apple: DomainCheck
+    public var apple: AppleCheck
     public var android: AndroidCheck
 }

@@ -29,10 +29,15 @@ extension Fetcher {
                                originChangedSecondsAgo: Double? = nil, apple applePlan: PlatformPlan = .everything,
                                androidPlan: PlatformPlan = .everything) async -> PlatformChecks {
         let pinned = await pin(host.ascii)
-        // Apple's fetch reads the certificate when it is due; Android's rides on its connection.
+        // Apple's fetch reads the certificate when it is due; Android's rides on its connection, so
+        // that connection is opened before Android's first request starts.
         var androidPlan = androidPlan
         androidPlan.certificateDue = false
-        async let apple = check(host, pinned: pinned, plan: applePlan)
+        var opened: TransportFacts?
+        if applePlan.certificateDue, case .success(let target) = pinned {
+            opened = await openingFetch(host, target: target, plan: applePlan)
+        }
+        async let apple = check(host, pinned: pinned, plan: applePlan, opened: opened)
         async let android = checkAndroid(host, expectations: expectations, originChangedSecondsAgo: originChangedSecondsAgo,
                                          pin: pinned, plan: androidPlan)
         return PlatformChecks(apple: await apple, android: await android)
@@ -56,11 +61,20 @@ extension Fetcher {
         case .failure(let failure, let dns):
             origin = .unresolved(url: url, failure: failure, dns: dns, userAgent: configuration.googleUserAgent)
         case .success(let target):
+            // A full handshake when the certificate is due (a domain watched for Android only reads it here),
+            // on a connection opened before the comparisons start, so they ride on it.
+            let opened: TransportFacts? = plan.certificateDue
+                ? await transfer(.wellKnown, url: url, host: host.ascii, target: target, userAgent: configuration.googleUserAgent,
+                                 freshConnection: true, ifNoneMatch: plan.ifNoneMatch)
+                : nil
             // Due comparisons start with Google's fetch; the others wait to see its answer (`PlatformPlan`).
             async let comparedNow = plan.comparisonsDue ? otherUserAgents(url, host: host, target: target) : []
-            // A full handshake when the certificate is due (a domain watched for Android only reads it here).
-            origin = await transfer(.wellKnown, url: url, host: host.ascii, target: target, userAgent: configuration.googleUserAgent,
-                                    freshConnection: plan.certificateDue, ifNoneMatch: plan.ifNoneMatch)
+            if let opened {
+                origin = opened
+            } else {
+                origin = await transfer(.wellKnown, url: url, host: host.ascii, target: target, userAgent: configuration.googleUserAgent,
+                                        ifNoneMatch: plan.ifNoneMatch)
+            }
             others = await comparedNow
             compared = plan.comparisonsDue || plan.comparesAfter(origin)
             if !plan.comparisonsDue, compared {

@@ -55,7 +55,7 @@ public struct CheckPipeline: Sendable {
         // The platform setting decides what is asked: a platform the domain is not watched for makes
         // no request at all (no AASA, no Apple CDN for `android`; no assetlinks.json, no Google for `apple`).
         let watched = domain.platforms
-        var check: DomainCheck?
+        var check: AppleCheck?
         var androidCheck: AndroidCheck?
         let lastAndroid = previous.last?.android
         let sha256: @Sendable ([UInt8]) -> String = { SHA256.hex($0) }
@@ -178,7 +178,7 @@ public struct CheckPipeline: Sendable {
         return policy
     }
 
-    func makeRecord(domain: LeasedDomain, check: DomainCheck?, android: AndroidCheck? = nil, startedAt: Date, previous: MonitorState,
+    func makeRecord(domain: LeasedDomain, check: AppleCheck?, android: AndroidCheck? = nil, startedAt: Date, previous: MonitorState,
                     step: MonitorState.Step, policy: AlertPolicy) throws -> CheckRecord {
         let apple = step.check.apple
         let finishedAt = step.check.checkedAt
@@ -264,7 +264,7 @@ public struct CheckPipeline: Sendable {
         apple != false && android != false && (apple != nil || android != nil)
     }
 
-    func deviceFacts(_ check: DomainCheck) -> TransportFacts? {
+    func deviceFacts(_ check: AppleCheck) -> TransportFacts? {
         AppleResult.deviceFacts(wellKnown: check.wellKnown, root: check.root, deviceLocation: check.report.deviceLocation)
     }
 
@@ -314,7 +314,7 @@ extension CheckRecord {
 
 extension AppleResult {
     /// Apple's side of a fetched check measured against the domain's expectations.
-    public init(check: DomainCheck, expectations: Expectations) {
+    public init(check: AppleCheck, expectations: Expectations) {
         let report = check.report
         let results = ExpectationEvaluation.evaluate(expectations, document: report.document)
         self.init(wellKnown: check.wellKnown, root: check.root, cdn: check.cdn,
@@ -326,7 +326,7 @@ extension AppleResult {
 
 extension CertificateSummary {
     /// The certificate of the Apple location a device uses, else of whichever origin location did TLS.
-    init?(apple check: DomainCheck) {
+    init?(apple check: AppleCheck) {
         let device = AppleResult.deviceFacts(wellKnown: check.wellKnown, root: check.root, deviceLocation: check.report.deviceLocation)
         self.init(facts: device ?? (check.wellKnown.tls != nil ? check.wellKnown : check.root))
     }

@@ -80,7 +80,7 @@ extension AASAMonitor {
             let fetcher: Fetcher
             do { fetcher = try Fetcher(configuration) } catch { throw ValidationError(String(describing: error)) }
             let expected = try android.expectations()
-            var apple: DomainCheck?
+            var apple: AppleCheck?
             var androidCheck: AndroidCheck?
             switch platform {
             case .apple?: apple = await fetcher.check(host, plan: applePlan)

@@ -5,9 +5,9 @@ import Fetch
 import Foundation
 import Monitor
 
-/// How `check` prints a `DomainCheck`: text for people, JSON for pipelines, and the exit status.
+/// How `check` prints a `AppleCheck`: text for people, JSON for pipelines, and the exit status.
 enum CheckOutput {
-    static func text(_ check: DomainCheck) -> TerminalText {
+    static func text(_ check: AppleCheck) -> TerminalText {
         let served: TerminalText = switch check.report.deviceLocation {
         case .wellKnown?: "devices read /.well-known/apple-app-site-association"
         case .root?: "devices read /apple-app-site-association (legacy root location)"
@@ -128,7 +128,7 @@ enum CheckOutput {
         }
     }
 
-    static func report(_ check: DomainCheck) -> Report {
+    static func report(_ check: AppleCheck) -> Report {
         Report(
             host: check.host.ascii, displayName: check.host.unicode, verdict: check.report.verdict.rawValue,
             couldNotCheck: check.report.couldNotCheck, exitStatus: check.report.exitStatus,
@@ -139,7 +139,7 @@ enum CheckOutput {
 
     /// Apple's report keeps its top-level keys (pipelines read them); Android's is under `android`, and
     /// `exit_status` is the command's, the worse of the two.
-    static func json(apple: DomainCheck?, android: AndroidCheck?) throws -> String {
+    static func json(apple: AppleCheck?, android: AndroidCheck?) throws -> String {
         let encoder = PublicJSON.encoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601

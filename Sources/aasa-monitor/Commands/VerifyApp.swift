@@ -203,6 +203,6 @@ extension AASAMonitor {
 
 /// Collects the checks as the fetcher completes them (in any order, from its tasks).
 private actor CheckResults {
-    var checks: [String: DomainCheck] = [:]
-    func add(_ check: DomainCheck) { checks[check.host.ascii] = check }
+    var checks: [String: AppleCheck] = [:]
+    func add(_ check: AppleCheck) { checks[check.host.ascii] = check }
 }

@@ -3,7 +3,7 @@ import Foundation
 import Vocabulary
 
 /// Everything one check of a domain saw, and what it means.
-public struct DomainCheck: Sendable {
+public struct AppleCheck: Sendable {
     public var host: HostName
     public var startedAt: Date
     public var finishedAt: Date
