@@ -144,9 +144,10 @@ public struct DomainRegistry: Sendable {
             do { names.append(try HostName(input).ascii) } catch { refused.append((input, error.description)) }
         }
         let found = try store.requestCheckNow(hosts: names)
-        if !found.isEmpty { crawlers.notify() }
-        let missing = Set(names).subtracting(found).sorted()
-        return CheckRequest(requested: found, notRegistered: missing, refused: refused)
+        let requested = found.filter { !$0.paused }.map(\.host)
+        if !requested.isEmpty { crawlers.notify() }
+        let missing = Set(names).subtracting(found.map(\.host)).sorted()
+        return CheckRequest(requested: requested, paused: found.filter(\.paused).map(\.host), notRegistered: missing, refused: refused)
     }
 
     /// Registers every domain of an import file (see `DomainListParser`) that is not registered yet,
@@ -327,6 +328,8 @@ public typealias RegistryStore = DomainStore & SettingsStore & AppStore & Transa
 public struct CheckRequest: Sendable {
     /// ASCII host names now flagged for a check.
     public var requested: [String]
+    /// Registered but paused: not flagged, since nothing checks them until they are resumed.
+    public var paused: [String]
     /// Valid host names that are not registered.
     public var notRegistered: [String]
     /// Inputs that are not host names, with why.

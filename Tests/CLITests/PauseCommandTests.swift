@@ -23,6 +23,13 @@ import Testing
         #expect(try db.domain(host: "xn--bcher-kva.example")?.paused == true)
         #expect(try db.domain(host: "other.example")?.paused == true)
 
+        // "check now" on a paused host says it is paused (and requests nothing), not "requested".
+        let checkNow = try BuiltCommand.run(["check-now", "other.example", "--database-url", database.url])
+        #expect(checkNow.status == 1)
+        #expect(!checkNow.stdout.contains("requested"), "\(checkNow.stdout)")
+        #expect(checkNow.stderr.contains("other.example is paused: resume it to check it"), "\(checkNow.stderr)")
+        #expect(try db.domain(host: "other.example")?.checkRequestedAt == nil)
+
         try db.execute("UPDATE domains SET next_check_at = now() + interval '1 hour'")
         let resumed = try BuiltCommand.run(["resume", "xn--bcher-kva.example", "--database-url", database.url])
         #expect(resumed.status == 0 && resumed.stdout.contains("resumed xn--bcher-kva.example"), "\(resumed.stderr)")

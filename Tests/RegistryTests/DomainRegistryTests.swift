@@ -174,6 +174,23 @@ import Vocabulary
         }
     }
 
+    /// A paused domain asked for by name is not flagged and is said to be paused, not "requested":
+    /// nothing checks it until it is resumed.
+    @Test func checkNowByHostNameSaysAPausedDomainIsPaused() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let registry = DomainRegistry(store: db)
+            let paused = try registry.register(Registration(host: "paused.example", intervalMinutes: 60))
+            _ = try registry.register(Registration(host: "running.example", intervalMinutes: 60))
+            #expect(try registry.setPaused(domainID: paused, true))
+            try db.execute("UPDATE domains SET check_requested_at = NULL")
+            let request = try registry.requestCheck(hosts: ["paused.example", "running.example"])
+            #expect(request.requested == ["running.example"])
+            #expect(request.paused == ["paused.example"])
+            #expect(request.notRegistered.isEmpty)
+            #expect(try db.domain(id: paused)?.checkRequestedAt == nil)
+        }
+    }
+
     /// Switching a domain from Android only to both platforms (or any other change of platforms) queues
     /// its check at once, as "check now" does, so Apple's side appears without waiting for the interval;
     /// an edit that keeps the platforms requests nothing.

@@ -49,10 +49,11 @@ extension DomainStore {
         }
     }
 
-    /// Asks for these hosts to be checked at once; returns the hosts that are registered. The
-    /// caller NOTIFYs the scheduler's channel so a sleeping scheduler wakes up.
-    public func requestCheckNow(hosts: [String]) throws -> [String] {
-        try rows(Self.requestNow, SQLArray(hosts)).map { try $0.decode("host") }
+    /// Asks for these hosts to be checked at once; returns the hosts that are registered, each with
+    /// whether it is paused (and so not flagged: nothing checks it until it is resumed). The caller
+    /// NOTIFYs the scheduler's channel so a sleeping scheduler wakes up.
+    public func requestCheckNow(hosts: [String]) throws -> [(host: String, paused: Bool)] {
+        try rows(Self.requestNow, SQLArray(hosts)).map { (try $0.decode("host"), try $0.decode("paused")) }
     }
 
     /// Three index walks (requested first, then by due time, then the first-check queue by age), each
@@ -100,7 +101,7 @@ extension DomainStore {
         """
         UPDATE domains SET check_requested_at = CASE WHEN paused THEN NULL ELSE COALESCE(check_requested_at, now()) END
         WHERE host = ANY($1::text[])
-        RETURNING host
+        RETURNING host, paused
         """
     }
 }
