@@ -409,76 +409,94 @@ struct ConfigPlanner {
     /// Runs the plan in the caller's transaction: removals first (a pruned domain's channel routes
     /// go with it), then domains, then channels (which may route to a domain added just now).
     mutating func execute(on c: Connection) throws {
-        var ids: [DomainKey: Int64] = [:]
-        for d in state.domains { ids[DomainKey(host: d.host, wildcard: d.wildcard)] = d.id }
+        var ids = KnownIDs(state: state, connection: c)
         var remeasure: [Int64] = []
-        func domainID(_ key: DomainKey) throws -> Int64? {
-            if let id = ids[key] { return id }
-            let id = try c.domainID(host: key.host, wildcard: key.wildcard)   // registered by an app just now
-            ids[key] = id
-            return id
-        }
-        // An app the file adds has its id once it is inserted, before the channels are made.
-        func appID(_ name: String) throws -> Int64? {
-            try state.apps.first { $0.name == name }?.id ?? c.app(name: name)?.id
-        }
         // Removals first; then domains, apps (which may claim a domain added just now), channels
         // (which may route to either).
         let ordered = work.filter(\.isRemoval) + work.filter(\.isDomainStep) + work.filter(\.isAppStep) + work.filter(\.isChannelStep)
-        for step in ordered {
-            switch step {
-            case .removeApp(let id):
-                remeasure += state.appLinks[id, default: []].map(\.domainID)
-                _ = try c.removeApp(id: id)
-            case .addApp(let a):
-                if case .nameTaken = try c.insertApp(a.plan.draft, intervalSeconds: defaultIntervalSeconds) {
-                    throw ConfigRefusal([ConfigProblem(line: a.entry.lines.name, "an app named \"\(a.entry.name)\" was registered meanwhile; apply again")])
-                }
-                for key in a.plan.draft.domains { if let id = try domainID(DomainKey(host: key.host, wildcard: key.wildcard)) { remeasure.append(id) } }
-            case .changeApp(let id, let a):
-                remeasure += state.appLinks[id, default: []].map(\.domainID)
-                _ = try c.replaceApp(id: id, a.plan.draft, intervalSeconds: defaultIntervalSeconds)
-                for key in a.plan.draft.domains { if let id = try domainID(DomainKey(host: key.host, wildcard: key.wildcard)) { remeasure.append(id) } }
-            case .removeChannel(let id):
-                try c.deleteChannel(id: id)
-            case .removeDomain(let id):
-                try c.deleteDomain(id: id)
-            case .addDomain(let key, let draft, let paused):
-                switch try c.insertDomain(draft, requestFirstCheck: true) {
-                case .created(let id), .alreadyRegistered(let id):
-                    ids[key] = id
-                    if paused { _ = try c.setPaused(domainID: id, true) }
-                }
-            case .pauseDomain(let id, let paused):
-                _ = try c.setPaused(domainID: id, paused)
-                if !paused { registersDomains = true }
-            case .changeDomain(let id, let draft):
-                _ = try c.changeDomain(id: id, draft)
-                remeasure.append(id)
-                // As DomainRegistry.edit: a newly watched platform has no file stored to re-measure, and one
-                // no longer watched closes its open alerts only when a check runs, so a switch asks for one.
-                if state.domains.first(where: { $0.id == id })?.platforms != draft.platforms {
-                    _ = try c.requestCheck(domainID: id)
-                    registersDomains = true
-                }
-            case .addChannel(let d):
-                var new = d.new
-                // A signed webhook without a secret in the file is refused by the planner.
-                if new.secret == nil && d.kind.inputs.generatesSigningSecret { new.secret = WebhookSecret.generate().text }
-                new.settings.domainIDs = try d.hosts.compactMap { try domainID($0.key) }
-                new.settings.appIDs = try d.apps.compactMap { try appID($0.name) }
-                let created = try c.createChannel(new)
-                try c.setChannelConfig(id: created.id, secret: nil, targetTemplate: d.targetText?.template, secretTemplate: d.secret?.template)
-            case .changeChannel(let existing, let d):
-                var settings = d.new.settings
-                settings.domainIDs = try d.hosts.compactMap { try domainID($0.key) }
-                settings.appIDs = try d.apps.compactMap { try appID($0.name) }
-                try c.updateChannel(id: existing.id, settings)
-                try c.setChannelConfig(id: existing.id, secret: d.secret?.value, targetTemplate: d.targetText?.template,
-                                       secretTemplate: d.secret?.template ?? existing.secretTemplate)
-            }
-        }
+        for step in ordered { try perform(step, ids: &ids, remeasure: &remeasure, on: c) }
         for id in remeasure { try DomainVerdict.reevaluate(domainID: id, on: c) }
+    }
+
+    /// One step of the plan; `remeasure` collects the domains whose expectations it changed.
+    private mutating func perform(_ step: Work, ids: inout KnownIDs, remeasure: inout [Int64], on c: Connection) throws {
+        switch step {
+        case .removeApp(let id):
+            remeasure += state.appLinks[id, default: []].map(\.domainID)
+            _ = try c.removeApp(id: id)
+        case .addApp(let a):
+            if case .nameTaken = try c.insertApp(a.plan.draft, intervalSeconds: defaultIntervalSeconds) {
+                throw ConfigRefusal([ConfigProblem(line: a.entry.lines.name, "an app named \"\(a.entry.name)\" was registered meanwhile; apply again")])
+            }
+            for key in a.plan.draft.domains { if let id = try ids.domain(DomainKey(host: key.host, wildcard: key.wildcard)) { remeasure.append(id) } }
+        case .changeApp(let id, let a):
+            remeasure += state.appLinks[id, default: []].map(\.domainID)
+            _ = try c.replaceApp(id: id, a.plan.draft, intervalSeconds: defaultIntervalSeconds)
+            for key in a.plan.draft.domains { if let id = try ids.domain(DomainKey(host: key.host, wildcard: key.wildcard)) { remeasure.append(id) } }
+        case .removeChannel(let id):
+            try c.deleteChannel(id: id)
+        case .removeDomain(let id):
+            try c.deleteDomain(id: id)
+        case .addDomain(let key, let draft, let paused):
+            switch try c.insertDomain(draft, requestFirstCheck: true) {
+            case .created(let id), .alreadyRegistered(let id):
+                ids.known[key] = id
+                if paused { _ = try c.setPaused(domainID: id, true) }
+            }
+        case .pauseDomain(let id, let paused):
+            _ = try c.setPaused(domainID: id, paused)
+            if !paused { registersDomains = true }
+        case .changeDomain(let id, let draft):
+            _ = try c.changeDomain(id: id, draft)
+            remeasure.append(id)
+            // As DomainRegistry.edit: a newly watched platform has no file stored to re-measure, and one
+            // no longer watched closes its open alerts only when a check runs, so a switch asks for one.
+            if state.domains.first(where: { $0.id == id })?.platforms != draft.platforms {
+                _ = try c.requestCheck(domainID: id)
+                registersDomains = true
+            }
+        case .addChannel(let d):
+            var new = d.new
+            // A signed webhook without a secret in the file is refused by the planner.
+            if new.secret == nil && d.kind.inputs.generatesSigningSecret { new.secret = WebhookSecret.generate().text }
+            new.settings.domainIDs = try d.hosts.compactMap { try ids.domain($0.key) }
+            new.settings.appIDs = try d.apps.compactMap { try ids.app($0.name) }
+            let created = try c.createChannel(new)
+            try c.setChannelConfig(id: created.id, secret: nil, targetTemplate: d.targetText?.template, secretTemplate: d.secret?.template)
+        case .changeChannel(let existing, let d):
+            var settings = d.new.settings
+            settings.domainIDs = try d.hosts.compactMap { try ids.domain($0.key) }
+            settings.appIDs = try d.apps.compactMap { try ids.app($0.name) }
+            try c.updateChannel(id: existing.id, settings)
+            try c.setChannelConfig(id: existing.id, secret: d.secret?.value, targetTemplate: d.targetText?.template,
+                                   secretTemplate: d.secret?.template ?? existing.secretTemplate)
+        }
+    }
+
+    /// The ids of domains and apps as the apply makes them: those stored before it, then those it
+    /// (or an app it registers) inserted, read back once.
+    private struct KnownIDs {
+        let state: ConfigState
+        let connection: Connection
+        var known: [DomainKey: Int64] = [:]
+
+        init(state: ConfigState, connection: Connection) {
+            self.state = state
+            self.connection = connection
+            for d in state.domains { known[DomainKey(host: d.host, wildcard: d.wildcard)] = d.id }
+        }
+
+        mutating func domain(_ key: DomainKey) throws -> Int64? {
+            if let id = known[key] { return id }
+            let id = try connection.domainID(host: key.host, wildcard: key.wildcard)   // registered by an app just now
+            known[key] = id
+            return id
+        }
+
+        // An app the file adds has its id once it is inserted, before the channels are made.
+        func app(_ name: String) throws -> Int64? {
+            try state.apps.first { $0.name == name }?.id ?? connection.app(name: name)?.id
+        }
     }
 }
 
