@@ -2,7 +2,9 @@ import Vocabulary
 
 /// The findings about one entry of `origins` on its own (passkeys-spec.md §3.2, §6.1).
 enum EntryChecks {
-    static let appHashPrefix = "android:apk-key-hash:"
+    /// An Android app's origin is `android:apk-key-hash:<base64url>` (passkeys-spec.md §1): a URL
+    /// with the scheme `android` and no host.
+    static let appHashPath = "apk-key-hash:"
 
     static func findings(_ related: RelatedOrigin, rules: DomainRules, rpID: RelyingPartyID?) -> [Finding] {
         let entry = related.entry
@@ -12,7 +14,7 @@ enum EntryChecks {
             return [WebAuthnFinding.originUnparseable.finding(at: entry.location,
                 "\(quoted) is not a URL (\(reason)); browsers skip it.", hint: "Write the origin as https://host, e.g. https://shop.example.")]
         }
-        if entry.text.trimmingASCIISpaces().lowercased().hasPrefix(appHashPrefix) {
+        if url.scheme == "android" && url.host == nil && url.path.lowercased().hasPrefix(appHashPath) {
             return [WebAuthnFinding.originAppHash.finding(at: entry.location,
                 "\(quoted) is an Android app's origin: browsers skip it, and apps never read this file.",
                 hint: "Remove it here; put it on your server's list of accepted origins instead.")]
@@ -78,11 +80,5 @@ enum EntryChecks {
         case .domain(let name): "the host \(name), which is a public suffix (Public Suffix List, ICANN or private section)"
         case .opaque, nil: "no host"
         }
-    }
-}
-
-extension String {
-    func trimmingASCIISpaces() -> Substring {
-        Substring(self).drop { $0.isWhitespace }
     }
 }
