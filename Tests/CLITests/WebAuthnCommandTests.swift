@@ -47,6 +47,12 @@ import Testing
         #expect(summary["exit_status"] as? Int == 0 && summary["infos"] as? Int == 2)
     }
 
+    @Test func rpIDIsRefusedForTheOtherPlatformsFiles() throws {
+        let outcome = try BuiltCommand.run(["validate", "--rp-id", "example.com", "-"], stdin: Array(#"[{"relation": [], "target": {}}]"#.utf8))
+        #expect(outcome.status == 64)
+        #expect(outcome.stderr.contains("--rp-id goes with the web's passkey files"), "\(outcome.stderr)")
+    }
+
     @Test func validatePasskeyEndpointsByName() throws {
         let dir = try ScratchDirectory()
         let path = try dir.write("passkey-endpoints", #"{"enroll": "https://example.com/passkeys/new", "manage": 7}"#)

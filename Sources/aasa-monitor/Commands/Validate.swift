@@ -46,6 +46,10 @@ extension AASAMonitor {
             }
             let name = file == "-" ? "standard input" : file
             let kind = ValidatedFile.detect(bytes, name: file, platform: platform)
+            if rpID != nil && (kind == .apple || kind == .android) {
+                Terminal.printError("aasa-monitor validate: --rp-id goes with the web's passkey files (webauthn, passkey-endpoints); \(name) is read as \(kind == .apple ? "apple-app-site-association" : "assetlinks.json").")
+                throw ExitCode(64)
+            }
             switch kind {
             case .webauthn, .passkeyEndpoints:
                 try validateWeb(bytes, name: name, kind: kind)
