@@ -32,6 +32,7 @@ public struct RelatedOriginsReading: Sendable {
 /// Never throws and never traps on any input; every finding has a JSON pointer and line:column.
 public enum RelatedOriginsReader {
     /// Chromium's cap on the body (2^18 bytes); a larger body fails the fetch (§2, CR-RV).
+    /// [uncertain] §7.2: Safari's cap is unpublished; Chromium's is applied to every browser.
     public static let sizeLimit = 262_144
     static let originsKey = "origins"
 

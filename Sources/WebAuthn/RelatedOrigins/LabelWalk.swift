@@ -34,6 +34,8 @@ public struct RelatedOrigin: Hashable, Sendable {
 /// is new once the window is full is ignored.
 public struct LabelWalk: Hashable, Sendable {
     /// Spec minimum, Chromium's exact value, and no known client goes above it (§3.3).
+    /// [uncertain] §7.2: Safari's limit is unpublished; 5 is applied to every browser, the reading
+    /// under which a file that works here works everywhere ROR ships.
     public static let maxLabels = 5
 
     public enum Status: Hashable, Sendable {

@@ -11,6 +11,8 @@ public enum RelatedOriginsTransport {
         guard facts.failure == nil, let status = facts.status else { return [] }
         var found: [Finding] = []
         let hops = facts.followedRedirects ?? []
+        // [uncertain] §7.3: whether Chromium enforces https on every hop is unconfirmed; the spec's
+        // history (W-HIST 241833d9) says every redirect must be https, so an http hop is an error.
         if let insecure = hops.first(where: { $0.location.lowercased().hasPrefix("http:") }) {
             found.append(WebAuthnFinding.redirectInsecure.finding(at: nil,
                 "\(insecure.url) redirects (\(insecure.status)) to \(insecure.location), an http: URL; browsers fetch the file over https only, every hop included.",
@@ -32,6 +34,8 @@ public enum RelatedOriginsTransport {
                 severity: needed ? .error : .info))
             return found
         default:
+            // [uncertain] §7.3: Chromium's handling of 2xx other than 200 is unconfirmed; the spec says
+            // 200 after redirects, so 201/204/… are refused like any other status.
             found.append(WebAuthnFinding.httpStatus.finding(at: nil,
                 "The answer is \(status), not 200; browsers read no origins from it.", hint: "Return 200 with the file."))
             return found
