@@ -100,6 +100,26 @@ import Testing
         #expect(own.status == 0 && own.stdout.contains("directly"))
     }
 
+    @Test func diffReportsASixthLabelAndTheOriginItPushesOut() throws {
+        let dir = try ScratchDirectory()
+        let five = (["a", "b", "c", "d", "e"].map { "\"https://\($0).example\"" }).joined(separator: ", ")
+        let old = try dir.write("old-webauthn", "{\"origins\": [\(five)]}")
+        let new = try dir.write("webauthn", "{\"origins\": [\"https://new.example\", \(five)]}")
+        let outcome = try BuiltCommand.run(["diff", old, new])
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout == """
+            Label count now 6 (was 5): origins past the fifth label stop working in Chromium.
+            Origin https://e.example no longer related: still listed, but past the fifth label.
+            Origin https://new.example now related.
+
+            """)
+        let same = try BuiltCommand.run(["diff", "--json", old, old])
+        #expect(same.status == 0)
+        #expect(same.stdout.contains("\"behaviourally_equal\" : true"))
+        let apple = try dir.write("apple-app-site-association", #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#)
+        #expect(try BuiltCommand.run(["diff", apple, new]).status == 64)
+    }
+
     @Test func matchRelatedOriginsExitCodesForRejectedFilesAndBadUsage() throws {
         let rejected = try BuiltCommand.run(["match", "--related-origins", "-", "--rp-id", "example.com", "--origin", "https://shop.example", "--json"],
                                             stdin: Array(#"{"origins": ["https://shop.example", 1]}"#.utf8))

@@ -85,6 +85,26 @@ enum WebAuthnOutput {
         }
     }
 
+    // MARK: diff
+
+    static func diffJSON(_ diff: RelatedOriginsDiff) -> TerminalText {
+        struct Output: Encodable {
+            var behaviourallyEqual: Bool
+            var related: [String]
+            var unrelated: [String]
+            var pushedPastLimit: [String]
+            var oldLabelCount: Int
+            var newLabelCount: Int
+            @PublicJSON.NullWhenAbsent var oldRejection: String?
+            @PublicJSON.NullWhenAbsent var newRejection: String?
+            var lines: [String]
+        }
+        return ValidationOutput.encoded(Output(behaviourallyEqual: diff.isBehaviourallyEqual, related: diff.related.map(\.description),
+                                               unrelated: diff.unrelated.map(\.description), pushedPastLimit: diff.pushedPastLimit.map(\.description),
+                                               oldLabelCount: diff.oldLabelCount, newLabelCount: diff.newLabelCount,
+                                               oldRejection: diff.oldRejection, newRejection: diff.newRejection, lines: diff.lines))
+    }
+
     // MARK: match --related-origins
 
     static func decisionJSON(_ decision: RelatedOriginsDecision, rpID: RelyingPartyID, origin: String) -> TerminalText {
