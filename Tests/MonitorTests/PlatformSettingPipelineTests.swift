@@ -22,8 +22,8 @@ import Vocabulary
             for _ in 0..<2 {
                 try makeAllDue(database)
                 let results = try await checkDueDomains(pipeline)
-                let byHost = Dictionary(uniqueKeysWithValues: results.map { ($0.0.host, $0.1.step.check) })
-                #expect(results.first { $0.0.host == "apple-side.fleet.test" }?.0.platforms == .apple, "the lease carries the setting")
+                let byHost = Dictionary(uniqueKeysWithValues: results.map { ($0.0.host.ascii, $0.1.step.check) })
+                #expect(results.first { $0.0.host.ascii == "apple-side.fleet.test" }?.0.platforms == .apple, "the lease carries the setting")
                 #expect(byHost["apple-side.fleet.test"]?.android == nil, "Apple only: no Android result, no Android request")
                 #expect(byHost["both-sides.fleet.test"]?.android?.serves == true)
             }
@@ -56,7 +56,7 @@ import Vocabulary
                 try makeAllDue(database)
                 let results = try await checkDueDomains(pipeline)
                 let requests = fleet.requests().dropFirst(before)
-                let byHost = Dictionary(uniqueKeysWithValues: results.map { ($0.0.host, $0.1.step.check) })
+                let byHost = Dictionary(uniqueKeysWithValues: results.map { ($0.0.host.ascii, $0.1.step.check) })
                 let own = requests.filter { $0.host == "android-side.fleet.test" }
                 #expect(own.contains { $0.uri == "/.well-known/assetlinks.json" }, "\(own)")
                 #expect(!own.contains { $0.uri.contains("apple-app-site-association") }, "no AASA request: \(own)")
