@@ -77,12 +77,14 @@ struct AppleStep: PlatformStep {
 
     func alertFindings(in summary: CheckSummary) -> [Finding] { summary.apple?.findings ?? [] }
 
-    /// The CDN's file as the AASA core reads it: the check's own reading when the CDN serves the very
-    /// bytes the device's location served (a settled CDN) or is itself the file devices read (it followed
-    /// a redirect); otherwise parsed here, once.
+    /// The CDN's file as the AASA core reads it: the evaluation's reading, made to compare it with the
+    /// origin's file (the origin's own when the bytes are the same), or the check's document when the
+    /// CDN's copy is the file devices read (it followed a redirect). Parsed here only when the
+    /// evaluation had no reason to read it (a copy that is not served cleanly, with a digest all the same).
     static func copyDocument(_ check: AppleCheck) -> AASADocument? {
         guard let cdn = check.cdn else { return nil }
-        if check.report.deviceLocation == .cdn || AppleResult.deviceFacts(check)?.body == cdn.body { return check.report.document }
+        if check.report.deviceLocation == .cdn { return check.report.document }
+        if let read = check.report.copyDocument { return read }
         return AASAParser.parse(cdn.body).document
     }
 }
