@@ -167,6 +167,13 @@ func serveAssetLinks(_ fleet: TestTLSFleet, _ body: [UInt8]?) throws {
     try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
 }
 
+/// The bench process's own CPU time so far, ms: every thread (fetcher, pipeline, libpq), not PostgreSQL's nor nginx's.
+func processCPUMilliseconds() -> Double {
+    var used = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &used)
+    return Double(used.tv_sec) * 1000 + Double(used.tv_nsec) / 1e6
+}
+
 func databaseBytes(_ database: Database) throws -> Int {
     try database.value("SELECT sum(pg_total_relation_size(c.oid))::bigint FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind = 'r'")
 }
@@ -213,6 +220,8 @@ print("monitor-bench: \(options.domains) domains on the TLS fleet, parallelism \
 /// One pipeline run's figures: the first round (every check a change), the unchanged rounds, growth.
 struct PipelineFigures {
     var alone = 0.0, first = 0.0, best = 0.0
+    /// The bench process's CPU per check over the unchanged rounds after the warm-up, ms.
+    var cpuPerUnchanged = 0.0
     var unchangedRates: [Double] = []
     var bytesPerChanged = 0, bytesPerUnchangedFromFirst = 0, steadyBefore = 0, steadyAfter = 0
 }
@@ -243,9 +252,11 @@ func measurePipeline(_ hosts: [HostName], bothFiles: Bool, details: Bool, platfo
     try database.execute("VACUUM")
     let afterWarm = try databaseBytes(database)
     var unchangedRates: [Double] = [warm]
+    let cpuBefore = processCPUMilliseconds()
     for _ in 0..<options.unchangedRounds {
         unchangedRates.append(try await pipelineRound(database, fleet: fleet, parallel: options.parallel, expected: options.domains))
     }
+    let cpuPerUnchanged = (processCPUMilliseconds() - cpuBefore) / Double(max(options.unchangedRounds * options.domains, 1))
     try database.execute("VACUUM")
     let afterUnchanged = try databaseBytes(database)
     let repeats = try repeatCount()
@@ -270,6 +281,7 @@ func measurePipeline(_ hosts: [HostName], bothFiles: Bool, details: Bool, platfo
                               bytesPerUnchangedFromFirst: (afterRollup - afterChanged) / max(unchangedChecks, 1),
                               steadyBefore: (afterUnchanged - afterWarm) / max(repeats, 1),
                               steadyAfter: (afterRollup - afterWarm) / max(repeats, 1))
+    figures.cpuPerUnchanged = cpuPerUnchanged
     guard details else { return }
 
     print("| measure | value |")
@@ -277,6 +289,7 @@ func measurePipeline(_ hosts: [HostName], bothFiles: Bool, details: Bool, platfo
     print("| fetcher alone, checks/s (before / after the pipeline runs) | \(Int(aloneBefore)) / \(Int(aloneAfter)) |")
     print("| pipeline, first round (every check a change), checks/s | \(Int(first)) (\(ratio(first))) |")
     print("| pipeline, unchanged rounds (best of \(unchangedRates.count)), checks/s | \(Int(best)) (\(ratio(best))); all: \(unchangedRates.map { ratio($0) }.joined(separator: " ")) |")
+    print("| bench process CPU per unchanged check (rounds after the warm-up), ms | \(String(format: "%.3f", cpuPerUnchanged)) |")
     print("| DB bytes per changed (first) check | \((afterChanged - before) / max(options.domains, 1)) |")
     print("| DB bytes per unchanged check from the first: \(unchangedChecks) repeats, all rolled up | \((afterRollup - afterChanged) / max(unchangedChecks, 1)) |")
     print("| DB bytes per unchanged check in steady state, before roll-up (\(repeats) repeats) | \((afterUnchanged - afterWarm) / max(repeats, 1)) |")
@@ -318,6 +331,7 @@ print("|---|---:|---:|---:|")
 print("| bare fetcher, checks/s (mean of before and after) | \(Int(appleOnly.alone)) | \(Int(both.alone)) | \(times(both.alone, appleOnly.alone)) |")
 print("| pipeline, first round (every check a change), checks/s | \(Int(appleOnly.first)) (\(times(appleOnly.first, appleOnly.alone)) of its fetcher) | \(Int(both.first)) (\(times(both.first, both.alone)) of its fetcher) | \(times(both.first, appleOnly.first)) |")
 print("| pipeline, unchanged rounds (best), checks/s | \(Int(appleOnly.best)) (\(times(appleOnly.best, appleOnly.alone))) | \(Int(both.best)) (\(times(both.best, both.alone))) | \(times(both.best, appleOnly.best)) |")
+print("| bench process CPU per unchanged check, ms | \(String(format: "%.3f", appleOnly.cpuPerUnchanged)) | \(String(format: "%.3f", both.cpuPerUnchanged)) | \(times(both.cpuPerUnchanged, appleOnly.cpuPerUnchanged)) |")
 print("| DB bytes per changed (first) check | \(appleOnly.bytesPerChanged) | \(both.bytesPerChanged) | \(times(Double(both.bytesPerChanged), Double(appleOnly.bytesPerChanged))) |")
 print("| DB bytes per unchanged check, steady state before / after roll-up | \(appleOnly.steadyBefore) / \(appleOnly.steadyAfter) | \(both.steadyBefore) / \(both.steadyAfter) | |")
 

@@ -52,8 +52,11 @@ public enum CheckEvaluation {
         }
 
         // The CDN's copy is the file here when it followed the redirect: nothing to compare it with.
+        var copyDocument: AASADocument?? = nil
         if let cdn, followed == nil {
-            findings += cdnFindings(cdn, origin: origin)
+            let copy = cdnFindings(cdn, origin: origin)
+            findings += copy.findings
+            copyDocument = copy.document
         }
 
         if let plainUserAgent {
@@ -64,8 +67,10 @@ public enum CheckEvaluation {
         findings = deduplicated(findings).sorted { $0.severity.rank < $1.severity.rank }
         let couldNotCheck = device == nil && wellKnown.status == nil && (root?.status == nil)
             && (wellKnown.failure.map { unreachableKinds.contains($0.kind) } ?? false)
-        return CheckReport(deviceLocation: device?.location ?? followed.map { _ in .cdn }, document: origin?.document, findings: findings,
-                           verdict: Verdict(findings: findings), couldNotCheck: couldNotCheck)
+        var report = CheckReport(deviceLocation: device?.location ?? followed.map { _ in .cdn }, document: origin?.document,
+                                 findings: findings, verdict: Verdict(findings: findings), couldNotCheck: couldNotCheck)
+        report.copyDocument = copyDocument
+        return report
     }
 
     /// The codes only the comparisons (root location beside a working `.well-known`, a browser's user
@@ -88,31 +93,35 @@ public enum CheckEvaluation {
         return "nothing"
     }
 
-    private static func cdnFindings(_ cdn: TransportFacts, origin: DocumentSnapshot?) -> [Finding] {
+    /// The CDN's findings, and its copy as read to compare it (`CheckReport.copyDocument`).
+    private static func cdnFindings(_ cdn: TransportFacts, origin: DocumentSnapshot?) -> (findings: [Finding], document: AASADocument??) {
         let reason = cdn.header("apple-failure-reason")
         if !serves(cdn) || reason != nil {
             var message = "Apple's CDN (\(cdn.url)) answered \(outcome(cdn))"
             if let reason { message += " with Apple-Failure-Reason: \(reason)" }
             if let details = cdn.header("apple-failure-details") { message += " (details: \(details))" }
             message += ". Devices on iOS 14+/macOS 11+ get the file only through the CDN."
-            return [FindingDefinition.cdnFailure.finding(at: nil, message,
-                hint: "Fix what the reason names at the origin; the CDN re-fetches within about a day.")]
+            return ([FindingDefinition.cdnFailure.finding(at: nil, message,
+                hint: "Fix what the reason names at the origin; the CDN re-fetches within about a day.")], nil)
         }
         guard let origin else {
-            return [FindingDefinition.cdnStale.finding(at: nil,
-                "Apple's CDN still serves a file although the origin serves none; devices keep the CDN's copy until it re-fetches (within about a day).")]
+            return ([FindingDefinition.cdnStale.finding(at: nil,
+                "Apple's CDN still serves a file although the origin serves none; devices keep the CDN's copy until it re-fetches (within about a day).")], nil)
         }
-        if !origin.behavesLike(cdn) {
+        // Read once: the comparison and the stored version's reading take the same parse.
+        let copy = origin.sameBytes(cdn) ? origin : DocumentSnapshot(facts: cdn)
+        if !origin.sameBytes(cdn), !origin.behavesLike(copy) {
             var message = "Apple's CDN serves a file that behaves differently from the origin's"
             // `Age` is in seconds (RFC 9111); an unreadable one is left out rather than quoted.
             if let age = cdn.header("age").flatMap({ Int($0.filter { $0 != " " }) }) {
                 message += " (the CDN copy is \(ElapsedTime.describe(seconds: age)) old)"
             }
             message += "."
-            return [FindingDefinition.cdnStale.finding(at: nil, message,
-                hint: "Normal for up to about a day after a change; if it persists, check that Apple's CDN can reach the origin.")]
+            return ([FindingDefinition.cdnStale.finding(at: nil, message,
+                hint: "Normal for up to about a day after a change; if it persists, check that Apple's CDN can reach the origin.")],
+                    .some(copy.document))
         }
-        return []
+        return ([], .some(copy.document))
     }
 
     private static func userAgentFindings(apple: TransportFacts, plain: TransportFacts) -> [Finding] {

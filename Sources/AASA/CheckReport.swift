@@ -7,6 +7,10 @@ public struct CheckReport: Hashable, Sendable {
     public var deviceLocation: TransportFacts.Location?
     /// The parsed document at `deviceLocation`, when it parsed.
     public var document: AASADocument?
+    /// Apple's CDN copy as the evaluation read it to compare it with the origin's file: `.some(nil)`
+    /// when it could not be read; nil when it was not read (not asked, not served, nothing to compare
+    /// with, or the copy devices read, which is `document`). Its bytes are the origin's when they are the same.
+    public var copyDocument: AASADocument?? = nil
     /// Errors first, then warnings, deprecations, infos.
     public var findings: [Finding]
     public var verdict: Verdict

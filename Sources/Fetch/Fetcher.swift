@@ -56,89 +56,109 @@ public final class Fetcher: Sendable {
         let plan = plan.unconditional(if: (configuration.checkCDN && plan.copyDue) || plan.appleRoute == .direct
             || (plan.comparisonsDue && (configuration.compareUserAgents || configuration.rootLocation == .always)))
         async let cdnFacts: TransportFacts? = configuration.checkCDN && plan.copyDue ? fetchCDN(for: host) : nil
-        let pin = if let pinned { pinned } else { await pin(host.ascii) }
-        let wellKnownURL = "https://\(host.ascii)/.well-known/apple-app-site-association"
-        let rootURL = "https://\(host.ascii)/apple-app-site-association"
+        let pinned = if let pinned { pinned } else { await pin(host.ascii) }
+        let origin: AppleOrigin
+        switch pinned {
+        case .failure(let failure, let dns):
+            // A name that does not resolve leaves nothing to compare: no earlier comparison is carried over it.
+            origin = AppleOrigin(wellKnown: .unresolved(url: Self.wellKnownURL(host), failure: failure, dns: dns,
+                                                         userAgent: configuration.appleUserAgent), compared: true)
+        case .success(let target):
+            origin = await appleOrigin(host, target: target, plan: plan, opened: opened)
+        }
+        var cdn = await cdnFacts
+        if cdn == nil, configuration.checkCDN, plan.asksCopyAfter(origin.wellKnown) {
+            cdn = await fetchCDN(for: host)
+        }
+        return appleCheck(host, startedAt: started, origin: origin, cdn: cdn, plan: plan)
+    }
 
+    /// What Apple's origin answered one check: `.well-known`, the root location, and `.well-known` with a
+    /// browser's user agent; `compared`: the comparisons were made (or there was nothing to compare).
+    struct AppleOrigin {
         var wellKnown: TransportFacts
         var root: TransportFacts?
         var plain: TransportFacts?
-        // A name that does not resolve leaves nothing to compare: no earlier comparison is carried over it.
-        var compared = true
-        switch pin {
-        case .failure(let failure, let dns):
-            wellKnown = .unresolved(url: wellKnownURL, failure: failure, dns: dns, userAgent: configuration.appleUserAgent)
-        case .success(let target):
-            // A due certificate is read on a connection of its own (`freshConnection`), opened before any
-            // other request of the check starts, so those ride on it instead of opening one beside it.
-            let opened = plan.certificateDue ? await openingFetch(host, target: target, plan: plan, given: opened) : opened
-            // Due comparisons start with the `.well-known` fetch; the others wait to see its answer.
-            let compareNow = plan.comparisonsDue
-            async let rootFacts: TransportFacts? = compareNow && configuration.rootLocation == .always
-                ? transfer(.root, url: rootURL, host: host.ascii, target: target, userAgent: configuration.appleUserAgent)
-                : nil
-            async let plainFacts: TransportFacts? = compareNow && configuration.compareUserAgents
-                ? transfer(.wellKnown, url: wellKnownURL, host: host.ascii, target: target,
-                           userAgent: configuration.plainUserAgent, certificate: false)
-                : nil
-            // A full handshake when the certificate is due, so the check sees it as served now (the other
-            // requests of the check may ride on that connection and borrow it below); otherwise a kept
-            // connection or a resumed session, which report the certificate of their own full handshake.
-            if let opened {
-                wellKnown = opened
-            } else {
-                wellKnown = await transfer(.wellKnown, url: wellKnownURL, host: host.ascii, target: target,
-                                           userAgent: configuration.appleUserAgent, ifNoneMatch: plan.ifNoneMatch)
-            }
-            if plan.appleRoute == .direct {
-                wellKnown = await followingRedirects(from: wellKnown, userAgent: configuration.appleUserAgent)
-            }
-            root = await rootFacts
-            plain = await plainFacts
-            compared = compareNow || plan.comparesAfter(wellKnown)
-            if !compareNow, compared {
-                async let rootLater: TransportFacts? = configuration.rootLocation == .always
-                    ? transfer(.root, url: rootURL, host: host.ascii, target: target, userAgent: configuration.appleUserAgent)
-                    : nil
-                async let plainLater: TransportFacts? = configuration.compareUserAgents
-                    ? transfer(.wellKnown, url: wellKnownURL, host: host.ascii, target: target,
-                               userAgent: configuration.plainUserAgent, certificate: false)
-                    : nil
-                root = await rootLater
-                plain = await plainLater
-            }
-            // The browser's repeat takes the same route, so the comparison sees the same file.
-            if plan.appleRoute == .direct, let repeated = plain {
-                plain = await followingRedirects(from: repeated, userAgent: configuration.plainUserAgent)
-            }
-            // Whatever the plan: when `.well-known` serves nothing, the root location decides where a device reads.
-            if root == nil, !plan.notModified(wellKnown), !CheckEvaluation.serves(wellKnown) {
-                root = await transfer(.root, url: rootURL, host: host.ascii, target: target,
-                                      userAgent: configuration.appleUserAgent)
-            }
-            // A request that rode on the `.well-known` request's connection (HTTP/2, keep-alive)
-            // gets no certificate from curl; it is the same certificate, so say so.
-            if var shared = root, shared.tls == nil, shared.status != nil, let tls = wellKnown.tls {
-                shared.tls = tls
-                root = shared
-            }
+        var compared: Bool
+    }
+
+    static func wellKnownURL(_ host: HostName) -> String { "https://\(host.ascii)/.well-known/apple-app-site-association" }
+    static func rootURL(_ host: HostName) -> String { "https://\(host.ascii)/apple-app-site-association" }
+
+    /// Apple's origin on its pinned addresses: `.well-known`, the comparisons when due or when its answer
+    /// calls for them, and the root location when `.well-known` serves nothing.
+    private func appleOrigin(_ host: HostName, target: PinnedTarget, plan: PlatformPlan, opened: TransportFacts?) async -> AppleOrigin {
+        // A due certificate is read on a connection of its own (`freshConnection`), opened before any
+        // other request of the check starts, so those ride on it instead of opening one beside it.
+        let opened = plan.certificateDue ? await openingFetch(host, target: target, plan: plan, given: opened) : opened
+        // Due comparisons start with the `.well-known` fetch; the others wait to see its answer.
+        let compareNow = plan.comparisonsDue
+        async let comparedNow: (root: TransportFacts?, plain: TransportFacts?) = compareNow
+            ? comparisons(host, target: target) : (nil, nil)
+        // A full handshake when the certificate is due, so the check sees it as served now (the other
+        // requests of the check may ride on that connection and borrow it below); otherwise a kept
+        // connection or a resumed session, which report the certificate of their own full handshake.
+        var wellKnown = if let opened { opened } else {
+            await transfer(.wellKnown, url: Self.wellKnownURL(host), host: host.ascii, target: target,
+                           userAgent: configuration.appleUserAgent, ifNoneMatch: plan.ifNoneMatch)
         }
-        var cdnResult = await cdnFacts
-        if cdnResult == nil, configuration.checkCDN, plan.asksCopyAfter(wellKnown) {
-            cdnResult = await fetchCDN(for: host)
+        if plan.appleRoute == .direct {
+            wellKnown = await followingRedirects(from: wellKnown, userAgent: configuration.appleUserAgent)
         }
+        var (root, plain) = await comparedNow
+        let compared = compareNow || plan.comparesAfter(wellKnown)
+        if !compareNow, compared {
+            (root, plain) = await comparisons(host, target: target)
+        }
+        // The browser's repeat takes the same route, so the comparison sees the same file.
+        if plan.appleRoute == .direct, let repeated = plain {
+            plain = await followingRedirects(from: repeated, userAgent: configuration.plainUserAgent)
+        }
+        // Whatever the plan: when `.well-known` serves nothing, the root location decides where a device reads.
+        if root == nil, !plan.notModified(wellKnown), !CheckEvaluation.serves(wellKnown) {
+            root = await transfer(.root, url: Self.rootURL(host), host: host.ascii, target: target, userAgent: configuration.appleUserAgent)
+        }
+        return AppleOrigin(wellKnown: wellKnown, root: root.map { Self.sharingCertificate($0, of: wellKnown) }, plain: plain,
+                           compared: compared)
+    }
+
+    /// The comparisons of Apple's file: the root location (when the configuration always asks it) and
+    /// `.well-known` with a browser's user agent (when the comparison is on), at once.
+    private func comparisons(_ host: HostName, target: PinnedTarget) async -> (root: TransportFacts?, plain: TransportFacts?) {
+        async let root: TransportFacts? = configuration.rootLocation == .always
+            ? transfer(.root, url: Self.rootURL(host), host: host.ascii, target: target, userAgent: configuration.appleUserAgent)
+            : nil
+        async let plain: TransportFacts? = configuration.compareUserAgents
+            ? transfer(.wellKnown, url: Self.wellKnownURL(host), host: host.ascii, target: target,
+                       userAgent: configuration.plainUserAgent, certificate: false)
+            : nil
+        return (await root, await plain)
+    }
+
+    /// A request that rode on the `.well-known` request's connection (HTTP/2, keep-alive) gets no
+    /// certificate from curl; it is the same certificate, so say so.
+    private static func sharingCertificate(_ facts: TransportFacts, of wellKnown: TransportFacts) -> TransportFacts {
+        guard facts.tls == nil, facts.status != nil, let tls = wellKnown.tls else { return facts }
+        var shared = facts
+        shared.tls = tls
+        return shared
+    }
+
+    /// The check's report from what was fetched: the findings of the requests not made this time are
+    /// carried from the plan (the last check's).
+    private func appleCheck(_ host: HostName, startedAt: Date, origin: AppleOrigin, cdn: TransportFacts?, plan: PlatformPlan) -> AppleCheck {
         let carried = plan.carried.filter { finding in
-            (!compared && CheckEvaluation.comparisonCodes.contains(finding.code))
-                || (cdnResult == nil && configuration.checkCDN && CheckEvaluation.cdnCodes.contains(finding.code))
+            (!origin.compared && CheckEvaluation.comparisonCodes.contains(finding.code))
+                || (cdn == nil && configuration.checkCDN && CheckEvaluation.cdnCodes.contains(finding.code))
         }
-        let report = CheckEvaluation.evaluate(wellKnown: wellKnown, root: root, cdn: cdnResult, plainUserAgent: plain,
+        let report = CheckEvaluation.evaluate(wellKnown: origin.wellKnown, root: origin.root, cdn: cdn, plainUserAgent: origin.plain,
                                               carried: carried)
-        return AppleCheck(host: host, startedAt: started, finishedAt: Date(), wellKnown: wellKnown, root: root,
-                           cdn: cdnResult, plainUserAgent: plain, report: report,
-                           asked: SecondaryAsked(copy: cdnResult != nil, comparisons: compared,
-                                                 certificate: plan.certificateDue && wellKnown.tls != nil,
-                                                 fullFetch: plan.ifNoneMatch == nil),
-                           notModified: plan.notModified(wellKnown))
+        return AppleCheck(host: host, startedAt: startedAt, finishedAt: Date(), wellKnown: origin.wellKnown, root: origin.root,
+                          cdn: cdn, plainUserAgent: origin.plain, report: report,
+                          asked: SecondaryAsked(copy: cdn != nil, comparisons: origin.compared,
+                                                certificate: plan.certificateDue && origin.wellKnown.tls != nil,
+                                                fullFetch: plan.ifNoneMatch == nil),
+                          notModified: plan.notModified(origin.wellKnown))
     }
 
     /// The `.well-known` fetch on a new connection with a full handshake, so the check sees the certificate
@@ -146,7 +166,7 @@ public final class Fetcher: Sendable {
     /// caller made it already (`checkPlatforms`, before Android's requests start).
     func openingFetch(_ host: HostName, target: PinnedTarget, plan: PlatformPlan, given: TransportFacts? = nil) async -> TransportFacts {
         if let given { return given }
-        return await transfer(.wellKnown, url: "https://\(host.ascii)/.well-known/apple-app-site-association", host: host.ascii,
+        return await transfer(.wellKnown, url: Self.wellKnownURL(host), host: host.ascii,
                               target: target, userAgent: configuration.appleUserAgent, freshConnection: true,
                               ifNoneMatch: plan.ifNoneMatch)
     }

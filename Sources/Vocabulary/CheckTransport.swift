@@ -24,6 +24,12 @@ public struct CheckTransport: Hashable, Sendable, Codable {
 
     public init(wellKnown: TransportFacts? = nil, root: TransportFacts? = nil, cdn: TransportFacts? = nil,
                 plainUserAgent: TransportFacts? = nil, deviceLocation: TransportFacts.Location? = nil) {
+        setApple(wellKnown: wellKnown, root: root, cdn: cdn, plainUserAgent: plainUserAgent, deviceLocation: deviceLocation)
+    }
+
+    /// Apple's exchanges, bodies stripped.
+    public mutating func setApple(wellKnown: TransportFacts?, root: TransportFacts?, cdn: TransportFacts?,
+                                  plainUserAgent: TransportFacts?, deviceLocation: TransportFacts.Location?) {
         self.wellKnown = wellKnown.map(Self.withoutBody)
         self.root = root.map(Self.withoutBody)
         self.cdn = cdn.map(Self.withoutBody)

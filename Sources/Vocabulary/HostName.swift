@@ -48,6 +48,20 @@ public struct HostName: Hashable, Sendable, Codable, CustomStringConvertible {
         self.isWildcard = wildcard
     }
 
+    /// A name read back from where it was stored converted (`domains.host`: the ASCII form, lower-cased,
+    /// without `*.`; `display_name`: its Unicode form): no IDNA conversion is made again, but the ASCII
+    /// form must still be a host name (labels, length, no IP address). Throws for one that is not.
+    public init(storedASCII ascii: String, unicode: String, wildcard: Bool = false) throws(HostNameError) {
+        guard !ascii.isEmpty, ascii == ascii.lowercased(), ascii.utf8.allSatisfy({ $0 < 0x80 }) else {
+            throw HostNameError(input: ascii, reason: "a stored host name must be its lower-case ASCII form")
+        }
+        try Self.checkLabels(ascii, input: ascii)
+        if Self.looksLikeIPv4(ascii) { throw HostNameError.ipAddress(ascii) }
+        self.ascii = ascii
+        self.unicode = unicode
+        self.isWildcard = wildcard
+    }
+
     /// The usual paste mistakes (a URL, a path, a port, an IP literal), each with the part to remove.
     private static func refusePastedURLParts(_ text: String, input: String) throws(HostNameError) {
         guard !text.isEmpty else { throw HostNameError(input: input, reason: "enter a host name, e.g. example.com") }

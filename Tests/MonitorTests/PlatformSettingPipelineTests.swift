@@ -22,8 +22,8 @@ import Vocabulary
             for _ in 0..<2 {
                 try makeAllDue(database)
                 let results = try await checkDueDomains(pipeline)
-                let byHost = Dictionary(uniqueKeysWithValues: results.map { ($0.0.host, $0.1.step.check) })
-                #expect(results.first { $0.0.host == "apple-side.fleet.test" }?.0.platforms == .apple, "the lease carries the setting")
+                let byHost = Dictionary(uniqueKeysWithValues: results.map { ($0.0.host.ascii, $0.1.step.check) })
+                #expect(results.first { $0.0.host.ascii == "apple-side.fleet.test" }?.0.platforms == .apple, "the lease carries the setting")
                 #expect(byHost["apple-side.fleet.test"]?.android == nil, "Apple only: no Android result, no Android request")
                 #expect(byHost["both-sides.fleet.test"]?.android?.serves == true)
             }
@@ -56,7 +56,7 @@ import Vocabulary
                 try makeAllDue(database)
                 let results = try await checkDueDomains(pipeline)
                 let requests = fleet.requests().dropFirst(before)
-                let byHost = Dictionary(uniqueKeysWithValues: results.map { ($0.0.host, $0.1.step.check) })
+                let byHost = Dictionary(uniqueKeysWithValues: results.map { ($0.0.host.ascii, $0.1.step.check) })
                 let own = requests.filter { $0.host == "android-side.fleet.test" }
                 #expect(own.contains { $0.uri == "/.well-known/assetlinks.json" }, "\(own)")
                 #expect(!own.contains { $0.uri.contains("apple-app-site-association") }, "no AASA request: \(own)")
@@ -78,6 +78,60 @@ import Vocabulary
             #expect(try database.versions(domainID: androidSide.id, platform: .apple).isEmpty)
             #expect(try count(database, "SELECT count(*)::int FROM alerts a JOIN domains d ON d.id = a.domain_id WHERE d.host = 'android-side.fleet.test'") == 0)
             #expect(try count(database, "SELECT count(*)::int FROM alerts a JOIN domains d ON d.id = a.domain_id WHERE d.host = 'both-sides.fleet.test' AND a.state = 'open' AND a.rule = 'origin-invalid'") == 1)
+        }
+    }
+
+    /// Two domains watched for both stop watching one platform each, and then both files change: the
+    /// platform left out is asked nothing (nginx's log: no file, no copy), and nothing of it reaches the
+    /// check, its stored row and versions, its events, its notices or the Android timeline; the
+    /// platform still watched sees its new file.
+    @Test func aPlatformNoLongerWatchedIsNeitherFetchedNorOnTheTimeline() async throws {
+        try await withFleetPipeline(serving: shopFile(), checkCDN: true) { fleet, database, pipeline in
+            try writeAssetLinks(fleet)
+            try create(database, "keeps-apple.fleet.test", .both)
+            try create(database, "keeps-android.fleet.test", .both)
+            try makeAllDue(database)
+            let first = try await checkDueDomains(pipeline)
+            #expect(first.allSatisfy { $0.1.step.check.apple != nil && $0.1.step.check.android?.serves == true })
+            try database.execute("UPDATE domains SET platforms = 'apple' WHERE host = 'keeps-apple.fleet.test'")
+            try database.execute("UPDATE domains SET platforms = 'android' WHERE host = 'keeps-android.fleet.test'")
+            // Both files change: a platform still fetched would see a new version and say so.
+            try writeDefaultFile(fleet, shopFile(excludeBuy: true))
+            try fleet.deploy(Self.assetLinks.replacingOccurrences(of: "com.example.shop", with: "com.example.other"),
+                             at: "/.well-known/assetlinks.json")
+            for round in 0..<2 {
+                let before = fleet.requests().count
+                try makeAllDue(database)
+                let results = try await checkDueDomains(pipeline)
+                let requests = fleet.requests().dropFirst(before)
+                let apple = try #require(results.first { $0.0.host.ascii == "keeps-apple.fleet.test" }?.1.step)
+                let android = try #require(results.first { $0.0.host.ascii == "keeps-android.fleet.test" }?.1.step)
+                #expect(!requests.contains { $0.host == "keeps-apple.fleet.test" && $0.uri.contains("assetlinks") }, "\(requests)")
+                #expect(!requests.contains { $0.host == "keeps-android.fleet.test" && $0.uri.contains("apple-app-site-association") })
+                #expect(!requests.contains { $0.host == "cdn.fleet.test" && $0.uri.contains("keeps-android") }, "no Apple CDN request")
+                #expect(apple.check.android == nil && android.check.apple == nil)
+                #expect(android.changes.isEmpty, "no Apple events: \(android.changes)")
+                #expect(!apple.alerts.contains { $0.platform == .android } && !android.alerts.contains { $0.platform == .apple })
+                // The platform still watched sees its new file, once.
+                #expect(apple.changes.contains { if case .versionChanged = $0 { true } else { false } } == (round == 0))
+                #expect(android.alerts.contains { $0.kind == .notice && $0.platform == .android } == (round == 0))
+            }
+            for (host, gone) in [("keeps-apple.fleet.test", Platform.android), ("keeps-android.fleet.test", .apple)] {
+                let domain = try #require(try database.domain(host: host))
+                #expect(try database.versions(domainID: domain.id, platform: gone).count == 1, "only the first check's \(gone) file")
+                // Oldest first: the first check (both), then the ones after the switch.
+                let stored = try database.checks(domainID: domain.id, onlyChanges: false, limit: 10).reversed().map { $0 }
+                #expect(stored.count >= 2)
+                for (previous, current) in zip(stored, stored.dropFirst()) {
+                    if gone == .android {
+                        #expect(current.android == nil && current.androidVersionSHA256 == nil)
+                        #expect(AndroidTimelineEvent.between(previous.android, current.android, platforms: domain.platforms,
+                                                             seen: []).isEmpty, "no Android timeline entry")
+                    } else {
+                        #expect(current.originVersionSHA256 == nil && current.findings.isEmpty)
+                    }
+                }
+            }
         }
     }
 

@@ -224,7 +224,7 @@ import Vocabulary
                 return
             }
             let (requests, results) = try await round(fleet, pipeline)
-            let byHost = Dictionary(uniqueKeysWithValues: results.map { ($0.0.host, $0) })
+            let byHost = Dictionary(uniqueKeysWithValues: results.map { ($0.0.host.ascii, $0) })
             let (directDomain, direct) = try #require(byHost[fleet.host("redirect302")])
             #expect(directDomain.directRoute)
             let directApple = try #require(direct.step.check.apple)

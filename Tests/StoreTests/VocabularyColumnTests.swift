@@ -36,6 +36,23 @@ import Vocabulary
         }
     }
 
+    /// A leased domain's host is read back as a `HostName` (the ASCII column, its display name as the
+    /// Unicode form); a stored host that is not a host name is an error naming the column, never a default.
+    @Test func aLeasedHostIsAHostNameAndOneThatIsNotNamesItsColumn() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            try db.execute("INSERT INTO domains (host, display_name) VALUES ('xn--bcher-kva.example', 'bücher.example')")
+            let leased = try #require(try db.leaseDueDomains(limit: 5, lease: .seconds(60), worker: "w").first)
+            #expect(leased.host.ascii == "xn--bcher-kva.example" && leased.host.unicode == "bücher.example" && !leased.host.isWildcard)
+            // The column's CHECK admits what HostName refuses: an IPv4 address, an empty or hyphen-led label.
+            for bad in ["10.0.0.1", "a..example", "a.-b.example"] {
+                try db.execute("DELETE FROM domains")
+                try db.execute("INSERT INTO domains (host, display_name) VALUES ($1, $1)", bad)
+                let error = try #require(throws: DatabaseError.self) { try db.leaseDueDomains(limit: 5, lease: .seconds(60), worker: "w") }
+                #expect(error.description.contains("domains.host") && error.description.contains("is not a host name"), "\(error)")
+            }
+        }
+    }
+
     @Test func aStoredDocumentThatDoesNotDecodeNamesItsColumn() throws {
         struct Shape: SQLJSONCodable, Equatable { var verdict: Verdict }
         try TestPostgres.withDatabase { (db: Database) throws in

@@ -21,7 +21,7 @@ import Vocabulary
     /// Leases `host` alone and stores a passing check of it, as a worker would.
     func check(_ db: Database, _ host: String) throws {
         try db.execute("UPDATE domains SET next_check_at = now() - interval '1 second', first_check_queued_at = NULL WHERE host = $1", host)
-        let lease = try #require(try db.leaseDueDomains(limit: 1, lease: .seconds(60), worker: "web-test").first { $0.host == host })
+        let lease = try #require(try db.leaseDueDomains(limit: 1, lease: .seconds(60), worker: "web-test").first { $0.host.ascii == host })
         let record = CheckRecord(domainID: lease.id, attemptKey: lease.attemptKey, startedAt: Date(), finishedAt: Date(), verdict: .pass,
                                  version: StoredBody(.apple, sha256: String(repeating: "c", count: 64), bytes: [1]), changed: true,
                                  latencyMilliseconds: 9, findings: [], transport: CheckTransport(), expectations: ExpectationResults(),

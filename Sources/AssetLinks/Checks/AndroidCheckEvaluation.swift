@@ -29,6 +29,10 @@ public struct AndroidCheckFacts: Sendable {
     public var carried: [Finding] = []
     /// Google's API was not asked this time; its last answer stands (carried in `carried`).
     public var googleCarried = false
+    /// The origin's file as `AssetLinksValidator` judged it, when the caller read it already (the fetcher
+    /// does, to walk its includes): the evaluation takes it instead of reading the same bytes again.
+    /// nil: the evaluation reads the origin's body itself when it serves one.
+    public var document: AssetLinksReport?
 
     public init(origin: TransportFacts, otherUserAgents: [TransportFacts] = [], includes: IncludeResolver.Resolution? = nil,
                 google: GoogleAnswer? = nil, expectations: [AndroidAppExpectation] = [], wildcard: Bool = false,
@@ -84,7 +88,7 @@ public enum AndroidCheckEvaluation {
         var document: AssetLinksReport?
         var file: AssetLinksFile?
         if served {
-            let report = AssetLinksValidator.validate(origin.body)
+            let report = facts.document ?? AssetLinksValidator.validate(origin.body)
             document = report
             findings += report.findings
             if origin.decodedSize > origin.body.count, origin.decodedSize > AssetLinksReader.sizeLimit,

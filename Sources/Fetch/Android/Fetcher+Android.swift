@@ -95,27 +95,14 @@ extension Fetcher {
                 || (googleCarried && AndroidCheckEvaluation.googleCodes.contains(finding.code))
         }
 
-        var includes: IncludeResolver.Resolution?
-        var includeFacts: [TransportFacts] = []
-        if AndroidCheckEvaluation.servesStatusOK(origin) {
-            let reading = AssetLinksReader.read(origin.body)
-            if let file = reading.file, !file.includes.isEmpty {
-                var walk = IncludeWalk(reading)
-                while let includeURL = walk.next() {
-                    let facts = await fetchInclude(includeURL)
-                    includeFacts.append(facts)
-                    if AndroidCheckEvaluation.servesStatusOK(facts), !facts.bodyTruncated {
-                        walk.receive(facts.body)
-                    } else {
-                        walk.receive(nil, failure: AndroidCheckEvaluation.outcome(facts))
-                    }
-                }
-                includes = walk.resolution
-            }
-        }
+        // The origin's file is read once, here: its includes are walked from that reading, and the
+        // evaluation judges the same report.
+        let document = AndroidCheckEvaluation.servesStatusOK(origin) ? AssetLinksValidator.validate(origin.body) : nil
+        let (includes, includeFacts) = await resolveIncludes(of: document)
         var facts = AndroidCheckFacts(
             origin: origin, otherUserAgents: others, includes: includes, google: google, expectations: expectations,
             wildcard: host.isWildcard, originChangedSecondsAgo: originChangedSecondsAgo, trailingDot: trailingDot, robots: robots)
+        facts.document = document
         facts.carried = carried
         facts.googleCarried = googleCarried
         facts.fileRequired = fileRequired
@@ -125,6 +112,24 @@ extension Fetcher {
                             asked: SecondaryAsked(copy: google != nil, comparisons: compared,
                                                  certificate: plan.certificateDue && origin.tls != nil, fullFetch: plan.ifNoneMatch == nil),
                             notModified: plan.notModified(origin))
+    }
+
+    /// Every include of the origin's file (`document`, nil when it served none), fetched the way Google's
+    /// fetcher does and walked within `IncludeResolver.budget`; nil when the file has none.
+    private func resolveIncludes(of document: AssetLinksReport?) async -> (IncludeResolver.Resolution?, [TransportFacts]) {
+        guard let document, let file = document.file, !file.includes.isEmpty else { return (nil, []) }
+        var walk = IncludeWalk(document.reading)
+        var fetched: [TransportFacts] = []
+        while let includeURL = walk.next() {
+            let facts = await fetchInclude(includeURL)
+            fetched.append(facts)
+            if AndroidCheckEvaluation.servesStatusOK(facts), !facts.bodyTruncated {
+                walk.receive(facts.body)
+            } else {
+                walk.receive(nil, failure: AndroidCheckEvaluation.outcome(facts))
+            }
+        }
+        return (walk.resolution, fetched)
     }
 
     /// The file with a browser's and Android's user agent (when the comparison is on), in that order.

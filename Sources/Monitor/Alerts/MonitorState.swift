@@ -20,6 +20,14 @@ public struct MonitorState: Hashable, Sendable, Codable {
         public var alerts: [AlertEvent]
     }
 
+    /// Advances the state by one check; `diffs` holds each platform's behavioural difference to its
+    /// previous file, one line per difference, for its new-version notice.
+    public func advanced(by check: CheckSummary, policy: AlertPolicy, now: Date, watched: WatchedPlatforms,
+                         diffs: [Platform: [String]]) -> Step {
+        advanced(by: check, policy: policy, now: now, watched: watched,
+                 diffSummary: diffs[.apple]?.joined(separator: "; "), androidDiff: diffs[.android] ?? [])
+    }
+
     /// Advances the state by one check. `diffSummary` describes the behavioural difference to the
     /// previous file, when there is one, for the new-version notice; `androidDiff` the same for
     /// Android's file, one line per difference. The rules of a platform `watched` leaves out are

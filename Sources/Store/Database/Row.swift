@@ -1,4 +1,5 @@
 import Synchronization
+import Vocabulary
 
 /// One result row, copied out of libpq's result so it can outlive the connection and cross threads.
 /// Decode columns by position or by name into any `SQLDecodable` type, e.g.
@@ -29,6 +30,18 @@ public struct Row: Sendable {
     public func decode<Value: SQLDecodable>(_ name: String, as type: Value.Type = Value.self) throws -> Value {
         let index = try layout.position(of: name)
         return try Value.decode(sqlText: values[index], column: layout.labels[index])
+    }
+
+    /// A host name column (`domains.host`: its ASCII form) read back typed, with its Unicode form from
+    /// the column `unicode`. One that is not a host name is an error naming the column, never a default.
+    public func decodeHost(_ name: String, unicode: String) throws -> HostName {
+        let ascii: String = try decode(name)
+        do {
+            return try HostName(storedASCII: ascii, unicode: try decode(unicode))
+        } catch let error as HostNameError {
+            let label = layout.firstPosition(of: name).map { layout.labels[$0] } ?? name
+            throw DatabaseError.decoding(column: label, message: "is not a host name: \(error.reason)")
+        }
     }
 
     /// The same row with the column `name` NULL: for a reader that decodes that column itself.

@@ -3,7 +3,9 @@ import Vocabulary
 /// A domain leased to one worker for one check.
 public struct LeasedDomain: Sendable, Hashable {
     public var id: Int64
-    public var host: String
+    /// The name whose files are fetched (`domains.host`, the bare name of a `*.` registration), read
+    /// back typed: a stored host that is not a host name fails the lease's decoding, never a check.
+    public var host: HostName
     public var displayName: String
     public var intervalSeconds: Int
     /// Generated at claim time: becomes the check's `attempt_key`, and proves when the result is
@@ -36,7 +38,8 @@ extension DomainStore {
     /// crashed worker's leases simply expire, which makes its domains due again.
     public func leaseDueDomains(limit: Int, lease: Duration, worker: String) throws -> [LeasedDomain] {
         try rows(Self.leaseDue, limit, Int(lease.components.seconds), worker).map { row in
-            LeasedDomain(id: try row.decode("id"), host: try row.decode("host"), displayName: try row.decode("display_name"),
+            LeasedDomain(id: try row.decode("id"), host: try row.decodeHost("host", unicode: "display_name"),
+                         displayName: try row.decode("display_name"),
                          intervalSeconds: try row.decode("interval_seconds"), attemptKey: try row.decode("lease_attempt_key"),
                          round: try row.decode("check_round"), consecutiveFailures: try row.decode("consecutive_failures"),
                          alertOpenAfter: try row.decode("alert_open_after"),

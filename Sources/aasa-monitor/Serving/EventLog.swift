@@ -114,7 +114,7 @@ final class EventLog: @unchecked Sendable {
     func checkFinished(_ domain: LeasedDomain, _ result: Result<CheckPipeline.Result, any Error>) {
         guard case .success(let r) = result, case .recorded(let checkID?, _, let deliveries) = r.outcome else { return }
         let verdict = r.step.check.verdict.rawValue
-        event("check.changed", message: "\(domain.host): \(verdict)", domain: domain.host, checkID: checkID,
+        event("check.changed", message: "\(domain.host): \(verdict)", domain: domain.host.ascii, checkID: checkID,
               fields: [("verdict", .string(verdict)), ("deliveries", .integer(deliveries))])
     }
 
