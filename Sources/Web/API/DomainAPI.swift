@@ -179,7 +179,7 @@ enum DomainAPI {
                      detail: (apps: [AppIDExpectation], watched: [WatchedURLExpectation], android: [AndroidAppExpectation], latest: CheckRow?,
                               androidState: Verdict?)? = nil) -> DomainJSON {
         var j = DomainJSON(id: d.id, host: d.host, display_name: d.displayName, wildcard: d.wildcard,
-                           state: DomainState(verdict: d.lastVerdict, checking: d.isChecking(now: now)).rawValue, reason: d.lastReason,
+                           state: DomainState(verdict: d.lastVerdict, checking: d.isChecking(now: now)).rawValue, reason: d.lastReason?.line,
                            interval_minutes: d.intervalSeconds / 60, badge: d.badgeEnabled, platforms: d.platforms, last_checked_at: d.lastCheckedAt,
                            last_changed_at: d.lastChangedAt, next_check_at: d.nextCheckAt, paused: d.paused)
         if let detail {
@@ -216,7 +216,7 @@ enum DomainAPI {
         }
         let nextAfter = q.allowsKeyset && result.items.count == q.pageSize ? result.items.last?.id : nil
         return APIResponses.json(Page(domains: result.items.map {
-            Item(id: $0.id, host: $0.host, display_name: $0.displayName, state: $0.state, reason: $0.reason,
+            Item(id: $0.id, host: $0.host, display_name: $0.displayName, state: $0.state, reason: $0.reason?.line,
                  last_checked_at: $0.lastCheckedAt, last_changed_at: $0.lastChangedAt, open_alerts: $0.openAlerts,
                  platforms: $0.platforms, apple_state: $0.appleState, android_state: $0.androidState, paused: $0.paused)
         }, total: result.matching, total_is_lower_bound: result.matchingCapped ? true : nil, page: q.page, per_page: q.pageSize, next_after: nextAfter))
