@@ -38,6 +38,12 @@ import Vocabulary
         try db.execute("INSERT INTO alerts (domain_id, rule, severity, summary, state) VALUES ($1, $2, $3, $4, 'open')",
                        failingID, AlertRule.androidIdentityMissing.rawValue, AlertRule.androidIdentityMissing.severity.rawValue, rotation)
         let quietID = try domain("quiet.example", verdict: .pass, reason: nil)
+        // A kept judgement of each platform's link (0058): Android's was made by the link's older rule.
+        let appID: Int64 = try db.value("INSERT INTO apps (name, android_package) VALUES ('Shop', 'com.example.shop') RETURNING id")
+        try db.execute("""
+            INSERT INTO app_links (app_id, domain_id, platform, service, judged_state, judged_check_id, judged_digest)
+            VALUES ($1, $2, 'apple', 'applinks', 'passing', NULL, 17), ($1, $2, 'android', 'applinks', 'warning', NULL, 18)
+            """, appID, alertLedID)
         let neverID = try domain("never.example", verdict: nil, reason: nil)
 
         #expect(try Migrator(migrations: all).migrate(testDatabase.configuration).map(\.version) == [69])
@@ -56,6 +62,10 @@ import Vocabulary
         let overview = try db.overview(OverviewFilter(pageSize: 10)).items
         #expect(overview.first { $0.id == androidsID }?.reason == DomainReason(android, platform: .android))
         #expect(try db.domainStatuses().first { $0.host == "android.example" }?.reason == DomainReason(android, platform: .android))
+
+        // Android's link is judged again by its next reader; Apple's rule did not change.
+        #expect(try db.value("SELECT count(*)::int FROM app_links WHERE judged_state IS NULL AND platform = 'android'") == 1)
+        #expect(try db.value("SELECT count(*)::int FROM app_links WHERE judged_state = 'passing' AND platform = 'apple'") == 1)
 
         // The column holds one of the two platforms, and only beside a line.
         #expect(throws: (any Error).self) {

@@ -317,7 +317,9 @@ import Vocabulary
             try recordCheck(db, domainID: shop, at: t1, findings: [], missing: [:], android: android(granted: [], file: rotated), androidFile: rotated)
             show = client.get("/apps/\(app.id)").bodyText
             #expect(show.contains("data-platform=\"android\" data-service=\"applinks\" data-state=\"failing\" data-since=\"\(DisplayTime.dateTime(t1))\""))
-            #expect(show.contains("com.example.shop is not in assetlinks.json."))
+            // In the words the check's own finding uses (AndroidCheckEvaluation.identityFindings), as the domain page says it.
+            let notGranted = "https://shop.example/.well-known/assetlinks.json grants nothing to com.example.shop; its App Links do not verify."
+            #expect(show.contains(notGranted))
             #expect(show.contains("Android App Links broken on shop.example since \(DisplayTime.dateTime(t1))."))
             #expect(show.contains("<td class=\"mono\">https://shop.example/products/1</td><td data-label=\"Apple\">—</td><td data-label=\"Android\"><span class=\"bad\">✗ stays in the browser</span>"))
 
@@ -341,10 +343,10 @@ import Vocabulary
             let watched = try #require(json["watched_urls"] as? [[String: Any]])
             #expect(watched.first?["android"] as? String == "stays in the browser" && watched.first?["android_meets_expectation"] as? Bool == false)
             let cell = (json["domains"] as? [[String: Any]])?.first.flatMap { ($0["cells"] as? [[String: Any]])?.first }
-            #expect(cell?["state"] as? String == "failing" && cell?["reason"] as? String == "com.example.shop is not in assetlinks.json.")
+            #expect(cell?["state"] as? String == "failing" && cell?["reason"] as? String == notGranted)
             // A judged cell to the byte: its reason, and since when as an ISO 8601 date.
             let raw = String(decoding: r.body, as: UTF8.self)
-            #expect(raw.contains(#""reason":"com.example.shop is not in assetlinks.json.","service":"applinks","since":"20"#) && raw.contains(#"Z","state":"failing"}"#),
+            #expect(raw.contains(#""reason":"\#(notGranted)","service":"applinks","since":"20"#) && raw.contains(#"Z","state":"failing"}"#),
                     "\(raw)")
         }
     }

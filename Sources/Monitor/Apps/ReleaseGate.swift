@@ -128,6 +128,9 @@ public struct GateCase: Hashable, Sendable, CheckConclusion {
     public var seconds: Double
 
     public var verdict: Verdict { Verdict(findings: findings) }
+    /// The one line that explains a case that does not pass: its most severe finding, chosen as a
+    /// domain's reason and an app's cell choose theirs (`leadingReason`); nil when it passes.
+    public var reason: String? { verdict == .pass ? nil : findings.leadingReason(verdict: verdict) }
 }
 
 /// Every case of a gate run, and the exit status of the whole.
