@@ -139,6 +139,8 @@ import Vocabulary
                         ("verify-app", gated?.reason),
                     ] + (domain.lastReason?.platform == p && domain.lastVerdict != .pass ? [
                         ("domain", domain.lastReason?.text),
+                        ("domain page", domain.lastReason.flatMap { reason in
+                            Self.unescaped(PlatformSeamTests.text(page)).contains(reason.text) ? reason.text : "not shown" }),
                         ("API single", (single["reason"] as? String).map { Self.withoutPlatform($0, p) }),
                         ("API list", (item["reason"] as? String).map { Self.withoutPlatform($0, p) }),
                     ] : [])
