@@ -43,9 +43,9 @@ import Vocabulary
     }
 
     /// The app page's cell of a domain's link, as `AppPages` writes it: its state and its reason.
-    static func pageCell(_ page: String, domainID: Int64, platform: Platform) -> (state: String?, reason: String?) {
+    static func pageCell(_ page: String, domainID: Int64, platform: Platform, service: Service) -> (state: String?, reason: String?) {
         let row = PlatformSeamTests.row(page, domainID: domainID)
-        let marker = "data-platform=\"\(platform.rawValue)\" data-service=\"applinks\" data-state=\""
+        let marker = "data-platform=\"\(platform.rawValue)\" data-service=\"\(service.rawValue)\" data-state=\""
         guard let start = row.range(of: marker) else { return (nil, nil) }
         let rest = row[start.upperBound...]
         let state = String(rest.prefix { $0 != "\"" })
@@ -75,7 +75,9 @@ import Vocabulary
                 connectTimeout: .seconds(5), totalTimeout: .seconds(10)))
             defer { fetcher.shutdown() }
             let appleHosts = fleet.scenarios.map(fleet.host), androidHosts = fleet.androidScenarios.map(fleet.host)
-            let entries = appleHosts.map { "applinks:" + $0 }
+            // Every Apple scenario for applinks and webcredentials (the fleet's files list the app for
+            // both), and one service a file lacks it for: an unmet expectation on a valid file.
+            let entries = appleHosts.flatMap { ["applinks:" + $0, "webcredentials:" + $0] } + ["appclips:" + fleet.host("good")]
             let manifest = Self.manifest(androidHosts)
             try await TestPostgres.withDatabase { (db: Database) async throws in
                 let app = WebApp(database: db, configuration: TestApp.configuration)
@@ -109,44 +111,50 @@ import Vocabulary
                 let listed = (api("/api/v1/domains?per_page=500")["domains"] as? [[String: Any]]) ?? []
                 var disagreements: [String] = []
                 var domainReasonsCompared: [Platform: Int] = [:]
-                let links = try db.appLinks(appID: appRecord.id).filter { $0.service == .applinks }
-                #expect(links.count == appleHosts.count + androidHosts.count, "a link per scenario and platform")
+                let links = try db.appLinks(appID: appRecord.id)
+                #expect(links.count == 2 * appleHosts.count + 1 + androidHosts.count, "a link per scenario, service and platform")
+                // Each cell: the app page, the app's API and verify-app's case say one state and one reason.
+                var cells: [Int64: [Platform: [(state: String, reason: String?)]]] = [:]
                 for link in links {
-                    let id = link.domainID, p = link.platform, host = link.host
+                    let id = link.domainID, p = link.platform
+                    let cell = Self.pageCell(appPage, domainID: id, platform: p, service: link.service)
+                    let apiCell = ((appCells.first { ($0["domain_id"] as? Int).map(Int64.init) == id }?["cells"] as? [[String: Any]]) ?? [])
+                        .first { $0["platform"] as? String == p.rawValue && $0["service"] as? String == link.service.rawValue } ?? [:]
+                    let gated = gate.first { $0.platform == p && $0.group == link.service.rawValue && $0.host == link.host }.map(Self.withoutLagPolicy)
+                    let name = "\(link.host) \(p.rawValue) \(link.service.rawValue)"
+                    let states: [(String, String?)] = [
+                        ("app page", cell.state), ("app API", apiCell["state"] as? String),
+                        ("verify-app", gated.map { DomainState(verdict: $0.verdict).rawValue }),
+                    ]
+                    let reasons: [(String, String?)] = [
+                        ("app page", cell.reason.map(Self.unescaped)), ("app API", apiCell["reason"] as? String), ("verify-app", gated?.reason),
+                    ]
+                    disagreements += Self.disagreements(name + " state", states) + Self.disagreements(name + " reason", reasons)
+                    cells[id, default: [:]][p, default: []].append((cell.state ?? "none", cell.reason.map(Self.unescaped)))
+                }
+                // Each (domain, platform): the domain page, the API's single object and list say the state of
+                // the app's worst cell there, and the domain's reason (when it is the platform's) is that cell's.
+                for (id, byPlatform) in cells {
                     let domain = try #require(try db.domain(id: id))
                     let page = client.get("/domains/\(id)").bodyText
                     let single = api("/api/v1/domains/\(id)")
                     let item = listed.first { ($0["id"] as? Int).map(Int64.init) == id } ?? [:]
-                    let cell = Self.pageCell(appPage, domainID: id, platform: p)
-                    let apiCell = ((appCells.first { ($0["domain_id"] as? Int).map(Int64.init) == id }?["cells"] as? [[String: Any]]) ?? [])
-                        .first { $0["platform"] as? String == p.rawValue && $0["service"] as? String == "applinks" } ?? [:]
-                    let gated = gate.first { $0.platform == p && $0.group == "applinks" && $0.host == host }.map(Self.withoutLagPolicy)
-                    let states: [(String, String?)] = [
-                        ("domain page", Self.columnState(page, platform: p)),
-                        ("API single", single["\(p.rawValue)_state"] as? String),
-                        ("API list", item["\(p.rawValue)_state"] as? String),
-                        ("app page", cell.state),
-                        ("app API", apiCell["state"] as? String),
-                        ("verify-app", gated.map { DomainState(verdict: $0.verdict).rawValue }),
-                    ]
-                    if Set(states.map { $0.1 ?? "none" }).count != 1 {
-                        disagreements.append("\(host) \(p.rawValue) state: " + states.map { "\($0.0)=\($0.1 ?? "none")" }.joined(separator: ", "))
-                    }
-                    // The cell's reason: one line, the same on the page (HTML-escaped), in the API and from verify-app.
-                    let reasons: [(String, String?)] = [
-                        ("app page", cell.reason.map(Self.unescaped)),
-                        ("app API", apiCell["reason"] as? String),
-                        ("verify-app", gated?.reason),
-                    ] + (domain.lastReason?.platform == p && domain.lastVerdict != .pass ? [
-                        ("domain", domain.lastReason?.text),
-                        ("domain page", domain.lastReason.flatMap { reason in
-                            Self.unescaped(PlatformSeamTests.text(page)).contains(reason.text) ? reason.text : "not shown" }),
-                        ("API single", (single["reason"] as? String).map { Self.withoutPlatform($0, p) }),
-                        ("API list", (item["reason"] as? String).map { Self.withoutPlatform($0, p) }),
-                    ] : [])
-                    if reasons.count > 3 { domainReasonsCompared[p, default: 0] += 1 }
-                    if Set(reasons.map { $0.1.map(Self.withoutTimings) ?? "none" }).count != 1 {
-                        disagreements.append("\(host) \(p.rawValue) reason: " + reasons.map { "\($0.0)=\($0.1 ?? "none")" }.joined(separator: " | "))
+                    for (p, mine) in byPlatform {
+                        let worst = mine.max { Self.rank($0.state) < Self.rank($1.state) }
+                        let name = "\(domain.host) \(p.rawValue)"
+                        disagreements += Self.disagreements(name + " state", [
+                            ("worst cell", worst?.state), ("domain page", Self.columnState(page, platform: p)),
+                            ("API single", single["\(p.rawValue)_state"] as? String), ("API list", item["\(p.rawValue)_state"] as? String),
+                        ])
+                        guard let reason = domain.lastReason, reason.platform == p, domain.lastVerdict != .pass else { continue }
+                        domainReasonsCompared[p, default: 0] += 1
+                        let cellReason = mine.filter { $0.state == worst?.state }.map(\.reason).first { $0 == reason.text } ?? worst?.reason
+                        disagreements += Self.disagreements(name + " reason", [
+                            ("worst cell", cellReason), ("domain", reason.text),
+                            ("API single", (single["reason"] as? String).map { Self.withoutPlatform($0, p) }),
+                            ("API list", (item["reason"] as? String).map { Self.withoutPlatform($0, p) }),
+                            ("domain page", Self.unescaped(PlatformSeamTests.text(page)).contains(reason.text) ? reason.text : "not shown"),
+                        ])
                     }
                 }
                 // Scenarios that fail or warn on each platform, so the domain's own reason was weighed on both.
@@ -154,6 +162,17 @@ import Vocabulary
                 #expect(disagreements.isEmpty, "\(disagreements.count) disagreements:\n\(disagreements.joined(separator: "\n"))")
             }
         }
+    }
+
+    /// "a: x, b: y" when the surfaces do not all say the same (timings aside); nothing when they do.
+    static func disagreements(_ what: String, _ said: [(String, String?)]) -> [String] {
+        guard Set(said.map { $0.1.map(withoutTimings) ?? "none" }).count != 1 else { return [] }
+        return [what + ": " + said.map { "\($0.0)=\($0.1 ?? "none")" }.joined(separator: " | ")]
+    }
+
+    /// How bad a state word is, for the worst of a domain's cells.
+    static func rank(_ state: String) -> Int {
+        [DomainState.passing, .warning, .failing].firstIndex { $0.rawValue == state } ?? -1
     }
 
     /// verify-app lets a copy that lags the origin (Apple's CDN, Google's) pass unless `--strict-cdn`: a
