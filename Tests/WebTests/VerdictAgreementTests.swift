@@ -148,6 +148,10 @@ import Vocabulary
                         ])
                         guard let reason = domain.lastReason, reason.platform == p, domain.lastVerdict != .pass else { continue }
                         domainReasonsCompared[p, default: 0] += 1
+                        // The API names the reason's platform as a typed field, in the list and the single object.
+                        disagreements += Self.disagreements(name + " reason platform", [
+                            ("domain", p.rawValue), ("API single", single["reason_platform"] as? String), ("API list", item["reason_platform"] as? String),
+                        ])
                         let cellReason = mine.filter { $0.state == worst?.state }.map(\.reason).first { $0 == reason.text } ?? worst?.reason
                         disagreements += Self.disagreements(name + " reason", [
                             ("worst cell", cellReason), ("domain", reason.text),
