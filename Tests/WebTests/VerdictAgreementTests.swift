@@ -38,6 +38,9 @@ import Vocabulary
         """
     }
 
+    static func watchedOnApple(_ fleet: TestTLSFleet) -> String { "https://\(fleet.host("good"))/account" }
+    static func watchedOnAndroid(_ fleet: TestTLSFleet) -> String { "https://\(fleet.host("al-dynamic"))/account/1" }
+
     static func json(_ response: WebResponse) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
     }
@@ -91,7 +94,10 @@ import Vocabulary
                 client.get("/apps/new")
                 let created = client.post("/apps", [("name", "Fleet"), ("apple_app_ids", Self.appleID),
                                                     ("apple_domains", entries.joined(separator: "\n")),
-                                                    ("fingerprints", FleetAssetLinks.appSigningKey), ("manifest", manifest)])
+                                                    ("fingerprints", FleetAssetLinks.appSigningKey), ("manifest", manifest),
+                                                    // A page each file keeps in the browser although the app must open it:
+                                                    // good's AASA opens /products/* only, al-dynamic's rules exclude /account/*.
+                                                    ("watched_urls", "\(Self.watchedOnApple(fleet))\n\(Self.watchedOnAndroid(fleet))")])
                 #expect(created.status == 303, "\(created.bodyText.prefix(2000))")
                 let appRecord = try #require(try db.app(name: "Fleet"))
                 // The Android scenarios serve no AASA: their owner watches them for Android only, so each
@@ -104,7 +110,9 @@ import Vocabulary
                 try await Self.checkEveryDomain(CheckPipeline(database: db, fetcher: fetcher))
 
                 // verify-app's evaluation of the same hosts with the same app (its own fetch, as the CLI's).
-                let gate = try await Self.gate(fetcher, entries: entries, manifest: manifest, appleHosts: appleHosts, androidHosts: androidHosts)
+                let watched = try db.appWatchedURLs(appID: appRecord.id).map(\.url)
+                let gate = try await Self.gate(fetcher, entries: entries, manifest: manifest, urls: watched, appleHosts: appleHosts,
+                                               androidHosts: androidHosts)
 
                 let appPage = client.get("/apps/\(appRecord.id)").bodyText
                 let appCells = ((api("/api/v1/apps/\(appRecord.id)")["domains"] as? [[String: Any]]) ?? [])
@@ -121,14 +129,19 @@ import Vocabulary
                     let apiCell = ((appCells.first { ($0["domain_id"] as? Int).map(Int64.init) == id }?["cells"] as? [[String: Any]]) ?? [])
                         .first { $0["platform"] as? String == p.rawValue && $0["service"] as? String == link.service.rawValue } ?? [:]
                     let gated = gate.first { $0.platform == p && $0.group == link.service.rawValue && $0.host == link.host }.map(Self.withoutLagPolicy)
+                    // verify-app reports a watched URL as a case of its own: an applinks cell stands as the worst of
+                    // its entry's case and those of the URLs on its host.
+                    let urlCases = link.service != .applinks ? [] : gate.filter { $0.platform == p && $0.group == "url" && $0.host == link.host }
+                    let gatedVerdict = ([gated].compactMap { $0 } + urlCases).map(\.verdict).max()
+                    let urlFails = urlCases.contains { $0.verdict != .pass }
                     let name = "\(link.host) \(p.rawValue) \(link.service.rawValue)"
                     let states: [(String, String?)] = [
                         ("app page", cell.state), ("app API", apiCell["state"] as? String),
-                        ("verify-app", gated.map { DomainState(verdict: $0.verdict).rawValue }),
+                        ("verify-app", gatedVerdict.map { DomainState(verdict: $0).rawValue }),
                     ]
                     let reasons: [(String, String?)] = [
-                        ("app page", cell.reason.map(Self.unescaped)), ("app API", apiCell["reason"] as? String), ("verify-app", gated?.reason),
-                    ]
+                        ("app page", cell.reason.map(Self.unescaped)), ("app API", apiCell["reason"] as? String),
+                    ] + (urlFails ? [] : [("verify-app", gated?.reason)])
                     disagreements += Self.disagreements(name + " state", states) + Self.disagreements(name + " reason", reasons)
                     cells[id, default: [:]][p, default: []].append((cell.state ?? "none", cell.reason.map(Self.unescaped)))
                 }
@@ -152,7 +165,11 @@ import Vocabulary
                         disagreements += Self.disagreements(name + " reason platform", [
                             ("domain", p.rawValue), ("API single", single["reason_platform"] as? String), ("API list", item["reason_platform"] as? String),
                         ])
-                        let cellReason = mine.filter { $0.state == worst?.state }.map(\.reason).first { $0 == reason.text } ?? worst?.reason
+                        // The domain says its first unmet expectation and counts the rest ("(and 1 more unmet expectation)"),
+                        // where the app's cells say one each.
+                        let first = reason.text.range(of: " (and ").map { String(reason.text[..<$0.lowerBound]) + "." } ?? reason.text
+                        let cellReason = mine.filter { $0.state == worst?.state }.map(\.reason).first { $0 == first }.map { _ in reason.text }
+                            ?? worst?.reason
                         disagreements += Self.disagreements(name + " reason", [
                             ("worst cell", cellReason), ("domain", reason.text),
                             ("API single", (single["reason"] as? String).map { Self.withoutPlatform($0, p) }),
@@ -163,6 +180,14 @@ import Vocabulary
                 }
                 // Scenarios that fail or warn on each platform, so the domain's own reason was weighed on both.
                 #expect(domainReasonsCompared[.apple, default: 0] >= 10 && domainReasonsCompared[.android, default: 0] >= 5, "\(domainReasonsCompared)")
+                // The watched URLs fail their domains on the platform that watches them, and the app's cells with them.
+                for (label, platform) in [("good", Platform.apple), ("al-dynamic", .android)] {
+                    let id = try #require(try db.domainID(host: fleet.host(label), wildcard: false))
+                    // What the check stored and expected of Android, to read when it fails.
+                    let stored = "\(String(describing: try db.checks(domainID: id, onlyChanges: false, limit: 1).first?.android?.watchedURLs)) \(try db.androidExpectations(domainIDs: [id]).map(\.watchedURLs)) \(try db.appWatchedURLs(appID: appRecord.id))"
+                    #expect(cells[id]?[platform]?.contains { $0.state == "failing" && $0.reason?.contains("/account") == true } == true,
+                            "\(label): \(String(describing: cells[id])) \(stored)")
+                }
                 #expect(disagreements.isEmpty, "\(disagreements.count) disagreements:\n\(disagreements.joined(separator: "\n"))")
             }
         }
@@ -224,15 +249,19 @@ import Vocabulary
         let android = Dictionary(grouping: try db.androidExpectations(domainIDs: leased.map(\.id)), by: \.domainID)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for domain in leased {
-                let rows = expectations[domain.id] ?? [], apps = (android[domain.id] ?? []).map(\.app), history = histories[domain.id]
-                group.addTask { _ = try await pipeline.run(domain, expectations: Expectations(rows: rows), android: apps, history: history) }
+                // As the scheduler hands them over (DomainScheduler): Android's expectations with their watched URLs.
+                let rows = expectations[domain.id] ?? [], androidRows = android[domain.id] ?? [], history = histories[domain.id]
+                group.addTask {
+                    _ = try await pipeline.run(domain, expectations: Expectations(rows: rows, android: androidRows), android: androidRows.map(\.app),
+                                               history: history)
+                }
             }
             try await group.waitForAll()
         }
     }
 
     /// `verify-app`'s cases for the app: Apple's entries and Android's manifest, each host fetched once.
-    static func gate(_ fetcher: Fetcher, entries: [String], manifest: String, appleHosts: [String],
+    static func gate(_ fetcher: Fetcher, entries: [String], manifest: String, urls: [String], appleHosts: [String],
                      androidHosts: [String]) async throws -> [GateCase] {
         let entitlements = try EntitlementsReader.read(entries: entries)
         let androidManifest = try AndroidManifestReader.read(Array(manifest.utf8))
@@ -254,8 +283,8 @@ import Vocabulary
                 if let b { android[host] = b }
             }
         }
-        return ReleaseGate.evaluate(entitlements: entitlements, appIDs: [try AppID(typed: appleID)], urls: [], checks: apple, strictCDN: false).cases
-            + ReleaseGate.evaluateAndroid(manifest: androidManifest, apps: expected, urls: [], checks: android, reportUnclaimed: false,
+        return ReleaseGate.evaluate(entitlements: entitlements, appIDs: [try AppID(typed: appleID)], urls: urls, checks: apple, strictCDN: false).cases
+            + ReleaseGate.evaluateAndroid(manifest: androidManifest, apps: expected, urls: urls, checks: android, reportUnclaimed: false,
                                           strictGoogle: false)
     }
 }

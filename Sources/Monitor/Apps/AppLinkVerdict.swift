@@ -39,32 +39,19 @@ public enum AppLinkVerdict {
         AndroidCheckFinding.googleUnavailable,
     ].map(\.code))
 
-    /// An Android link against one check's `AndroidResult`, judged as the domain's Android side is
-    /// (the findings' verdict, the most severe one the reason: `leadingReason`) over what the link
-    /// needs of the file: the file's own findings (how it is served, whether it reads, Google's copy),
-    /// then this app's identity in it and Google's word on it, in the words the check itself uses
-    /// (`AndroidCheckEvaluation.identityFindings`, `notLinkedFinding`), so the app page's cell, the
-    /// domain page and `verify-app` say the same. Another expected app's findings are not the link's
-    /// business. nil when the check did not fetch Android; `host`: whose assetlinks.json it read.
+    /// An Android link against one check's `AndroidResult`: the domain's own function for its Android
+    /// side (`DomainVerdict.androidState`) over what the link needs of the result (`scoped`), so the
+    /// app page's cell, the domain page and `verify-app` say the same state in the same words. nil
+    /// when the check did not fetch Android; `host`: whose assetlinks.json it read.
     public static func evaluateAndroid(_ android: AndroidResult?, packageName: String?, host: String) -> VerdictAndReason? {
         guard let android else { return nil }
-        let own = android.findings.filter { !androidIdentityCodes.contains($0.code) }
-        var mine: [Finding] = []
-        if let packageName, let identity = android.identities.first(where: { $0.packageName == packageName }) {
-            mine = AndroidCheckEvaluation.identityFindings(identity, url: "https://\(host)/.well-known/assetlinks.json", fileRead: android.serves)
-            mine += (android.google?.notLinked ?? []).filter { $0.hasPrefix(packageName + " ") }.map {
-                AndroidCheckEvaluation.notLinkedFinding(packageName: packageName, fingerprint: String($0.dropFirst(packageName.count + 1)),
-                                                        relation: Relation.handleAllURLs)
-            }
-        } else if !android.serves, Verdict(findings: own) == .pass {
+        let measured = packageName.map { package in android.identities.contains { $0.packageName == package } } ?? false
+        guard measured || android.serves || Verdict(findings: android.findings.filter { !androidIdentityCodes.contains($0.code) }) != .pass else {
             // A check made before the app expected anything of the domain, on a site without a file.
             return (.fail, "The site serves no assetlinks.json.")
         }
-        // In the check's order (the file's, the apps', then Google's), so equal severities lead alike.
-        let findings = own.filter { !googleCodes.contains($0.code) } + mine.filter { !googleCodes.contains($0.code) }
-            + own.filter { googleCodes.contains($0.code) } + mine.filter { googleCodes.contains($0.code) }
-        let verdict = Verdict(findings: findings)
-        return (verdict, verdict == .pass ? nil : findings.leadingReason(verdict: verdict))
+        let judged = DomainVerdict.androidState(android.scoped(to: packageName, host: host))
+        return (judged.verdict, judged.verdict == .pass ? nil : judged.reason)
     }
 
     /// The link against one stored check; nil when the check did not measure the link's platform.
@@ -101,5 +88,34 @@ public enum AppLinkVerdict {
             }
         }
         return run
+    }
+}
+
+extension AndroidResult {
+    /// What of this result is one app's business: the file's own findings (how it is served, whether
+    /// it reads, Google's copy), then this app's identity in it and Google's word on it, in the words
+    /// the check itself uses (`AndroidCheckEvaluation.identityFindings`, `notLinkedFinding`), and the
+    /// watched URLs that must open the app; another expected app's findings and URLs are not its
+    /// business. As Apple's `ExpectationResults.scoped(to:appIDs:)`.
+    func scoped(to packageName: String?, host: String) -> AndroidResult {
+        let own = findings.filter { !AppLinkVerdict.androidIdentityCodes.contains($0.code) }
+        var mine: [Finding] = []
+        if let packageName, let identity = identities.first(where: { $0.packageName == packageName }) {
+            mine = AndroidCheckEvaluation.identityFindings(identity, url: "https://\(host)/.well-known/assetlinks.json", fileRead: serves)
+            mine += (google?.notLinked ?? []).filter { $0.hasPrefix(packageName + " ") }.map {
+                AndroidCheckEvaluation.notLinkedFinding(packageName: packageName, fingerprint: String($0.dropFirst(packageName.count + 1)),
+                                                        relation: Relation.handleAllURLs)
+            }
+        }
+        var scoped = self
+        // In the check's order (the file's, the apps', then Google's), so equal severities lead alike.
+        let google = AppLinkVerdict.googleCodes
+        scoped.findings = own.filter { !google.contains($0.code) } + mine.filter { !google.contains($0.code) }
+            + own.filter { google.contains($0.code) } + mine.filter { google.contains($0.code) }
+        scoped.verdict = Verdict(findings: scoped.findings)
+        scoped.watchedURLs = watchedURLs.filter { result in
+            if case .opensApp(let id) = result.expected { id == packageName } else { false }
+        }
+        return scoped
     }
 }
