@@ -17,9 +17,10 @@ WHERE d.last_reason IS NOT NULL
   AND NOT (d.last_verdict IS DISTINCT FROM 'fail' AND EXISTS (
       SELECT 1 FROM alerts a WHERE a.domain_id = d.id AND a.state = 'open' AND a.summary = d.last_reason));
 
--- An app's Android link is now judged by the domain's rule (AppLinkVerdict.evaluateAndroid: the check's
--- own findings in the check's words; Google saying the app is not linked fails it, as it fails the
--- domain and verify-app, where the link used to warn): the judgements 0058 kept for Android links were
--- made by the older rule, so each is judged again by its next reader.
+-- An app's Android link is now judged by the domain's rule (AppLinkVerdict.evaluateAndroid through
+-- DomainVerdict.androidState: the check's own findings in the check's words; Google saying the app is
+-- not linked fails it, as it fails the domain and verify-app, where the link used to warn; a watched URL
+-- that must open the app and stays in the browser fails it too): the judgements 0058 kept for Android
+-- links were made by the older rule, so each is judged again by its next reader.
 UPDATE app_links SET judged_state = NULL, judged_check_id = NULL, judged_digest = NULL
 WHERE platform = 'android' AND judged_state IS NOT NULL;
