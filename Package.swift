@@ -102,7 +102,7 @@ let package = Package(
         .testTarget(name: "MonitorTests", dependencies: ["Vocabulary", "AASA", "AssetLinks", "Outbound", "Fetch", "Store", "Monitor", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "NotifyTests", dependencies: ["Vocabulary", "AASA", "Outbound", "Fetch", "Store", "Monitor", "Notify", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RegistryTests", dependencies: ["Vocabulary", "Store", "Monitor", "Registry", "AppManifests", "ConfigFile", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "WebTests", dependencies: ["Vocabulary", "AASA", "AssetLinks", "Store", "Web", "Monitor", "Notify", "Outbound", "Fetch", "Registry", "ConfigFile", "TestSupport", "TextEncoding"], swiftSettings: strict),
+        .testTarget(name: "WebTests", dependencies: ["Vocabulary", "AASA", "AssetLinks", "AppManifests", "Store", "Web", "Monitor", "Notify", "Outbound", "Fetch", "Registry", "ConfigFile", "TestSupport", "TextEncoding"], swiftSettings: strict),
         .testTarget(name: "CLITests", dependencies: ["Store", "TestSupport", "Vocabulary"], swiftSettings: strict),
 
         // Benchmarks: release-built executables that print ratios against baselines/peers.

@@ -64,7 +64,7 @@ import Vocabulary
             #expect(try count(database, "SELECT count(*)::int FROM alerts WHERE state = 'open'") == 1)
             #expect(try count(database, "SELECT count(*)::int FROM deliveries WHERE event = 'opened'") == 2, "one per channel")
             #expect(try database.domain(host: "android.fleet.test")?.lastVerdict == .fail)
-            #expect(try database.domain(host: "android.fleet.test")?.lastReason?.hasPrefix("Android: ") == true)
+            #expect(try database.domain(host: "android.fleet.test")?.lastReason?.platform == .android)
 
             #expect(try await round(Self.assetLinks([Self.rotated])).isEmpty, "still failing: nothing new")
             let recovered = try await round(Self.assetLinks([Self.signing, Self.rotated]))
@@ -128,7 +128,7 @@ import Vocabulary
             let flipped = try #require(try database.checks(domainID: domainID, onlyChanges: false, limit: 1).first?.android?.watchedURLs.first)
             #expect(flipped.actual == .staysInBrowser && flipped.beforeDynamicRules == .opensApp(Self.package))
             #expect(try count(database, "SELECT count(*)::int FROM alerts WHERE state = 'open'") == 1, "Apple's side alerts nothing")
-            #expect(try database.domain(host: "android.fleet.test")?.lastReason?.hasPrefix("Android: watched URL") == true)
+            #expect(try database.domain(host: "android.fleet.test")?.lastReason.map { $0.platform == .android && $0.text.hasPrefix("watched URL") } == true)
 
             let recovered = try await round(opens)
             #expect(recovered.map(\.kind) == [.resolved])
@@ -161,14 +161,14 @@ import Vocabulary
                                                           intervalSeconds: 3600, badgeEnabled: false, appIDs: [],
                                                           watchedURLs: [WatchedURLExpectation(url: url, expectedAppID: nil)]))
             let measured = try #require(try DomainVerdict.reevaluate(domainID: id, in: database))
-            #expect(measured == DomainVerdict(verdict: .fail, reason:
-                "Android: watched URL \(url) opens \(Self.package) on Android 15+, expected: stays in the browser.", apple: .pass, android: .fail))
+            #expect(measured == DomainVerdict(verdict: .fail, reason: DomainReason(
+                "watched URL \(url) opens \(Self.package) on Android 15+, expected: stays in the browser.", platform: .android), apple: .pass, android: .fail))
             #expect(try database.domain(id: id)?.lastVerdict == .fail)
 
             // The app gains a key the stored file does not list: Android's identity findings are measured again.
             try database.execute("INSERT INTO app_fingerprints (app_id, fingerprint, key_role) VALUES ($1, $2, 'app-signing')", appID, Self.rotated)
             let rotated = try #require(try DomainVerdict.reevaluate(domainID: id, in: database))
-            #expect(rotated.verdict == .fail && rotated.reason?.hasPrefix("Android: ") == true && rotated.reason?.contains(Self.rotated) == true,
+            #expect(rotated.verdict == .fail && rotated.reason?.platform == .android && rotated.reason?.text.contains(Self.rotated) == true,
                     "\(rotated)")
             #expect(try count(database, "SELECT count(*)::int FROM checks") == checks, "no new check, no fetch")
 

@@ -61,17 +61,25 @@ import Vocabulary
         }
         /// The verdict and reason as one line, "nil" when not measured.
         func judged(_ r: AndroidResult?) -> String {
-            AppLinkVerdict.evaluateAndroid(r, packageName: Self.package).map { "\($0.verdict) \($0.reason ?? "-")" } ?? "nil"
+            AppLinkVerdict.evaluateAndroid(r, packageName: Self.package, host: "shop.example").map { "\($0.verdict) \($0.reason ?? "-")" } ?? "nil"
         }
         let otherMissing = AndroidCheckFinding.expectedPackageMissing.finding(at: nil, "com.other.app is not in the file.")
         #expect(judged(nil) == "nil", "not fetched yet: no verdict")
         #expect(judged(result(granted: [Self.signing, Self.upload], findings: [otherMissing])) == "pass -",
                 "another app's missing package is not this link's problem")
-        #expect(judged(result(granted: [], named: false)) == "fail com.example.app is not in assetlinks.json.")
-        #expect(judged(result(granted: [], named: true)) == "fail assetlinks.json names com.example.app but grants it no handle_all_urls; its App Links do not verify.")
-        #expect(judged(result(granted: [Self.upload])) == "fail assetlinks.json lists only com.example.app's upload key; apps installed from Google Play do not verify.")
-        #expect(judged(result(granted: [Self.signing])) == "fail assetlinks.json does not list com.example.app's key \(Self.upload).")
-        #expect(judged(result(granted: [Self.signing, Self.upload], notLinked: ["\(Self.package) \(Self.signing)"])) == "warn Google's Digital Asset Links API says com.example.app is not linked with \(Self.signing).")
+        // In the check's own words (AndroidCheckEvaluation.identityFindings), as the domain page and verify-app say them.
+        let url = "https://shop.example/.well-known/assetlinks.json"
+        #expect(judged(result(granted: [], named: false)) == "fail \(url) grants nothing to com.example.app; its App Links do not verify.")
+        #expect(judged(result(granted: [], named: true)) == "fail com.example.app is named in \(url), but no valid statement grants it "
+                + "delegate_permission/common.handle_all_urls; its App Links do not verify.")
+        #expect(judged(result(granted: [Self.upload])) == "fail \(url) lists only the upload key of com.example.app, not its app-signing key "
+                + "\(Self.signing); apps installed from Google Play are signed with the app-signing key and do not verify.")
+        #expect(judged(result(granted: [Self.signing])) == "fail \(url) grants handle_all_urls to com.example.app, but not with \(Self.upload); "
+                + "builds signed with that key do not verify.")
+        // Google saying the app is not linked fails the link, as it fails the domain's Android side and verify-app's case.
+        #expect(judged(result(granted: [Self.signing, Self.upload], notLinked: ["\(Self.package) \(Self.signing)"]))
+                == "fail Google's API says com.example.app with \(Self.signing) is not linked to this site for "
+                + "delegate_permission/common.handle_all_urls; devices that rely on Google's verdict do not verify it.")
         // The file's own problem explains the rest, so it is the reason.
         let notFound = AndroidCheckFinding.httpStatus.finding(at: nil, "assetlinks.json answered 404.")
         #expect(judged(result(granted: [], named: false, findings: [notFound], serves: false)) == "fail assetlinks.json answered 404.")

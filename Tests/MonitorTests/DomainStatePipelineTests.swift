@@ -16,11 +16,16 @@ import TestSupport
     struct DomainRow: Equatable {
         var verdict: Verdict?
         var reason: String?
+        /// `last_reason_platform` (0069); nil where a test reads rows from before it.
+        var platform: Platform? = nil
+
+        /// The reason as the Store reads it back (`DomainReason`).
+        var typed: DomainReason? { reason.map { DomainReason($0, platform: platform) } }
     }
 
     func domainRow(_ database: Database, _ id: Int64) throws -> DomainRow {
-        let row = try #require(try database.firstRow("SELECT last_verdict, last_reason FROM domains WHERE id = $1", id))
-        return DomainRow(verdict: try row.decode("last_verdict"), reason: try row.decode("last_reason"))
+        let row = try #require(try database.firstRow("SELECT last_verdict, last_reason, last_reason_platform FROM domains WHERE id = $1", id))
+        return DomainRow(verdict: try row.decode("last_verdict"), reason: try row.decode("last_reason"), platform: try row.decode("last_reason_platform"))
     }
 
     @Test func unmetExpectationsFailTheDomainButNotTheCheck() async throws {
@@ -38,20 +43,20 @@ import TestSupport
             // The check keeps the file's verdict; the domain fails, saying which app ID is missing.
             #expect(try database.value("SELECT verdict FROM checks WHERE domain_id = $1", id, as: String.self) == fileVerdict.rawValue)
             let missing = "App ID \(Self.absent) is missing from applinks."
-            #expect(try domainRow(database, id) == DomainRow(verdict: .fail, reason: missing))
+            #expect(try domainRow(database, id) == DomainRow(verdict: .fail, reason: missing, platform: .apple))
             // The domain keeps what the check measured, for the domain page (which never parses the file for it).
             #expect(try database.domain(id: id)?.lastExpectations == ExpectationResults(missingAppIDs: [.applinks: [Self.absent]]))
 
             // `aasa-monitor status [--json]` reads the domain's state.
             let status = try #require(try database.domainStatuses().first)
-            #expect(status.state == .failing && status.reason == missing)
+            #expect(status.state == .failing && status.reason == DomainReason(missing, platform: .apple))
             let json = DomainStatus.json([status])
             #expect(json.contains(#""state":"failing""#) && json.contains(#""reason":"\#(missing)""#), "\(json)")
             #expect(DomainStatus.text([status], now: Date()).contains("↳ " + missing))
 
             // The overview's state, filter and counts, and /metrics' per-state counts.
             let overview = try database.overview(OverviewFilter(state: .failing, sort: .state, pageSize: 10))
-            #expect(overview.items.map(\.state) == [.failing] && overview.items.first?.reason == missing)
+            #expect(overview.items.map(\.state) == [.failing] && overview.items.first?.reason == DomainReason(missing, platform: .apple))
             #expect(overview.counts[.failing] == 1 && overview.counts[.passing] == nil)
             let failing = try database.monitorMetrics()
             #expect(failing.domainsByState == ["fail": 1] && failing.unmetExpectations == 1)
@@ -71,7 +76,7 @@ import TestSupport
             try database.updateDomain(id: id, draft)
             try DomainVerdict.reevaluate(domainID: id, in: database)
             let watched = "Watched URL https://expect.fleet.test/help/1 does not open \(Self.shop): it stays in the browser."
-            #expect(try domainRow(database, id) == DomainRow(verdict: .fail, reason: watched))
+            #expect(try domainRow(database, id) == DomainRow(verdict: .fail, reason: watched, platform: .apple))
             #expect(try database.domain(id: id)?.lastExpectations == ExpectationResults(watchedURLs: [
                 WatchedURLResult(url: "https://expect.fleet.test/help/1", expected: .opensApp(Self.shop), actual: .staysInBrowser)]))
 
@@ -79,12 +84,12 @@ import TestSupport
             try makeAllDue(database)
             let second = try #require(try await checkDueDomains(pipeline).first?.1.step)
             #expect(second.check.verdict == fileVerdict)
-            #expect(try domainRow(database, id) == DomainRow(verdict: .fail, reason: watched))
+            #expect(try domainRow(database, id) == DomainRow(verdict: .fail, reason: watched, platform: .apple))
             #expect(try database.value("SELECT count(*)::int FROM checks WHERE domain_id = $1 AND verdict = 'fail'", id, as: Int.self) == 0)
             // An unchanged repeat keeps it.
             try makeAllDue(database)
             _ = try await checkDueDomains(pipeline)
-            #expect(try domainRow(database, id) == DomainRow(verdict: .fail, reason: watched))
+            #expect(try domainRow(database, id) == DomainRow(verdict: .fail, reason: watched, platform: .apple))
             // /metrics counts the checks by their own (file) verdict: none failed.
             let metrics = try database.monitorMetrics()
             #expect(metrics.checksByVerdict["fail", default: 0] == 0 && metrics.domainsByState["fail"] == 1, "\(metrics.checksByVerdict)")
@@ -137,8 +142,9 @@ import TestSupport
                 let row = try domainRow(database, id)
                 #expect(row.verdict == .pass)
                 #expect(row.reason?.hasPrefix("The certificate expires on ") == true, "\(row.reason ?? "no reason")")
-                #expect(try database.domainStatuses().first?.reason == row.reason)
-                #expect(try database.overview(OverviewFilter(pageSize: 10)).items.first?.reason == row.reason)
+                #expect(row.platform == nil, "an open alert's summary leads: it names no platform of the domain's")
+                #expect(try database.domainStatuses().first?.reason == row.typed)
+                #expect(try database.overview(OverviewFilter(pageSize: 10)).items.first?.reason == row.typed)
                 try DomainVerdict.reevaluate(domainID: id, in: database)
                 #expect(try domainRow(database, id) == row, "the open alert still leads when re-measured without a check")
             }

@@ -15,7 +15,7 @@ import Testing
     @Test func jsonShapeIsTheDocumentedOne() throws {
         let statuses = [
             DomainStatus(host: "a.example", state: .failing, lastCheck: Date(timeIntervalSince1970: 1_700_000_000),
-                         version: "ab12", openAlerts: ["origin-unreachable"], reason: "The origin did not answer.", apple: .failing),
+                         version: "ab12", openAlerts: ["origin-unreachable"], reason: DomainReason("The origin did not answer.", platform: .apple), apple: .failing),
             DomainStatus(host: "new.example", state: .never, lastCheck: nil, version: nil, openAlerts: [], platforms: .android),
         ]
         let json = DomainStatus.json(statuses)
@@ -31,6 +31,16 @@ import Testing
         #expect(text.split(separator: "\n").first == "HOST       STATE          APPLE     ANDROID   LAST CHECK    VERSION       OPEN ALERTS")
         #expect(text.split(separator: "\n").last == "a.example  passing        passing   -         10 min ago    0123456789ab  -")
         #expect(DomainStatus.text([], now: now) == "No domains registered.")
+    }
+
+    /// Android's reason is typed as Android's; `status` names the platform where it prints the line,
+    /// in its JSON and under the row, as it did when the stored line carried the name.
+    @Test func androidsReasonIsNamedAndroidsWhereItIsPrinted() {
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        let status = DomainStatus(host: "a.example", state: .failing, lastCheck: now, version: nil, openAlerts: [],
+                                  reason: DomainReason("The server answered HTTP 404.", platform: .android), apple: .passing, android: .failing)
+        #expect(DomainStatus.json([status]).contains(#""reason":"Android: The server answered HTTP 404.""#))
+        #expect(DomainStatus.text([status], now: now).hasSuffix("↳ Android: The server answered HTTP 404."))
     }
 
     /// `status` exits with the worst domain's state, as `check` does with the worse platform's.

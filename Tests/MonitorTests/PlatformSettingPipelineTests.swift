@@ -70,7 +70,7 @@ import Vocabulary
                 #expect(byHost["both-sides.fleet.test"]?.apple?.verdict == .fail)
             }
             let androidSide = try #require(try database.domain(host: "android-side.fleet.test"))
-            #expect(androidSide.lastVerdict == .pass, "\(androidSide.lastReason ?? "")")
+            #expect(androidSide.lastVerdict == .pass, "\(androidSide.lastReason?.line ?? "")")
             #expect(try database.domain(host: "both-sides.fleet.test")?.lastVerdict == .fail)
             let stored = try database.checks(domainID: androidSide.id, onlyChanges: false, limit: 5)
             #expect(!stored.isEmpty && stored.allSatisfy { $0.verdict == .pass && $0.findings.isEmpty })

@@ -119,9 +119,10 @@ import Vocabulary
         let testDatabase = try TestPostgres.createDatabase(migrated: false)
         defer { testDatabase.drop() }
         let all = try MigrationDirectory.load(try TestPostgres.migrationsDirectory())
-        // Up to 0060, plus what today's registration and lease, which write the rows below, need of the
-        // domains table that came later (0066's first-check queue; the migrator applies the rest after).
-        try Migrator(migrations: all.filter { $0.version < 61 || $0.version == 66 }).migrate(testDatabase.configuration)
+        // Up to 0060, plus what today's registration, lease and record, which write the rows below, need
+        // of the domains table that came later (0066's first-check queue, 0069's reason platform; the
+        // migrator applies the rest after).
+        try Migrator(migrations: all.filter { $0.version < 61 || $0.version == 66 || $0.version == 69 }).migrate(testDatabase.configuration)
         let db = Database(configuration: testDatabase.configuration, poolSize: 2)
         defer { db.close() }
         let cases = Self.cases
@@ -223,7 +224,7 @@ import Vocabulary
 
             // A re-measure (an app ID added) moves Apple's state and the gauge with it.
             let check: Int64 = try db.value("SELECT last_check_id FROM domains WHERE id = $1", id)
-            #expect(try db.setDomainState(domainID: id, verdict: .fail, reason: "App ID missing.", platforms: PlatformStates(apple: .fail),
+            #expect(try db.setDomainState(domainID: id, verdict: .fail, reason: DomainReason("App ID missing.", platform: .apple), platforms: PlatformStates(apple: .fail),
                                           expectations: ExpectationResults(missingAppIDs: [.applinks: [Self.app]]), basedOnCheck: check))
             try Self.expectMetricsCountWhatTheOverviewShows(db)
             #expect(try db.monitorMetrics().domainsByPlatform[.apple] == [.fail: 1])

@@ -341,7 +341,7 @@ import TestSupport
 
             try await process.check(domainID: domainID)          // no file: failing 1 of 2
             let failing = try #require(try process.database.domain(id: domainID))
-            #expect(failing.lastVerdict == .fail, "a missing file fails an Android-only domain: \(failing.lastReason ?? "")")
+            #expect(failing.lastVerdict == .fail, "a missing file fails an Android-only domain: \(failing.lastReason?.line ?? "")")
             #expect(try process.database.monitorMetrics().failingByCode[.android] == ["http-status": 1], "/metrics counts it as Android's")
             #expect(try delivered(0).isEmpty)
             try await process.check(domainID: domainID)          // failing 2 of 2: one alert per channel

@@ -225,10 +225,10 @@ import Vocabulary
 
             // The domain's state changes without a check (an expectation re-measured), both ways.
             let latest: Int64 = try db.value("SELECT last_check_id FROM domains WHERE id = $1", ids[0])
-            #expect(try db.setDomainState(domainID: ids[0], verdict: .warn, reason: "edited", platforms: PlatformStates(apple: .warn),
+            #expect(try db.setDomainState(domainID: ids[0], verdict: .warn, reason: DomainReason("edited", platform: .apple), platforms: PlatformStates(apple: .warn),
                                           expectations: nil, basedOnCheck: latest))
             try Self.expectKeptEqualsFromScratch(db, "after a failing domain stopped failing")
-            #expect(try db.setDomainState(domainID: ids[0], verdict: .fail, reason: "edited back", platforms: PlatformStates(apple: .fail),
+            #expect(try db.setDomainState(domainID: ids[0], verdict: .fail, reason: DomainReason("edited back", platform: .apple), platforms: PlatformStates(apple: .fail),
                                           expectations: nil, basedOnCheck: latest))
             try Self.expectKeptEqualsFromScratch(db, "after it failed again")
 

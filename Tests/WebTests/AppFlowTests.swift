@@ -304,21 +304,26 @@ import Vocabulary
             try recordCheck(db, domainID: shop, at: t0, findings: [], missing: [:], android: android(granted: [Self.signing], file: Self.assetLinks([Self.signing])),
                             androidFile: Self.assetLinks([Self.signing]))
             show = client.get("/apps/\(app.id)").bodyText
-            #expect(show.contains("1 of 1 links healthy"), "\(show)")
-            #expect(show.contains("data-platform=\"android\" data-service=\"applinks\" data-state=\"passing\" data-since=\"\(DisplayTime.dateTime(t0))\""))
+            // A watched URL that does not open the app fails its Android link, as it fails the domain's
+            // Android side (DomainVerdict.androidState) and an Apple link with its watched URLs (issue #29).
+            #expect(show.contains("0 of 1 links healthy"), "\(show)")
+            #expect(show.contains("data-platform=\"android\" data-service=\"applinks\" data-state=\"failing\" data-since=\"\(DisplayTime.dateTime(t0))\""))
+            #expect(show.contains("watched URL https://shop.example/admin/users stays in the browser on Android 15+, expected: opens com.example.shop."))
             #expect(!show.contains("not monitored yet"))
             // The matcher on the stored file: the products page opens the app, /admin is excluded.
             #expect(show.contains("<td class=\"mono\">https://shop.example/products/1</td><td data-label=\"Apple\">—</td><td data-label=\"Android\"><span class=\"ok\">✓ opens com.example.shop</span>"), "\(show)")
             #expect(show.contains("<td class=\"mono\">https://shop.example/admin/users</td><td data-label=\"Apple\">—</td><td data-label=\"Android\"><span class=\"bad\">✗ stays in the browser</span>"))
 
-            // The key leaves the file: the cell fails with the reason, since that check.
+            // The key leaves the file: the cell fails with that reason now, still since the first failing check.
             let t1 = t0.addingTimeInterval(600)
             let rotated = Self.assetLinks([String(repeating: "CD:", count: 31) + "CD"])
             try recordCheck(db, domainID: shop, at: t1, findings: [], missing: [:], android: android(granted: [], file: rotated), androidFile: rotated)
             show = client.get("/apps/\(app.id)").bodyText
-            #expect(show.contains("data-platform=\"android\" data-service=\"applinks\" data-state=\"failing\" data-since=\"\(DisplayTime.dateTime(t1))\""))
-            #expect(show.contains("com.example.shop is not in assetlinks.json."))
-            #expect(show.contains("Android App Links broken on shop.example since \(DisplayTime.dateTime(t1))."))
+            #expect(show.contains("data-platform=\"android\" data-service=\"applinks\" data-state=\"failing\" data-since=\"\(DisplayTime.dateTime(t0))\""))
+            // In the words the check's own finding uses (AndroidCheckEvaluation.identityFindings), as the domain page says it.
+            let notGranted = "https://shop.example/.well-known/assetlinks.json grants nothing to com.example.shop; its App Links do not verify."
+            #expect(show.contains(notGranted))
+            #expect(show.contains("Android App Links broken on shop.example since \(DisplayTime.dateTime(t0))."))
             #expect(show.contains("<td class=\"mono\">https://shop.example/products/1</td><td data-label=\"Apple\">—</td><td data-label=\"Android\"><span class=\"bad\">✗ stays in the browser</span>"))
 
             // The page shows what the check stored, not a second judgement of the file: a stored
@@ -341,10 +346,10 @@ import Vocabulary
             let watched = try #require(json["watched_urls"] as? [[String: Any]])
             #expect(watched.first?["android"] as? String == "stays in the browser" && watched.first?["android_meets_expectation"] as? Bool == false)
             let cell = (json["domains"] as? [[String: Any]])?.first.flatMap { ($0["cells"] as? [[String: Any]])?.first }
-            #expect(cell?["state"] as? String == "failing" && cell?["reason"] as? String == "com.example.shop is not in assetlinks.json.")
+            #expect(cell?["state"] as? String == "failing" && cell?["reason"] as? String == notGranted)
             // A judged cell to the byte: its reason, and since when as an ISO 8601 date.
             let raw = String(decoding: r.body, as: UTF8.self)
-            #expect(raw.contains(#""reason":"com.example.shop is not in assetlinks.json.","service":"applinks","since":"20"#) && raw.contains(#"Z","state":"failing"}"#),
+            #expect(raw.contains(#""reason":"\#(notGranted)","service":"applinks","since":"20"#) && raw.contains(#"Z","state":"failing"}"#),
                     "\(raw)")
         }
     }

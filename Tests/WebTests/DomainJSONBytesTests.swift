@@ -13,7 +13,7 @@ struct DomainJSONBytesTests {
     static func value(full: Bool) -> DomainAPI.DomainJSON {
         var j = DomainAPI.DomainJSON(
             id: full ? 9_007_199_254_740_993 : 1, host: full ? "*.xn--bcher-kva.example" : "a.example", display_name: full ? odd : "",
-            wildcard: full, state: full ? "checking" : "passing", reason: full ? odd : nil, interval_minutes: full ? 1440 : 5, badge: !full,
+            wildcard: full, state: full ? "checking" : "passing", reason: full ? odd : nil, reason_platform: full ? .android : nil, interval_minutes: full ? 1440 : 5, badge: !full,
             platforms: full ? .android : .both,
             last_checked_at: full ? Date(timeIntervalSince1970: 1_732_000_000.999_9) : nil,
             last_changed_at: full ? Date(timeIntervalSince1970: -0.5) : nil, next_check_at: Date(timeIntervalSince1970: 1_800_000_000.25),

@@ -21,7 +21,7 @@ import Vocabulary
             let host = PlatformPageTests.host
             let id = try await Self.registerAndCheck(aging: Self.aasaPath, fleet, client, db, pipeline)
             let first = try #require(try db.domain(id: id))
-            #expect(first.lastVerdict == .pass, "\(first.lastReason ?? "")")
+            #expect(first.lastVerdict == .pass, "\(first.lastReason?.line ?? "")")
             let firstCheck = try #require(try first.lastCheckID.flatMap { try db.check(id: $0) })
 
             let other = "BB:" + Array(repeating: "22", count: 31).joined(separator: ":")

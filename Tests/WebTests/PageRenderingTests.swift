@@ -24,7 +24,7 @@ import AASA
 
     @Test func overview() {
         let e = Self.evil
-        let rows = (1...3).map { OverviewItem(id: Int64($0), host: e, displayName: e, state: .failing, reason: e,
+        let rows = (1...3).map { OverviewItem(id: Int64($0), host: e, displayName: e, state: .failing, reason: DomainReason(e, platform: .apple),
                                               lastCheckedAt: Date(timeIntervalSince1970: 10), lastChangedAt: Date(timeIntervalSince1970: 5),
                                               latencies: [3, nil, 1], openAlerts: 2, platforms: .both, appleVerdict: .pass) }
         let m = OverviewModel(rows: rows, matching: 120, counts: [.failing: 3], query: OverviewFilter(search: e, page: 2), now: 100)

@@ -118,7 +118,7 @@ import Vocabulary
             try await PlatformPageTests.checkDue(pipeline)
 
             let domain = try #require(try db.domain(id: id))
-            #expect(try db.platformVerdicts(domainID: id).apple == .pass, "\(domain.lastReason ?? "")")
+            #expect(try db.platformVerdicts(domainID: id).apple == .pass, "\(domain.lastReason?.line ?? "")")
             let page = client.get("/apps/\(appRecord.id)").bodyText
             let watched = PlatformPageTests.from("app-watched", in: page)
             #expect(watched.contains("not judged: watched on Android only"), "\(watched.prefix(800))")

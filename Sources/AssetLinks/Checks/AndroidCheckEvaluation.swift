@@ -326,30 +326,11 @@ public enum AndroidCheckEvaluation {
         for app in expectations {
             let package = app.packageName
             let granting = statements.statements(granting: Relation.handleAllURLs, to: package)
-            if granting.isEmpty {
-                let named = statements.packageNames.contains(package)
-                findings.append((named ? AndroidCheckFinding.handleAllURLsMissing : AndroidCheckFinding.expectedPackageMissing).finding(
-                    at: nil,
-                    named
-                        ? "\(package) is named in \(url), but no valid statement grants it delegate_permission/common.handle_all_urls; its App Links do not verify."
-                        : "\(url) grants nothing to \(package)\(file == nil ? " (Google reads no statement there)" : ""); its App Links do not verify.",
-                    hint: "Add a statement with relation delegate_permission/common.handle_all_urls, target android_app \(package) and its signing-key fingerprints."))
-            } else {
-                let granted = Set(granting.flatMap(\.fingerprints))
-                let missing = app.fingerprints.filter { !granted.contains($0) }
-                let upload = Set(app.uploadKeys)
-                let grantedExpected = app.fingerprints.filter { granted.contains($0) }
-                if !missing.isEmpty, !upload.isEmpty, !grantedExpected.isEmpty, grantedExpected.allSatisfy(upload.contains),
-                   missing.contains(where: { !upload.contains($0) }) {
-                    findings.append(AndroidCheckFinding.fingerprintUploadKeyOnly.finding(at: nil,
-                        "\(url) lists only the upload key of \(package), not its app-signing key \(missing.filter { !upload.contains($0) }.joined(separator: ", ")); apps installed from Google Play are signed with the app-signing key and do not verify.",
-                        hint: "Add the SHA-256 of the app-signing key (Play Console › Test and release › App integrity › App signing)."))
-                } else if !missing.isEmpty {
-                    findings.append(AndroidCheckFinding.expectedFingerprintMissing.finding(at: nil,
-                        "\(url) grants handle_all_urls to \(package), but not with \(missing.joined(separator: ", ")); builds signed with \(missing.count == 1 ? "that key" : "those keys") do not verify.",
-                        hint: "Add every signing key in use (during a key rotation, both the old and the new key)."))
-                }
-            }
+            let granted = Set(granting.flatMap(\.fingerprints))
+            let identity = AndroidIdentityResult(packageName: package, expectedFingerprints: app.fingerprints, uploadKeys: app.uploadKeys,
+                                                 named: statements.packageNames.contains(package),
+                                                 grantedFingerprints: app.fingerprints.filter(granted.contains), grantsHandleAllURLs: !granting.isEmpty)
+            findings += identityFindings(identity, url: url, fileRead: file != nil)
             if app.loginCredentials, statements.statements(granting: Relation.getLoginCreds, to: package).isEmpty {
                 findings.append(AndroidCheckFinding.loginCredsMissing.finding(at: nil,
                     "\(url) does not grant delegate_permission/common.get_login_creds to \(package); saved passwords are not shared between the app and the site.",
@@ -379,9 +360,7 @@ public enum AndroidCheckEvaluation {
                     severity: noFileExpected ? .info : GoogleErrorCode.severity(code, statementsRemain: statementsRemain)))
             }
             for check in checks where !check.linked {
-                findings.append(AndroidCheckFinding.googleNotLinked.finding(at: nil,
-                    "Google's API says \(check.packageName) with \(check.fingerprint) is not linked to this site for \(check.relation); devices that rely on Google's verdict do not verify it.",
-                    hint: "See the other findings; after a fix, Google's answer follows within its maxAge."))
+                findings.append(notLinkedFinding(packageName: check.packageName, fingerprint: check.fingerprint, relation: check.relation))
             }
             let googleFile = list.file
             let diff = AssetLinksDiff.diff(old: origin ?? AssetLinksFile(), new: googleFile)

@@ -33,44 +33,25 @@ public enum AppLinkVerdict {
         AndroidCheckFinding.loginCredsMissing, AndroidCheckFinding.googleNotLinked,
     ].map(\.code))
 
-    /// An Android link against one check's `AndroidResult`: the file's own findings (how it is served,
-    /// whether it reads, Google's copy), then whether it grants `handle_all_urls` to the package with
-    /// each of the app's keys (spec §8's two mistakes named), then whether Google's API says a key of
-    /// the package is not linked. nil when the check did not fetch Android.
-    public static func evaluateAndroid(_ android: AndroidResult?, packageName: String?) -> VerdictAndReason? {
+    /// Google's findings: after the file's and the expected apps' in a check's list.
+    static let googleCodes: Set<String> = Set([
+        AndroidCheckFinding.googleVerdictError, AndroidCheckFinding.googleNotLinked, AndroidCheckFinding.googleStale,
+        AndroidCheckFinding.googleUnavailable,
+    ].map(\.code))
+
+    /// An Android link against one check's `AndroidResult`: the domain's own function for its Android
+    /// side (`DomainVerdict.androidState`) over what the link needs of the result (`scoped`), so the
+    /// app page's cell, the domain page and `verify-app` say the same state in the same words. nil
+    /// when the check did not fetch Android; `host`: whose assetlinks.json it read.
+    public static func evaluateAndroid(_ android: AndroidResult?, packageName: String?, host: String) -> VerdictAndReason? {
         guard let android else { return nil }
-        var problems: [(severity: Severity, message: String)] = android.findings
-            .filter { $0.severity != .info && !androidIdentityCodes.contains($0.code) }
-            .map { ($0.severity, $0.message) }
-        if let packageName, let identity = android.identities.first(where: { $0.packageName == packageName }) {
-            let missing = identity.missingFingerprints
-            if identity.grantedOnlyToOtherKeys {
-                problems.append((.error, "assetlinks.json grants \(packageName) handle_all_urls, but not with \(missing.joined(separator: ", "))."))
-            } else if !identity.handleAllURLs {
-                problems.append((.error, identity.named
-                    ? "assetlinks.json names \(packageName) but grants it no handle_all_urls; its App Links do not verify."
-                    : "\(packageName) is not in assetlinks.json."))
-            } else if !missing.isEmpty {
-                let upload = Set(identity.uploadKeys)
-                if !upload.isEmpty, identity.grantedFingerprints.allSatisfy(upload.contains), missing.contains(where: { !upload.contains($0) }) {
-                    problems.append((.error, "assetlinks.json lists only \(packageName)'s upload key; apps installed from Google Play do not verify."))
-                } else {
-                    problems.append((.error, "assetlinks.json does not list \(packageName)'s key \(missing.joined(separator: ", "))."))
-                }
-            }
-            let unlinked = android.google?.notLinked.filter { $0.hasPrefix(packageName + " ") } ?? []
-            if !unlinked.isEmpty {
-                problems.append((.warning, "Google's Digital Asset Links API says \(packageName) is not linked with "
-                    + "\(unlinked.map { String($0.dropFirst(packageName.count + 1)) }.joined(separator: ", "))."))
-            }
-        } else if !android.serves, problems.isEmpty {
+        let measured = packageName.map { package in android.identities.contains { $0.packageName == package } } ?? false
+        guard measured || android.serves || Verdict(findings: android.findings.filter { !androidIdentityCodes.contains($0.code) }) != .pass else {
             // A check made before the app expected anything of the domain, on a site without a file.
-            problems.append((.error, "The site serves no assetlinks.json."))
+            return (.fail, "The site serves no assetlinks.json.")
         }
-        let verdict: Verdict = problems.contains { $0.severity == .error } ? .fail : problems.isEmpty ? .pass : .warn
-        // The file's own problem comes first at equal severity: a 404 explains a missing package.
-        let worst = problems.enumerated().min { ($0.element.severity.rank, $0.offset) < ($1.element.severity.rank, $1.offset) }
-        return (verdict, verdict == .pass ? nil : worst?.element.message)
+        let judged = DomainVerdict.androidState(android.scoped(to: packageName, host: host))
+        return (judged.verdict, judged.verdict == .pass ? nil : judged.reason)
     }
 
     /// The link against one stored check; nil when the check did not measure the link's platform.
@@ -83,7 +64,7 @@ public enum AppLinkVerdict {
             evaluate(findings: check.findings, expectations: expectations ?? check.expectations, service: link.service,
                      appIDs: app.appleAppIDs, developerMode: link.developerMode)
         case .android:
-            evaluateAndroid(check.android, packageName: app.androidPackage)
+            evaluateAndroid(check.android, packageName: app.androidPackage, host: link.host)
         }
     }
 
@@ -107,5 +88,34 @@ public enum AppLinkVerdict {
             }
         }
         return run
+    }
+}
+
+extension AndroidResult {
+    /// What of this result is one app's business: the file's own findings (how it is served, whether
+    /// it reads, Google's copy), then this app's identity in it and Google's word on it, in the words
+    /// the check itself uses (`AndroidCheckEvaluation.identityFindings`, `notLinkedFinding`), and the
+    /// watched URLs that must open the app; another expected app's findings and URLs are not its
+    /// business. As Apple's `ExpectationResults.scoped(to:appIDs:)`.
+    func scoped(to packageName: String?, host: String) -> AndroidResult {
+        let own = findings.filter { !AppLinkVerdict.androidIdentityCodes.contains($0.code) }
+        var mine: [Finding] = []
+        if let packageName, let identity = identities.first(where: { $0.packageName == packageName }) {
+            mine = AndroidCheckEvaluation.identityFindings(identity, url: "https://\(host)/.well-known/assetlinks.json", fileRead: serves)
+            mine += (google?.notLinked ?? []).filter { $0.hasPrefix(packageName + " ") }.map {
+                AndroidCheckEvaluation.notLinkedFinding(packageName: packageName, fingerprint: String($0.dropFirst(packageName.count + 1)),
+                                                        relation: Relation.handleAllURLs)
+            }
+        }
+        var scoped = self
+        // In the check's order (the file's, the apps', then Google's), so equal severities lead alike.
+        let google = AppLinkVerdict.googleCodes
+        scoped.findings = own.filter { !google.contains($0.code) } + mine.filter { !google.contains($0.code) }
+            + own.filter { google.contains($0.code) } + mine.filter { google.contains($0.code) }
+        scoped.verdict = Verdict(findings: scoped.findings)
+        scoped.watchedURLs = watchedURLs.filter { result in
+            if case .opensApp(let id) = result.expected { id == packageName } else { false }
+        }
+        return scoped
     }
 }

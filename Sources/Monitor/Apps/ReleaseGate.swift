@@ -37,15 +37,20 @@ public enum ReleaseGate {
             guard let check = checks[domain.host] else { continue }
             var findings = gateFindings(check.report.findings, originOnly: domain.isOriginOnly, strictCDN: strictCDN)
             findings += domain.notes
+            var missing: [String] = []
             if let document = check.report.document {
                 for appID in appIDs {
-                    findings += EntitlementValidator.findings(for: domain.entitlement, file: document, appID: appID)
+                    let unlisted = EntitlementValidator.findings(for: domain.entitlement, file: document, appID: appID)
                         .filter { $0.code == FindingDefinition.entitlementAppNotInFile.code }
+                    findings += unlisted
+                    if !unlisted.isEmpty { missing.append(appID.text) }
                 }
             }
-            cases.append(GateCase(platform: .apple, group: domain.service.rawValue, name: domain.entitlement,
-                                  host: domain.host, findings: sorted(findings),
-                                  couldNotCheck: check.report.couldNotCheck, seconds: check.seconds))
+            var entry = GateCase(platform: .apple, group: domain.service.rawValue, name: domain.entitlement,
+                                 host: domain.host, findings: sorted(findings),
+                                 couldNotCheck: check.report.couldNotCheck, seconds: check.seconds)
+            entry.missingAppIDs = missing
+            cases.append(entry)
         }
         for url in urls {
             cases.append(watched(url, entitlements: entitlements, appIDs: appIDs, checks: checks))
@@ -127,7 +132,24 @@ public struct GateCase: Hashable, Sendable, CheckConclusion {
     public var couldNotCheck: Bool
     public var seconds: Double
 
+    /// An Apple entry's app IDs its host's file does not list for the entry's service: the
+    /// expectations it misses, as the monitor counts them (`entitlement-app-not-in-file` findings).
+    public var missingAppIDs: [String] = []
+
     public var verdict: Verdict { Verdict(findings: findings) }
+
+    /// The one line that explains a case that does not pass, from the function an app's cell and its
+    /// domain take theirs from, so `verify-app` says what the app page and the domain page say: an
+    /// Apple entry's by `DomainVerdict.apple` (the file's findings, then the app IDs it misses, in
+    /// the monitor's words), any other's its most severe finding (`leadingReason`, as Android's cell
+    /// and the domain's Android side choose it). nil when the case passes.
+    public var reason: String? {
+        guard verdict != .pass else { return nil }
+        guard platform == .apple, let service = Service(rawValue: group) else { return findings.leadingReason(verdict: verdict) }
+        let file = findings.filter { $0.code != FindingDefinition.entitlementAppNotInFile.code }
+        let unmet = ExpectationResults(missingAppIDs: missingAppIDs.isEmpty ? [:] : [service: missingAppIDs])
+        return DomainVerdict.apple(fileVerdict: Verdict(findings: file), findings: file, expectations: unmet).reason
+    }
 }
 
 /// Every case of a gate run, and the exit status of the whole.

@@ -26,7 +26,7 @@ extension DomainStatus {
         let formatter = ISO8601DateFormatter()
         let document = ReportDocument(domains: statuses.map {
             ReportEntry(host: $0.host, state: $0.state.statusWord, lastCheck: $0.lastCheck.map(formatter.string(from:)),
-                  version: $0.version, openAlerts: $0.openAlerts, reason: $0.reason, platforms: $0.platforms,
+                  version: $0.version, openAlerts: $0.openAlerts, reason: $0.reason?.line, platforms: $0.platforms,
                   apple: $0.apple?.statusWord, android: $0.android?.statusWord)
         })
         let encoder = PublicJSON.encoder()
@@ -58,7 +58,7 @@ extension DomainStatus {
                          + "  " + pad(version, 12) + "  " + alerts)
             // A domain in trouble says why on the next line, under its state.
             if status.state == .failing || status.state == .warning, let reason = status.reason {
-                lines.append(String(repeating: " ", count: hostWidth + 2) + "↳ " + reason)
+                lines.append(String(repeating: " ", count: hostWidth + 2) + "↳ " + reason.line)
             }
         }
         return lines

@@ -2,7 +2,7 @@ import Vocabulary
 import AASA
 
 /// A domain's verdict and the one line that explains it: the file's verdict made worse by unmet
-/// expectations, stored as `domains.last_verdict` / `last_reason`; the overview, `status`, the API,
+/// expectations, stored as `domains.last_verdict` / `last_reason` / `last_reason_platform`; the overview, `status`, the API,
 /// /metrics and the badge show it as a `DomainState`. Pure.
 ///
 /// The check's own verdict judges only the file and its transport (the alert rules depend on that);
@@ -10,8 +10,9 @@ import AASA
 /// expected, still fails its owner, so an unmet expectation counts as `fail` here.
 public struct DomainVerdict: Hashable, Sendable {
     public var verdict: Verdict
-    /// nil when there is nothing to say (a passing file without findings and every expectation met).
-    public var reason: String?
+    /// nil when there is nothing to say (a passing file without findings and every expectation met);
+    /// its platform is the one whose state it explains.
+    public var reason: DomainReason?
     /// Each platform's own state: its file's verdict made worse by that platform's unmet expectations
     /// (Apple: missing app IDs, watched URLs; Android: expected packages and fingerprints, which are
     /// findings of its file, and watched URLs on Android 15+); nil where the platform is not watched,
@@ -22,7 +23,7 @@ public struct DomainVerdict: Hashable, Sendable {
     public var apple: Verdict?
     public var android: Verdict?
 
-    public init(verdict: Verdict, reason: String?, apple: Verdict? = nil, android: Verdict? = nil) {
+    public init(verdict: Verdict, reason: DomainReason?, apple: Verdict? = nil, android: Verdict? = nil) {
         self.verdict = verdict
         self.reason = reason
         self.apple = apple
@@ -30,7 +31,9 @@ public struct DomainVerdict: Hashable, Sendable {
     }
 
     public init(fileVerdict: Verdict, findings: [Finding], expectations: ExpectationResults) {
-        (verdict, reason) = Self.apple(fileVerdict: fileVerdict, findings: findings, expectations: expectations)
+        let judged = Self.apple(fileVerdict: fileVerdict, findings: findings, expectations: expectations)
+        verdict = judged.verdict
+        reason = judged.reason.map { DomainReason($0, platform: .apple) }
         apple = verdict
     }
 
@@ -86,18 +89,19 @@ public struct DomainVerdict: Hashable, Sendable {
         self.android = own.verdict
         if own.verdict > verdict {
             verdict = own.verdict
-            reason = own.reason
+            reason = own.reason.map { DomainReason($0, platform: .android) }
         }
     }
 
     /// Android's own state and its reason: the file's verdict, failed by a watched URL that does not
     /// do what it must on Android 15+ (as an unmet watched URL fails Apple's side); `unmet` says which.
+    /// The reason is Android's (`DomainReason.platform`): its line names the platform where it is shown.
     public static func androidState(_ android: AndroidResult) -> (verdict: Verdict, reason: String?, unmet: String?) {
         if android.verdict != .fail, android.serves, let unmet = android.watchedURLs.first(where: { !$0.meetsExpectation }) {
             let text = "watched URL \(unmet.url) \(unmet.actual) on Android 15+, expected: \(unmet.expected)."
-            return (.fail, "Android: " + text, text)
+            return (.fail, text, text)
         }
-        return (android.verdict, android.findings.leadingReason(verdict: android.verdict).map { "Android: " + $0 }, nil)
+        return (android.verdict, android.findings.leadingReason(verdict: android.verdict), nil)
     }
 
     /// The reason made to lead with the most severe open alert when the verdict does not fail: a
@@ -107,7 +111,7 @@ public struct DomainVerdict: Hashable, Sendable {
     public mutating func lead(with openAlerts: [OpenAlertSummary]) {
         guard verdict != .fail,
               let worst = openAlerts.filter({ $0.severity != .info }).min(by: { $0.severity < $1.severity }) else { return }
-        reason = worst.summary
+        reason = DomainReason(worst.summary, platform: nil)
     }
 }
 

@@ -127,7 +127,6 @@ public struct AppLinkRecord: Sendable, RowDecodable {
     /// The domain's latest changed check (its findings and expectation results decide the cell).
     public var lastCheckID: Int64?
     public var lastVerdict: Verdict?
-    public var lastReason: String?
     public var lastChangedAt: Date?
     /// The domain's expectations measured against its current file (`domains.last_expectations`).
     public var lastExpectations: ExpectationResults?

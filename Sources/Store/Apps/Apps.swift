@@ -164,7 +164,7 @@ extension AppStore {
     static var selectLinks: SQL {
         """
         SELECT l.domain_id, d.host, d.display_name, d.wildcard, l.platform, l.service, l.developer_mode, l.managed_mode,
-               l.declared_as, d.last_check_id, d.last_verdict, d.last_reason, d.last_changed_at, d.last_expectations,
+               l.declared_as, d.last_check_id, d.last_verdict, d.last_changed_at, d.last_expectations,
                (d.check_requested_at IS NOT NULL OR coalesce(d.lease_until > now(), false)) AS checking
         """
     }

@@ -13,8 +13,9 @@ public struct CheckRecord: Sendable {
     /// The domain's overall state after this check (`domains.last_verdict`): the file's verdict made
     /// worse by unmet expectations; nil: the same as `verdict`.
     public var domainVerdict: Verdict?
-    /// The one line the overview shows for the domain (`domains.last_reason`).
-    public var reason: String?
+    /// The one line the overview shows for the domain and its platform (`domains.last_reason`,
+    /// `last_reason_platform`).
+    public var reason: DomainReason?
     /// Each platform's own state, unmet expectations included (`domains.last_apple_state` /
     /// `last_android_state`, `DomainVerdict.apple` / `.android`); nil where the platform does not count.
     public var platformStates = PlatformStates()
@@ -134,11 +135,11 @@ extension Database {
                                        record.domainID, record.finishedAt, record.latencyMilliseconds)
             }
             try connection.execute(Self.finishDomain, record.domainID, record.nextCheckAt, record.finishedAt,
-                                   record.domainVerdict ?? record.verdict, record.consecutiveFailures, checkID, record.reason,
+                                   record.domainVerdict ?? record.verdict, record.consecutiveFailures, checkID, record.reason?.text,
                                    record.verdict, record.latencyMilliseconds, record.domainExpectations,
                                    record.asked.appleCDN, record.asked.googleAPI, record.asked.comparisons,
                                    record.asked.certificate, record.asked.fullFetch,
-                                   record.platformStates.apple, record.platformStates.android)
+                                   record.platformStates.apple, record.platformStates.android, record.reason?.platform)
             if let streaks = record.streaks {
                 try connection.replaceStreaks(domainID: record.domainID, with: streaks, checkID: checkID)
             }
@@ -174,7 +175,7 @@ extension Database {
             compared_at = COALESCE($13::timestamptz, compared_at),
             certificate_read_at = COALESCE($14::timestamptz, certificate_read_at),
             full_fetch_at = COALESCE($15::timestamptz, full_fetch_at),
-            last_apple_state = $16, last_android_state = $17,
+            last_apple_state = $16, last_android_state = $17, last_reason_platform = $18,
             last_check_id = COALESCE($6, last_check_id),
             last_changed_at = CASE WHEN $6::bigint IS NULL THEN last_changed_at ELSE $3 END
           WHERE id = $1

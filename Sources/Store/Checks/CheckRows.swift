@@ -54,7 +54,10 @@ extension Database {
                   last_changed_at = CASE WHEN $5 OR last_changed_at IS NULL THEN $3 ELSE last_changed_at END,
                   last_reason = (SELECT f->>'message' FROM jsonb_array_elements($6::jsonb) f
                                  ORDER BY CASE f->>'severity' WHEN 'error' THEN 0 WHEN 'warning' THEN 1 WHEN 'deprecation' THEN 2 ELSE 3 END
-                                 LIMIT 1)
+                                 LIMIT 1),
+                  -- The findings are the checked platform's, as the verdict is.
+                  last_reason_platform = CASE WHEN jsonb_array_length($6::jsonb) = 0 THEN NULL
+                                              WHEN platforms = 'android' THEN 'android' ELSE 'apple' END
                 WHERE id = $1 AND (last_checked_at IS NULL OR last_checked_at <= $3)
                 """, new.domainID, id, new.finishedAt, new.verdict, new.changed, findings) == 1
             // Every check counts in /metrics, whether or not it is the domain's latest.

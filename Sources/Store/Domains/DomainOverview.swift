@@ -55,7 +55,8 @@ public struct OverviewItem: Sendable {
     public var host: String
     public var displayName: String
     public var state: DomainState
-    public var reason: String?
+    /// The domain's reason and its platform (`last_reason`, `last_reason_platform`).
+    public var reason: DomainReason?
     public var lastCheckedAt: Date?
     public var lastChangedAt: Date?
     /// Latest first.
@@ -135,7 +136,7 @@ extension DomainStore {
                 .filter { $0 != -2 }                                   // -2: no check yet
                 .map { (ms: Int?) -> Int? in ms.flatMap { $0 < 0 ? nil : $0 } }   // -1: a check that measured no time
             return OverviewItem(id: try row.decode("id"), host: try row.decode("host"), displayName: try row.decode("display_name"),
-                                state: try row.decode("state"), reason: try row.decode("reason"),
+                                state: try row.decode("state"), reason: try row.decodeReason(text: "reason", platform: "reason_platform"),
                                 lastCheckedAt: try row.decode("last_checked_at"), lastChangedAt: try row.decode("last_changed_at"),
                                 latencies: latencies, openAlerts: try row.decode("open_alerts"), platforms: try row.decode("platforms"),
                                 appleVerdict: try row.decode("apple_verdict"), androidVerdict: try row.decode("android_verdict"),
@@ -174,7 +175,7 @@ extension DomainStore {
             pageOrder = "p.at" + (f.descending ? " ASC NULLS FIRST, p.id DESC" : " DESC NULLS LAST, p.id")
         }
         return try rows("WITH page AS (" + ordered + ") " + """
-            SELECT d.id, d.host, d.display_name, d.last_checked_at, d.last_changed_at, d.last_reason AS reason, d.platforms, d.paused,
+            SELECT d.id, d.host, d.display_name, d.last_checked_at, d.last_changed_at, d.last_reason AS reason, d.last_reason_platform AS reason_platform, d.platforms, d.paused,
             """ + DomainState.sqlOfDomainRow + " AS state, " + Self.sqlPageColumns + """
             FROM page p JOIN domains d ON d.id = p.id
             ORDER BY
@@ -260,7 +261,7 @@ extension DomainStore {
         }
         return try rows("""
             WITH listed AS (
-              SELECT d.id, d.host, d.display_name, d.last_checked_at, d.last_changed_at, d.last_reason AS reason,
+              SELECT d.id, d.host, d.display_name, d.last_checked_at, d.last_changed_at, d.last_reason AS reason, d.last_reason_platform AS reason_platform,
                 d.platforms, d.paused, d.last_apple_state, d.last_android_state,
             """ + DomainState.sqlOfDomainRow + """
                 AS state

@@ -12,8 +12,8 @@ public struct DomainStatus: Hashable, Sendable {
     public var version: String?
     /// Open alerts as `rule` or `rule subject`, e.g. `app-id-missing applinks ABCDE12345.app`.
     public var openAlerts: [String]
-    /// The one line that explains the state (an unmet expectation, else the worst finding).
-    public var reason: String?
+    /// The one line that explains the state (an unmet expectation, else the worst finding) and its platform.
+    public var reason: DomainReason?
     /// What the domain is watched for, and each platform's state (its file's verdict made worse by its
     /// unmet expectations, as the overview's columns and the API's `apple_state` / `android_state`); nil
     /// where the platform is not watched, does not count (no assetlinks.json, no Android app expected)
@@ -31,7 +31,7 @@ extension DomainStore {
             return DomainStatus(
                 host: try row.decode("host"), state: DomainState(verdict: try row.decode("last_verdict")),
                 lastCheck: try row.decode("last_checked_at"), version: try row.decode("sha256"),
-                openAlerts: alerts.map { $0.split(separator: "\n").map(String.init) } ?? [], reason: try row.decode("last_reason"),
+                openAlerts: alerts.map { $0.split(separator: "\n").map(String.init) } ?? [], reason: try row.decodeReason(),
                 platforms: try row.decode("platforms"),
                 apple: try row.decode("apple_verdict", as: Verdict?.self).map { DomainState(verdict: $0) },
                 android: try row.decode("android_verdict", as: Verdict?.self).map { DomainState(verdict: $0) })
@@ -41,7 +41,7 @@ extension DomainStore {
     static var statuses: SQL {
         "SELECT " + sqlPlatformStates + ", " + """
         CASE WHEN d.wildcard THEN '*.' || d.host ELSE d.host END AS host, d.last_checked_at,
-               d.last_verdict, d.last_reason, v.sha256, d.platforms,
+               d.last_verdict, d.last_reason, d.last_reason_platform, v.sha256, d.platforms,
                (SELECT string_agg(CASE WHEN a.subject = '' THEN a.rule ELSE a.rule || ' ' || a.subject END,
                                   E'\\n' ORDER BY a.rule, a.subject)
                 FROM alerts a WHERE a.domain_id = d.id AND a.state = 'open') AS open_alerts

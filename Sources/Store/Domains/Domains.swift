@@ -108,8 +108,13 @@ public struct DomainRecord: Sendable, RowDecodable {
     /// The domain's overall state: pass / warn / fail, the latest file verdict made worse by unmet
     /// expectations (an unmet one is fail); nil before the first check.
     public var lastVerdict: Verdict?
-    /// The one line that explains `lastVerdict` (an unmet expectation, else the worst finding).
-    public var lastReason: String?
+    /// The one line that explains `lastVerdict` (an unmet expectation, else the worst finding) and
+    /// the platform it is about, read from its two columns.
+    var reasonColumns: ReasonColumns
+    public var lastReason: DomainReason? {
+        get { reasonColumns.reason }
+        set { reasonColumns = ReasonColumns(newValue) }
+    }
     /// The expectations measured against the file of the latest check (by that check, or again when
     /// the expectations were edited); nil before the first usable file.
     public var lastExpectations: ExpectationResults?
@@ -131,7 +136,7 @@ public struct DomainRecord: Sendable, RowDecodable {
     /// The columns of `RowDecodable`: each property's name in snake_case.
     static let columns: SQL = """
         id, host, display_name, wildcard, interval_seconds, badge_enabled, platforms, next_check_at, check_requested_at, lease_until,
-        last_check_id, last_checked_at, last_verdict, last_reason, last_expectations, last_changed_at, created_at, paused
+        last_check_id, last_checked_at, last_verdict, last_reason, last_reason_platform, last_expectations, last_changed_at, created_at, paused
         """
 }
 

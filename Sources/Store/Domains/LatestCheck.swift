@@ -68,15 +68,15 @@ extension DomainStore {
     /// Sets the domain's overall state, reason, each platform's state and the measured expectations
     /// (nil: no usable file), only while `checkID` is still its latest check.
     @discardableResult
-    public func setDomainState(domainID: Int64, verdict: Verdict, reason: String?, platforms states: PlatformStates = PlatformStates(),
+    public func setDomainState(domainID: Int64, verdict: Verdict, reason: DomainReason?, platforms states: PlatformStates = PlatformStates(),
                                expectations: ExpectationResults?, basedOnCheck checkID: Int64) throws -> Bool {
         try execute("""
             UPDATE domains SET last_verdict = $2, last_reason = $3, last_expectations = $5::jsonb,
-              last_apple_state = $6, last_android_state = $7
+              last_apple_state = $6, last_android_state = $7, last_reason_platform = $8
             WHERE id = $1 AND last_check_id = $4 AND (last_verdict IS DISTINCT FROM $2 OR last_reason IS DISTINCT FROM $3
               OR last_expectations IS DISTINCT FROM $5::jsonb OR last_apple_state IS DISTINCT FROM $6
-              OR last_android_state IS DISTINCT FROM $7)
-            """, domainID, verdict, reason, checkID, expectations, states.apple, states.android) == 1
+              OR last_android_state IS DISTINCT FROM $7 OR last_reason_platform IS DISTINCT FROM $8)
+            """, domainID, verdict, reason?.text, checkID, expectations, states.apple, states.android, reason?.platform) == 1
     }
 
     /// Clears the domain's state (verdict, reason, measured expectations, each platform's state) while
@@ -87,7 +87,7 @@ extension DomainStore {
     @discardableResult
     public func clearDomainState(domainID: Int64, basedOnCheck checkID: Int64) throws -> Bool {
         try execute("""
-            UPDATE domains SET last_verdict = NULL, last_reason = NULL, last_expectations = NULL,
+            UPDATE domains SET last_verdict = NULL, last_reason = NULL, last_reason_platform = NULL, last_expectations = NULL,
               last_apple_state = NULL, last_android_state = NULL
             WHERE id = $1 AND last_check_id = $2 AND (last_verdict IS NOT NULL OR last_reason IS NOT NULL
               OR last_expectations IS NOT NULL OR last_apple_state IS NOT NULL OR last_android_state IS NOT NULL)

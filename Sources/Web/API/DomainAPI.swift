@@ -15,6 +15,9 @@ enum DomainAPI {
         let state: String
         /// Why, in one line: an unmet expectation, else the worst finding; null when all is well.
         let reason: String?
+        /// The platform whose state `reason` explains (apple, android); absent with no reason, or when an
+        /// open alert's summary leads it. Typed, so a client never reads it out of the line's words.
+        let reason_platform: Platform?
         let interval_minutes: Int
         let badge: Bool
         /// both, apple or android.
@@ -179,7 +182,7 @@ enum DomainAPI {
                      detail: (apps: [AppIDExpectation], watched: [WatchedURLExpectation], android: [AndroidAppExpectation], latest: CheckRow?,
                               androidState: Verdict?)? = nil) -> DomainJSON {
         var j = DomainJSON(id: d.id, host: d.host, display_name: d.displayName, wildcard: d.wildcard,
-                           state: DomainState(verdict: d.lastVerdict, checking: d.isChecking(now: now)).rawValue, reason: d.lastReason,
+                           state: DomainState(verdict: d.lastVerdict, checking: d.isChecking(now: now)).rawValue, reason: d.lastReason?.line, reason_platform: d.lastReason?.platform,
                            interval_minutes: d.intervalSeconds / 60, badge: d.badgeEnabled, platforms: d.platforms, last_checked_at: d.lastCheckedAt,
                            last_changed_at: d.lastChangedAt, next_check_at: d.nextCheckAt, paused: d.paused)
         if let detail {
@@ -200,7 +203,7 @@ enum DomainAPI {
         // does), so a request the schema allows is never refused for the combination.
         let result = try store.overview(q)
         struct Item: Encodable {
-            let id: Int64, host: String, display_name: String, state: DomainState, reason: String?
+            let id: Int64, host: String, display_name: String, state: DomainState, reason: String?, reason_platform: Platform?
             let last_checked_at: Date?, last_changed_at: Date?, open_alerts: Int
             /// The setting, and each platform's state by the latest check (absent: not watched or not counted).
             let platforms: WatchedPlatforms, apple_state: DomainState?, android_state: DomainState?
@@ -216,7 +219,7 @@ enum DomainAPI {
         }
         let nextAfter = q.allowsKeyset && result.items.count == q.pageSize ? result.items.last?.id : nil
         return APIResponses.json(Page(domains: result.items.map {
-            Item(id: $0.id, host: $0.host, display_name: $0.displayName, state: $0.state, reason: $0.reason,
+            Item(id: $0.id, host: $0.host, display_name: $0.displayName, state: $0.state, reason: $0.reason?.line, reason_platform: $0.reason?.platform,
                  last_checked_at: $0.lastCheckedAt, last_changed_at: $0.lastChangedAt, open_alerts: $0.openAlerts,
                  platforms: $0.platforms, apple_state: $0.appleState, android_state: $0.androidState, paused: $0.paused)
         }, total: result.matching, total_is_lower_bound: result.matchingCapped ? true : nil, page: q.page, per_page: q.pageSize, next_after: nextAfter))

@@ -50,6 +50,7 @@ extension DomainAPI.DomainJSON {
         w.key("paused"); w.bool(paused)
         w.key("platforms"); w.string(platforms.rawValue)
         if let reason { w.key("reason"); w.string(reason) }
+        if let reason_platform { w.key("reason_platform"); w.string(reason_platform.rawValue) }
         w.key("state"); w.string(state)
         if let watched_urls {
             w.key("watched_urls")

@@ -66,6 +66,7 @@ enum OpenAPIDocument {
         let verdict = APISchema.stringEnum(["pass", "warn", "fail"]).json
         let dateTime = #"{"type": "string", "format": "date-time"}"#
         let platforms = APISchema.stringEnum(WatchedPlatforms.allCases.map(\.rawValue)).json
+        let reasonPlatform = APISchema.stringEnum(Platform.allCases.map(\.rawValue)).json
         let finding = #"""
             {"type": "object", "required": ["code", "severity", "message"], "properties": {"code": {"type": "string"}, "severity": {"type": "string"},
               "location": {"type": "string"}, "message": {"type": "string"}, "hint": {"type": "string"}, "affects": {"type": "string"}}}
@@ -86,6 +87,7 @@ enum OpenAPIDocument {
             {"type": "object", "required": ["id", "host", "display_name", "wildcard", "state", "interval_minutes", "badge", "platforms", "next_check_at"], "properties": {
               "id": {"type": "integer"}, "host": {"type": "string"}, "display_name": {"type": "string"}, "wildcard": {"type": "boolean"},
               "state": \#(state), "reason": {"type": "string", "description": "Why, in one line: an unmet expectation, else the worst finding; absent when all is well"},
+              "reason_platform": \#(reasonPlatform),
               "interval_minutes": {"type": "integer"}, "badge": {"type": "boolean"},
               "platforms": \#(platforms),
               "apple_state": \#(state), "android_state": \#(state),
@@ -107,7 +109,7 @@ enum OpenAPIDocument {
               "next_after": {"type": "integer", "description": "Pass as after for the next page (keyset: as fast at page 10,000 as at page 1); absent on the last page, or when the order is not the state or host order (either direction) without q"},
               "domains": {"type": "array", "items": {"type": "object", "required": ["id", "host", "display_name", "state", "open_alerts"], "properties": {
                 "id": {"type": "integer"}, "host": {"type": "string"}, "display_name": {"type": "string"}, "state": \#(state),
-                "reason": {"type": "string"}, "last_checked_at": \#(dateTime), "last_changed_at": \#(dateTime), "open_alerts": {"type": "integer"},
+                "reason": {"type": "string"}, "reason_platform": \#(reasonPlatform), "last_checked_at": \#(dateTime), "last_changed_at": \#(dateTime), "open_alerts": {"type": "integer"},
                 "platforms": \#(platforms), "apple_state": \#(state), "android_state": \#(state), "paused": {"type": "boolean"}}}}}}
             """#
         let checks = #"""

@@ -15,53 +15,85 @@ enum DomainPageBuilder {
         let now = c.now
         let checking = !d.paused && (d.isChecking(now: now) || d.lastCheckedAt == nil)
         // The checks that changed something, newest first: the timeline's. An unchanged check is a
-        // repeat, not a row, so the latest check is
-        // nearly always the first of them: taken from there, not asked and decoded a second time.
+        // repeat, not a row, so the latest check is nearly always the first of them: taken from
+        // there, not asked and decoded a second time.
         let changes = try db.checks(domainID: d.id, onlyChanges: true, limit: 50)
         let latest = try d.lastCheckID.flatMap { id in try changes.first { $0.id == id } ?? db.check(id: id) }
             ?? db.checks(domainID: d.id, onlyChanges: false, limit: 1).first
         let currentFindings = latest.map(findings) ?? []
         let state = DomainState(verdict: d.lastVerdict ?? latest?.verdict, checking: d.isChecking(now: now))
-        let appIDs = try db.appIDExpectations(domainID: d.id)
-        let watched = try db.watchedURLs(domainID: d.id)
-
+        let appIDs = try db.appIDExpectations(domainID: d.id), watched = try db.watchedURLs(domainID: d.id)
         let versions = try db.versions(domainID: d.id, platform: .apple)
-        var file: DomainPageModel.FileView?
         // The file shown is usually the diff's newer side too: read once for both.
-        var current: (sha: String, reading: VersionReading<AASADocument>)?
-        if let sha = latest?.originVersionSHA256, let reading = try StoredVersions.apple(sha, in: db) {
-            current = (sha, reading)
-            let firstSeen = versions.first { $0.sha256 == sha }?.firstSeenAt ?? latest?.startedAt ?? now
-            file = .init(text: reading.text, size: reading.size, hash: sha, firstSeen: DomainHandlers.epoch(firstSeen))
-        }
+        let current = try latest?.originVersionSHA256.flatMap { sha in try StoredVersions.apple(sha, in: db).map { (sha: sha, reading: $0) } }
         // Only the latest check's transport facts are shown: its location cards here, Android's below.
         let transport = try latest.flatMap { try db.transport(checkID: $0.id) }
-        var locations: [DomainPageModel.LocationView] = []
-        if let latest, let transport {
-            let device = transport.deviceLocation ?? .wellKnown
-            locations = try transport.locations.map { facts in
-                let hash = switch facts.location {
-                case .cdn: latest.cdnVersionSHA256
-                case device: latest.originVersionSHA256
-                default: nil as String?
-                }
-                let firstSeen = hash.flatMap { sha in versions.first { $0.sha256 == sha }?.firstSeenAt }
-                return try DomainPageModel.LocationView(facts, versionHash: hash)
-                    .explainingNotModified(facts, versionFirstSeen: firstSeen, domainID: d.id, db: db) { transport in
-                        transport.locations.first { $0.location == facts.location }
-                    }
+        // Measured when the check ran (or the expectations were edited): the page never parses the file for it.
+        let expectationStatus = d.lastExpectations.map { ExpectationStatus(results: $0, appIDs: appIDs.map { ($0.service, $0.appID) }) }
+        // Each platform's state as the overview, the API, `status` and the badge show it (unmet expectations included).
+        let platformStates = try db.platformVerdicts(domainID: d.id)
+        let android = try AndroidPanel.build(d, latest: latest, transport: transport, state: platformStates.android,
+                                             watched: watched.map(\.url), query: c.query, db: db)
+        let androidApps = try db.androidAppExpectations(domainID: d.id).map { ($0.packageName, $0.fingerprints.count) }
+        let androidWatched = androidExpectations(d, watched: watched, android: android)
+        let charts = try charts(domainID: d.id, now: now, db: db)
+        let shownState: DomainState = checking && latest == nil ? .never : state
+        let sentence = verdictSentence(d, state: state, checking: checking, neverChecked: checking && latest == nil, android: android, states: platformStates,
+                                       androidExpects: !(androidApps.isEmpty && androidWatched.isEmpty)) ?? VerdictSentence.make(
+            state: shownState, findings: currentFindings, host: d.displayName, failedExpectations: expectationStatus?.failures ?? [],
+            hasExpectations: !appIDs.isEmpty || !watched.isEmpty)
+        return DomainPageModel(
+            id: d.id, host: d.host, displayHost: d.displayName, isWildcard: d.wildcard, intervalMinutes: d.intervalSeconds / 60,
+            badge: d.badgeEnabled, state: state, verdictSentence: sentence, checking: checking,
+            lastCheck: d.lastCheckedAt.map(DomainHandlers.epoch), nextCheck: DomainHandlers.epoch(d.nextCheckAt), paused: d.paused,
+            findings: currentFindings, file: fileView(latest, current: current, versions: versions, now: now),
+            locations: try locationViews(d, latest: latest, transport: transport, versions: versions, db: db),
+            timeline: try timeline(d, changes: changes, db: db),
+            versions: versions.map { .init(hash: $0.sha256, firstSeen: DomainHandlers.epoch($0.firstSeenAt), size: $0.size) },
+            diff: try diffView(versions: versions, watched: watched.map(\.url), query: c.query, db: db, known: current),
+            responseTimes: charts.latency, certificateDays: charts.certificateDays,
+            appIDs: appIDs.map { ($0.service, $0.appID) }, watched: watched.map { ($0.url, $0.expectedAppID ?? "browser") },
+            expectationStatus: expectationStatus, now: Int64(now.timeIntervalSince1970),
+            appleState: d.platforms.watches(.apple) ? platformStates.apple.map { DomainState(verdict: $0) } : nil,
+            android: android, androidWatched: androidWatched, androidApps: androidApps)
+    }
+
+    /// The file the latest check saw, as the page shows it; nil when it saw none.
+    static func fileView(_ latest: CheckRow?, current: (sha: String, reading: VersionReading<AASADocument>)?, versions: [VersionSummary],
+                         now: Date) -> DomainPageModel.FileView? {
+        guard let current else { return nil }
+        let firstSeen = versions.first { $0.sha256 == current.sha }?.firstSeenAt ?? latest?.startedAt ?? now
+        return .init(text: current.reading.text, size: current.reading.size, hash: current.sha, firstSeen: DomainHandlers.epoch(firstSeen))
+    }
+
+    /// The latest check's location cards, each with the version it served and why a 304 kept it.
+    static func locationViews(_ d: DomainRecord, latest: CheckRow?, transport: CheckTransport?, versions: [VersionSummary],
+                              db: any DomainStore & CheckStore) throws -> [DomainPageModel.LocationView] {
+        guard let latest, let transport else { return [] }
+        let device = transport.deviceLocation ?? .wellKnown
+        return try transport.locations.map { facts in
+            let hash = switch facts.location {
+            case .cdn: latest.cdnVersionSHA256
+            case device: latest.originVersionSHA256
+            default: nil as String?
             }
+            let firstSeen = hash.flatMap { sha in versions.first { $0.sha256 == sha }?.firstSeenAt }
+            return try DomainPageModel.LocationView(facts, versionHash: hash)
+                .explainingNotModified(facts, versionFirstSeen: firstSeen, domainID: d.id, db: db) { transport in
+                    transport.locations.first { $0.location == facts.location }
+                }
         }
-        // Timeline: checks that changed something, newest first, each with the run of unchanged
-        // checks (repeats and roll-ups) that followed it.
+    }
+
+    /// Timeline: checks that changed something (`changes`, newest first), newest first, each with the
+    /// run of unchanged checks (repeats and roll-ups) that followed it.
+    static func timeline(_ d: DomainRecord, changes: [CheckRow], db: any DomainStore & CheckStore) throws -> [DomainPageModel.TimelineEntry] {
         let runs = try db.unchangedRuns(domainID: d.id, limit: 50)
         var seen = Set<String>()
-        let oldestFirst = changes.reversed()
         var entries: [DomainPageModel.TimelineEntry] = []
         var previousAndroid: AndroidResult?, seenAndroid = Set<String>()
-        for ch in oldestFirst {
-            let android = AndroidTimelineEvent.between(previousAndroid, ch.android, platforms: d.platforms,
-                                                       seen: seenAndroid)
+        for ch in changes.reversed() {
+            let android = AndroidTimelineEvent.between(previousAndroid, ch.android, platforms: d.platforms, seen: seenAndroid)
             if let sha = ch.android?.versionSHA256 { seenAndroid.insert(sha) }
             if ch.android != nil { previousAndroid = ch.android }
             var isNew = false
@@ -69,81 +101,66 @@ enum DomainPageBuilder {
             let fs = findings(ch)
             // The timeline's state is the check's file verdict; the expectations it measured are shown
             // beside it, and their first miss is the line to read unless the file itself failed.
-            let expectations = ch.expectations
-            let unmet = expectations.unmetDescriptions.count
-            let domainVerdict = ch.verdict.map {
-                DomainVerdict(fileVerdict: $0, findings: fs, expectations: expectations)
-            }
-            let summary = (unmet > 0 ? domainVerdict?.reason : nil) ?? fs.first.map { $0.message } ?? "No findings."
+            let unmet = ch.expectations.unmetDescriptions.count
+            let domainVerdict = ch.verdict.map { DomainVerdict(fileVerdict: $0, findings: fs, expectations: ch.expectations) }
+            let summary = (unmet > 0 ? domainVerdict?.reason?.text : nil) ?? fs.first.map { $0.message } ?? "No findings."
             entries.append(.init(checkID: ch.id, time: DomainHandlers.epoch(ch.startedAt), state: DomainState(verdict: ch.verdict),
                                  versionHash: ch.originVersionSHA256, newVersion: isNew, summary: summary,
                                  unchangedAfter: runs[ch.id].map {
                                      .init(count: $0.count, first: DomainHandlers.epoch($0.firstAt), last: DomainHandlers.epoch($0.lastAt))
                                  }, unmetExpectations: unmet, android: android.map(\.text)))
         }
-        // Measured when the check ran (or the expectations were edited): the page never parses the file for it.
-        let expectationStatus = d.lastExpectations.map {
-            ExpectationStatus(results: $0, appIDs: appIDs.map { ($0.service, $0.appID) })
-        }
-        let diff = try diffView(versions: versions, watched: watched.map(\.url), query: c.query, db: db, known: current)
-        // Each platform's state as the overview, the API, `status` and the badge show it (unmet expectations included).
-        let platformStates = try db.platformVerdicts(domainID: d.id)
-        let android = try AndroidPanel.build(d, latest: latest, transport: transport, state: platformStates.android,
-                                             watched: watched.map(\.url), query: c.query, db: db)
+        return entries.reversed()
+    }
 
-        let points = try db.chartPoints(domainID: d.id, since: now.addingTimeInterval(-365 * 86_400), limit: 400)
+    /// Response times and whole days of certificate left over the last year, for the two charts.
+    static func charts(domainID: Int64, now: Date, db: any CheckStore) throws -> (latency: [LineChart.Point], certificateDays: [LineChart.Point]) {
+        let points = try db.chartPoints(domainID: domainID, since: now.addingTimeInterval(-365 * 86_400), limit: 400)
         let latency = points.map {
             LineChart.Point(time: DomainHandlers.epoch($0.time), value: $0.latencyMilliseconds.map(Double.init),
                             low: $0.latencyMinMilliseconds.map(Double.init), high: $0.latencyMaxMilliseconds.map(Double.init))
         }
         // Whole days left, counted down like the origin card's "(N days)".
-        let cert = points.compactMap { p -> LineChart.Point? in
+        let certificateDays = points.compactMap { p -> LineChart.Point? in
             guard let date = p.certificateNotAfter else { return nil }
             return LineChart.Point(time: DomainHandlers.epoch(p.time), value: (date.timeIntervalSince(p.time) / 86_400).rounded(.down))
         }
-        var model = DomainPageModel(
-            id: d.id, host: d.host, displayHost: d.displayName, isWildcard: d.wildcard, intervalMinutes: d.intervalSeconds / 60,
-            badge: d.badgeEnabled, state: state,
-            verdictSentence: VerdictSentence.make(state: checking && latest == nil ? .never : state, findings: currentFindings,
-                                                  host: d.displayName, failedExpectations: expectationStatus?.failures ?? [],
-                                                  hasExpectations: !appIDs.isEmpty || !watched.isEmpty),
-            checking: checking, lastCheck: d.lastCheckedAt.map(DomainHandlers.epoch), nextCheck: DomainHandlers.epoch(d.nextCheckAt), paused: d.paused,
-            findings: currentFindings, file: file, locations: locations, timeline: entries.reversed(), versions: versions.map {
-                .init(hash: $0.sha256, firstSeen: DomainHandlers.epoch($0.firstSeenAt), size: $0.size)
-            }, diff: diff, responseTimes: latency, certificateDays: cert,
-            appIDs: appIDs.map { ($0.service, $0.appID) },
-            watched: watched.map { ($0.url, $0.expectedAppID ?? "browser") }, expectationStatus: expectationStatus,
-            now: Int64(now.timeIntervalSince1970))
-        model.appleState = d.platforms.watches(.apple) ? platformStates.apple.map { DomainState(verdict: $0) } : nil
-        model.android = android
-        model.androidApps = try db.androidAppExpectations(domainID: d.id).map { ($0.packageName, $0.fingerprints.count) }
-        if d.platforms.watches(.android) {
-            let measured = Dictionary((android.state == nil ? [] : android.result?.watchedURLs ?? []).map { ($0.url, $0) },
-                                      uniquingKeysWith: { first, _ in first })
-            for w in watched {
-                let result = measured[w.url]
-                // Derived expectations are shown only where a check measured them (the pipeline derives them).
-                guard let expected = w.android?.outcome ?? result?.expected else { continue }
-                model.androidWatched[w.url] = .init(expected: expected.description, statedApart: w.android != nil,
-                                                    actual: result?.actual.description, holds: result?.meetsExpectation)
-            }
+        return (latency, certificateDays)
+    }
+
+    /// What each watched URL must do on Android, by URL, with the latest check's outcome; empty where
+    /// Android is not watched. Derived expectations are shown only where a check measured them (the
+    /// pipeline derives them).
+    static func androidExpectations(_ d: DomainRecord, watched: [WatchedURLExpectation],
+                                    android: AndroidPanel) -> [String: DomainPageModel.AndroidExpectationView] {
+        guard d.platforms.watches(.android) else { return [:] }
+        let measured = Dictionary((android.state == nil ? [] : android.result?.watchedURLs ?? []).map { ($0.url, $0) },
+                                  uniquingKeysWith: { first, _ in first })
+        var views: [String: DomainPageModel.AndroidExpectationView] = [:]
+        for w in watched {
+            let result = measured[w.url]
+            guard let expected = w.android?.outcome ?? result?.expected else { continue }
+            views[w.url] = .init(expected: expected.description, statedApart: w.android != nil,
+                                 actual: result?.actual.description, holds: result?.meetsExpectation)
         }
-        // A domain watched for Android only, or one Android made worse than Apple's side: the sentence
-        // is Android's own, not Apple's words. Each side's state counts its unmet expectations.
-        // The latest check's watched URLs, else (an edit re-measured them since) the stored reason, which
-        // is Android's whenever this sentence is shown.
+        return views
+    }
+
+    /// Android's own sentence where it speaks for the domain: one watched for Android only, or one
+    /// Android made worse than Apple's side (each side's state counts its unmet expectations); nil:
+    /// Apple's sentence. The unmet watched URL is the latest check's, else (an edit re-measured them
+    /// since) the stored reason when it is Android's.
+    static func verdictSentence(_ d: DomainRecord, state: DomainState, checking: Bool, neverChecked: Bool, android: AndroidPanel,
+                                states: (apple: Verdict?, android: Verdict?), androidExpects: Bool) -> String? {
         let unmetOnAndroid = android.result.flatMap { DomainVerdict.androidState($0).unmet }
-            ?? d.lastReason.flatMap { $0.hasPrefix("Android: ") ? String($0.dropFirst("Android: ".count)) : nil }
-        let androidExpects = !(model.androidApps.isEmpty && model.androidWatched.isEmpty)
+            ?? d.lastReason.flatMap { $0.platform == .android ? $0.text : nil }
         if d.platforms == .android {
-            let shown: DomainState = checking && latest == nil ? .never : checking ? .checking : android.state ?? state
-            model.verdictSentence = VerdictSentence.android(shown, findings: android.findings, host: d.displayName, unmet: unmetOnAndroid,
-                                                            hasExpectations: androidExpects)
-        } else if let androidState = platformStates.android, !checking, androidState > (platformStates.apple ?? .pass) {
-            model.verdictSentence = VerdictSentence.android(DomainState(verdict: androidState), findings: android.findings, host: d.displayName,
-                                                            unmet: unmetOnAndroid)
+            let shown: DomainState = neverChecked ? .never : checking ? .checking : android.state ?? state
+            return VerdictSentence.android(shown, findings: android.findings, host: d.displayName, unmet: unmetOnAndroid,
+                                           hasExpectations: androidExpects)
         }
-        return model
+        guard let androidState = states.android, !checking, androidState > (states.apple ?? .pass) else { return nil }
+        return VerdictSentence.android(DomainState(verdict: androidState), findings: android.findings, host: d.displayName, unmet: unmetOnAndroid)
     }
 
     /// `known`: a version the caller has already read (the page's current file), not read again.

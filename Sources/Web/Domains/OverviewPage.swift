@@ -126,7 +126,7 @@ public enum OverviewPage {
         }
         var body: HTML = .empty
         for r in m.rows {
-            let reason: HTML = r.reason.map { "<span class=\"reason\" title=\"\($0)\">\($0)</span>" } ?? .empty
+            let reason: HTML = r.reason.map(\.line).map { "<span class=\"reason\" title=\"\($0)\">\($0)</span>" } ?? .empty
             let hostTitle: HTML = r.displayName != r.host ? "<span class=\"muted mono\"> \(r.host)</span>" : .empty
             let alerts: HTML = r.openAlerts > 0 ? "<a class=\"alert-count\" href=\"/alerts\">\(r.openAlerts)</a>" : "<span class=\"muted\">0</span>"
             body.append("""
