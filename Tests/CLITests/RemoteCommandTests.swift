@@ -169,6 +169,14 @@ import Testing
             #expect(!refused.output.contains(server.token), "a token is never printed")
         }
 
+        // A list past the 1 MB a server takes: refused with the words, before a byte is sent, and nothing registered.
+        let admin = try Self.tokenFile(server.token, in: scratch, name: "admin")
+        let large = (1...90_000).map { "host-\($0).example\n" }.joined()
+        let tooLarge = try BuiltCommand.run(["import", "-", "--server", server.origin, "--token-file", admin], stdin: Array(large.utf8))
+        #expect(tooLarge.status == 65)
+        #expect(tooLarge.stderr.contains("more than the 1 MB a server takes; split the file"), "\(tooLarge.stderr)")
+        #expect(try BuiltCommand.run(["status", "--server", server.origin, "--token-file", admin]).stdout.contains("No domains registered."))
+
         // In clear over a network: refused before connecting (192.0.2.1 is a documentation address).
         let clear = try BuiltCommand.run(["status", "--server", "http://192.0.2.1:8080", "--token-file", wrong])
         #expect(clear.status == 64 && clear.stderr.contains("http:// would send the token in clear to 192.0.2.1; use https://"), "\(clear.output)")

@@ -7,7 +7,7 @@ enum CheckNowAPI {
     static let inputSchema = APISchema.object([
         // No pattern: a host that is not one is a refusal in the answer, with why, as on the command line.
         ("hosts", .array(.string(pattern: nil, maxLength: 300, description: "A registered host name (Unicode or Punycode)",
-                                 example: "example.com"), maxItems: 10_000)),
+                                 example: "example.com"), maxItems: 1000)),
     ], required: ["hosts"])
 
     struct Refused: Encodable { let input: String, reason: String }

@@ -27,6 +27,8 @@ struct APIClient {
 
     /// An answer larger than this is refused rather than cut: `status` of a million domains is about 300 MB.
     static let answerLimit = 1 << 30
+    /// The largest body the server's HTTP layer takes (`HTTPLimits.maxBodyBytes`).
+    static let requestLimit = 1 << 20
 
     init(server: String, token: String, caFile: String?) throws(RemoteError) {
         let url: OutboundURL
@@ -48,6 +50,11 @@ struct APIClient {
     /// One request: `path` under `/api/v1`, a JSON body for a POST. A 401 or 403, a 5xx and a
     /// failure to connect are thrown as what they mean; any other status is the caller's to read.
     func send(_ method: String, _ path: String, json body: [UInt8]? = nil) throws(RemoteError) -> Answer {
+        // The server's HTTP layer refuses a larger body before reading it, and may close the
+        // connection while curl is still sending: say it here, in words, rather than as a broken pipe.
+        if let body, body.count > Self.requestLimit {
+            throw .refused(status: 413, message: "the request is \(body.count >> 10) KB, more than the \(Self.requestLimit >> 20) MB a server takes; split the file")
+        }
         let pin = try pinned()
         let transfer: BlockingTransfer
         do {
