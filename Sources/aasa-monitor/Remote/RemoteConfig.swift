@@ -26,7 +26,7 @@ enum RemoteConfig {
     /// file names and this process has, so a file reads the environment of whoever applies it, as a
     /// local apply does, and nothing else of it leaves this machine.
     static func apply(_ client: APIClient, text: String, environment: [String: String], prune: Bool, dryRun: Bool) throws(RemoteError) -> Outcome {
-        let variables = referencedNames(text).compactMap { name in environment[name].map { Request.Variable(name: name, value: $0) } }
+        let variables = ConfigText.referencedNames(in: text).compactMap { name in environment[name].map { Request.Variable(name: name, value: $0) } }
         let answer = try client.send("POST", dryRun ? "/config/plan" : "/config/apply",
                                      json: APIClient.json(Request(yaml: text, environment: variables, prune: prune)))
         if answer.status == 422, let refusal = try? JSONDecoder().decode(Refusal.self, from: Data(answer.body)) {
@@ -39,23 +39,4 @@ enum RemoteConfig {
     }
 
     private struct Refusal: Decodable { let problems: [ConfigProblemJSON] }
-
-    /// The `NAME`s of the text's `${NAME}` references (`$${` writes a literal `${`, as `ConfigText` reads it).
-    static func referencedNames(_ text: String) -> [String] {
-        var names: [String] = []
-        var rest = Substring(text)
-        while let dollar = rest.firstIndex(of: "$") {
-            let after = rest[dollar...].dropFirst()
-            if after.hasPrefix("${") {
-                rest = after.dropFirst(2)
-            } else if after.hasPrefix("{"), let close = after.firstIndex(of: "}") {
-                let name = String(after.dropFirst()[..<close])
-                if !name.isEmpty, !names.contains(name) { names.append(name) }
-                rest = after[close...].dropFirst()
-            } else {
-                rest = after
-            }
-        }
-        return names
-    }
 }
