@@ -194,4 +194,30 @@ import Testing
         #expect(tls.status == 69)
         #expect(tls.stderr.contains("error: the TLS handshake with https://127.0.0.1:\(server.port) failed"), "\(tls.stderr)")
     }
+
+    /// `https://` through a real TLS server (nginx in front of `serve`, as operators deploy it): a
+    /// certificate from a private CA is trusted with `--server-ca-file` and the answer is the one
+    /// plain HTTP gives; without it the certificate is not trusted, in words, exit 69.
+    @Test func httpsWithAPrivateCA() throws {
+        let server = try ContractServer()
+        let proxy = try TLSProxy(to: server.port)
+        let scratch = try ScratchDirectory()
+        let token = try Self.tokenFile(server.token, in: scratch)
+        #expect(try BuiltCommand.run(["import", "-", "--server", server.origin, "--token-file", token],
+                                     stdin: Array("alpha.example\n".utf8)).status == 0)
+        let https = "https://localhost:\(proxy.port)"
+
+        let trusted = try BuiltCommand.run(["status", "--json", "--server", https, "--token-file", token,
+                                            "--server-ca-file", proxy.authority.certificateFile])
+        let plain = try BuiltCommand.run(["status", "--json", "--server", server.origin, "--token-file", token])
+        #expect(trusted.status == 0 && trusted.stdout == plain.stdout && trusted.stdout.contains("alpha.example"), "\(trusted.output)")
+        let checked = try BuiltCommand.run(["check-now", "alpha.example", "--server", https, "--token-file", token,
+                                            "--server-ca-file", proxy.authority.certificateFile])
+        #expect(checked.status == 0 && checked.stdout == "requested alpha.example\n", "\(checked.output)")
+
+        let untrusted = try BuiltCommand.run(["status", "--server", https, "--token-file", token])
+        #expect(untrusted.status == 69)
+        #expect(untrusted.stderr.contains("error: the certificate of \(https) is not trusted"), "\(untrusted.stderr)")
+        #expect(untrusted.stderr.contains("--server-ca-file PEM"), "\(untrusted.stderr)")
+    }
 }
