@@ -4,7 +4,7 @@
 
 FROM swift:6.0-bookworm AS build
 RUN apt-get update \
- && apt-get install -y --no-install-recommends pkg-config libpq-dev libcurl4-openssl-dev libidn2-dev libsodium-dev libxml2-dev \
+ && apt-get install -y --no-install-recommends pkg-config libpq-dev libcurl4-openssl-dev libidn2-dev libsodium-dev libpsl-dev libxml2-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
@@ -16,7 +16,7 @@ RUN swift build -c release --product aasa-monitor --static-swift-stdlib \
 
 FROM debian:bookworm-slim AS runtime
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libpq5 libcurl4 libidn2-0 libsodium23 libxml2 ca-certificates tzdata \
+ && apt-get install -y --no-install-recommends libpq5 libcurl4 libidn2-0 libsodium23 libpsl5 publicsuffix libxml2 ca-certificates tzdata \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --user-group --home-dir /app --shell /usr/sbin/nologin aasa
 # The binary finds Migrations/ and Public/ beside itself.

@@ -23,6 +23,8 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CIDN2", pkgConfig: "libidn2", providers: [.apt(["libidn2-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        // The Public Suffix List (libpsl; the list itself from Debian's publicsuffix package).
+        .systemLibrary(name: "CPSL", pkgConfig: "libpsl", providers: [.apt(["libpsl-dev", "publicsuffix"])]),
         // Only what Swift cannot call directly: variadic curl functions, epoll/socket glue.
         .target(name: "CShim", dependencies: ["CCurl"], cSettings: [.define("_GNU_SOURCE")]),
 
@@ -38,6 +40,12 @@ let package = Package(
         .target(name: "AASA", dependencies: ["Vocabulary", "LocatedJSON", "TextEncoding"], swiftSettings: strict),
         // Android's assetlinks.json: read as Google does, validate, match Android 15+ dynamic rules, diff.
         .target(name: "AssetLinks", dependencies: ["Vocabulary", "LocatedJSON", "TextEncoding"], swiftSettings: strict),
+        // WebAuthn's related-origins file (/.well-known/webauthn) and passkey-endpoints: read, validate,
+        // decide whether a caller origin may use an RP ID. The Public Suffix List and IDNA come in as
+        // Vocabulary's protocols, so the core links no C library.
+        .target(name: "WebAuthn", dependencies: ["Vocabulary", "LocatedJSON"], swiftSettings: strict),
+        // libpsl behind Vocabulary's PublicSuffixRules, for WebAuthn's label counting.
+        .target(name: "PublicSuffixes", dependencies: ["CPSL", "Vocabulary"], swiftSettings: strict),
         // The config file (`apply`, `export --yaml`, `serve --config`): YAML read into typed entries with
         // their lines, environment references resolved; pure (no database), so it can be fuzzed alone.
         .target(name: "ConfigFile", dependencies: ["Vocabulary", .product(name: "Yams", package: "Yams")], swiftSettings: strict),
@@ -67,6 +75,7 @@ let package = Package(
             name: "aasa-monitor",
             dependencies: [
                 "Vocabulary", "AASA", "AppManifests", "AssetLinks", "HTTP", "Store", "Fetch", "Monitor", "Notify", "Registry", "Web", "TextEncoding", "Outbound", "ConfigFile",
+                "WebAuthn", "PublicSuffixes",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
@@ -82,6 +91,8 @@ let package = Package(
         .testTarget(name: "AASATests", dependencies: ["Vocabulary", "AASA"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "AssetLinksTests", dependencies: ["Vocabulary", "AssetLinks"], resources: [.copy("Fixtures")],
                     swiftSettings: strict),
+        // Fetch for LibIDN2 (the one IDNA conversion), PublicSuffixes for the real list: no table by hand.
+        .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn", "Vocabulary", "PublicSuffixes", "Fetch"], swiftSettings: strict),
         .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile", "Vocabulary"], swiftSettings: strict),
         .testTarget(name: "AppManifestsTests", dependencies: ["AppManifests", "Vocabulary"], swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strict),

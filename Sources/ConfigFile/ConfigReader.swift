@@ -306,72 +306,83 @@ private struct Walker {
             entry.lines.platforms = Self.line(value)
             if let word = string(value, what: "platforms") { entry.platforms = word } else { complete = false }
         case "app_ids":
-            // service: [TEAMID.bundle.id, …]; the app IDs themselves are checked by the registry.
-            for (service, serviceNode, ids) in mapping(value, what: "app_ids", keys: nil) ?? [] {
-                // Refused here, not only by the registry: the writer groups app IDs by known
-                // service, so a misspelt one would not be written back in the file's order.
-                // The values are read first either way, so they count against the read budget.
-                let listed = strings(ids, what: "app_ids.\(service)")
-                guard Service(rawValue: service) != nil else {
-                    fail(serviceNode, "unknown service \"\(service)\" in app_ids; expected \(Service.allCases.map(\.rawValue).joined(separator: ", "))")
-                    complete = false
-                    continue
-                }
-                for (id, line) in listed {
-                    entry.appIDs.append(AppIDEntry(service: service, appID: id))
-                    entry.lines.services.append(Self.line(serviceNode))
-                    entry.lines.appIDs.append(line)
-                }
-            }
+            appIDs(value, into: &entry, complete: &complete)
         case "watched_urls":
-            for item in sequence(value, what: "watched_urls") ?? [] {
-                guard let fields = mapping(item, what: "a watched URL", keys: ["url", "expect", "android"]) else { continue }
-                var url: String?, expect: String?, android: String?
-                var lines = (url: Self.line(item), expect: Self.line(item), android: Self.line(item))
-                for (k, _, v) in fields {
-                    if k == "url" { url = string(v, what: "url"); lines.url = Self.line(v) }
-                    if k == "expect" { expect = string(v, what: "expect"); lines.expect = Self.line(v) }
-                    if k == "android" { android = string(v, what: "android"); lines.android = Self.line(v) }
-                }
-                guard let url, let expect else {
-                    if !fields.contains(where: { $0.key == "url" }) { fail(item, "a watched URL needs url:") }
-                    if !fields.contains(where: { $0.key == "expect" }) {
-                        fail(item, "a watched URL needs expect: an app ID that must open it, or browser")
-                    }
-                    continue
-                }
-                entry.watchedURLs.append(WatchedURLEntry(url: url, expect: expect, android: android))
-                entry.lines.watchedURLs.append(lines.url)
-                entry.lines.expectations.append(lines.expect)
-                entry.lines.androidExpectations.append(lines.android)
-            }
+            for item in sequence(value, what: "watched_urls") ?? [] { watchedURL(item, into: &entry) }
         case "android_apps":
-            // - package: com.example.app
-            //   fingerprints: [AB:CD:…]    (the package and fingerprints are checked by the registry)
-            for item in sequence(value, what: "android_apps") ?? [] {
-                guard let fields = mapping(item, what: "an Android app", keys: ["package", "fingerprints", "upload_keys"]) else { continue }
-                var package: String?
-                var fingerprints: [String] = [], uploadKeys: [String] = []
-                var lines = (package: Self.line(item), fingerprints: Self.line(item))
-                for (k, _, v) in fields {
-                    if k == "package" { package = string(v, what: "package"); lines.package = Self.line(v) }
-                    if k == "fingerprints" {
-                        lines.fingerprints = Self.line(v)
-                        fingerprints = strings(v, what: "fingerprints").map(\.0)
-                    }
-                    if k == "upload_keys" { uploadKeys = strings(v, what: "upload_keys").map(\.0) }
-                }
-                guard let package else {
-                    if !fields.contains(where: { $0.key == "package" }) { fail(item, "an Android app needs package: (its applicationId)") }
-                    continue
-                }
-                entry.androidApps.append(AndroidAppEntry(package: package, fingerprints: fingerprints, uploadKeys: uploadKeys))
-                entry.lines.androidPackages.append(lines.package)
-                entry.lines.androidFingerprints.append(lines.fingerprints)
-            }
+            for item in sequence(value, what: "android_apps") ?? [] { androidApp(item, into: &entry) }
         default:
             break
         }
+    }
+
+    /// `app_ids:` — service: [TEAMID.bundle.id, …]; the app IDs themselves are checked by the registry.
+    mutating func appIDs(_ value: Node, into entry: inout DomainEntry, complete: inout Bool) {
+        for (service, serviceNode, ids) in mapping(value, what: "app_ids", keys: nil) ?? [] {
+            // Refused here, not only by the registry: the writer groups app IDs by known
+            // service, so a misspelt one would not be written back in the file's order.
+            // The values are read first either way, so they count against the read budget.
+            let listed = strings(ids, what: "app_ids.\(service)")
+            guard Service(rawValue: service) != nil else {
+                fail(serviceNode, "unknown service \"\(service)\" in app_ids; expected \(Service.allCases.map(\.rawValue).joined(separator: ", "))")
+                complete = false
+                continue
+            }
+            for (id, line) in listed {
+                entry.appIDs.append(AppIDEntry(service: service, appID: id))
+                entry.lines.services.append(Self.line(serviceNode))
+                entry.lines.appIDs.append(line)
+            }
+        }
+    }
+
+    /// An entry of `watched_urls:` — url, expect (an app ID or browser), and optionally android.
+    mutating func watchedURL(_ item: Node, into entry: inout DomainEntry) {
+        guard let fields = mapping(item, what: "a watched URL", keys: ["url", "expect", "android"]) else { return }
+        var url: String?, expect: String?, android: String?
+        var lines = (url: Self.line(item), expect: Self.line(item), android: Self.line(item))
+        for (k, _, v) in fields {
+            if k == "url" { url = string(v, what: "url"); lines.url = Self.line(v) }
+            if k == "expect" { expect = string(v, what: "expect"); lines.expect = Self.line(v) }
+            if k == "android" { android = string(v, what: "android"); lines.android = Self.line(v) }
+        }
+        guard let url, let expect else {
+            if !fields.contains(where: { $0.key == "url" }) { fail(item, "a watched URL needs url:") }
+            if !fields.contains(where: { $0.key == "expect" }) {
+                fail(item, "a watched URL needs expect: an app ID that must open it, or browser")
+            }
+            return
+        }
+        entry.watchedURLs.append(WatchedURLEntry(url: url, expect: expect, android: android))
+        entry.lines.watchedURLs.append(lines.url)
+        entry.lines.expectations.append(lines.expect)
+        entry.lines.androidExpectations.append(lines.android)
+    }
+
+    /// An entry of `android_apps:`
+    ///
+    ///     - package: com.example.app
+    ///       fingerprints: [AB:CD:…]    (the package and fingerprints are checked by the registry)
+    mutating func androidApp(_ item: Node, into entry: inout DomainEntry) {
+        guard let fields = mapping(item, what: "an Android app", keys: ["package", "fingerprints", "upload_keys"]) else { return }
+        var package: String?
+        var fingerprints: [String] = [], uploadKeys: [String] = []
+        var lines = (package: Self.line(item), fingerprints: Self.line(item))
+        for (k, _, v) in fields {
+            if k == "package" { package = string(v, what: "package"); lines.package = Self.line(v) }
+            if k == "fingerprints" {
+                lines.fingerprints = Self.line(v)
+                fingerprints = strings(v, what: "fingerprints").map(\.0)
+            }
+            if k == "upload_keys" { uploadKeys = strings(v, what: "upload_keys").map(\.0) }
+        }
+        guard let package else {
+            if !fields.contains(where: { $0.key == "package" }) { fail(item, "an Android app needs package: (its applicationId)") }
+            return
+        }
+        entry.androidApps.append(AndroidAppEntry(package: package, fingerprints: fingerprints, uploadKeys: uploadKeys))
+        entry.lines.androidPackages.append(lines.package)
+        entry.lines.androidFingerprints.append(lines.fingerprints)
     }
 
     static let appKeys = ["name", "apple_app_ids", "apple_domains", "android_package", "fingerprints", "android_hosts", "watched_urls",

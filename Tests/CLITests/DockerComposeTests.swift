@@ -50,7 +50,7 @@ import Testing
         #expect(stages.count == 2)
         #expect(stages.first?.contains("swift:6") == true)
         #expect(stages.last?.contains("slim") == true)
-        for package in ["libpq5", "libcurl4", "libidn2-0", "libsodium23", "ca-certificates"] {
+        for package in ["libpq5", "libcurl4", "libidn2-0", "libsodium23", "libpsl5", "publicsuffix", "ca-certificates"] {
             #expect(dockerfile.contains(package), "runtime package \(package)")
         }
         #expect(dockerfile.contains("cp -R Migrations Public /staging/"))

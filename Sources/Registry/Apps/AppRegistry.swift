@@ -26,162 +26,19 @@ public struct AppRegistry: Sendable {
     /// array; `manifest`: an `AndroidManifest.xml`. Their app IDs and package fill in what was not typed.
     public func plan(_ r: AppRegistration, entitlements: [UInt8]? = nil, manifest: [UInt8]? = nil,
                      editing: AppRecord? = nil) throws -> AppPlan {
-        var problems: [AppProblem] = []
-        var notes: [String] = [], ignored: [String] = []
+        let reading = AppReading(r, entitlements: entitlements, manifest: manifest)
+        guard reading.problems.isEmpty else { throw AppRegistrationError.invalid(reading.problems) }
+        let draft = reading.draft
+        let planned = try reconcile(draft)
+        if let existing = try store.app(name: draft.name), existing.id != editing?.id {
+            throw AppRegistrationError.nameTaken(id: existing.id, name: draft.name)
+        }
+        return AppPlan(draft: draft, domains: planned, ignored: reading.ignored, notes: reading.notes)
+    }
 
-        var appleIDs: [String] = []
-        for (i, text) in r.appleAppIDs.enumerated() where !text.trimmingCharacters(in: .whitespaces).isEmpty {
-            do {
-                let id = try AppID(typed: text).text
-                if !appleIDs.contains(id) { appleIDs.append(id) }
-            } catch { problems.append(AppProblem(.appleAppID(i), error.message)) }
-        }
-
-        // Apple: the typed entries and the file's, each by the entitlement rules.
-        var associated: [AssociatedDomain] = []
-        if r.appleDomains.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) {
-            do {
-                let typed = try EntitlementsReader.read(entries: r.appleDomains)
-                associated += typed.domains
-                ignored += typed.ignored.map { "\($0.entitlement): \($0.reason)" }
-            } catch {
-                problems += error.problems.map { AppProblem(.appleDomains(line: $0.line), $0.reason) }
-            }
-        }
-        if let entitlements {
-            do {
-                let file = try EntitlementsReader.read(entitlements)
-                associated += file.domains
-                ignored += file.ignored.map { "\($0.entitlement): \($0.reason)" }
-                for id in file.appIDs where !appleIDs.contains(id.text) { appleIDs.append(id.text) }
-            } catch {
-                problems += error.problems.map { AppProblem(.entitlementsFile(line: $0.line), $0.reason) }
-            }
-        }
-
-        // Android: the typed package and hosts, and the manifest's.
-        var package: String?
-        let typedPackage = r.androidPackage.trimmingCharacters(in: .whitespaces)
-        if !typedPackage.isEmpty {
-            do { package = try AndroidPackage(typed: typedPackage).text } catch { problems.append(AppProblem(.androidPackage, error.message)) }
-        }
-        var androidHosts: [(host: String, wildcard: Bool)] = []
-        for (i, text) in r.androidHosts.enumerated() where !text.trimmingCharacters(in: .whitespaces).isEmpty {
-            do {
-                let host = try HostName(text)
-                androidHosts.append((host.unicode, host.isWildcard))
-            } catch { problems.append(AppProblem(.androidHost(i), error.message)) }
-        }
-        var manifestURLs: [String] = []
-        if let manifest {
-            do {
-                let read = try AndroidManifestReader.read(manifest)
-                androidHosts += read.verifiedHosts.map { ($0.host, $0.isWildcard) }
-                ignored += read.unverifiedHosts.map {
-                    "\($0): its intent filter has no android:autoVerify=\"true\", so Android never checks assetlinks.json for it"
-                }
-                manifestURLs = read.watchedURLs
-                switch (package, read.package) {
-                case (nil, let fromFile?):
-                    do { package = try AndroidPackage(typed: fromFile).text } catch {
-                        problems.append(AppProblem(.manifestFile(line: nil), "The manifest's package: \(error.message)"))
-                    }
-                case (let typed?, let fromFile?) where typed != fromFile:
-                    problems.append(AppProblem(.androidPackage,
-                        "The manifest's package is \(fromFile), not \(typed); the merged manifest of a build has the applicationId."))
-                default: break
-                }
-            } catch {
-                problems += error.problems.map { AppProblem(.manifestFile(line: $0.line), $0.reason) }
-            }
-        }
-
-        var fingerprints: [AppFingerprint] = []
-        for (i, entry) in r.fingerprints.enumerated() where !entry.fingerprint.trimmingCharacters(in: .whitespaces).isEmpty {
-            guard let role = SigningKeyRole(rawValue: entry.role) else {
-                problems.append(AppProblem(.fingerprint(i), "Unknown key \"\(entry.role)\"; use app-signing, upload or other."))
-                continue
-            }
-            do {
-                let text = try CertificateFingerprint(typed: entry.fingerprint).text
-                if !fingerprints.contains(where: { $0.fingerprint == text }) { fingerprints.append(AppFingerprint(fingerprint: text, role: role)) }
-            } catch { problems.append(AppProblem(.fingerprint(i), error.message)) }
-        }
-
-        // Links, each domain under its registered spelling.
-        var links: [AppLinkDraft] = []
-        for domain in associated {
-            do {
-                let host = try HostName(domain.displayHost)
-                notes += domain.notes.filter { $0.severity != .error }.map { "\(domain.entitlement): \($0.message)" }
-                links.append(AppLinkDraft(domain: AppDomainKey(host: host.ascii, displayName: host.unicode, wildcard: host.isWildcard),
-                                          platform: .apple, service: domain.service, developerMode: domain.modes.contains(.developer),
-                                          managedMode: domain.modes.contains(.managed), declaredAs: domain.entitlement))
-            } catch {
-                problems.append(AppProblem(.appleDomains(line: domain.line), "\(domain.entitlement): \(error.message)"))
-            }
-        }
-        for (host, wildcard) in androidHosts {
-            guard let name = try? HostName(wildcard ? "*.\(host)" : host) else { continue }
-            let key = AppDomainKey(host: name.ascii, displayName: name.unicode, wildcard: name.isWildcard)
-            if !links.contains(where: { $0.platform == .android && $0.domain == key }) {
-                links.append(AppLinkDraft(domain: key, platform: .android, service: .applinks, declaredAs: name.description))
-            }
-        }
-
-        if !appleIDs.isEmpty || links.contains(where: { $0.platform == .apple }) || package != nil || !fingerprints.isEmpty
-            || links.contains(where: { $0.platform == .android }) || !problems.isEmpty {
-            if appleIDs.isEmpty, links.contains(where: { $0.platform == .apple }), !problems.contains(where: { if case .appleAppID = $0.field { true } else { false } }) {
-                problems.append(AppProblem(.appleAppID(0),
-                    "The app claims Apple domains but names no app ID (an .entitlements file in a project has none until Xcode signs the app): write TEAMID.bundle.id."))
-            }
-            if package == nil, links.contains(where: { $0.platform == .android }) || !fingerprints.isEmpty,
-               !problems.contains(where: { $0.field == .androidPackage }) {
-                problems.append(AppProblem(.androidPackage, "The app claims Android hosts or signing keys but names no package: write its applicationId."))
-            }
-        } else {
-            problems.append(AppProblem(.app, "Give an Apple app ID or an Android package, and the domains the app claims."))
-        }
-        if problems.isEmpty, links.isEmpty {
-            problems.append(AppProblem(.app, "The app claims no domain: add Associated Domains entries, Android hosts, or import its files."))
-        }
-
-        // Watched URLs, each on a domain the app claims: typed ones on both platforms; the typed
-        // Android-only ones and the manifest's paths on Android alone (a manifest says nothing of
-        // what iOS opens). A URL given twice keeps its first platforms.
-        var watched: [AppWatchedURLDraft] = []
-        let given: [(text: String, platforms: WatchedPlatforms, field: AppField?)] =
-            r.watchedURLs.enumerated().map { ($1, .both, .watchedURL($0)) }
-            + r.androidWatchedURLs.enumerated().map { ($1, .android, .androidWatchedURL($0)) }
-            + manifestURLs.map { ($0, .android, nil) }
-        for entry in given {
-            let url = entry.text.trimmingCharacters(in: .whitespaces)
-            guard !url.isEmpty, !watched.contains(where: { $0.url == url }) else { continue }
-            guard url.hasPrefix("https://") || url.hasPrefix("http://") else {
-                problems.append(AppProblem(entry.field ?? .manifestFile(line: nil), "Write the whole URL, starting with https://"))
-                continue
-            }
-            let host = ReleaseGate.urlHost(url)
-            let ascii = (try? HostName(host).ascii) ?? host
-            let claimed = links.map(\.domain)
-            if let exact = claimed.first(where: { !$0.wildcard && $0.host == ascii }) {
-                watched.append(AppWatchedURLDraft(url: url, domain: exact, platforms: entry.platforms))
-            } else if let parent = claimed.filter({ $0.wildcard && ascii.hasSuffix("." + $0.host) }).max(by: { $0.host.count < $1.host.count }) {
-                watched.append(AppWatchedURLDraft(url: url, domain: parent, platforms: entry.platforms))
-            } else if let field = entry.field {
-                problems.append(AppProblem(field, "\(host) is not a domain this app claims, so no file of the app decides \(url)."))
-            }
-        }
-
-        var name = r.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        if name.isEmpty { name = appleIDs.first.flatMap { try? AppID($0) }.map { String($0.bundleID) } ?? package ?? "" }
-        if name.count > 200 { problems.append(AppProblem(.name, "Keep the name under 200 characters.")) }
-        if name.isEmpty, problems.isEmpty { problems.append(AppProblem(.name, "Name the app.")) }
-
-        guard problems.isEmpty else { throw AppRegistrationError.invalid(problems) }
-
-        let draft = AppDraft(name: name, appleAppIDs: appleIDs, androidPackage: package, fingerprints: fingerprints,
-                             links: links, watchedURLs: watched)
+    /// Each domain the draft names, as registered already or new; a new one whose address the policy
+    /// refuses (checked only when registering resolves hosts) refuses the app.
+    private func reconcile(_ draft: AppDraft) throws -> [AppPlan.PlannedDomain] {
         var planned: [AppPlan.PlannedDomain] = []
         var refused: [AppProblem] = []
         for key in draft.domains {
@@ -189,13 +46,10 @@ public struct AppRegistry: Sendable {
             if !registered, domains.policy.resolveOnRegister, let refusal = domains.policy.addressRefusal(key.host) {
                 refused.append(AppProblem(.app, refusal))
             }
-            planned.append(AppPlan.PlannedDomain(key: key, isNew: !registered, links: links.filter { $0.domain == key }))
+            planned.append(AppPlan.PlannedDomain(key: key, isNew: !registered, links: draft.links.filter { $0.domain == key }))
         }
         if !refused.isEmpty { throw AppRegistrationError.invalid(refused) }
-        if let existing = try store.app(name: name), existing.id != editing?.id {
-            throw AppRegistrationError.nameTaken(id: existing.id, name: name)
-        }
-        return AppPlan(draft: draft, domains: planned, ignored: ignored, notes: notes)
+        return planned
     }
 
     /// Writes a plan (from `plan`) in one transaction: the app, its new domains, links, watched URLs

@@ -156,77 +156,21 @@ extension DomainStore {
     /// domain (deleted since) falls back to `offset`.
     private func indexedPage(_ f: OverviewFilter, checking: [Int64]) throws -> [Row] {
         let state = f.state?.rawValue ?? "", platform = f.platform?.rawValue ?? ""
-        var cursor: (id: Int64, name: String, rank: Int)?
-        if f.allowsKeyset, let id = f.after ?? f.before,
-           let row = try firstRow("SELECT lower(d.display_name) AS name, " + DomainState.sqlVerdictRank + " AS rank FROM domains d WHERE d.id = $1", id) {
-            let rank = checking.contains(id) ? DomainState.checking.worstFirstRank : try row.decode("rank", as: Int.self)
-            cursor = (id, try row.decode("name"), f.sort == .host ? 0 : rank)
-        }
-        // Against the index's own order: a descending page, or the page before a cursor (both: with it).
-        let backwards = f.descending != (cursor != nil && f.after == nil)
-        /// Keyset: rows past the cursor's key ($6 rank, $7 name, $8 id) in the walk's direction; all
-        /// rows when there is no cursor (the three parameters NULL, typed as every parameter must be).
-        /// The host order compares the name and id only: a row comparison that starts with a constant
-        /// could not be read from `domains_name_order`.
-        func past(_ rank: SQL?) -> SQL {
-            guard cursor != nil else { return " AND ($6::int IS NULL AND $7::text IS NULL AND $8::bigint IS NULL) " }
-            let op: SQL = backwards ? " < " : " > "
-            guard let rank else { return " AND $6::int IS NOT NULL AND (lower(d.display_name), d.id)" + op + "($7::text, $8::bigint) " }
-            return " AND (" + rank + ", lower(d.display_name), d.id)" + op + "($6::int, $7::text, $8::bigint) "
-        }
-        let walk: SQL = backwards ? " DESC" : ""
-        let shown: SQL = f.descending ? " DESC" : ""
+        let cursor = try keysetCursor(f, checking: checking)
         // A broad search ($9) tests each walked domain's names (what `domain_names` holds, from the row).
-        let searched: SQL = f.search.isEmpty ? " AND $9::text IS NULL " : " AND " + Self.sqlNamesMatch("$9") + " "
+        let w = IndexWalk(hasCursor: cursor != nil, backwards: f.descending != (cursor != nil && f.after == nil),
+                          searched: f.search.isEmpty ? " AND $9::text IS NULL " : " AND " + Self.sqlNamesMatch("$9") + " ")
+        let shown: SQL = f.descending ? " DESC" : ""
         let ordered: SQL, pageOrder: SQL
         switch f.sort {
         case .host:
-            ordered = """
-                SELECT d.id, 0 AS state_rank, lower(d.display_name) AS name, NULL::timestamptz AS at FROM domains d
-                -- $1, the domains being checked, is not needed in this order (typed, as every parameter must be).
-                WHERE $1::bigint[] IS NOT NULL
-                """ + " AND " + Self.sqlPlatformFilter + " AND ($2 = '' OR " + DomainState.sqlOfDomainRow + """
-                 = $2)
-                """ + searched + past(nil) + """
-                 ORDER BY lower(d.display_name)
-                """ + walk + ", d.id" + walk + " LIMIT $3 OFFSET $4"
+            ordered = Self.hostWalk(w)
             pageOrder = "p.name" + shown + ", p.id" + shown
         case .state:
-            // A domain being checked is ranked as checking, whatever its verdict: left out of the
-            // index's walk, added from the list. The rank a state filter asks for selects one run of
-            // the index ('checking' selects none of it).
-            ordered = """
-                SELECT * FROM (
-                  (SELECT d.id,
-                """ + DomainState.sqlVerdictRank + """
-                 AS state_rank, lower(d.display_name) AS name, NULL::timestamptz AS at FROM domains d
-                   WHERE d.id <> ALL($1::bigint[])
-                """ + " AND " + Self.sqlPlatformFilter + " AND ($2 = '' OR " + DomainState.sqlVerdictRank + " = " + DomainState.sqlRank(ofStateIn: "$2") + """
-                   )
-                """ + searched + past(DomainState.sqlVerdictRank) + " ORDER BY " + DomainState.sqlVerdictRank + walk
-                + ", lower(d.display_name)" + walk + ", d.id" + walk + """
-                 LIMIT $3::bigint + $4::bigint)
-                  UNION ALL
-                  (SELECT d.id,
-                """ + Self.sqlCheckingRank + """
-                 AS state_rank, lower(d.display_name) AS name, NULL::timestamptz AS at FROM domains d
-                   WHERE d.id = ANY($1::bigint[]) AND ($2 = '' OR $2 =
-                """ + Self.sqlChecking + ") AND " + Self.sqlPlatformFilter + searched + past(Self.sqlCheckingRank) + """
-                )) o ORDER BY state_rank
-                """ + walk + ", name" + walk + ", id" + walk + " LIMIT $3 OFFSET $4"
+            ordered = Self.stateWalk(w)
             pageOrder = "p.state_rank" + shown + ", p.name" + shown + ", p.id" + shown
         case .lastCheck, .lastChange:
-            // Newest first, never first last; a state filter tests the row's verdict as the state
-            // order's walk does (the index carries it) and takes the domains being checked from the list.
-            let column: SQL = f.sort == .lastCheck ? "d.last_checked_at" : "d.last_changed_at"
-            let newestFirst: SQL = backwards ? " ASC NULLS FIRST, d.id DESC" : " DESC NULLS LAST, d.id"
-            ordered = "SELECT d.id, 0 AS state_rank, '' AS name, " + column + """
-                 AS at FROM domains d
-                WHERE
-                """ + " " + Self.sqlPlatformFilter + " AND CASE WHEN $2 = '' THEN true WHEN $2 = " + Self.sqlChecking
-                + " THEN d.id = ANY($1::bigint[]) ELSE d.id <> ALL($1::bigint[]) AND " + DomainState.sqlVerdictRank + " = "
-                + DomainState.sqlRank(ofStateIn: "$2") + " END " + searched + past(nil) + " ORDER BY " + column + newestFirst
-                + " LIMIT $3 OFFSET $4"
+            ordered = Self.timeWalk(w, column: f.sort == .lastCheck ? "d.last_checked_at" : "d.last_changed_at")
             pageOrder = "p.at" + (f.descending ? " ASC NULLS FIRST, p.id DESC" : " DESC NULLS LAST, p.id")
         }
         return try rows("WITH page AS (" + ordered + ") " + """
@@ -236,6 +180,69 @@ extension DomainStore {
             ORDER BY
             """ + " " + pageOrder, SQLArray(checking.map { Int($0) }), state, f.limit, cursor == nil ? f.offset : 0, platform,
             cursor?.rank, cursor?.name, cursor?.id, f.search.isEmpty ? nil : Self.searchPattern(f.search))
+    }
+
+    /// The key of the keyset's domain (`after` or `before`) in the page's order, read by its primary
+    /// key; nil when the order has no keyset or the domain is gone.
+    private func keysetCursor(_ f: OverviewFilter, checking: [Int64]) throws -> (id: Int64, name: String, rank: Int)? {
+        guard f.allowsKeyset, let id = f.after ?? f.before,
+              let row = try firstRow("SELECT lower(d.display_name) AS name, " + DomainState.sqlVerdictRank + " AS rank FROM domains d WHERE d.id = $1", id)
+        else { return nil }
+        let rank = checking.contains(id) ? DomainState.checking.worstFirstRank : try row.decode("rank", as: Int.self)
+        return (id, try row.decode("name"), f.sort == .host ? 0 : rank)
+    }
+
+    /// The host order's walk of `domains_name_order`.
+    private static func hostWalk(_ w: IndexWalk) -> SQL {
+        """
+            SELECT d.id, 0 AS state_rank, lower(d.display_name) AS name, NULL::timestamptz AS at FROM domains d
+            -- $1, the domains being checked, is not needed in this order (typed, as every parameter must be).
+            WHERE $1::bigint[] IS NOT NULL
+            """ + " AND " + Self.sqlPlatformFilter + " AND ($2 = '' OR " + DomainState.sqlOfDomainRow + """
+             = $2)
+            """ + w.searched + w.past(nil) + """
+             ORDER BY lower(d.display_name)
+            """ + w.walk + ", d.id" + w.walk + " LIMIT $3 OFFSET $4"
+    }
+
+    /// The state order's walk of `domains_state_order`, the domains being checked merged in.
+    private static func stateWalk(_ w: IndexWalk) -> SQL {
+        // A domain being checked is ranked as checking, whatever its verdict: left out of the
+        // index's walk, added from the list. The rank a state filter asks for selects one run of
+        // the index ('checking' selects none of it).
+        """
+            SELECT * FROM (
+              (SELECT d.id,
+            """ + DomainState.sqlVerdictRank + """
+             AS state_rank, lower(d.display_name) AS name, NULL::timestamptz AS at FROM domains d
+               WHERE d.id <> ALL($1::bigint[])
+            """ + " AND " + Self.sqlPlatformFilter + " AND ($2 = '' OR " + DomainState.sqlVerdictRank + " = " + DomainState.sqlRank(ofStateIn: "$2") + """
+               )
+            """ + w.searched + w.past(DomainState.sqlVerdictRank) + " ORDER BY " + DomainState.sqlVerdictRank + w.walk
+            + ", lower(d.display_name)" + w.walk + ", d.id" + w.walk + """
+             LIMIT $3::bigint + $4::bigint)
+              UNION ALL
+              (SELECT d.id,
+            """ + Self.sqlCheckingRank + """
+             AS state_rank, lower(d.display_name) AS name, NULL::timestamptz AS at FROM domains d
+               WHERE d.id = ANY($1::bigint[]) AND ($2 = '' OR $2 =
+            """ + Self.sqlChecking + ") AND " + Self.sqlPlatformFilter + w.searched + w.past(Self.sqlCheckingRank) + """
+            )) o ORDER BY state_rank
+            """ + w.walk + ", name" + w.walk + ", id" + w.walk + " LIMIT $3 OFFSET $4"
+    }
+
+    /// The time orders' walk of `domains_checked_order` or `domains_changed_order` (`column`).
+    private static func timeWalk(_ w: IndexWalk, column: SQL) -> SQL {
+        // Newest first, never first last; a state filter tests the row's verdict as the state
+        // order's walk does (the index carries it) and takes the domains being checked from the list.
+        let newestFirst: SQL = w.backwards ? " ASC NULLS FIRST, d.id DESC" : " DESC NULLS LAST, d.id"
+        return "SELECT d.id, 0 AS state_rank, '' AS name, " + column + """
+             AS at FROM domains d
+            WHERE
+            """ + " " + Self.sqlPlatformFilter + " AND CASE WHEN $2 = '' THEN true WHEN $2 = " + Self.sqlChecking
+            + " THEN d.id = ANY($1::bigint[]) ELSE d.id <> ALL($1::bigint[]) AND " + DomainState.sqlVerdictRank + " = "
+            + DomainState.sqlRank(ofStateIn: "$2") + " END " + w.searched + w.past(nil) + " ORDER BY " + column + newestFirst
+            + " LIMIT $3 OFFSET $4"
     }
 
     /// The page's domains ranked among every domain that matches (a search, the other orders),
@@ -514,5 +521,28 @@ struct CountedDomains {
         case .apple: platforms != .android
         case .android: androidState != nil
         }
+    }
+}
+
+/// How an overview page walks its order's index: from which end, past which key, testing which search.
+private struct IndexWalk {
+    /// A keyset (`after`/`before`) names where the walk starts; its key is $6 rank, $7 name, $8 id.
+    let hasCursor: Bool
+    /// Against the index's own order: a descending page, or the page before a cursor (both: with it).
+    let backwards: Bool
+    /// The broad search's test of each walked domain's names, or the clause that types $9 when there is none.
+    let searched: SQL
+
+    var walk: SQL { backwards ? " DESC" : "" }
+
+    /// Keyset: rows past the cursor's key ($6 rank, $7 name, $8 id) in the walk's direction; all
+    /// rows when there is no cursor (the three parameters NULL, typed as every parameter must be).
+    /// The host order compares the name and id only: a row comparison that starts with a constant
+    /// could not be read from `domains_name_order`.
+    func past(_ rank: SQL?) -> SQL {
+        guard hasCursor else { return " AND ($6::int IS NULL AND $7::text IS NULL AND $8::bigint IS NULL) " }
+        let op: SQL = backwards ? " < " : " > "
+        guard let rank else { return " AND $6::int IS NOT NULL AND (lower(d.display_name), d.id)" + op + "($7::text, $8::bigint) " }
+        return " AND (" + rank + ", lower(d.display_name), d.id)" + op + "($6::int, $7::text, $8::bigint) "
     }
 }

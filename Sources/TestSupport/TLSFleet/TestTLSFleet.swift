@@ -183,131 +183,42 @@ public final class TestTLSFleet: @unchecked Sendable {
 
     // MARK: - nginx
 
+    /// Writes every site's files and the fake CDN's copies, and the nginx.conf that serves them;
+    /// returns the config's path.
     private static func writeSites(_ sites: [FleetSite], certificates: [FleetSite.Certificate: TestCertificateAuthority.Issued],
                                    port: Int, googleAPIPort: Int, workers: Int, defaultServer: DefaultServerOptions,
                                    in directory: URL) throws -> URL {
         let fm = FileManager.default
-        let www = directory.appendingPathComponent("www")
-        let cdnRoot = directory.appendingPathComponent("cdn")
-        try? fm.removeItem(at: www)
-        try? fm.removeItem(at: cdnRoot)
-        let listen = "listen 127.0.0.1:\(port) ssl http2;"
-        func tls(_ c: TestCertificateAuthority.Issued) -> String {
-            "ssl_certificate \(c.certificateFile); ssl_certificate_key \(c.keyFile);"
-        }
+        let layout = NginxLayout(port: port, www: directory.appendingPathComponent("www"), cdnRoot: directory.appendingPathComponent("cdn"))
+        try? fm.removeItem(at: layout.www)
+        try? fm.removeItem(at: layout.cdnRoot)
         guard let wildcard = certificates[.wildcard] else { throw FleetError(message: "no wildcard certificate") }
 
         var servers: [String] = []
         var cdnLocations: [String] = []
         for site in sites {
-            let hostName = "\(site.name).\(domain)"
-            switch site.cdn {
-            case .copy(let body), .followedCopy(let body, from: _):
-                var from = ["https://\(hostName)/.well-known/apple-app-site-association"]
-                if case .followedCopy(_, let urls) = site.cdn { from = urls }
-                try write(body, to: cdnRoot.appendingPathComponent("a/v1/\(hostName)"))
-                cdnLocations.append("""
-                    location = /a/v1/\(hostName) {
-                        default_type application/json;
-                        add_header Apple-From "\(from.joined(separator: ", "))";
-                        add_header Apple-Origin-Format json;
-                        add_header Apple-Try-Direct false;
-                        add_header Cache-Control "max-age=21600,public";
-                        add_header Age 5400;
-                    }
-                    """)
-            case .failure(let reason):
-                cdnLocations.append("""
-                    location = /a/v1/\(hostName) {
-                        add_header Apple-Failure-Reason "\(reason)" always;
-                        add_header Apple-Failure-Details '{"cause":"\(reason)"}' always;
-                        add_header Apple-Try-Direct true always;
-                        add_header Cache-Control "max-age=3600" always;
-                        return 404;
-                    }
-                    """)
-            }
+            cdnLocations.append(try layout.cdnLocation(site))
             guard site.servedByNginx else { continue }
-            let docroot = www.appendingPathComponent(hostName)
-            try fm.createDirectory(at: docroot, withIntermediateDirectories: true)
-            var locations: [String] = []
-            for file in site.files {
-                try write(file.body, to: docroot.appendingPathComponent(String(file.path.dropFirst())))
-                let type = file.contentType.map { "default_type \($0);" } ?? #"default_type "";"#
-                if file.path != "/index.html" {
-                    locations.append("location = \(file.path) { types { } \(type) }")
-                }
-            }
-            guard let certificate = certificates[site.certificate] else { throw FleetError(message: "missing certificate") }
-            servers.append("""
-                server {
-                    \(listen)
-                    server_name \(hostName);
-                    \(tls(certificate))
-                    root \(docroot.path);
-                    types { } default_type text/html;
-                    \(site.directives)
-                    \(locations.joined(separator: "\n    "))
-                }
-                """)
+            servers.append(try layout.server(site, certificates: certificates))
         }
-        let defaultRoot = www.appendingPathComponent("_default")
-        try write(FleetFiles.good, to: defaultRoot.appendingPathComponent(".well-known/apple-app-site-association"))
-        // A host's own file first (www/_hosts/NAME/PATH), then the default one; nginx checks per request.
-        let perHost = defaultServer.perHostFiles
-            ? "location / { root \(www.path); try_files /_hosts/$host$uri /_default$uri =404; }" : ""
-        if let proxied = defaultServer.proxiedAASA {
-            servers.append("""
-                server {
-                    \(listen)
-                    server_name ~\(proxied.hosts);
-                    \(tls(wildcard))
-                    root \(defaultRoot.path);
-                    types { } default_type application/json;
-                    location = \(FleetSite.wellKnown) {
-                        proxy_pass http://127.0.0.1:\(proxied.port); proxy_buffering off; proxy_read_timeout 600s;
-                    }
-                }
-                """)
-        }
-        servers.append("""
-            server {
-                listen 127.0.0.1:\(port) ssl http2 default_server;
-                server_name _;
-                \(tls(wildcard))
-                root \(defaultRoot.path);
-                types { } default_type application/json;
-                \(perHost)
-            }
-            server {
-                \(listen)
-                server_name dal.\(domain);
-                \(tls(wildcard))
-                location / { proxy_pass http://127.0.0.1:\(googleAPIPort); proxy_http_version 1.1; proxy_set_header Connection ""; }
-            }
-            server {
-                \(listen)
-                server_name cdn.\(domain);
-                \(tls(wildcard))
-                root \(cdnRoot.path);
-                \(cdnLocations.joined(separator: "\n    "))
-                # Any other host: the copy written with serveCDNCopy, else the default copy (serveDefaultCDNCopy),
-                # else Apple's answer for a host it has no file of.
-                location /a/v1/ {
-                    default_type application/json;
-                    try_files $uri /\(defaultCDNCopy) @nocopy;
-                }
-                location @nocopy {
-                    add_header Apple-Failure-Reason "SWCERR00101 Bad HTTP Response: 404 Not Found" always;
-                    add_header Apple-Try-Direct true always;
-                    return 404;
-                }
-            }
-            """)
+        servers += try layout.sharedServers(wildcard: wildcard, googleAPIPort: googleAPIPort, defaultServer: defaultServer,
+                                            cdnLocations: cdnLocations)
 
-        let isRoot = getuid() == 0
         let temp = directory.appendingPathComponent("nginx-temp").path
-        let config = """
+        try fm.createDirectory(atPath: temp, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("nginx.conf")
+        try Data(nginxConfig(servers: servers, workers: workers, temp: temp, in: directory).utf8).write(to: file)
+        // Workers run as nobody when we are root: they must be able to read the docroots.
+        _ = try? ToolRunner.run("chmod", ["-R", "a+rX", layout.www.path, layout.cdnRoot.path], in: directory)
+        try backdate([layout.www, layout.cdnRoot])
+        return file
+    }
+
+    /// nginx.conf around the server blocks: one master, `workers` workers, and an access log that
+    /// says which connection carried each request.
+    private static func nginxConfig(servers: [String], workers: Int, temp: String, in directory: URL) -> String {
+        let isRoot = getuid() == 0
+        return """
             daemon off;
             master_process on;
             worker_processes \(max(1, workers));
@@ -332,13 +243,140 @@ public final class TestTLSFleet: @unchecked Sendable {
             }
 
             """
-        try fm.createDirectory(atPath: temp, withIntermediateDirectories: true)
-        let file = directory.appendingPathComponent("nginx.conf")
-        try Data(config.utf8).write(to: file)
-        // Workers run as nobody when we are root: they must be able to read the docroots.
-        _ = try? ToolRunner.run("chmod", ["-R", "a+rX", www.path, cdnRoot.path], in: directory)
-        try backdate([www, cdnRoot])
-        return file
+    }
+
+    /// Where the fleet's files live and where nginx listens: what every server block is written from.
+    private struct NginxLayout {
+        let port: Int
+        /// One docroot per scenario host, `_default` and `_hosts` (the default server's).
+        let www: URL
+        /// The fake CDN's copies, under `a/v1/HOST`.
+        let cdnRoot: URL
+
+        var listen: String { "listen 127.0.0.1:\(port) ssl http2;" }
+
+        func tls(_ c: TestCertificateAuthority.Issued) -> String {
+            "ssl_certificate \(c.certificateFile); ssl_certificate_key \(c.keyFile);"
+        }
+
+        /// The fake CDN's answer for a site: its copy (written here) with Apple's headers, or Apple's failure.
+        func cdnLocation(_ site: FleetSite) throws -> String {
+            let hostName = "\(site.name).\(domain)"
+            switch site.cdn {
+            case .copy(let body), .followedCopy(let body, from: _):
+                var from = ["https://\(hostName)/.well-known/apple-app-site-association"]
+                if case .followedCopy(_, let urls) = site.cdn { from = urls }
+                try write(body, to: cdnRoot.appendingPathComponent("a/v1/\(hostName)"))
+                return """
+                    location = /a/v1/\(hostName) {
+                        default_type application/json;
+                        add_header Apple-From "\(from.joined(separator: ", "))";
+                        add_header Apple-Origin-Format json;
+                        add_header Apple-Try-Direct false;
+                        add_header Cache-Control "max-age=21600,public";
+                        add_header Age 5400;
+                    }
+                    """
+            case .failure(let reason):
+                return """
+                    location = /a/v1/\(hostName) {
+                        add_header Apple-Failure-Reason "\(reason)" always;
+                        add_header Apple-Failure-Details '{"cause":"\(reason)"}' always;
+                        add_header Apple-Try-Direct true always;
+                        add_header Cache-Control "max-age=3600" always;
+                        return 404;
+                    }
+                    """
+            }
+        }
+
+        /// A scenario's own server: its files written to its docroot, each served with its content type.
+        func server(_ site: FleetSite, certificates: [FleetSite.Certificate: TestCertificateAuthority.Issued]) throws -> String {
+            let hostName = "\(site.name).\(domain)"
+            let docroot = www.appendingPathComponent(hostName)
+            try FileManager.default.createDirectory(at: docroot, withIntermediateDirectories: true)
+            var locations: [String] = []
+            for file in site.files {
+                try write(file.body, to: docroot.appendingPathComponent(String(file.path.dropFirst())))
+                let type = file.contentType.map { "default_type \($0);" } ?? #"default_type "";"#
+                if file.path != "/index.html" {
+                    locations.append("location = \(file.path) { types { } \(type) }")
+                }
+            }
+            guard let certificate = certificates[site.certificate] else { throw FleetError(message: "missing certificate") }
+            return """
+                server {
+                    \(listen)
+                    server_name \(hostName);
+                    \(tls(certificate))
+                    root \(docroot.path);
+                    types { } default_type text/html;
+                    \(site.directives)
+                    \(locations.joined(separator: "\n    "))
+                }
+                """
+        }
+
+        /// The servers no scenario owns: the proxied default (when asked for), the default server,
+        /// the fake Google API and the fake CDN.
+        func sharedServers(wildcard: TestCertificateAuthority.Issued, googleAPIPort: Int, defaultServer: DefaultServerOptions,
+                           cdnLocations: [String]) throws -> [String] {
+            var servers: [String] = []
+            let defaultRoot = www.appendingPathComponent("_default")
+            try write(FleetFiles.good, to: defaultRoot.appendingPathComponent(".well-known/apple-app-site-association"))
+            // A host's own file first (www/_hosts/NAME/PATH), then the default one; nginx checks per request.
+            let perHost = defaultServer.perHostFiles
+                ? "location / { root \(www.path); try_files /_hosts/$host$uri /_default$uri =404; }" : ""
+            if let proxied = defaultServer.proxiedAASA {
+                servers.append("""
+                    server {
+                        \(listen)
+                        server_name ~\(proxied.hosts);
+                        \(tls(wildcard))
+                        root \(defaultRoot.path);
+                        types { } default_type application/json;
+                        location = \(FleetSite.wellKnown) {
+                            proxy_pass http://127.0.0.1:\(proxied.port); proxy_buffering off; proxy_read_timeout 600s;
+                        }
+                    }
+                    """)
+            }
+            servers.append("""
+                server {
+                    listen 127.0.0.1:\(port) ssl http2 default_server;
+                    server_name _;
+                    \(tls(wildcard))
+                    root \(defaultRoot.path);
+                    types { } default_type application/json;
+                    \(perHost)
+                }
+                server {
+                    \(listen)
+                    server_name dal.\(domain);
+                    \(tls(wildcard))
+                    location / { proxy_pass http://127.0.0.1:\(googleAPIPort); proxy_http_version 1.1; proxy_set_header Connection ""; }
+                }
+                server {
+                    \(listen)
+                    server_name cdn.\(domain);
+                    \(tls(wildcard))
+                    root \(cdnRoot.path);
+                    \(cdnLocations.joined(separator: "\n    "))
+                    # Any other host: the copy written with serveCDNCopy, else the default copy (serveDefaultCDNCopy),
+                    # else Apple's answer for a host it has no file of.
+                    location /a/v1/ {
+                        default_type application/json;
+                        try_files $uri /\(defaultCDNCopy) @nocopy;
+                    }
+                    location @nocopy {
+                        add_header Apple-Failure-Reason "SWCERR00101 Bad HTTP Response: 404 Not Found" always;
+                        add_header Apple-Try-Direct true always;
+                        return 404;
+                    }
+                }
+                """)
+            return servers
+        }
     }
 
     /// The scenarios' files were deployed before the test began, as a site's are: an hour old. A

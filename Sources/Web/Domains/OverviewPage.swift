@@ -139,6 +139,17 @@ public enum OverviewPage {
                 <td data-label="Open alerts">\(alerts)</td></tr>
                 """)
         }
+        let table: HTML = """
+            <div class="table-wrap stack"><table><thead><tr>\(sortHeader(.host, "Domain"))\(sortHeader(.state, "State"))<th>Platforms</th>\
+            \(sortHeader(.lastCheck, "Last check"))\(sortHeader(.lastChange, "File changed"))\
+            <th>Response time</th><th>Open alerts</th></tr></thead><tbody>\(body)</tbody></table></div>
+            \(pagination(m))
+            """
+        return head + filters + table
+    }
+
+    /// "1,234 domains · page 3 of 25" and the links to the pages either side.
+    static func pagination(_ m: OverviewModel) -> HTML {
         // A capped count leaves the last page unknown: there is a next page while this one is full.
         let pages = m.matchingCapped ? (m.rows.count == m.query.pageSize ? m.query.page + 1 : m.query.page)
             : max(1, (m.matching + m.query.pageSize - 1) / m.query.pageSize)
@@ -150,13 +161,9 @@ public enum OverviewPage {
         let prev: HTML = m.query.page > 1 ? "<a class=\"button\" rel=\"prev\" href=\"\(prevLink)\">← Previous</a>" : .empty
         let next: HTML = m.query.page < pages ? "<a class=\"button\" rel=\"next\" href=\"\(nextLink)\">Next →</a>" : .empty
         let matchingText = (m.matchingCapped ? "at least \(m.matching) domains" : "\(m.matching) domain\(m.matching == 1 ? "" : "s")")
-        let table: HTML = """
-            <div class="table-wrap stack"><table><thead><tr>\(sortHeader(.host, "Domain"))\(sortHeader(.state, "State"))<th>Platforms</th>\
-            \(sortHeader(.lastCheck, "Last check"))\(sortHeader(.lastChange, "File changed"))\
-            <th>Response time</th><th>Open alerts</th></tr></thead><tbody>\(body)</tbody></table></div>
+        return """
             <div class="pagination"><span class="muted">\(matchingText) · page \(m.query.page)\(m.matchingCapped ? "" : " of \(pages)")</span>\(prev)\(next)</div>
             """
-        return head + filters + table
     }
 
     /// "Checking new domains: 150 of 200 checked, 50 to go." while some domain waits for its first

@@ -3,19 +3,23 @@ import ArgumentParser
 import AssetLinks
 import Foundation
 import Vocabulary
+import WebAuthn
 
 extension AASAMonitor {
     /// `aasa-monitor diff OLD NEW [--url URL ...] [--json]`: how two versions of a file differ in behaviour.
     /// Exit status: 0 same behaviour, 1 different, 2 a file is not usable, 64 bad usage.
     struct Diff: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Compare two apple-app-site-association (or two assetlinks.json) files by behaviour, not bytes.",
+            abstract: "Compare two apple-app-site-association (or two assetlinks.json, or two webauthn) files by behaviour, not bytes.",
             discussion: """
                 Reports app IDs added or removed per service, rules added, removed, moved or changed per app \
                 (after the defaults hierarchy, so hoisting a setting into "defaults" is no change), and for each \
                 --url, which apps' outcomes change. For assetlinks.json (detected by content): statements added or \
                 removed per relation, packages and fingerprints added or removed, each app's dynamic rules added, \
-                removed or moved, and for each --url which packages' Android 15+ outcomes change. Exit status: 0 same behaviour, 1 different, 2 unusable file, 64 usage error.
+                removed or moved, and for each --url which packages' Android 15+ outcomes change. For the web's \
+                related-origins file (named webauthn, or an object with "origins"): origins browsers now match or no \
+                longer match (also when pushed past the fifth label), the label count crossing 5, and a file browsers \
+                start or stop rejecting. Exit status: 0 same behaviour, 1 different, 2 unusable file, 64 usage error.
                 """)
 
         @Argument(help: "The old file, or - for standard input.")
@@ -36,6 +40,14 @@ extension AASAMonitor {
 
         func run() throws {
             let (oldBytes, newBytes) = (try bytes(old), try bytes(new))
+            let webauthn = [(oldBytes, old), (newBytes, new)].map { ValidatedFile.detect($0.0, name: $0.1, platform: nil) == .webauthn }
+            if webauthn != [false, false] {
+                guard webauthn == [true, true] else {
+                    Terminal.printError("aasa-monitor diff: one file is a webauthn file and the other is not; compare files of the same kind.")
+                    throw ExitCode(64)
+                }
+                try diffRelatedOrigins(oldBytes, newBytes)
+            }
             switch (FileFormat.detect(oldBytes, name: old), FileFormat.detect(newBytes, name: new)) {
             case (.android, .android):
                 let diff = AssetLinksDiff.diff(old: try assetLinks(oldBytes, old), new: try assetLinks(newBytes, new), urls: urls)
@@ -66,6 +78,16 @@ extension AASAMonitor {
             } else {
                 Terminal.print(TerminalText(lines: diff.lines))
             }
+            throw ExitCode(diff.isBehaviourallyEqual ? 0 : 1)
+        }
+
+        /// Two related-origins files; always ends by throwing the exit status (a file browsers reject is
+        /// a change in behaviour, reported as such, not an unusable input).
+        private func diffRelatedOrigins(_ oldBytes: [UInt8], _ newBytes: [UInt8]) throws -> Never {
+            let rules = try WebAuthnOutput.rules(command: "diff")
+            let diff = RelatedOriginsDiff.diff(old: RelatedOriginsValidator.validate(oldBytes, rules: rules),
+                                               new: RelatedOriginsValidator.validate(newBytes, rules: rules))
+            Terminal.print(json ? WebAuthnOutput.diffJSON(diff) : TerminalText(lines: diff.lines) + "\n", terminator: "")
             throw ExitCode(diff.isBehaviourallyEqual ? 0 : 1)
         }
 

@@ -3,13 +3,16 @@ import ArgumentParser
 import AssetLinks
 import Foundation
 import Vocabulary
+import WebAuthn
 
 extension AASAMonitor {
     /// `aasa-monitor match FILE URL [--app APPID] [--domain HOST] [--explain] [--json]` and `match --batch`;
     /// for assetlinks.json (detected by content) `match FILE URL [--package NAME] [--android-version N]`
-    /// and `match --batch --android`.
-    /// Exit status: 0 the URL opens the app (or, without --app, some app); 1 it does not; 2 the file is
-    /// not a usable JSON object; 64 bad usage. `--batch` exits 0 whatever the lines say.
+    /// and `match --batch --android`; for the web's related-origins file
+    /// `match --related-origins FILE --rp-id RP --origin ORIGIN` (passkeys-spec.md §3.2–3.4).
+    /// Exit status: 0 the URL opens the app (or, without --app, some app; or the origin may use the RP ID);
+    /// 1 it does not; 2 the file is not usable (browsers reject a related-origins file); 64 bad usage.
+    /// `--batch` exits 0 whatever the lines say.
     struct Match: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show which app a URL opens under an apple-app-site-association or assetlinks.json file, and why.",
@@ -22,7 +25,10 @@ extension AASAMonitor {
                 Android 15+ dynamic rules, or on --android-version. --batch --android reads \
                 {"id": …, "assetlinks": [...] or its text, "packageName": "…", "url": "…"} and writes \
                 {"id": …, "decision": "match" | "exclude" | "no_match" | "rules_dropped"}.
-                Exit status: 0 opens the app, 1 does not, 2 unusable file, 64 usage error.
+                --related-origins FILE --rp-id RP --origin ORIGIN answers whether a browser lets ORIGIN use the RP ID \
+                under that /.well-known/webauthn file (the RP ID's own site needs no file; otherwise the origin must be \
+                listed within the first 5 registrable-domain labels): {"allowed": …, "reason": "…", "labels": [...]} with --json.
+                Exit status: 0 opens the app (or the origin is allowed), 1 does not, 2 unusable file, 64 usage error.
                 """)
 
         @Argument(help: "The association file, or - for standard input.")
@@ -55,7 +61,25 @@ extension AASAMonitor {
         @Flag(help: "Read JSON lines on standard input and answer each (see above).")
         var batch = false
 
+        @Option(name: .customLong("related-origins"), help: "A /.well-known/webauthn file (or - for standard input): decide for --origin and --rp-id.")
+        var relatedOrigins: String?
+
+        @Option(name: .customLong("rp-id"), help: "With --related-origins: the RP ID the caller asks for, e.g. example.com.")
+        var rpID: String?
+
+        @Option(help: "With --related-origins: the caller's origin, e.g. https://shop.example.")
+        var origin: String?
+
         func validate() throws {
+            if relatedOrigins != nil || rpID != nil || origin != nil {
+                guard relatedOrigins != nil, rpID != nil, origin != nil else {
+                    throw ValidationError("--related-origins, --rp-id and --origin go together, e.g. aasa-monitor match --related-origins webauthn --rp-id example.com --origin https://shop.example")
+                }
+                guard file == nil, url == nil, !batch, !android, appID == nil, packageName == nil, domain == nil, !explain else {
+                    throw ValidationError("--related-origins takes no file or URL argument and no other match option but --json.")
+                }
+                return
+            }
             if batch {
                 guard file == nil, url == nil, appID == nil, domain == nil, packageName == nil, !explain, !json else {
                     throw ValidationError("--batch takes its input from standard input and accepts no other arguments.")
@@ -87,6 +111,9 @@ extension AASAMonitor {
         }
 
         func run() throws {
+            if let relatedOrigins, let rpID, let origin {
+                try matchRelatedOrigins(relatedOrigins, rpID: rpID, origin: origin)
+            }
             if batch {
                 if android { AndroidBatchMatch.run() } else { BatchMatch.run() }
                 return
@@ -117,6 +144,38 @@ extension AASAMonitor {
             let report = MatchReport(compiled: compiled, url: url, appID: appID, domain: domain, explain: explain)
             Terminal.print(json ? report.json() : report.text(), terminator: "")
             throw ExitCode(report.opens ? 0 : 1)
+        }
+
+        /// The browser's decision for one caller; always ends by throwing the exit status.
+        private func matchRelatedOrigins(_ path: String, rpID: String, origin: String) throws -> Never {
+            let rules = try WebAuthnOutput.rules(command: "match")
+            let relyingParty: RelyingPartyID
+            do { relyingParty = try RelyingPartyID(rpID, rules: rules) } catch {
+                Terminal.printError("aasa-monitor match: --rp-id \(error)")
+                throw ExitCode(64)
+            }
+            let caller: OriginURL
+            switch OriginURL.parse(origin, rules: rules) {
+            case .success(let parsed) where parsed.origin != nil: caller = parsed
+            case .success:
+                Terminal.printError("aasa-monitor match: --origin \(origin) has no web origin; write https://host, e.g. https://shop.example")
+                throw ExitCode(64)
+            case .failure(let failure):
+                Terminal.printError("aasa-monitor match: --origin \(origin) is not a URL: \(failure.reason)")
+                throw ExitCode(64)
+            }
+            let bytes: [UInt8]
+            do {
+                bytes = try InputFile.read(path)
+            } catch {
+                Terminal.printError("aasa-monitor match: \(error)")
+                throw ExitCode(64)
+            }
+            let decision = RelatedOriginsDecision.decide(rpID: relyingParty, caller: caller, reading: RelatedOriginsReader.read(bytes), rules: rules)
+            let shown = caller.origin?.description ?? origin
+            Terminal.print(json ? WebAuthnOutput.decisionJSON(decision, rpID: relyingParty, origin: shown)
+                                : WebAuthnOutput.decisionText(decision), terminator: "")
+            throw ExitCode(decision.allowed ? 0 : decision.outcome == .fileRejected ? 2 : 1)
         }
 
         private func matchAssetLinks(_ bytes: [UInt8], url: String) throws {

@@ -87,51 +87,88 @@ extension AASAMonitor {
         }
 
         func run() async throws {
-            var declared = AppleEntitlements(domains: [], appIDs: [])
-            var apps: [AppID] = []
-            if let entitlements {
-                do {
-                    declared = try EntitlementsReader.read(try InputFile.read(entitlements))
-                } catch let refusal as ManifestRefusal {
-                    throw Self.refused(entitlements, refusal)
-                } catch {
-                    throw Self.stop(String(describing: error))
-                }
-                for text in appIDs {
-                    do { apps.append(try AppID(typed: text)) } catch { throw Self.stop("--app-id \(text): \(error.message)") }
-                }
-                if apps.isEmpty { apps = declared.appIDs }
-                guard !apps.isEmpty else {
-                    throw Self.stop("\(entitlements) names no application-identifier (Xcode adds it when it signs); pass --app-id TEAMID.bundle.id.")
-                }
-            }
-            var androidManifest: AndroidManifest?
-            var androidApps: [AndroidAppExpectation] = []
-            if let manifest {
-                do {
-                    androidManifest = try AndroidManifestReader.read(try InputFile.read(manifest))
-                } catch let refusal as ManifestRefusal {
-                    throw Self.refused(manifest, refusal)
-                } catch {
-                    throw Self.stop(String(describing: error))
-                }
-                androidApps = try android.expectations(defaultPackage: androidManifest?.package)
-                guard !androidApps.isEmpty else {
-                    throw Self.stop("\(manifest) names no package (a source manifest leaves it to Gradle); pass --package com.example.app.")
-                }
-            }
+            let (declared, apps) = try readEntitlements()
+            let androidApp = try readManifest()
             for url in urls where !(url.hasPrefix("https://") || url.hasPrefix("http://")) {
                 throw Self.stop("--url \(url): give an http(s) URL, e.g. https://example.com/products/1.")
             }
+            let hosts = try Self.hostNames(declared)
+            let fetcher: Fetcher
+            do { fetcher = try Fetcher(try fetch.configuration()) } catch { throw Self.stop(String(describing: error)) }
+            let checks = await Self.checkApple(hosts, declared: declared, on: fetcher)
+            var androidChecks: [String: ReleaseGate.AndroidHostCheck] = [:]
+            if let androidApp { androidChecks = try await Self.checkAndroid(androidApp.manifest, expecting: androidApp.apps, on: fetcher) }
+            fetcher.shutdown()
+            var report = ReleaseGate.evaluate(entitlements: declared, appIDs: apps, urls: entitlements == nil ? [] : urls,
+                                              checks: checks, strictCDN: strictCDN)
+            if let androidApp {
+                report.packages = androidApp.apps.map(\.packageName)
+                report.signingKeysNotChecked = androidApp.apps.filter(\.fingerprints.isEmpty).map(\.packageName)
+                // The device's own word, when given: read leniently (lines it does not know are skipped).
+                let device = try deviceState.map { DeviceLinkStates.read(String(decoding: try InputFile.read($0), as: UTF8.self)) }
+                report.cases += ReleaseGate.evaluateAndroid(manifest: androidApp.manifest, apps: androidApp.apps, urls: urls, checks: androidChecks,
+                                                            reportUnclaimed: entitlements == nil, strictGoogle: strictCDN, device: device)
+            }
+            try output(report)
+            throw ExitCode(report.exitStatus)
+        }
 
+        /// The entitlements' domains and the app IDs their files must list (--app-id, else the
+        /// entitlements' own); nothing when no --entitlements.
+        private func readEntitlements() throws -> (AppleEntitlements, [AppID]) {
+            guard let entitlements else { return (AppleEntitlements(domains: [], appIDs: []), []) }
+            let declared: AppleEntitlements
+            do {
+                declared = try EntitlementsReader.read(try InputFile.read(entitlements))
+            } catch let refusal as ManifestRefusal {
+                throw Self.refused(entitlements, refusal)
+            } catch {
+                throw Self.stop(String(describing: error))
+            }
+            var apps: [AppID] = []
+            for text in appIDs {
+                do { apps.append(try AppID(typed: text)) } catch { throw Self.stop("--app-id \(text): \(error.message)") }
+            }
+            if apps.isEmpty { apps = declared.appIDs }
+            guard !apps.isEmpty else {
+                throw Self.stop("\(entitlements) names no application-identifier (Xcode adds it when it signs); pass --app-id TEAMID.bundle.id.")
+            }
+            return (declared, apps)
+        }
+
+        /// The manifest and the apps its hosts' files must verify (--package, else the manifest's own);
+        /// nil when no --manifest.
+        private func readManifest() throws -> (manifest: AndroidManifest, apps: [AndroidAppExpectation])? {
+            guard let manifest else { return nil }
+            let read: AndroidManifest
+            do {
+                read = try AndroidManifestReader.read(try InputFile.read(manifest))
+            } catch let refusal as ManifestRefusal {
+                throw Self.refused(manifest, refusal)
+            } catch {
+                throw Self.stop(String(describing: error))
+            }
+            let apps = try android.expectations(defaultPackage: read.package)
+            guard !apps.isEmpty else {
+                throw Self.stop("\(manifest) names no package (a source manifest leaves it to Gradle); pass --package com.example.app.")
+            }
+            return (read, apps)
+        }
+
+        /// Each host the entitlements name, as written there, with its validated name.
+        private static func hostNames(_ declared: AppleEntitlements) throws -> [String: HostName] {
             var hosts: [String: HostName] = [:]
             for domain in declared.domains where hosts[domain.host] == nil {
                 do { hosts[domain.host] = try HostName(domain.host) } catch {
                     throw Self.stop("\(domain.entitlement): \(error)")
                 }
             }
-            let fetcher: Fetcher
-            do { fetcher = try Fetcher(try fetch.configuration()) } catch { throw Self.stop(String(describing: error)) }
+            return hosts
+        }
+
+        /// Checks every Apple host at once; the checks keyed by the host as the entitlements write it.
+        private static func checkApple(_ hosts: [String: HostName], declared: AppleEntitlements,
+                                       on fetcher: Fetcher) async -> [String: ReleaseGate.HostCheck] {
             // A host every entry of which names an alternate mode is read by devices directly, which
             // follow an https redirect; any ordinary entry makes it the CDN's route (a redirect not followed).
             let directHosts = Set(hosts.compactMap { name, host in
@@ -143,29 +180,6 @@ extension AASAMonitor {
                     group.addTask { await results.add(await fetcher.check(host, plan: directHosts.contains(host) ? .everythingDirect : .everything)) }
                 }
             }
-            var androidChecks: [String: ReleaseGate.AndroidHostCheck] = [:]
-            if let androidManifest {
-                var androidHosts: [(String, HostName)] = []
-                for host in androidManifest.verifiedHosts {
-                    do { androidHosts.append((host.description, try HostName(host.description))) } catch {
-                        throw Self.stop("\(host.description): \(error)")
-                    }
-                }
-                let expected = androidApps
-                androidChecks = await withTaskGroup(of: (String, ReleaseGate.AndroidHostCheck).self) { group in
-                    for (name, host) in androidHosts {
-                        group.addTask {
-                            let check = await fetcher.checkAndroid(host, expectations: expected)
-                            return (name, ReleaseGate.AndroidHostCheck(report: check.report,
-                                                                       seconds: check.finishedAt.timeIntervalSince(check.startedAt)))
-                        }
-                    }
-                    var all: [String: ReleaseGate.AndroidHostCheck] = [:]
-                    for await (name, check) in group { all[name] = check }
-                    return all
-                }
-            }
-            fetcher.shutdown()
             var checks: [String: ReleaseGate.HostCheck] = [:]
             let byASCII = await results.checks
             for (name, host) in hosts {
@@ -174,16 +188,34 @@ extension AASAMonitor {
                                                          seconds: check.finishedAt.timeIntervalSince(check.startedAt))
                 }
             }
-            var report = ReleaseGate.evaluate(entitlements: declared, appIDs: apps, urls: entitlements == nil ? [] : urls,
-                                              checks: checks, strictCDN: strictCDN)
-            if let androidManifest {
-                report.packages = androidApps.map(\.packageName)
-                report.signingKeysNotChecked = androidApps.filter(\.fingerprints.isEmpty).map(\.packageName)
-                // The device's own word, when given: read leniently (lines it does not know are skipped).
-                let device = try deviceState.map { DeviceLinkStates.read(String(decoding: try InputFile.read($0), as: UTF8.self)) }
-                report.cases += ReleaseGate.evaluateAndroid(manifest: androidManifest, apps: androidApps, urls: urls, checks: androidChecks,
-                                                            reportUnclaimed: entitlements == nil, strictGoogle: strictCDN, device: device)
+            return checks
+        }
+
+        /// Checks the assetlinks.json of every verified host of the manifest at once, keyed by the host as written there.
+        private static func checkAndroid(_ manifest: AndroidManifest, expecting expected: [AndroidAppExpectation],
+                                         on fetcher: Fetcher) async throws -> [String: ReleaseGate.AndroidHostCheck] {
+            var androidHosts: [(String, HostName)] = []
+            for host in manifest.verifiedHosts {
+                do { androidHosts.append((host.description, try HostName(host.description))) } catch {
+                    throw Self.stop("\(host.description): \(error)")
+                }
             }
+            return await withTaskGroup(of: (String, ReleaseGate.AndroidHostCheck).self) { group in
+                for (name, host) in androidHosts {
+                    group.addTask {
+                        let check = await fetcher.checkAndroid(host, expectations: expected)
+                        return (name, ReleaseGate.AndroidHostCheck(report: check.report,
+                                                                   seconds: check.finishedAt.timeIntervalSince(check.startedAt)))
+                    }
+                }
+                var all: [String: ReleaseGate.AndroidHostCheck] = [:]
+                for await (name, check) in group { all[name] = check }
+                return all
+            }
+        }
+
+        /// The JUnit file when asked for, then the report as text or JSON.
+        private func output(_ report: GateReport) throws {
             if let junit {
                 do {
                     try Data(JUnitReport.xml(report, timestamp: Date()).utf8).write(to: URL(fileURLWithPath: junit))
@@ -196,7 +228,6 @@ extension AASAMonitor {
             } else {
                 Terminal.print(VerifyAppOutput.text(report), terminator: "")
             }
-            throw ExitCode(report.exitStatus)
         }
     }
 }
