@@ -69,7 +69,7 @@ let package = Package(
         // delete, import, expectations, "check now") — the form, the API and the CLI all call it.
         .target(name: "Registry", dependencies: ["Vocabulary", "Store", "Monitor", "Fetch", "Outbound", "AppManifests", "Notify", "ConfigFile"], swiftSettings: strict),
         // Pages, forms, JSON API, auth.
-        .target(name: "Web", dependencies: ["HTTP", "Registry", "Store", "Monitor", "Notify", "Vocabulary", "AASA", "AssetLinks", "Fetch", "CSodium", "TextEncoding"],
+        .target(name: "Web", dependencies: ["HTTP", "Registry", "Store", "Monitor", "Notify", "Vocabulary", "AASA", "AssetLinks", "Fetch", "CSodium", "TextEncoding", "ConfigFile"],
                 swiftSettings: strict),
         .executableTarget(
             name: "aasa-monitor",

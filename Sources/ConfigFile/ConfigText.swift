@@ -34,6 +34,27 @@ public struct ConfigText: Sendable, Hashable {
         references = scanned.references
     }
 
+    /// The variables a whole file's `${NAME}` references name, each once, in order of appearance; a
+    /// `$${` literal names none and a malformed reference is skipped (the reader reports it). What
+    /// `apply --server` sends of its environment, so the server resolves the file as a local apply would.
+    public static func referencedNames(in text: String) -> [String] {
+        var names: [String] = []
+        var rest = Substring(text)
+        while let dollar = rest.firstIndex(of: "$") {
+            let after = rest[dollar...].dropFirst()
+            if after.hasPrefix("${") {
+                rest = after.dropFirst(2)
+            } else if after.hasPrefix("{"), let close = after.firstIndex(of: "}") {
+                let name = String(after.dropFirst()[..<close])
+                if isVariableName(name), !names.contains(name) { names.append(name) }
+                rest = after[close...].dropFirst()
+            } else {
+                rest = after
+            }
+        }
+        return names
+    }
+
     /// Whether the value came (in part) from the environment.
     public var isReference: Bool { !references.isEmpty }
 

@@ -21,7 +21,14 @@ public struct DomainStatus: Hashable, Sendable {
     public var platforms = WatchedPlatforms.both
     public var apple: DomainState?
     public var android: DomainState?
-    // Built only from a row (`domainStatuses`): Swift's memberwise init, internal, is enough.
+
+    /// Built from a row (`domainStatuses`), or from the API's answer (`status --server`), which
+    /// carries these same fields.
+    public init(host: String, state: DomainState, lastCheck: Date? = nil, version: String? = nil, openAlerts: [String], reason: String? = nil,
+                platforms: WatchedPlatforms = .both, apple: DomainState? = nil, android: DomainState? = nil) {
+        (self.host, self.state, self.lastCheck, self.version, self.openAlerts, self.reason) = (host, state, lastCheck, version, openAlerts, reason)
+        (self.platforms, self.apple, self.android) = (platforms, apple, android)
+    }
 }
 
 extension DomainStore {

@@ -242,7 +242,11 @@ enum APIPatterns {
     /// A Telegram chat: its number (negative for groups and channels), or @ and a public channel's name.
     static let telegramChat = #"^(-?[0-9]{1,20}|@[A-Za-z0-9_]{4,64})$"#
 
-    static let all = [host, appID, expectation, androidExpectation, watchedURL, searchText, sha256, credential, telegramChat]
+    /// An environment variable's name, as a config file's `${NAME}` reference writes it.
+    static let environmentName = #"^[A-Za-z_][A-Za-z0-9_]*$"#
+
+    static let all = [host, appID, expectation, androidExpectation, watchedURL, searchText, sha256, credential, telegramChat,
+                      environmentName]
 
     /// The sentence the form says for a value that misses `pattern`, where the form has one: an app
     /// ID's problem as `AppIDError` words it ("The Team ID "abcde12345" must be upper-case:

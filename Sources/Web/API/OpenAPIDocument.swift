@@ -170,6 +170,55 @@ enum OpenAPIDocument {
               "domain_count": {"type": "integer", "description": "Every domain the app claims; domains holds one page of them"},
               "next_after": {"type": "integer", "description": "The after of the next page of domains; absent on the last"}}}
             """#
+        // The CLI's operations (`--server`): the answers its local commands print from.
+        let nullableString = #"{"type": "string", "nullable": true}"#
+        let nullableState = #"{"type": "string", "nullable": true, "description": "passing, warnings, failing or never checked; null: not watched, not counted or not checked yet"}"#
+        let status = #"""
+            {"type": "object", "required": ["domains"], "properties": {"domains": {"type": "array", "items": {"type": "object",
+              "required": ["host", "state", "platforms", "apple", "android", "reason", "last_check", "version", "open_alerts"], "properties": {
+              "host": {"type": "string"}, "state": {"type": "string", "description": "passing, warnings, failing, checking or never checked"},
+              "platforms": \#(platforms), "apple": \#(nullableState), "android": \#(nullableState), "reason": \#(nullableString),
+              "last_check": {"type": "string", "format": "date-time", "nullable": true}, "version": \#(nullableString),
+              "open_alerts": {"type": "array", "items": {"type": "string"}}}}}}}
+            """#
+        let importReport = #"""
+            {"type": "object", "required": ["added", "skipped", "refused"], "properties": {
+              "added": {"type": "array", "items": {"type": "string"}}, "skipped": {"type": "array", "items": {"type": "string"}, "description": "Already registered"},
+              "refused": {"type": "array", "items": {"type": "object", "required": ["line", "text", "reason", "message"], "properties": {
+                "line": {"type": "integer"}, "text": {"type": "string"}, "reason": {"type": "string"}, "message": {"type": "string"}}}}}}
+            """#
+        let checkNowReport = #"""
+            {"type": "object", "required": ["requested", "paused", "not_registered", "refused"], "properties": {
+              "requested": {"type": "array", "items": {"type": "string"}}, "paused": {"type": "array", "items": {"type": "string"}, "description": "Not checked until resumed"},
+              "not_registered": {"type": "array", "items": {"type": "string"}},
+              "refused": {"type": "array", "items": {"type": "object", "required": ["input", "reason"], "properties": {
+                "input": {"type": "string"}, "reason": {"type": "string"}}}}}}
+            """#
+        let configPlan = #"""
+            {"type": "object", "required": ["applied", "changes", "steps", "kept"], "properties": {
+              "applied": {"type": "boolean"},
+              "changes": {"type": "object", "required": ["add", "change", "remove"], "properties": {"add": {"type": "integer"}, "change": {"type": "integer"}, "remove": {"type": "integer"}}},
+              "steps": {"type": "array", "items": {"type": "object", "required": ["action", "type", "name", "details"], "properties": {
+                "action": {"type": "string", "enum": ["add", "change", "remove"]}, "type": {"type": "string"}, "name": {"type": "string"},
+                "details": {"type": "array", "items": {"type": "string"}}}}},
+              "kept": {"type": "object", "required": ["domains", "apps", "channels"], "properties": {
+                "domains": {"type": "array", "items": {"type": "string"}}, "apps": {"type": "array", "items": {"type": "string"}},
+                "channels": {"type": "array", "items": {"type": "string"}}}}}}
+            """#
+        // A body past the HTTP server's 1 MB is refused by the HTTP layer before the API reads it, in
+        // text/plain; under it, past the operation's own limit, by the API in JSON. A body these
+        // schemas allow can pass 1 MB once its strings are escaped (\u00b3 is 6 bytes for 2), so both are documented.
+        let tooLarge = #"""
+            "413": {"description": "The body is larger than the server takes (1 MB)", "content": {
+              "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}, "text/plain": {"schema": {"type": "string"}}}}
+            """#
+        let configRefusal = #"""
+            {"description": "The file was refused and nothing changed: every problem with its line (0: the file as a whole)", "content": {"application/json": {"schema": {
+              "type": "object", "required": ["error", "problems"], "properties": {"error": {"type": "object", "required": ["message", "field"], "properties": {
+                "message": {"type": "string"}, "field": {"type": "string", "nullable": true}}},
+              "problems": {"type": "array", "items": {"type": "object", "required": ["line", "message"], "properties": {
+                "line": {"type": "integer"}, "message": {"type": "string"}}}}}}}}}
+            """#
         let idParameter = #"{"name": "id", "in": "path", "required": true, "schema": {"type": "integer", "minimum": 1}}"#
         // An app by its id or its name (a name of digits only is reached by its id).
         let appParameter = #"""
@@ -180,7 +229,7 @@ enum OpenAPIDocument {
         return #"""
         {
           "openapi": "3.0.3",
-          "info": {"title": "aasa-monitor API", "version": "1.1.0",
+          "info": {"title": "aasa-monitor API", "version": "1.2.0",
                    "description": "Watch Apple's apple-app-site-association and Android's assetlinks.json files of your domains and apps. Authenticate with Authorization: Bearer TOKEN (aasa-monitor token create NAME). Errors are {\"error\": {\"message\": string, \"field\": string|null}}. A domain is addressed by its id or its host, an app by its id or its name. 400: the request does not fit this document (a query parameter given twice included); 422: it fits, and a rule no schema can state refuses it."},
           "servers": [{"url": "/api/v1"}],
           "security": [{"bearer": []}],
@@ -195,6 +244,7 @@ enum OpenAPIDocument {
               "AppInput": \#(AppAPI.inputSchema.json),
               "ChannelInput": \#(ChannelAPI.inputSchema.json),
               "AlertSettingsInput": \#(AlertSettingsAPI.inputSchema.json),
+              "ConfigInput": \#(ConfigAPI.inputSchema.json),
               "App": \#(app)
             },
             "responses": {
@@ -280,6 +330,34 @@ enum OpenAPIDocument {
               "parameters": [\#(appParameter)],
               "post": {"operationId": "requestAppCheck", "summary": "Check now every domain the app claims (ahead of routine checks); checks_requested says how many",
                 "responses": \#(responses(jsonResponse(202, "Requested", appCheckAccepted), refs: [403, 404]))}
+            },
+            "/status": {
+              "get": {"operationId": "status", "summary": "Every domain's state, platforms, last check, version and open alerts, as aasa-monitor status --json prints them",
+                "responses": \#(responses(jsonResponse(200, "The domains", status), refs: []))}
+            },
+            "/import": {
+              "post": {"operationId": "importDomains", "summary": "Register every domain of an import list (aasa-monitor import): what was added, skipped (already registered) and refused, by line",
+                "requestBody": \#(jsonBody(ImportAPI.inputSchema.json)),
+                "responses": \#(responses(jsonResponse(200, "The report", importReport) + ", " + tooLarge, refs: [400, 403, 415]))}
+            },
+            "/check-now": {
+              "post": {"operationId": "checkHostsNow", "summary": "Check these hosts now (aasa-monitor check-now): which were requested, are paused (not checked until resumed), are not registered or are not host names",
+                "requestBody": \#(jsonBody(CheckNowAPI.inputSchema.json)),
+                "responses": \#(responses(jsonResponse(202, "Requested", checkNowReport) + ", " + tooLarge, refs: [400, 403, 415]))}
+            },
+            "/config": {
+              "get": {"operationId": "exportConfig", "summary": "The config file aasa-monitor apply reads, from what is monitored (aasa-monitor export --yaml); secrets as ${NAME} references, never values",
+                "responses": \#(responses(jsonResponse(200, "The file", #"{"type": "object", "required": ["yaml"], "properties": {"yaml": {"type": "string"}}}"#), refs: []))}
+            },
+            "/config/plan": {
+              "post": {"operationId": "planConfig", "summary": "What applying a config file would change, changing nothing (aasa-monitor apply --dry-run); ${NAME} references are read from environment, never from the server's own",
+                "requestBody": \#(jsonBody(##"{"$ref": "#/components/schemas/ConfigInput"}"##)),
+                "responses": \#(responses(jsonResponse(200, "The plan", configPlan) + ", \"422\": " + configRefusal + ", " + tooLarge, refs: [400, 415]))}
+            },
+            "/config/apply": {
+              "post": {"operationId": "applyConfig", "summary": "Make what is monitored what a config file declares, in one transaction (aasa-monitor apply); prune removes what the file's lists leave out",
+                "requestBody": \#(jsonBody(##"{"$ref": "#/components/schemas/ConfigInput"}"##)),
+                "responses": \#(responses(jsonResponse(200, "The plan, applied", configPlan) + ", \"422\": " + configRefusal + ", " + tooLarge, refs: [400, 403, 415]))}
             },
             "/channels": {
               "get": {"operationId": "listChannels", "summary": "List notification channels with their latest delivery (never a credential)",

@@ -71,6 +71,13 @@ extension WebApp {
         add("PATCH", "/api/v1/apps/:id", .apiAdmin, AppAPI.change)
         add("DELETE", "/api/v1/apps/:id", .apiAdmin, AppAPI.delete)
         add("POST", "/api/v1/apps/:id/check", .apiAdmin, AppAPI.checkNow)
+        // The CLI's operations (`--server`): each runs the registry code its local command runs.
+        add("GET", "/api/v1/status", .api, StatusAPI.read)
+        add("POST", "/api/v1/import", .apiAdmin, ImportAPI.run)
+        add("POST", "/api/v1/check-now", .apiAdmin, CheckNowAPI.run)
+        add("GET", "/api/v1/config", .api, ConfigAPI.export)
+        add("POST", "/api/v1/config/plan", .api, ConfigAPI.plan)
+        add("POST", "/api/v1/config/apply", .apiAdmin, ConfigAPI.apply)
 
         // For the ecosystem
         add("GET", "/metrics", .open) { try metrics.metrics($0) }

@@ -39,7 +39,9 @@ extension AASAMonitor.App {
     }
 
     /// Prints the plan (what is or would be registered) and the refusals; the exit status says which.
-    static func register(_ fields: Fields, entitlements: String?, manifest: String?, dryRun: Bool, database: DatabaseOptions) throws {
+    /// With `--server` the server plans and registers (`POST /api/v1/apps`) and the same lines are printed.
+    static func register(_ fields: Fields, entitlements: String?, manifest: String?, dryRun: Bool, database: DatabaseOptions,
+                         server: ServerOptions) throws {
         func read(_ path: String?) throws -> [UInt8]? {
             guard let path else { return nil }
             guard let data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path) else {
@@ -49,26 +51,35 @@ extension AASAMonitor.App {
             return Array(data)
         }
         let entitlementBytes = try read(entitlements), manifestBytes = try read(manifest)
+        if let client = try server.connect() {
+            let outcome = try remote { () throws(RemoteError) in
+                try RemoteApp.register(client, fields.registration, entitlements: entitlementBytes, manifest: manifestBytes, dryRun: dryRun)
+            }
+            switch outcome {
+            case .planned(let plan, let registeredID):
+                for line in plan.lines(dryRun: dryRun) { Terminal.print(line) }
+                if let registeredID { Terminal.print(AppPlanLines.registered(registeredID, domains: plan.domains.count)) }
+            case .refused(let field, let message):
+                Terminal.printError("refused \(field): \(message)")
+                throw ExitCode(1)
+            }
+            return
+        }
         let opened = try database.open(migrate: true)
         defer { try? opened.close() }
         let registry = AppRegistry(store: opened.database)
         do {
             let plan = try registry.plan(fields.registration, entitlements: entitlementBytes, manifest: manifestBytes)
-            Terminal.print("\(dryRun ? "would register" : "registering") \(plan.draft.name)")
-            for domain in plan.domains {
-                let links = domain.links.map { link in
-                    var text = "\(link.platform.rawValue) \(link.service.rawValue)"
-                    if link.developerMode { text += " (developer: origin only)" }
-                    if link.managedMode { text += " (managed)" }
-                    return text
-                }
-                Terminal.print("  \(domain.displayHost)\(domain.isNew ? " (new)" : ""): \(links.joined(separator: ", "))")
-            }
-            for url in plan.draft.watchedURLs { Terminal.print("  watch \(url.url)") }
-            for entry in plan.ignored { Terminal.print("  not registered: \(entry)") }
+            let lines = AppPlanLines(name: plan.draft.name, domains: plan.domains.map { domain in
+                AppPlanLines.Domain(host: domain.displayHost, isNew: domain.isNew, links: domain.links.map {
+                    AppPlanLines.Link(platform: $0.platform.rawValue, service: $0.service.rawValue, developerMode: $0.developerMode,
+                                      managedMode: $0.managedMode)
+                })
+            }, watched: plan.draft.watchedURLs.map(\.url), ignored: plan.ignored)
+            for line in lines.lines(dryRun: dryRun) { Terminal.print(line) }
             guard !dryRun else { return }
             let id = try registry.register(plan)
-            Terminal.print("registered app \(id) with \(plan.domains.count) domain\(plan.domains.count == 1 ? "" : "s")")
+            Terminal.print(AppPlanLines.registered(id, domains: plan.domains.count))
         } catch let refusal as AppRegistrationError {
             for problem in refusal.problems { Terminal.printError("refused \(problem.field.jsonName): \(problem)") }
             throw ExitCode(1)
@@ -82,9 +93,12 @@ extension AASAMonitor.App {
         @OptionGroup var fields: Fields
         @Flag(name: .customLong("dry-run"), help: "Print what would be registered; write nothing.") var dryRun = false
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var server: ServerOptions
+
+        func validate() throws { try server.validate(against: database) }
 
         func run() throws {
-            try AASAMonitor.App.register(fields, entitlements: nil, manifest: nil, dryRun: dryRun, database: database)
+            try AASAMonitor.App.register(fields, entitlements: nil, manifest: nil, dryRun: dryRun, database: database, server: server)
         }
     }
 
@@ -97,13 +111,15 @@ extension AASAMonitor.App {
         @OptionGroup var fields: Fields
         @Flag(name: .customLong("dry-run"), help: "Print what would be registered; write nothing.") var dryRun = false
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var server: ServerOptions
 
         func validate() throws {
             if entitlements == nil && manifest == nil { throw ValidationError("Give --entitlements FILE and/or --manifest FILE.") }
+            try server.validate(against: database)
         }
 
         func run() throws {
-            try AASAMonitor.App.register(fields, entitlements: entitlements, manifest: manifest, dryRun: dryRun, database: database)
+            try AASAMonitor.App.register(fields, entitlements: entitlements, manifest: manifest, dryRun: dryRun, database: database, server: server)
         }
     }
 

@@ -27,14 +27,22 @@ extension AASAMonitor {
         @Flag(help: "Print the plan as JSON: {applied, changes: {add, change, remove}, steps: [{action, type, name, details}], kept}.")
         var json = false
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var server: ServerOptions
 
         func validate() throws {
             if exitCode && !dryRun { throw ValidationError("--exit-code applies to --dry-run only") }
+            try server.validate(against: database)
         }
 
         func run() throws {
             // Every problem of the file in one report: what the reader found, and what the registry's
             // rules find in the entries it could read (a refused file changes nothing either way).
+            if let client = try server.connect() {
+                let bytes = try ConfigInput.bytes(file)
+                // A file that cannot be read at all is refused here, as locally; the server reads the rest.
+                _ = try ConfigInput.reading(bytes, path: file, json: json)
+                return try show(try applyRemotely(client, text: String(decoding: bytes, as: UTF8.self)))
+            }
             let reading = try ConfigInput.reading(file, json: json)
             let opened: ApplicationDatabase
             do {
@@ -45,8 +53,27 @@ extension AASAMonitor {
                 throw error
             }
             defer { try? opened.close() }
-            let plan = try ConfigInput.apply(reading.document, from: file, to: DomainRegistry(store: opened.database), prune: prune,
-                                             dryRun: dryRun, json: json, readerProblems: reading.problems)
+            try show(try ConfigInput.apply(reading.document, from: file, to: DomainRegistry(store: opened.database), prune: prune,
+                                           dryRun: dryRun, json: json, readerProblems: reading.problems))
+        }
+
+        /// The server reads and applies the file (`/api/v1/config/plan` or `…/apply`) as `ConfigInput.apply`
+        /// does here, and a refusal is reported as a local one is (every problem with its line, exit 65).
+        private func applyRemotely(_ client: APIClient, text: String) throws -> ConfigPlan {
+            let outcome = try remote { () throws(RemoteError) in
+                try RemoteConfig.apply(client, text: text, environment: ProcessInfo.processInfo.environment, prune: prune, dryRun: dryRun)
+            }
+            switch outcome {
+            case .plan(let plan):
+                return plan
+            case .refused(let refusal):
+                ConfigInput.report(refusal, path: file, json: json)
+                throw ExitCode(65)
+            }
+        }
+
+        /// The plan as text or JSON, from here or from the server; exit 2 for drift when asked.
+        private func show(_ plan: ConfigPlan) throws {
             if json {
                 Terminal.print(ConfigPlanOutput.json(plan))
             } else {
@@ -74,7 +101,11 @@ enum ConfigInput {
     /// The file read as far as it goes, with the reader's problems (`ConfigReader.reading`), for
     /// `apply` to check the rest before it reports; a file read not at all is refused here (65).
     static func reading(_ path: String, json: Bool = false) throws -> (document: ConfigDocument, problems: [ConfigProblem]) {
-        let reading = ConfigReader.reading(try bytes(path), environment: ProcessInfo.processInfo.environment)
+        try reading(try bytes(path), path: path, json: json)
+    }
+
+    static func reading(_ bytes: [UInt8], path: String, json: Bool) throws -> (document: ConfigDocument, problems: [ConfigProblem]) {
+        let reading = ConfigReader.reading(bytes, environment: ProcessInfo.processInfo.environment)
         guard let document = reading.document else {
             report(ConfigRefusal(reading.problems), path: path, json: json)
             throw ExitCode(65)
@@ -83,7 +114,7 @@ enum ConfigInput {
     }
 
     /// The file's bytes; one that cannot be read exits 66 (EX_NOINPUT).
-    private static func bytes(_ path: String) throws -> [UInt8] {
+    static func bytes(_ path: String) throws -> [UInt8] {
         do {
             return try InputFile.read(path)
         } catch {

@@ -44,33 +44,13 @@ enum ConfigPlanOutput {
     /// The plan for scripts (`apply --json`): each step with its action, what it is about and the
     /// same detail lines as the text (never a secret), the counts, and what was kept.
     static func json(_ plan: ConfigPlan) -> TerminalText {
-        struct Step: Encodable {
-            let action: String, type: String, name: String, details: [String]
-        }
-        struct Counts: Encodable { let add: Int, change: Int, remove: Int }
-        struct Kept: Encodable { let domains: [String], apps: [String], channels: [String] }
-        struct Plan: Encodable {
-            let applied: Bool, changes: Counts, steps: [Step], kept: Kept
-        }
-        let steps = plan.steps.map { step -> Step in
-            let (type, name): (String, String) = switch step.subject {
-            case .domain(let name): ("domain", name)
-            case .app(let name): ("app", name)
-            case .channel(let name): ("channel", name)
-            case .settings(let name): ("settings", name)
-            }
-            return Step(action: step.action.rawValue, type: type, name: name, details: step.details)
-        }
-        let value = Plan(applied: plan.applied, changes: Counts(add: plan.count(.add), change: plan.count(.change), remove: plan.count(.remove)),
-                         steps: steps, kept: Kept(domains: plan.keptDomains, apps: plan.keptApps, channels: plan.keptChannels))
-        return encoded(value)
+        encoded(ConfigPlanJSON(plan))
     }
 
     /// A refused file for scripts: every problem with its line (0: the file as a whole).
     static func json(_ refusal: ConfigRefusal) -> TerminalText {
-        struct Problem: Encodable { let line: Int, message: String }
-        struct Refused: Encodable { let refused: [Problem] }
-        return encoded(Refused(refused: refusal.problems.map { Problem(line: $0.line, message: $0.message) }))
+        struct Refused: Encodable { let refused: [ConfigProblemJSON] }
+        return encoded(Refused(refused: refusal.problems.map(ConfigProblemJSON.init)))
     }
 
     private static func encoded(_ value: some Encodable) -> TerminalText {

@@ -17,14 +17,19 @@ extension AASAMonitor {
         @Flag(help: "Write YAML (the only format so far; say it, so a script states what it expects).") var yaml = false
         @Option(name: .shortAndLong, help: "Write to this file instead of standard output.") var output: String?
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var server: ServerOptions
+
+        func validate() throws { try server.validate(against: database) }
 
         func run() throws {
-            let opened = try database.open(migrate: true)
-            defer { try? opened.close() }
-            let document = try DomainRegistry(store: opened.database).exportConfig()
-            let text = try ConfigWriter.yaml(document, header: [
-                "aasa-monitor config (apply it with: aasa-monitor apply FILE). Secrets are ${NAME} references to the environment.",
-            ])
+            let text: String
+            if let client = try server.connect() {
+                text = try remote { () throws(RemoteError) in try RemoteConfig.export(client) }
+            } else {
+                let opened = try database.open(migrate: true)
+                defer { try? opened.close() }
+                text = try DomainRegistry(store: opened.database).exportYAML()
+            }
             guard let output else {
                 Terminal.print(TerminalText(yaml: text), terminator: "")
                 return

@@ -12,6 +12,7 @@ extension AASAMonitor {
             discussion: "Prints what was added, skipped (already registered) and refused (with the reason). Exit status 1 when any line was refused.")
 
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var server: ServerOptions
 
         @Argument(help: "The file, or - for standard input.")
         var file: String
@@ -21,6 +22,7 @@ extension AASAMonitor {
 
         func validate() throws {
             do { _ = try WatchedPlatforms(typed: platforms) } catch { throw ValidationError(error.message) }
+            try server.validate(against: database)
         }
 
         func run() throws {
@@ -34,11 +36,18 @@ extension AASAMonitor {
                 }
                 data = contents
             }
+            let chosen = (try? WatchedPlatforms(typed: platforms)) ?? .both  // validate() refused any other word
+            if let client = try server.connect() {
+                let report = try remote { () throws(RemoteError) in
+                    try RemoteImport.run(client, list: String(decoding: data, as: UTF8.self), platforms: chosen.rawValue)
+                }
+                try Self.show(added: report.added, skipped: report.skipped, refused: report.refused.map(\.message))
+                return
+            }
             let opened = try database.open(migrate: true)
             defer { try? opened.close() }
             let terminal = isatty(STDERR_FILENO) == 1
             var bar: ProgressBar?
-            let chosen = (try? WatchedPlatforms(typed: platforms)) ?? .both  // validate() refused any other word
             let report = try DomainRegistry(store: opened.database).importList(String(decoding: data, as: UTF8.self),
                                                                                 platforms: chosen) { done, total in
                 guard terminal else { return }
@@ -48,10 +57,15 @@ extension AASAMonitor {
                     if done == total { Terminal.printError("") }
                 }
             }
-            Terminal.print("added \(report.added.count), skipped \(report.skipped.count) (already registered), refused \(report.refused.count)")
-            for host in report.skipped { Terminal.print("skipped \(host): already registered") }
-            for refusal in report.refused { Terminal.print("refused \(refusal)") }
-            if !report.refused.isEmpty { throw ExitCode(1) }
+            try Self.show(added: report.added, skipped: report.skipped, refused: report.refused.map(\.description))
+        }
+
+        /// The report, from the local registry or the server: the same lines; exit 1 when a line was refused.
+        static func show(added: [String], skipped: [String], refused: [String]) throws {
+            Terminal.print("added \(added.count), skipped \(skipped.count) (already registered), refused \(refused.count)")
+            for host in skipped { Terminal.print("skipped \(host): already registered") }
+            for refusal in refused { Terminal.print("refused \(refusal)") }
+            if !refused.isEmpty { throw ExitCode(1) }
         }
     }
 }

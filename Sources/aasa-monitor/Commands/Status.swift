@@ -17,14 +17,22 @@ extension AASAMonitor {
                 """#)
 
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var server: ServerOptions
 
         @Flag(help: "Print JSON.")
         var json = false
 
+        func validate() throws { try server.validate(against: database) }
+
         func run() throws {
-            let opened = try database.open(migrate: true)
-            defer { try? opened.close() }
-            let statuses = try opened.database.domainStatuses()
+            let statuses: [DomainStatus]
+            if let client = try server.connect() {
+                statuses = try remote { () throws(RemoteError) in try RemoteStatus.read(client) }
+            } else {
+                let opened = try database.open(migrate: true)
+                defer { try? opened.close() }
+                statuses = try opened.database.domainStatuses()
+            }
             Terminal.print(json ? TerminalText(json: DomainStatus.json(statuses))
                 : TerminalText(lines: DomainStatus.lines(statuses, now: Date())))
             throw ExitCode(DomainStatus.exitStatus(statuses))
