@@ -20,8 +20,8 @@ enum ChannelNewPage {
     }
 
     static func render(_ form: ChannelForm, viewer: Viewer) -> HTML {
-        Layout.page(title: "Add a \(form.kind.displayName) channel", viewer: viewer, active: .settings, body: """
-            <div class="page-head"><h1>Add a \(form.kind.displayName) channel</h1><a class="button" href="/settings/channels">Back to channels</a></div>\
+        Layout.page(title: "Add a channel: \(form.kind.displayName)", viewer: viewer, active: .settings, body: """
+            <div class="page-head"><h1>Add a channel: \(form.kind.displayName)</h1><a class="button" href="/settings/channels">Back to channels</a></div>\
             <p class="hint">\(form.kind.inputs.help)</p>\
             <form method="post" action="/channels" class="card">\(form.fields(csrf: Layout.csrfField(viewer.csrf)))\
             <p><button type="submit" class="primary">Add channel</button></p></form>
