@@ -77,8 +77,9 @@ import TestSupport
         }
     }
 
-    /// The chooser lists `choiceLimit` domains at most; the search finds the others, and its words
-    /// are matched literally (a `%` is not a wildcard).
+    /// The chooser lists `choiceLimit` domains at most; the search finds the others (anywhere in the
+    /// name from three characters, at its start below), and its words are matched literally (a `%` is
+    /// not a wildcard).
     @Test func theTestersChooserSearchesInsteadOfListingEveryDomain() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
             let client = WebClient(app: WebApp(database: db, configuration: TestApp.configuration))
@@ -96,6 +97,10 @@ import TestSupport
             let broad = client.get("/tester?find=shop-3").bodyText
             #expect(options(broad) == TesterHandlers.choiceLimit && broad.contains("The first 20 matches of “shop-3”"))
             #expect(options(client.get("/tester?find=%25").bodyText) == 0)
+            #expect(options(client.get("/tester?find=%25%25%25").bodyText) == 0)
+            // One or two characters, which no trigram narrows, find the names starting with them.
+            #expect(options(client.get("/tester?find=zz").bodyText) == 1)
+            #expect(options(client.get("/tester?find=ee").bodyText) == 0)
             // A domain chosen elsewhere (the domain page's link) is offered with the list.
             #expect(client.get("/tester?domain=\(needle)").bodyText.contains("<option value=\"\(needle)\" selected>zz-needle.example</option>"))
         }

@@ -25,16 +25,20 @@ struct TesterHandlers: Sendable {
     static let choiceLimit = 20
 
     /// The domains the chooser offers: those whose host or name contains `find` (the overview's
-    /// search, through `domain_names`' trigram indexes, so a million domains are never all read),
-    /// else the first by name; the chosen one first when it is not among them.
+    /// search, through `domain_names`' trigram indexes, so a million domains are never all read), or,
+    /// for one or two characters, which no trigram narrows, those whose name starts with them; else the
+    /// first by name. The chosen one comes first when it is not among them.
     func choices(find: String, chosen: Int64?) throws -> [(id: Int64, host: String)] {
         var filter = OverviewFilter.unfiltered
         filter.search = find
         filter.sort = .host
         filter.pageSize = Self.choiceLimit
-        var found: [(id: Int64, host: String)] = find.isEmpty
-            ? try store.listDomains(limit: Self.choiceLimit).map { (Int64($0.id), $0.displayName) }
-            : try store.overview(filter).items.map { ($0.id, $0.displayName) }
+        var found: [(id: Int64, host: String)]
+        switch find.count {
+        case 0: found = try store.listDomains(limit: Self.choiceLimit).map { (Int64($0.id), $0.displayName) }
+        case 1, 2: found = try store.domains(namePrefix: find, limit: Self.choiceLimit).map { (Int64($0.id), $0.displayName) }
+        default: found = try store.overview(filter).items.map { ($0.id, $0.displayName) }
+        }
         if let chosen, !found.contains(where: { $0.id == chosen }), let d = try store.domain(id: chosen) {
             found.insert((chosen, d.displayName), at: 0)
         }

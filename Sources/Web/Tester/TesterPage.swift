@@ -113,7 +113,7 @@ public enum TesterPage {
             note = listed >= TesterHandlers.choiceLimit ? "The first \(listed) domains by name; search for another." : .empty
         }
         return """
-            <label for="find">Find a domain <span class="hint">— part of its host or name</span></label>\
+            <label for="find">Find a domain <span class="hint">— part of its host or name (one or two letters: its start)</span></label>\
             <div class="filters"><input type="search" id="find" name="find" value="\(m.find)" form="domain-search" placeholder="shop.example">\
             <input type="submit" class="button" value="Search" form="domain-search"></div>\
             <label for="domain">Association file <span class="hint">— the stored current file of a domain, or paste one below</span></label>\
