@@ -24,21 +24,18 @@ struct TesterHandlers: Sendable {
     /// How many domains the chooser offers: a search narrows them, it never lists every domain.
     static let choiceLimit = 20
 
-    /// The domains the chooser offers: those whose host or name contains `find` (the overview's
-    /// search, through `domain_names`' trigram indexes, so a million domains are never all read), or,
-    /// for one or two characters, which no trigram narrows, those whose name starts with them; else the
-    /// first by name. The chosen one comes first when it is not among them.
+    /// The domains the chooser offers: a few whose host or name contains `find` (through
+    /// `domain_names`' trigram indexes, so a million domains are never all read), or, for one or two
+    /// characters, which no trigram narrows, those whose name starts with them; else the first by
+    /// name. The chosen one comes first when it is not among them.
     func choices(find: String, chosen: Int64?) throws -> [(id: Int64, host: String)] {
-        var filter = OverviewFilter.unfiltered
-        filter.search = find
-        filter.sort = .host
-        filter.pageSize = Self.choiceLimit
-        var found: [(id: Int64, host: String)]
+        let listed: [DomainListItem]
         switch find.count {
-        case 0: found = try store.listDomains(limit: Self.choiceLimit).map { (Int64($0.id), $0.displayName) }
-        case 1, 2: found = try store.domains(namePrefix: find, limit: Self.choiceLimit).map { (Int64($0.id), $0.displayName) }
-        default: found = try store.overview(filter).items.map { ($0.id, $0.displayName) }
+        case 0: listed = try store.listDomains(limit: Self.choiceLimit)
+        case 1, 2: listed = try store.domains(namePrefix: find, limit: Self.choiceLimit)
+        default: listed = try store.domains(nameContaining: find, limit: Self.choiceLimit)
         }
+        var found = listed.map { (id: Int64($0.id), host: $0.displayName) }
         if let chosen, !found.contains(where: { $0.id == chosen }), let d = try store.domain(id: chosen) {
             found.insert((chosen, d.displayName), at: 0)
         }

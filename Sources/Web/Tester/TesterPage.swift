@@ -107,7 +107,7 @@ public enum TesterPage {
         if !m.find.isEmpty && listed == 0 {
             note = "No registered domain matches “\(m.find)”."
         } else if !m.find.isEmpty {
-            note = listed >= TesterHandlers.choiceLimit ? "The first \(listed) matches of “\(m.find)”; type more of the name to narrow them."
+            note = listed >= TesterHandlers.choiceLimit ? "\(listed) of the domains matching “\(m.find)”; type more of the name to narrow them."
                 : "\(listed) \(listed == 1 ? "domain matches" : "domains match") “\(m.find)”."
         } else {
             note = listed >= TesterHandlers.choiceLimit ? "The first \(listed) domains by name; search for another." : .empty
