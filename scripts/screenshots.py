@@ -39,7 +39,9 @@ try:
     domain, app = os.environ.get("DOMAIN", "1"), os.environ.get("APP", "1")
     pages = [("overview", "/"), ("overview-failing", "/?state=failing"), ("register", "/domains/new"),
              ("domain", f"/domains/{domain}"), ("apps", "/apps"), ("app", f"/apps/{app}"), ("app-new", "/apps/new"),
-             ("tester", "/tester"), ("alerts", "/alerts"), ("settings", "/settings")]
+             ("tester", "/tester"), ("alerts", "/alerts"), ("settings", "/settings"), ("settings-users", "/settings/users"),
+             ("settings-channels", "/settings/channels"), ("settings-alerts", "/settings/alerts"), ("channel-new", "/channels/new"),
+             ("channel-new-slack", "/channels/new?kind=slack")]
     for size in os.environ.get("SIZES", "desktop,phone").split(","):
         suffix, options = sizes[size]
         args = ["--headless=new", "--disable-gpu", "--hide-scrollbars"] + options["args"]

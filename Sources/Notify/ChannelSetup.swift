@@ -106,7 +106,7 @@ public enum ChannelSetup {
             return nil
         }
         return "\(url.host) \(place), and receivers on this machine or a private network are refused: nothing is delivered to "
-            + "this channel until an admin allows private receivers (Settings → Private receivers)."
+            + "this channel until an admin allows private receivers (Settings → Channels → Private receivers)."
     }
 
     static func nameTaken(_ name: String) -> InvalidInput {

@@ -23,7 +23,7 @@ public struct WebhookAddressPolicy: Sendable {
             case .unresolvable(let why): why
             case .address(let a, let reason):
                 "refused address \(a): \(reason). Receivers on this machine or a private network are refused unless an admin "
-                    + "allows private receivers (Settings → Notifications, or AASA_MONITOR_ALLOW_PRIVATE_WEBHOOKS=1)"
+                    + "allows private receivers (Settings → Channels → Private receivers, or AASA_MONITOR_ALLOW_PRIVATE_WEBHOOKS=1)"
             }
         }
     }

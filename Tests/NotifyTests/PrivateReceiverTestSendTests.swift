@@ -77,7 +77,7 @@ import Vocabulary
     @Test func aPrivateURLGetsAWarningAtEntry() {
         let loopback = ChannelSetup.privateReceiverWarning(kind: .webhook, target: "http://127.0.0.1:9000/hook", allowsPrivate: false)
         #expect(loopback == "127.0.0.1 is in loopback 127.0.0.0/8, and receivers on this machine or a private network are refused: "
-                + "nothing is delivered to this channel until an admin allows private receivers (Settings → Private receivers).")
+                + "nothing is delivered to this channel until an admin allows private receivers (Settings → Channels → Private receivers).")
         #expect(ChannelSetup.privateReceiverWarning(kind: .ntfy, target: "http://localhost:8080/alerts", allowsPrivate: false)?
                     .hasPrefix("localhost is this machine") == true)
         #expect(ChannelSetup.privateReceiverWarning(kind: .discord, target: "https://[::1]/x", allowsPrivate: false) != nil)

@@ -153,7 +153,7 @@ import TestSupport
         try TestPostgres.withDatabase { (db: Database) throws in
             let admin = WebClient(app: WebApp(database: db, configuration: TestApp.configuration))
             admin.setUpAdmin()
-            let page = admin.get("/settings").bodyText
+            let page = admin.get("/settings/users").bodyText
             let select = try #require(page.range(of: "<select id=\"role\" name=\"role\">"))
             let options = String(page[select.upperBound...])
                 .components(separatedBy: "</select>")[0]

@@ -11,13 +11,13 @@ import TestSupport
         try TestPostgres.withDatabase { (db: Database) throws in
             let client = WebClient(app: WebApp(database: db, configuration: TestApp.configuration))
             client.setUpAdmin()
-            #expect(client.get("/settings").bodyText.contains("Now: alerts after 2 failing checks, 1 min apart; resolves after 1 passing check."))
+            #expect(client.get("/settings/alerts").bodyText.contains("Now: alerts after 2 failing checks, 1 min apart; resolves after 1 passing check."))
             _ = try db.importDomain(host: "shop.example", displayName: "shop.example", wildcard: false, appIDs: [])
             let id: Int64 = try db.value("SELECT id FROM domains")
             #expect(client.get("/domains/\(id)").bodyText.contains("alerts after 2 failing checks, 1 min apart"))
 
             let saved = client.post("/settings/alerts", [("failure_threshold", "3"), ("success_threshold", "2"), ("retry_minutes", "5")])
-            #expect(saved.status == 303 && saved.header("Location") == "/settings#alerting")
+            #expect(saved.status == 303 && saved.header("Location") == "/settings/alerts")
             #expect(try db.alertTuning() == AlertTuning(failureThreshold: 3, successThreshold: 2, retryMinutes: 5))
             #expect(client.get("/domains/\(id)").bodyText.contains("alerts after 3 failing checks, 5 min apart"))
 

@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 @testable import Web
 
-/// The settings page changes a channel in place (recipient, URL, template, routing to domains and
+/// Settings → Channels changes a channel in place (recipient, URL, template, routing to domains and
 /// apps), shows a test notification's answer next to the channel that sent it, and never puts a
 /// credential into a page, a form or an API answer.
 @Suite(.serialized) struct ChannelEditTests {
@@ -19,14 +19,14 @@ import TestSupport
             let app = try AppRegistry(store: db).register(AppRegistration(name: "Shop", appleAppIDs: ["ABCDE12345.com.example.shop"],
                                                                              appleDomains: ["applinks:shop.example"]))
             // The add form offers the app, and routes the new channel to it.
-            #expect(client.get("/settings").bodyText.contains("name=\"app\" value=\"\(app)\""))
+            #expect(client.get("/channels/new?kind=telegram").bodyText.contains("name=\"app\" value=\"\(app)\""))
             let added = client.post("/channels", [("kind", "telegram"), ("name", "on-call"), ("target", ""), ("credential", "123456:ABC-def"),
                                                   ("recipient", "-100123"), ("template", ""), ("min_severity", "warning"),
                                                   ("domains", ""), ("app", String(app))])
             #expect(added.status == 303, "\(added.bodyText)")
             let made = try #require(try db.channels().first)
             #expect(made.appIDs == [app] && made.minSeverity == .warning && made.name == "on-call" && made.recipient == "-100123")
-            #expect(client.get("/settings").bodyText.contains("warning and critical · app Shop"))
+            #expect(client.get("/settings/channels").bodyText.contains("warning and critical · app Shop"))
 
             // The edit form shows the channel's values, never its token.
             let form = client.get("/channels/\(made.id)/edit")
@@ -67,7 +67,7 @@ import TestSupport
             let app = WebApp(database: db, configuration: TestApp.configuration)
             let client = WebClient(app: app)
             client.setUpAdmin()
-            client.get("/settings")
+            client.get("/channels/new?kind=email")
             let first = client.post("/channels", [("kind", "email"), ("name", "on-call"), ("target", "ops@example.com"), ("min_severity", "info")])
             #expect(first.status == 303, "\(first.bodyText)")
             // The same name again, with surrounding blanks (trimmed as stored): refused beside the name, values kept.
@@ -117,16 +117,16 @@ import TestSupport
         try TestPostgres.withDatabase { (db: Database) throws in
             let client = WebClient(app: WebApp(database: db, configuration: TestApp.configuration))
             client.setUpAdmin()
-            client.get("/settings")
+            client.get("/channels/new?kind=discord")
             let added = client.post("/channels", [("kind", "discord"), ("name", "chat"), ("target", "http://127.0.0.1:9/hook"), ("min_severity", "info")])
             #expect(added.status == 303, "\(added.bodyText)")
-            let page = client.get("/settings").bodyText
+            let page = client.get("/settings/channels").bodyText
             #expect(page.contains("Channel added. Warning: 127.0.0.1 is in loopback 127.0.0.0/8"), "\(page)")
             let chat = try #require(try db.channel(named: "chat"))
             try db.setSetting(NotificationSettings.Key.allowPrivateReceivers, "true")
             #expect(client.post("/channels/\(chat.id)/edit", [("kind", "discord"), ("name", "chat"), ("target", "http://127.0.0.1:9/hook"),
                                                               ("min_severity", "info"), ("enabled", "1")]).status == 303)
-            let allowed = client.get("/settings").bodyText
+            let allowed = client.get("/settings/channels").bodyText
             #expect(allowed.contains("Channel saved.") && !allowed.contains("Warning:"))
             // The API says it in the answer's warning (null when there is nothing to say).
             try db.setSetting(NotificationSettings.Key.allowPrivateReceivers, "false")
@@ -146,7 +146,7 @@ import TestSupport
         }
     }
 
-    /// "Send test" answers with the settings page, the provider's answer on the tested channel.
+    /// "Send test" answers with Settings → Channels, the provider's answer on the tested channel.
     @Test func aTestNotificationShowsTheProvidersAnswerInPlace() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
             let client = WebClient(app: WebApp(database: db, configuration: TestApp.configuration))
@@ -156,7 +156,7 @@ import TestSupport
             let key = "R0123456789abcdef0123456789abcde"
             let pager = try ChannelSetup.add(ChannelSpec(kind: .pagerduty, target: receiver.url(for: "pagerduty"), credential: key), in: db).channel
             let chat = try ChannelSetup.add(ChannelSpec(kind: .discord, target: receiver.url(for: "discord")), in: db).channel
-            client.get("/settings")
+            client.get("/settings/channels")
             let refused = client.post("/channels/\(pager.id)/test")
             #expect(refused.status == 200)
             let page = refused.bodyText
@@ -212,7 +212,7 @@ import TestSupport
             let token = SecretToken.generate(prefix: "aasa_")
             _ = try db.createAPIToken(name: "t", tokenHash: token.digest, userID: nil, role: .admin)
             var bodies: [String: String] = [:]
-            for path in ["/settings", "/alerts"] + (try db.channels()).map({ "/channels/\($0.id)/edit" }) {
+            for path in ["/settings/channels", "/alerts"] + (try db.channels()).map({ "/channels/\($0.id)/edit" }) {
                 let r = client.get(path)
                 #expect(r.status == 200, "\(path)")
                 bodies[path] = r.bodyText
@@ -227,7 +227,7 @@ import TestSupport
                     #expect(!body.contains(secret), "\(secret) on \(path)")
                 }
             }
-            let settings = bodies["/settings"] ?? ""
+            let settings = bodies["/settings/channels"] ?? ""
             #expect(settings.contains("${SLACK_URL}") && settings.contains("https://hooks.example.net/aasa?token=${HOOK_TOKEN}"))
             #expect(settings.contains("https://discord.example/… " + ChannelRecord.hiddenHint))
 

@@ -114,7 +114,7 @@ import AASA
     @Test func otherPages() {
         let e = Self.evil
         var t = TesterModel()
-        t.url = e; t.pasted = e; t.domains = [(1, e)]; t.errors = ["url": e]; t.source = e; t.findings = [e]
+        t.url = e; t.pasted = e; t.domains = [(1, e)]; t.errors = ["url": e]; t.source = e; t.findings = [e]; t.find = e
         t.outcomes = [.init(appID: e, opens: true, reason: e, steps: [.init(text: e, location: e, decides: true)])]
         let tester = TesterPage.render(t, viewer: viewer)
         expectSafe(tester)
@@ -126,14 +126,21 @@ import AASA
         a.channels = [.init(channelID: 1, name: e, deliveries: [.init(time: 1, event: [e, e], attempts: 2, delivered: false, lastError: e)])]
         expectSafe(AlertsPage.render(a, viewer: viewer))
 
-        var s = SettingsModel(now: 10)
-        s.channels = [.init(id: 1, kind: e, target: e, enabled: true)]
-        s.users = [.init(id: 3, email: e, role: .readOnly, created: 0)]
-        s.tokens = [.init(id: 1, name: e, created: 0, lastUsed: nil)]
-        s.newToken = e; s.errors = ["target": e]; s.values = ["target": e]
-        let settings = SettingsPage.render(s, viewer: viewer)
-        expectSafe(settings)
-        #expect(settings.rendered.contains("<table><thead><tr><th>Name</th>"))
+        for section in SettingsSection.allCases {
+            var s = SettingsModel(now: 10, section: section)
+            s.channels = [.init(id: 1, kind: e, target: e, enabled: true)]
+            s.users = [.init(id: 3, email: e, role: .readOnly, created: 0)]
+            s.tokens = [.init(id: 1, name: e, created: 0, lastUsed: nil)]
+            s.email.smtpURL = e; s.email.baseURL = e
+            s.newToken = e; s.errors = ["target": e, "name": e, "email": e, "failure_threshold": e]
+            s.values = ["target": e, "name": e, "email": e, "failure_threshold": e]
+            let settings = SettingsPage.render(s, viewer: viewer)
+            expectSafe(settings)
+            if section == .users { #expect(settings.rendered.contains("<table><thead><tr><th>Name</th>")) }
+        }
+        expectSafe(ChannelNewPage.render(ChannelForm(kind: .customWebhook, values: ["name": e, "target": e, "template": e, "domains": e],
+                                                     errors: ["target": e], apps: [.init(id: 1, name: e)]), viewer: viewer))
+        expectSafe(ChannelNewPage.chooser(viewer: viewer, error: e))
         expectSafe(AccountPages.login(email: e, error: e, csrf: e))
         expectSafe(AccountPages.setup(email: e, errors: ["email": e], csrf: e))
         expectSafe(AccountPages.changePassword(viewer: viewer, errors: ["current": e]))

@@ -10,7 +10,7 @@ import TextEncoding
 @Suite(.serialized) struct SecurityFindingsTests {
     static let secretWebhook = "https://hooks.example.com/services/T000/B000/PATHSECRET?token=QUERYSECRET"
 
-    // 1. Read-only users read every webhook URL on /settings and /alerts.
+    // 1. Read-only users read every webhook URL on /settings/channels and /alerts.
     @Test func readOnlyUsersSeeAWebhooksHostButNotItsSecret() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
             let app = WebApp(database: db, configuration: TestApp.configuration)
@@ -22,12 +22,12 @@ import TextEncoding
             #expect(admin.post("/users", [("email", "viewer@example.com"), ("password", "viewer passphrase"), ("role", "viewer")]).status == 303)
             try db.setSetting("smtp_url", "smtp://mailer:HUNTER2@mail.example.com:587")
             // Admins still see (and can copy) the whole address.
-            #expect(admin.get("/settings").bodyText.contains("PATHSECRET"))
+            #expect(admin.get("/settings/channels").bodyText.contains("PATHSECRET"))
             #expect(admin.get("/alerts").bodyText.contains("PATHSECRET"))
 
             let viewer = WebClient(app: app)
             #expect(viewer.logIn(email: "viewer@example.com", password: "viewer passphrase").status == 303)
-            for page in ["/settings", "/alerts"] {
+            for page in ["/settings/channels", "/alerts"] {
                 let body = viewer.get(page).bodyText
                 #expect(!body.contains("PATHSECRET") && !body.contains("QUERYSECRET") && !body.contains("/services/"), "\(page)")
                 #expect(body.contains("https://hooks.example.com/"), "\(page) still tells the channels apart")
@@ -257,11 +257,12 @@ import TextEncoding
             #expect(!client.get("/").bodyText.contains("locked"))
             // A banner is for the page its change redirected to: another page neither shows nor clears it.
             client.cookies[FlashCookie.name] = nil
-            client.get("/settings")
-            #expect(client.post("/tokens/999/delete").header("Location") == "/settings")
+            client.get("/settings/users")
+            #expect(client.post("/tokens/999/delete").header("Location") == "/settings/users#tokens")
             #expect(!client.get("/").bodyText.contains("Token revoked."))
+            #expect(!client.get("/settings").bodyText.contains("Token revoked."))
             #expect(client.cookies[FlashCookie.name] != nil)
-            #expect(client.get("/settings").bodyText.contains("Token revoked."))
+            #expect(client.get("/settings/users").bodyText.contains("Token revoked."))
             #expect(client.cookies[FlashCookie.name] == nil)
         }
     }

@@ -67,7 +67,7 @@ extension ChannelKind {
     public var inputs: ChannelInputs {
         switch self {
         case .email:
-            ChannelInputs(target: .emailAddress, help: "One address; sent through the SMTP server below.")
+            ChannelInputs(target: .emailAddress, help: "One address; sent through the mail server set under Settings → General.")
         case .webhook:
             ChannelInputs(target: .url(example: "https://hooks.example.com/aasa"), generatesSigningSecret: true,
                           help: "Our JSON event, signed per Standard Webhooks; the signing secret is shown once.")

@@ -138,17 +138,17 @@ enum AccountHandlers {
         if errors.isEmpty, let role {
             let hash = try c.configuration.passwordHasher.hash(password)
             if try store.createUser(email: email, passwordHash: hash, role: role) != nil {
-                return c.redirect("/settings", flash: Flash(.success, "User added."))
+                return c.redirect("/settings/users", flash: Flash(.success, "User added."))
             }
             errors["email"] = "There already is an account for \(email)."
         }
-        return try SettingsHandlers.page(c, store: store, errors: errors, values: ["email": email, "role": role?.rawValue ?? ""], status: 422)
+        return try SettingsHandlers.page(c, store: store, section: .users, errors: errors, values: ["email": email, "role": role?.rawValue ?? ""], status: 422)
     }
 
     static func deleteUser(_ c: RequestContext, store: any AccountStore) throws -> WebResponse {
         guard let id = c.parameters.id("id") else { throw WebError.notFound("No such user.") }
         guard id != (try c.signedIn).userID else { throw WebError.badRequest("You cannot remove your own account.") }
         try store.deleteUser(id: id)
-        return c.redirect("/settings", flash: Flash(.success, "User removed."))
+        return c.redirect("/settings/users", flash: Flash(.success, "User removed."))
     }
 }

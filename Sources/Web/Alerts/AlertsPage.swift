@@ -63,7 +63,7 @@ public enum AlertsPage {
             channels.append("<div class=\"card\"><div class=\"page-head\"><h3>\(c.name)</h3>\(test)</div>\(table)</div>")
         }
         if m.channels.isEmpty {
-            channels = "<p class=\"muted\">No notification channels. Add one under <a href=\"/settings\">Settings</a>.</p>"
+            channels = "<p class=\"muted\">No notification channels. Add one under <a href=\"/settings/channels\">Settings → Channels</a>.</p>"
         }
         return Layout.page(title: "Alerts", viewer: viewer, active: .alerts, flash: flash, body: """
             <h1>Alerts</h1><h2>Open</h2>\(table(m.open, resolved: false))<h2>Resolved</h2>\(table(m.resolved, resolved: true))\

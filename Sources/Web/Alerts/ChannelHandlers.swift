@@ -3,7 +3,7 @@ import Notify
 import Store
 import Vocabulary
 
-/// Notification channels, on the settings page: add, edit, test and remove.
+/// Notification channels, in Settings → Channels: add (a form per kind), edit, test and remove.
 enum ChannelHandlers {
     static func channelRows(_ c: RequestContext, store: any SettingsPageStore, tested: (id: Int64, outcome: ChannelSetup.TestOutcome)? = nil) throws -> [SettingsModel.ChannelRow] {
         let viewer = try c.signedIn
@@ -84,11 +84,25 @@ enum ChannelHandlers {
                            appIDs: appIDs)
     }
 
+    /// The kinds to choose from, or, given `?kind=`, the form of that kind.
+    static func newForm(_ c: RequestContext, store: any SettingsPageStore) throws -> WebResponse {
+        guard let kind = ChannelKind(rawValue: c.query["kind"] ?? "") else {
+            return .html(ChannelNewPage.chooser(viewer: try c.signedIn))
+        }
+        let form = ChannelForm(kind: kind, apps: try appChoices(store: store))
+        return .html(ChannelNewPage.render(form, viewer: try c.signedIn))
+    }
+
     static func create(_ c: RequestContext, store: any SettingsPageStore) throws -> WebResponse {
-        let kept = kept(c)
         // Refuse a kind the form does not offer rather than take it for email.
         guard let kind = ChannelKind(rawValue: c.form["kind"] ?? "") else {
-            return try SettingsHandlers.page(c, store: store, errors: ["kind": "Choose the channel's kind."], values: kept, status: 422)
+            return .html(ChannelNewPage.chooser(viewer: try c.signedIn, error: "Choose the channel's kind."), status: 422)
+        }
+        // The same kind's form again, with what was typed but the credential.
+        let refused = { (errors: [String: String]) throws -> WebResponse in
+            let form = ChannelForm(kind: kind, values: kept(c), errors: errors, apps: try appChoices(store: store),
+                                   checkedApps: Set(c.form.all("app").compactMap { Int64($0) }))
+            return .html(ChannelNewPage.render(form, viewer: try c.signedIn), status: 422)
         }
         do {
             var spec = try spec(c, store: store, kind: kind)
@@ -97,15 +111,16 @@ enum ChannelHandlers {
             let warning = try privateReceiverWarning(created.channel, store: store).map { " Warning: " + $0 } ?? ""
             if let secret = created.secret {
                 // The signing secret is shown once, like an API token.
-                return try SettingsHandlers.page(c, store: store, errors: [:], values: [:], status: 200,
+                return try SettingsHandlers.page(c, store: store, section: .channels, errors: [:], values: [:], status: 200,
                                                  flash: Flash(.success, "Webhook added. Its signing secret (shown once): " + secret + warning))
             }
-            return c.redirect("/settings", flash: Flash(warning.isEmpty ? .success : .info, "Channel added." + warning))
+            return c.redirect("/settings/channels#channel-\(created.channel.id)",
+                              flash: Flash(warning.isEmpty ? .success : .info, "Channel added." + warning))
         } catch let e as ChannelSetup.InvalidInput {
-            return try SettingsHandlers.page(c, store: store, errors: [e.field: e.message], values: kept, status: 422)
+            return try refused([e.field: e.message])
         } catch is DatabaseError where !c.form.all("app").isEmpty {
             // An app deleted since the form was shown (the route's foreign key).
-            return try SettingsHandlers.page(c, store: store, errors: ["app": "An app chosen no longer exists."], values: kept, status: 422)
+            return try refused(["app": "An app chosen no longer exists."])
         }
     }
 
@@ -115,14 +130,15 @@ enum ChannelHandlers {
                       "recipient": channel.recipient ?? "", "template": channel.bodyTemplate ?? "",
                       "min_severity": channel.minSeverity.rawValue, "enabled": channel.enabled ? "1" : ""]
         values["domains"] = try channel.domainIDs.compactMap { try store.domain(id: $0).map(\.displayName) }.joined(separator: "\n")
-        let form = ChannelForm(values: values, apps: try appChoices(store: store), checkedApps: Set(channel.appIDs), editing: channel)
+        let form = ChannelForm(kind: channel.kind, values: values, apps: try appChoices(store: store), checkedApps: Set(channel.appIDs),
+                               editing: channel)
         return .html(ChannelEditPage.render(form, channel: channel, viewer: try c.signedIn))
     }
 
     static func update(_ c: RequestContext, store: any SettingsPageStore) throws -> WebResponse {
         let channel = try channel(c, store: store)
         let refused = { (errors: [String: String]) throws -> WebResponse in
-            let form = ChannelForm(values: kept(c), errors: errors, apps: try appChoices(store: store),
+            let form = ChannelForm(kind: channel.kind, values: kept(c), errors: errors, apps: try appChoices(store: store),
                                    checkedApps: Set(c.form.all("app").compactMap { Int64($0) }), editing: channel)
             return .html(ChannelEditPage.render(form, channel: channel, viewer: try c.signedIn), status: 422)
         }
@@ -138,7 +154,7 @@ enum ChannelHandlers {
             return try refused(["app": "An app chosen no longer exists."])
         }
         let warning = try privateReceiverWarning(saved, store: store)
-        return c.redirect("/settings#channel-\(channel.id)",
+        return c.redirect("/settings/channels#channel-\(channel.id)",
                           flash: warning.map { Flash(.info, "Channel saved. Warning: " + $0) } ?? Flash(.success, "Channel saved."))
     }
 
@@ -152,7 +168,7 @@ enum ChannelHandlers {
     static func delete(_ c: RequestContext, store: any SettingsStore) throws -> WebResponse {
         guard let id = c.parameters.id("id") else { throw WebError.notFound("No such channel.") }
         _ = try store.deleteChannel(id: id)
-        return c.redirect("/settings", flash: Flash(.success, "Channel removed."))
+        return c.redirect("/settings/channels", flash: Flash(.success, "Channel removed."))
     }
 
     /// Sends a test notification now and answers with the settings page, the provider's answer shown
@@ -161,7 +177,7 @@ enum ChannelHandlers {
         let channel = try channel(c, store: store)
         let outcome = try ChannelSetup.testNow(channelID: channel.id, in: store, environment: ProcessInfo.processInfo.environment,
                                                listening: c.configuration.listeningAddress)
-        return try SettingsHandlers.page(c, store: store, errors: [:], values: [:], status: 200, tested: (channel.id, outcome))
+        return try SettingsHandlers.page(c, store: store, section: .channels, errors: [:], values: [:], status: 200, tested: (channel.id, outcome))
     }
 
     private static func channel(_ c: RequestContext, store: any SettingsStore) throws -> ChannelRecord {

@@ -28,6 +28,7 @@ extension WebApp {
 
         // Settings
         add("GET", "/settings", .signedIn, SettingsHandlers.show)
+        for section in [SettingsSection.users, .channels, .alerts] { add("GET", section.path, .signedIn, SettingsHandlers.section(section)) }
         add("POST", "/settings/defaults", .admin, SettingsHandlers.saveDefaults)
         add("POST", "/settings/email", .admin, EmailSettingsHandlers.save)
         add("POST", "/settings/private-receivers", .admin, SettingsHandlers.savePrivateReceivers)
@@ -39,6 +40,7 @@ extension WebApp {
 
         // Alerts and channels
         add("GET", "/alerts", .signedIn) { try alerts.alerts($0) }
+        add("GET", "/channels/new", .admin, ChannelHandlers.newForm)
         add("POST", "/channels", .admin, ChannelHandlers.create)
         add("POST", "/channels/:id/delete", .admin, ChannelHandlers.delete)
         add("POST", "/channels/:id/test", .admin, ChannelHandlers.sendTest)

@@ -9,7 +9,7 @@ enum EmailSettingsHandlers {
         let stored = try store.setting(NotificationSettings.Key.smtpURL)
         let (values, typed, errors) = EmailSettingsInput.validate(form: c.form, storedURL: stored)
         guard let values else {
-            return try SettingsHandlers.page(c, store: store, errors: errors, values: [:], status: 422, email: typed)
+            return try SettingsHandlers.page(c, store: store, section: .general, errors: errors, values: [:], status: 422, email: typed)
         }
         try store.withTransaction { transaction in
             for (key, value) in values { try transaction.setSetting(key, value) }

@@ -1,6 +1,24 @@
 import Notify
 import Store
-/// Channels, users, API tokens and defaults.
+/// One section of the settings: its own URL, with what that section shows and its forms.
+public enum SettingsSection: String, Sendable, CaseIterable {
+    case general, users, channels, alerts
+
+    /// Each section's page; general is /settings itself, so old links land on it.
+    public var path: String { self == .general ? "/settings" : "/settings/" + rawValue }
+
+    public var title: String {
+        switch self {
+        case .general: "General"
+        case .users: "Users and tokens"
+        case .channels: "Channels"
+        case .alerts: "Alert defaults"
+        }
+    }
+}
+
+/// The settings section shown: general (interval, email and links), users and API tokens, channels,
+/// alert defaults. A handler fills in only what its section shows.
 public struct SettingsModel: Sendable {
     public struct ChannelRow: Sendable {
         /// A test notification sent by this request, with the provider's answer.
@@ -53,8 +71,6 @@ public struct SettingsModel: Sendable {
     }
 
     public var channels: [ChannelRow] = []
-    /// The apps a new channel can be routed to.
-    var channelApps: [ChannelForm.AppChoice] = []
     public var email = EmailView()
     public var users: [UserRow] = []
     public var tokens: [TokenRow] = []
@@ -67,137 +83,69 @@ public struct SettingsModel: Sendable {
     public var values: [String: String] = [:]
     public var now: Int64
 
-    public init(now: Int64) { self.now = now }
+    public var section = SettingsSection.general
+
+    public init(now: Int64, section: SettingsSection = .general) {
+        self.now = now
+        self.section = section
+    }
 }
 
 public enum SettingsPage {
     public static func render(_ m: SettingsModel, viewer: Viewer, flash: Flash? = nil) -> HTML {
-        func err(_ f: String) -> HTML { m.errors[f].map { "<p class=\"error-text\">\($0)</p>" } ?? .empty }
-        func value(_ f: String) -> String { m.values[f] ?? "" }
+        let body: HTML
+        switch m.section {
+        case .general: body = general(m, viewer: viewer)
+        case .users: body = usersAndTokens(m, viewer: viewer)
+        case .channels: body = channels(m, viewer: viewer)
+        case .alerts: body = alertTuningForm(m, csrf: Layout.csrfField(viewer.csrf), change: viewer.canChange, err: errorText(m))
+        }
+        let title: HTML = m.section == .general ? "Settings" : "Settings: \(m.section.title)"
+        return Layout.page(title: m.section == .general ? "Settings" : "\(m.section.title) · Settings", viewer: viewer,
+                           active: .settings, flash: flash, body: """
+            <div class="page-head"><h1>\(title)</h1><a class="button" href="/account/password">Change my password</a></div>\
+            \(navigation(m.section))\(body)
+            """)
+    }
+
+    /// The sections as links, the current one marked; they wrap onto more lines on a phone.
+    static func navigation(_ current: SettingsSection) -> HTML {
+        var links: HTML = .empty
+        for section in SettingsSection.allCases {
+            let mark: HTML = section == current ? " aria-current=\"page\"" : .empty
+            links.append("<a href=\"\(section.path)\"\(mark)>\(section.title)</a>")
+        }
+        return "<nav class=\"section-nav\" aria-label=\"Settings sections\">\(links)</nav>"
+    }
+
+    /// A field's problem under it, for the forms of every section.
+    static func errorText(_ m: SettingsModel) -> (String) -> HTML {
+        { f in m.errors[f].map { "<p class=\"error-text\">\($0)</p>" } ?? .empty }
+    }
+
+    /// How often new domains are checked, and the mail server and links of email alerts.
+    static func general(_ m: SettingsModel, viewer: Viewer) -> HTML {
         let csrf = Layout.csrfField(viewer.csrf)
-        let change = viewer.canChange
-
-        var channels: HTML = .empty
-        for c in m.channels {
-            let remove: HTML = change
-                ? "<form method=\"post\" action=\"/channels/\(c.id)/delete\" class=\"inline\" data-confirm=\"Remove this channel?\">\(csrf)<button type=\"submit\" class=\"link\">Remove</button></form>"
-                : .empty
-            let test: HTML = change
-                ? "<form method=\"post\" action=\"/channels/\(c.id)/test#channel-\(c.id)\" class=\"inline\">\(csrf)<button type=\"submit\" class=\"link\">Send test</button></form>"
-                : .empty
-            let edit: HTML = change ? "<a href=\"/channels/\(c.id)/edit\">Edit</a> " : .empty
-            let name: HTML = c.name.isEmpty ? .empty : "<strong>\(c.name)</strong><br>"
-            channels.append("<tr id=\"channel-\(c.id)\"><td>\(name)\(c.kind)</td><td class=\"mono\">\(c.target)</td><td>\(c.routing)</td><td>\(c.enabled ? "enabled" : "disabled")</td><td>\(c.lastDelivery)</td><td class=\"actions\">\(edit)\(test)\(remove)</td></tr>")
-            if let result = c.test {
-                // Right under the channel, where the button was pressed; role=status reads it out.
-                channels.append("<tr class=\"test-result\"><td colspan=\"6\"><p role=\"status\" class=\"flash \(result.delivered ? "flash-success" : "flash-error")\">Test notification: \(result.summary)</p></td></tr>")
-            }
-        }
-        let channelTable: HTML = m.channels.isEmpty ? "<p class=\"muted\">No channels yet: alerts are only shown here.</p>"
-            : "<div class=\"table-wrap\"><table><thead><tr><th>Channel</th><th>Target</th><th>Sends</th><th>State</th><th>Last delivery</th><th></th></tr></thead><tbody>\(channels)</tbody></table></div>"
-        var kindHelp: HTML = .empty
-        for kind in ChannelKind.allCases {
-            kindHelp.append("<li><strong>\(kind.displayName)</strong>: \(kind.inputs.help)</li>")
-        }
-        let addForm = ChannelForm(values: m.values, errors: m.errors, apps: m.channelApps,
-                                  checkedApps: Set((m.values["app"] ?? "").split(separator: ",").compactMap { Int64($0) }))
-        let channelForm: HTML = change ? """
-            <form method="post" action="/channels" class="card"><h3>Add a channel</h3>\(addForm.fields(csrf: csrf))\
-            <details><summary>What each kind needs</summary><ul>\(kindHelp)</ul></details>\
-            <p><button type="submit" class="primary">Add channel</button></p></form>
-            """ : .empty
-        let privateForm: HTML
-        let privateState: HTML = m.allowPrivateReceivers ? "allowed" : "refused"
-        if m.privateReceiversFromEnvironment {
-            privateForm = "<p>Private receivers are <strong>allowed</strong> by this server's environment (<code>AASA_MONITOR_ALLOW_PRIVATE_WEBHOOKS=1</code>); the environment decides, not this page.</p>"
-        } else if change {
-            privateForm = """
-                <form method="post" action="/settings/private-receivers">\(csrf)<label class="inline"><input type="checkbox" name="allow" value="1"\
-                \(m.allowPrivateReceivers ? " checked" : "")> Allow receivers on this machine or a private network</label> \
-                <button type="submit">Save</button></form>
-                """
-        } else {
-            privateForm = "<p>Private receivers are \(privateState).</p>"
-        }
-        let privateSection: HTML = """
-            <div class="card" id="private-receivers"><h3>Private receivers</h3>\(privateForm)\
-            <p class="hint">Channel URLs are typed by people, so by default the monitor refuses to send to loopback, private, \
-            link-local and other internal addresses (a URL could otherwise reach this machine's own services or a cloud \
-            metadata endpoint). Allow them when a receiver is deliberately internal: a bridge on this host, a compose service, \
-            a self-hosted ntfy or Mattermost on the LAN. The SMTP server follows the same switch. \
-            The environment variable <code>AASA_MONITOR_ALLOW_PRIVATE_WEBHOOKS=1</code> turns it on for the whole server.</p></div>
-            """
-
-        let emailSection = emailForm(m, csrf: csrf, change: change, err: err)
-
-        var users: HTML = .empty
-        for u in m.users {
-            let remove: HTML = change && u.id != viewer.userID
-                ? "<form method=\"post\" action=\"/users/\(u.id)/delete\" class=\"inline\" data-confirm=\"Remove this user?\">\(csrf)<button type=\"submit\" class=\"link\">Remove</button></form>"
-                : .empty
-            users.append("<tr><td>\(u.email)</td><td>\(u.role.label)</td><td>\(DisplayTime.date(u.created))</td><td>\(remove)</td></tr>")
-        }
-        // The values are Role's raw values, the ones createUser reads back; read-only first, the safer default.
-        var roleOptions: HTML = .empty
-        for role in [Role.readOnly, .admin] {
-            let sel: HTML = value("role") == role.rawValue ? " selected" : .empty
-            roleOptions.append("<option value=\"\(role.rawValue)\"\(sel)>\(role.label)</option>")
-        }
-        let userForm: HTML = change ? """
-            <form method="post" action="/users" class="card">\(csrf)<h3>Add a user</h3>\
-            <label for="user-email">Email</label><input type="email" id="user-email" name="email" value="\(value("email"))">\(err("email"))\
-            <label for="user-password">Password <span class="hint">— at least 10 characters</span></label>\
-            <input type="password" id="user-password" name="password" autocomplete="new-password">\(err("password"))\
-            <label for="role">Role</label><select id="role" name="role">\(roleOptions)</select>\(err("role"))\
-            <p><button type="submit" class="primary">Add user</button></p></form>
-            """ : .empty
-
-        var tokens: HTML = .empty
-        for t in m.tokens {
-            let revoke: HTML = change
-                ? "<form method=\"post\" action=\"/tokens/\(t.id)/delete\" class=\"inline\" data-confirm=\"Revoke this token? Scripts using it stop working.\">\(csrf)<button type=\"submit\" class=\"link\">Revoke</button></form>"
-                : .empty
-            tokens.append("<tr><td>\(t.name)</td><td>\(DisplayTime.date(t.created))</td><td>\(t.lastUsed.map { DisplayTime.ago($0, now: m.now) } ?? "never")</td><td>\(revoke)</td></tr>")
-        }
-        let newToken: HTML = m.newToken.map {
-            "<div class=\"flash flash-success\">New token (shown once, copy it now): <code class=\"mono\">\($0)</code></div>"
-        } ?? .empty
-        let tokenForm: HTML = change ? """
-            <form method="post" action="/tokens" class="filters">\(csrf)<input type="text" name="name" placeholder="Token name, e.g. ci" aria-label="Token name" value="\(value("name"))">\
-            <button type="submit">Create token</button></form>\(err("name"))
-            """ : .empty
-
-        let tokenTable: HTML = m.tokens.isEmpty ? "<p class=\"muted\">No tokens.</p>"
-            : "<div class=\"table-wrap\"><table><thead><tr><th>Name</th><th>Created</th><th>Last used</th><th></th></tr></thead><tbody>\(tokens)</tbody></table></div>"
         var intervals: HTML = .empty
         for (minutes, label) in RegisterFormModel.intervals {
             let sel: HTML = minutes == m.defaultIntervalMinutes ? " selected" : ""
             intervals.append("<option value=\"\(minutes)\"\(sel)>\(label)</option>")
         }
-        let defaults: HTML = change ? """
+        let defaults: HTML = viewer.canChange ? """
             <form method="post" action="/settings/defaults" class="filters">\(csrf)<label for="default-interval" class="inline">New domains are checked</label>\
             <select id="default-interval" name="interval">\(intervals)</select><button type="submit">Save</button></form>
             """ : "<p>New domains are checked \(DomainPage.intervalLabel(m.defaultIntervalMinutes)).</p>"
-
-        let alerts = alertTuningForm(m, csrf: csrf, change: change, err: err)
-
-        return Layout.page(title: "Settings", viewer: viewer, active: .settings, flash: flash, body: """
-            <div class="page-head"><h1>Settings</h1><a class="button" href="/account/password">Change my password</a></div>
-            <section><h2>Notification channels</h2>\(channelTable)\(channelForm)\(privateSection)</section>
-            \(emailSection)
-            <section><h2>Users</h2><div class="table-wrap"><table><thead><tr><th>Email</th><th>Role</th><th>Since</th><th></th></tr></thead>\
-            <tbody>\(users)</tbody></table></div>\(userForm)</section>
-            <section><h2>API tokens</h2><p class="muted">For scripts: <code>Authorization: Bearer TOKEN</code> on <code>/api/v1</code>.</p>\(newToken)\
-            \(tokenTable)\(tokenForm)</section>
-            <section><h2>Defaults</h2><div class="card">\(defaults)</div>\(alerts)</section>
-            """)
+        return """
+            <section id="defaults"><h2>Checks</h2><div class="card">\(defaults)</div></section>\
+            \(emailForm(m, csrf: csrf, change: viewer.canChange, err: errorText(m)))
+            """
     }
 
     /// The failure and success thresholds and the retry interval; read-only users see them in words.
     static func alertTuningForm(_ m: SettingsModel, csrf: HTML, change: Bool, err: (String) -> HTML) -> HTML {
         let t = m.alertTuning
         guard change else {
-            return "<div class=\"card\" id=\"alerting\"><h3>Alerting</h3><p>A new failure is checked again to confirm it: \(t.sentence).</p></div>"
+            return "<div class=\"card\" id=\"alerting\"><h2>Alerting</h2><p>A new failure is checked again to confirm it: \(t.sentence).</p></div>"
         }
         func field(_ name: String, _ label: String, _ value: Int, _ range: ClosedRange<Int>) -> HTML {
             let shown = m.values[name] ?? String(value)
@@ -209,7 +157,7 @@ public enum SettingsPage {
                 """
         }
         return """
-            <form method="post" action="/settings/alerts" class="card" id="alerting">\(csrf)<h3>Alerting</h3>\
+            <form method="post" action="/settings/alerts" class="card" id="alerting">\(csrf)<h2>Alerting</h2>\
             <p class="hint">A check that starts failing is checked again after the retry interval (then twice as long, never \
             longer than the domain's interval) instead of a whole interval later, so the alert opens minutes after a break. \
             Apple's CDN and Google's API keep their own slower pace. Now: \(t.sentence).</p>\

@@ -14,13 +14,32 @@ struct TesterHandlers: Sendable {
 
     func form(_ c: RequestContext) throws -> WebResponse {
         var m = TesterModel()
-        m.domains = try testableDomains()
         m.domainID = c.query["domain"].flatMap(Int64.init)
+        m.find = (c.query["find"] ?? "").trimmingCharacters(in: .whitespaces)
+        m.url = c.query["url"] ?? ""
+        m.domains = try choices(find: m.find, chosen: m.domainID)
         return .html(TesterPage.render(m, viewer: try c.signedIn))
     }
 
-    func testableDomains() throws -> [(id: Int64, host: String)] {
-        try store.listDomains(limit: 500).map { (Int64($0.id), $0.displayName) }
+    /// How many domains the chooser offers: a search narrows them, it never lists every domain.
+    static let choiceLimit = 20
+
+    /// The domains the chooser offers: a few whose host or name contains `find` (through
+    /// `domain_names`' trigram indexes, so a million domains are never all read), or, for one or two
+    /// characters, which no trigram narrows, those whose name starts with them; else the first by
+    /// name. The chosen one comes first when it is not among them.
+    func choices(find: String, chosen: Int64?) throws -> [(id: Int64, host: String)] {
+        let listed: [DomainListItem]
+        switch find.count {
+        case 0: listed = try store.listDomains(limit: Self.choiceLimit)
+        case 1, 2: listed = try store.domains(namePrefix: find, limit: Self.choiceLimit)
+        default: listed = try store.domains(nameContaining: find, limit: Self.choiceLimit)
+        }
+        var found = listed.map { (id: Int64($0.id), host: $0.displayName) }
+        if let chosen, !found.contains(where: { $0.id == chosen }), let d = try store.domain(id: chosen) {
+            found.insert((chosen, d.displayName), at: 0)
+        }
+        return found
     }
 
     func run(_ c: RequestContext) throws -> WebResponse {
@@ -29,7 +48,7 @@ struct TesterHandlers: Sendable {
         m.pasted = c.form["aasa"] ?? ""
         // No domain chosen: the URL's own (the select then shows which one answered).
         m.domainID = try domainID(chosen: c.form["domain"].flatMap(Int64.init), url: m.url)
-        m.domains = try testableDomains()
+        m.domains = try choices(find: "", chosen: m.domainID)
         m.package = c.form["package"] ?? ""
         m.pastedAndroid = c.form["assetlinks"] ?? ""
         let registered = try registeredFile(m.domainID)

@@ -51,8 +51,11 @@ public struct TesterModel: Sendable {
     /// Why a platform has no answer (no file to test against, an unreadable file), shown in its column.
     public var appleMessage: String?
     public var androidMessage: String?
-    /// Registered domains to test against (id, display host); `domainID` is the selected one.
+    /// Registered domains the chooser offers (id, display host): those matching `find`, or the first
+    /// by name; `domainID` is the selected one.
     public var domains: [(id: Int64, host: String)] = []
+    /// The chooser's search (`/tester?find=`): part of a host or a name.
+    public var find: String = ""
     public var domainID: Int64?
     public var errors: [String: String] = [:]
     /// nil until a test ran.
@@ -67,16 +70,11 @@ public struct TesterModel: Sendable {
 public enum TesterPage {
     public static func render(_ m: TesterModel, viewer: Viewer) -> HTML {
         func err(_ f: String) -> HTML { m.errors[f].map { "<p class=\"error-text\">\($0)</p>" } ?? .empty }
-        var options: HTML = "<option value=\"\">— use the pasted file —</option>"
-        for d in m.domains {
-            let sel: HTML = d.id == m.domainID ? " selected" : ""
-            options.append("<option value=\"\(d.id)\"\(sel)>\(d.host)</option>")
-        }
         var body: HTML = """
-            <h1>URL tester</h1><form method="post" action="/tester" class="card">\(Layout.csrfField(viewer.csrf))\
+            <h1>URL tester</h1><form method="get" action="/tester" id="domain-search"></form>\
+            <form method="post" action="/tester" class="card">\(Layout.csrfField(viewer.csrf))\
             <label for="url">URL</label><input type="url" id="url" name="url" value="\(m.url)" placeholder="https://example.com/product/42" required autofocus>\(err("url"))\
-            <label for="domain">Association file <span class="hint">— the stored current file of a domain, or paste one below</span></label>\
-            <select id="domain" name="domain">\(options)</select>\(err("domain"))\
+            \(domainChooser(m))\(err("domain"))\
             <label for="aasa">Paste an apple-app-site-association file <span class="hint">(optional; used instead of the stored file)</span></label>\
             <textarea id="aasa" name="aasa" rows="10" spellcheck="false">\(m.pasted)</textarea>\(err("aasa"))\
             <label for="package">Android package <span class="hint">(optional; every app the assetlinks.json verifies when empty)</span></label>\
@@ -92,6 +90,35 @@ public enum TesterPage {
             body.append("</div></section>")
         }
         return Layout.page(title: "URL tester", viewer: viewer, active: .tester, body: body)
+    }
+
+    /// The stored file of which domain: a search (its own GET form, `#domain-search`, which the
+    /// search field and its submit input join by their `form` attribute: no JavaScript, no nested
+    /// form, and Enter in the URL field still runs the test) and a short list of what it found,
+    /// never every domain.
+    static func domainChooser(_ m: TesterModel) -> HTML {
+        var options: HTML = "<option value=\"\">— the URL's own domain, or the pasted file —</option>"
+        for d in m.domains {
+            let sel: HTML = d.id == m.domainID ? " selected" : ""
+            options.append("<option value=\"\(d.id)\"\(sel)>\(d.host)</option>")
+        }
+        let listed = m.domains.filter { $0.id != m.domainID }.count
+        let note: HTML
+        if !m.find.isEmpty && listed == 0 {
+            note = "No registered domain matches “\(m.find)”."
+        } else if !m.find.isEmpty {
+            note = listed >= TesterHandlers.choiceLimit ? "\(listed) of the domains matching “\(m.find)”; type more of the name to narrow them."
+                : "\(listed) \(listed == 1 ? "domain matches" : "domains match") “\(m.find)”."
+        } else {
+            note = listed >= TesterHandlers.choiceLimit ? "The first \(listed) domains by name; search for another." : .empty
+        }
+        return """
+            <label for="find">Find a domain <span class="hint">— part of its host or name (one or two letters: its start)</span></label>\
+            <div class="filters"><input type="search" id="find" name="find" value="\(m.find)" form="domain-search" placeholder="shop.example">\
+            <input type="submit" class="button" value="Search" form="domain-search"></div>\
+            <label for="domain">Association file <span class="hint">— the stored current file of a domain, or paste one below</span></label>\
+            <select id="domain" name="domain">\(options)</select><p class="hint" id="domain-note">\(note)</p>
+            """
     }
 
     /// Apple's answer: the AASA's deciding rule per app.

@@ -83,9 +83,10 @@ import TestSupport
         log.expect(waitUntil(timeout: .seconds(90), poll: .milliseconds(200)) { settled(after: first) }, "the second check of \(host)")
 
         let everyone = ["/", "/?state=failing", "/domains/\(domainID)", "/apps", "/apps/\(appID)", "/tester?domain=\(domainID)",
-                        "/alerts", "/settings", "/account/password"]
+                        "/alerts", "/settings", "/settings/users", "/settings/channels", "/settings/alerts", "/account/password"]
         let adminOnly = ["/domains/new", "/domains/\(domainID)/edit", "/domains/\(domainID)/delete", "/apps/new",
-                         "/apps/\(appID)/edit", "/apps/\(appID)/delete", "/channels/\(channelID)/edit"]
+                         "/apps/\(appID)/edit", "/apps/\(appID)/delete", "/channels/\(channelID)/edit", "/channels/new",
+                         "/channels/new?kind=custom-webhook"]
         for size in [Size(name: "phone", width: 390, height: 844), Size(name: "desktop", width: 1366, height: 900)] {
             let browser = try HeadlessChromium(screenshotDirectory: BrowserTests.screenshotDirectory().deletingLastPathComponent()
                 .appendingPathComponent("responsive-\(size.name)"), windowWidth: size.isPhone ? 800 : size.width, windowHeight: size.height)
