@@ -24,7 +24,7 @@ public struct DomainStatus: Hashable, Sendable {
 
     /// Built from a row (`domainStatuses`), or from the API's answer (`status --server`), which
     /// carries these same fields.
-    public init(host: String, state: DomainState, lastCheck: Date? = nil, version: String? = nil, openAlerts: [String], reason: String? = nil,
+    public init(host: String, state: DomainState, lastCheck: Date? = nil, version: String? = nil, openAlerts: [String], reason: DomainReason? = nil,
                 platforms: WatchedPlatforms = .both, apple: DomainState? = nil, android: DomainState? = nil) {
         (self.host, self.state, self.lastCheck, self.version, self.openAlerts, self.reason) = (host, state, lastCheck, version, openAlerts, reason)
         (self.platforms, self.apple, self.android) = (platforms, apple, android)

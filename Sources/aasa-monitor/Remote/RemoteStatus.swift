@@ -25,7 +25,8 @@ enum RemoteStatus {
                 return date
             }
             statuses.append(DomainStatus(host: entry.host, state: state, lastCheck: lastCheck, version: entry.version, openAlerts: entry.open_alerts,
-                                         reason: entry.reason, platforms: platforms, apple: entry.apple.flatMap(Self.state),
+                                         // The line as the server wrote it (platform named already): the client only prints it.
+                                         reason: entry.reason.map { DomainReason($0, platform: nil) }, platforms: platforms, apple: entry.apple.flatMap(Self.state),
                                          android: entry.android.flatMap(Self.state)))
         }
         return statuses
