@@ -19,7 +19,7 @@ import Testing
             DomainStatus(host: "new.example", state: .never, lastCheck: nil, version: nil, openAlerts: [], platforms: .android),
         ]
         let json = DomainStatus.json(statuses)
-        #expect(json == #"{"domains":[{"android":null,"apple":"failing","host":"a.example","last_check":"2023-11-14T22:13:20Z","open_alerts":["origin-unreachable"],"platforms":"both","reason":"The origin did not answer.","state":"failing","version":"ab12"},{"android":null,"apple":null,"host":"new.example","last_check":null,"open_alerts":[],"platforms":"android","reason":null,"state":"never checked","version":null}]}"#)
+        #expect(json == #"{"domains":[{"android":null,"apple":"failing","host":"a.example","last_check":"2023-11-14T22:13:20Z","open_alerts":["origin-unreachable"],"paused":false,"platforms":"both","reason":"The origin did not answer.","state":"failing","version":"ab12"},{"android":null,"apple":null,"host":"new.example","last_check":null,"open_alerts":[],"paused":false,"platforms":"android","reason":null,"state":"never checked","version":null}]}"#)
     }
 
     @Test func textTable() {
@@ -41,6 +41,15 @@ import Testing
                                   reason: DomainReason("The server answered HTTP 404.", platform: .android), apple: .passing, android: .failing)
         #expect(DomainStatus.json([status]).contains(#""reason":"Android: The server answered HTTP 404.""#))
         #expect(DomainStatus.text([status], now: now).hasSuffix("↳ Android: The server answered HTTP 404."))
+    }
+
+    /// A paused domain says so, in the JSON and under its row (its state is the last check's and stays).
+    @Test func aPausedDomainSaysSo() {
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        let status = DomainStatus(host: "p.example", state: .passing, lastCheck: now, version: nil, openAlerts: [], apple: .passing, paused: true)
+        #expect(DomainStatus.json([status]).contains(#""paused":true"#))
+        #expect(DomainStatus.text([status], now: now).hasSuffix("↳ paused: not checked until resumed (aasa-monitor resume p.example)"))
+        #expect(!DomainStatus.text([DomainStatus(host: "p.example", state: .passing, openAlerts: [])], now: now).contains("paused"))
     }
 
     /// `status` exits with the worst domain's state, as `check` does with the worse platform's.

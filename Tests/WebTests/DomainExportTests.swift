@@ -63,7 +63,7 @@ import Vocabulary
             if let f = v.first, "=+-@".contains(f) { v = "'" + v }
             return "\"" + v.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         }
-        var out = "host,display_name,wildcard,state,interval_minutes,last_checked_at,last_changed_at,app_ids,watched_urls,android_apps\r\n"
+        var out = "host,display_name,wildcard,state,interval_minutes,last_checked_at,last_changed_at,app_ids,watched_urls,android_apps,paused\r\n"
         let iso = ISO8601DateFormatter()
         for e in try db.exportDomains() {
             let d = e.record
@@ -72,7 +72,8 @@ import Vocabulary
                     d.lastCheckedAt.map { iso.string(from: $0) } ?? "", d.lastChangedAt.map { iso.string(from: $0) } ?? "",
                     field(DomainExport.appIDsCell(try db.appIDExpectations(domainID: d.id))),
                     field(DomainExport.watchedURLsCell(try db.watchedURLs(domainID: d.id))),
-                    field(DomainExport.androidAppsCell(try db.androidAppExpectations(domainID: d.id)))].joined(separator: ",") + "\r\n"
+                    field(DomainExport.androidAppsCell(try db.androidAppExpectations(domainID: d.id))), d.paused ? "true" : "false"]
+                .joined(separator: ",") + "\r\n"
         }
         return Array(out.utf8)
     }
@@ -124,8 +125,12 @@ import Vocabulary
                               AndroidAppEntry(package: "com.example.other", fingerprints: [Self.fingerprint])]))
             _ = try registry.register(Registration(host: "*.shop.example", appIDs: [AppIDEntry(service: "applinks", appID: "ABCDE12345.com.shop")],
                                                    intervalMinutes: 60))
-            _ = try registry.register(Registration(host: "plain.example", intervalMinutes: 60))
+            let plain = try registry.register(Registration(host: "plain.example", intervalMinutes: 60))
+            #expect(try registry.setPaused(domainID: plain, true))
             let csv = String(decoding: try Self.streamed(DomainExport(store: source, format: DomainExport.csv(now: Date()))).bytes, as: UTF8.self)
+            // The last column says which domains are paused; the import skips it, as it skips the state.
+            #expect(csv.split(separator: "\r\n").first?.hasSuffix(",android_apps,paused") == true, "\(csv)")
+            #expect(csv.split(separator: "\r\n").filter { $0.hasSuffix(",true") }.map { $0.prefix(15) } == ["\"plain.example\""], "\(csv)")
             #expect(csv.contains("\"appclips:ZYXWV98765.com.example.clip applinks:ABCDE12345.com.example.app webcredentials:ABCDE12345.com.example.app\""), "\(csv)")
 
             try TestPostgres.withDatabase { (target: Database) throws in

@@ -3,7 +3,7 @@ import Store
 import Vocabulary
 
 /// Renders the status list for people and for scripts. The JSON shape is an API:
-/// `{"domains": [{"host", "state", "platforms", "apple", "android", "reason", "last_check", "version", "open_alerts"}]}`.
+/// `{"domains": [{"host", "state", "platforms", "apple", "android", "reason", "last_check", "version", "open_alerts", "paused"}]}`.
 extension DomainStatus {
     struct ReportDocument: Encodable {
         var domains: [ReportEntry]
@@ -20,6 +20,7 @@ extension DomainStatus {
         /// Each platform's state word; null where it is not watched, does not count or was not checked.
         @PublicJSON.NullWhenAbsent var apple: String?
         @PublicJSON.NullWhenAbsent var android: String?
+        var paused: Bool
     }
 
     public static func json(_ statuses: [DomainStatus]) -> String {
@@ -27,7 +28,7 @@ extension DomainStatus {
         let document = ReportDocument(domains: statuses.map {
             ReportEntry(host: $0.host, state: $0.state.statusWord, lastCheck: $0.lastCheck.map(formatter.string(from:)),
                   version: $0.version, openAlerts: $0.openAlerts, reason: $0.reason?.line, platforms: $0.platforms,
-                  apple: $0.apple?.statusWord, android: $0.android?.statusWord)
+                  apple: $0.apple?.statusWord, android: $0.android?.statusWord, paused: $0.paused)
         })
         let encoder = PublicJSON.encoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -59,6 +60,10 @@ extension DomainStatus {
             // A domain in trouble says why on the next line, under its state.
             if status.state == .failing || status.state == .warning, let reason = status.reason {
                 lines.append(String(repeating: " ", count: hostWidth + 2) + "↳ " + reason.line)
+            }
+            // Its state is the last check's and stays so: say why it does not move.
+            if status.paused {
+                lines.append(String(repeating: " ", count: hostWidth + 2) + "↳ paused: not checked until resumed (aasa-monitor resume \(status.host))")
             }
         }
         return lines

@@ -21,13 +21,15 @@ public struct DomainStatus: Hashable, Sendable {
     public var platforms = WatchedPlatforms.both
     public var apple: DomainState?
     public var android: DomainState?
+    /// Not checked until resumed: its state is the last check's, kept as it was.
+    public var paused = false
 
     /// Built from a row (`domainStatuses`), or from the API's answer (`status --server`), which
     /// carries these same fields.
     public init(host: String, state: DomainState, lastCheck: Date? = nil, version: String? = nil, openAlerts: [String], reason: DomainReason? = nil,
-                platforms: WatchedPlatforms = .both, apple: DomainState? = nil, android: DomainState? = nil) {
+                platforms: WatchedPlatforms = .both, apple: DomainState? = nil, android: DomainState? = nil, paused: Bool = false) {
         (self.host, self.state, self.lastCheck, self.version, self.openAlerts, self.reason) = (host, state, lastCheck, version, openAlerts, reason)
-        (self.platforms, self.apple, self.android) = (platforms, apple, android)
+        (self.platforms, self.apple, self.android, self.paused) = (platforms, apple, android, paused)
     }
 }
 
@@ -41,14 +43,15 @@ extension DomainStore {
                 openAlerts: alerts.map { $0.split(separator: "\n").map(String.init) } ?? [], reason: try row.decodeReason(),
                 platforms: try row.decode("platforms"),
                 apple: try row.decode("apple_verdict", as: Verdict?.self).map { DomainState(verdict: $0) },
-                android: try row.decode("android_verdict", as: Verdict?.self).map { DomainState(verdict: $0) })
+                android: try row.decode("android_verdict", as: Verdict?.self).map { DomainState(verdict: $0) },
+                paused: try row.decode("paused"))
         }
     }
 
     static var statuses: SQL {
         "SELECT " + sqlPlatformStates + ", " + """
         CASE WHEN d.wildcard THEN '*.' || d.host ELSE d.host END AS host, d.last_checked_at,
-               d.last_verdict, d.last_reason, d.last_reason_platform, v.sha256, d.platforms,
+               d.last_verdict, d.last_reason, d.last_reason_platform, v.sha256, d.platforms, d.paused,
                (SELECT string_agg(CASE WHEN a.subject = '' THEN a.rule ELSE a.rule || ' ' || a.subject END,
                                   E'\\n' ORDER BY a.rule, a.subject)
                 FROM alerts a WHERE a.domain_id = d.id AND a.state = 'open') AS open_alerts

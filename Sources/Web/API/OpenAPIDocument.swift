@@ -175,11 +175,12 @@ enum OpenAPIDocument {
         let nullableState = #"{"type": "string", "nullable": true, "description": "passing, warnings, failing or never checked; null: not watched, not counted or not checked yet"}"#
         let status = #"""
             {"type": "object", "required": ["domains"], "properties": {"domains": {"type": "array", "items": {"type": "object",
-              "required": ["host", "state", "platforms", "apple", "android", "reason", "last_check", "version", "open_alerts"], "properties": {
+              "required": ["host", "state", "platforms", "apple", "android", "reason", "last_check", "version", "open_alerts", "paused"], "properties": {
               "host": {"type": "string"}, "state": {"type": "string", "description": "passing, warnings, failing, checking or never checked"},
               "platforms": \#(platforms), "apple": \#(nullableState), "android": \#(nullableState), "reason": \#(nullableString),
               "last_check": {"type": "string", "format": "date-time", "nullable": true}, "version": \#(nullableString),
-              "open_alerts": {"type": "array", "items": {"type": "string"}}}}}}}
+              "open_alerts": {"type": "array", "items": {"type": "string"}},
+              "paused": {"type": "boolean", "description": "not checked until resumed; the state is the last check's"}}}}}}
             """#
         let importReport = #"""
             {"type": "object", "required": ["added", "skipped", "refused"], "properties": {

@@ -81,7 +81,7 @@ final class DomainExport: HTTPBodySource {
     /// `android_apps` hold the lists themselves, each item in the import's syntax and separated by
     /// spaces (`DomainListParser.ExportColumns`), so `import` reads the file back.
     static func csv(now: Date) -> Format {
-        Format(prefix: Array("host,display_name,wildcard,state,interval_minutes,last_checked_at,last_changed_at,app_ids,watched_urls,android_apps\r\n".utf8),
+        Format(prefix: Array("host,display_name,wildcard,state,interval_minutes,last_checked_at,last_changed_at,app_ids,watched_urls,android_apps,paused\r\n".utf8),
                separator: [], suffix: []) { batch in
             batch.map { e in
                 let d = e.record
@@ -89,7 +89,7 @@ final class DomainExport: HTTPBodySource {
                 let line = [csvField(d.host), csvField(d.displayName), d.wildcard ? "true" : "false", state, String(d.intervalSeconds / 60),
                             d.lastCheckedAt.map(CivilDate.iso8601) ?? "", d.lastChangedAt.map(CivilDate.iso8601) ?? "",
                             csvField(appIDsCell(e.appIDList)), csvField(watchedURLsCell(e.watchedURLs)),
-                            csvField(androidAppsCell(e.androidApps))].joined(separator: ",") + "\r\n"
+                            csvField(androidAppsCell(e.androidApps)), d.paused ? "true" : "false"].joined(separator: ",") + "\r\n"
                 return Array(line.utf8)
             }
         }

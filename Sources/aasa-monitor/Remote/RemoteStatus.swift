@@ -8,7 +8,7 @@ enum RemoteStatus {
     struct Entry: Decodable {
         let host: String, state: String, platforms: String
         let apple: String?, android: String?, reason: String?
-        let last_check: String?, version: String?, open_alerts: [String]
+        let last_check: String?, version: String?, open_alerts: [String], paused: Bool
     }
 
     struct Document: Decodable { let domains: [Entry] }
@@ -27,7 +27,7 @@ enum RemoteStatus {
             statuses.append(DomainStatus(host: entry.host, state: state, lastCheck: lastCheck, version: entry.version, openAlerts: entry.open_alerts,
                                          // The line as the server wrote it (platform named already): the client only prints it.
                                          reason: entry.reason.map { DomainReason($0, platform: nil) }, platforms: platforms, apple: entry.apple.flatMap(Self.state),
-                                         android: entry.android.flatMap(Self.state)))
+                                         android: entry.android.flatMap(Self.state), paused: entry.paused))
         }
         return statuses
     }
