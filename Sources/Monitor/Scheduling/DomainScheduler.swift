@@ -129,7 +129,12 @@ public final class DomainScheduler: Sendable {
         // leased to a worker that never got them, and wait for the lease to expire.
         return try await BlockingCallQueue.run {
             try database.withTransaction { connection in
-                let leased = try connection.leaseDueDomains(limit: limit, lease: configuration.lease, worker: configuration.workerID)
+                let claim = try connection.claimDueDomains(limit: limit, lease: configuration.lease, worker: configuration.workerID)
+                if !claim.unreadable.isEmpty {
+                    try connection.deferUnreadable(claim.unreadable.map(\.id))
+                    for row in claim.unreadable { Self.log("domain \(row.id) cannot be checked, its row does not read back (\(row.reason)); deferred one interval") }
+                }
+                let leased = claim.leased
                 guard !leased.isEmpty else { return [] }
                 let ids = leased.map(\.id)
                 let expectations = Dictionary(grouping: try connection.expectations(domainIDs: ids), by: \.domainID)

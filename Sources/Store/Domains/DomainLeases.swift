@@ -4,7 +4,8 @@ import Vocabulary
 public struct LeasedDomain: Sendable, Hashable {
     public var id: Int64
     /// The name whose files are fetched (`domains.host`, the bare name of a `*.` registration), read
-    /// back typed: a stored host that is not a host name fails the lease's decoding, never a check.
+    /// back typed: a stored host that is not a host name fails the lease's decoding, never a check
+    /// (`claimDueDomains` sets such a row apart).
     public var host: HostName
     public var displayName: String
     public var intervalSeconds: Int
@@ -31,14 +32,55 @@ public struct LeasedDomain: Sendable, Hashable {
     public var directRoute = false
 }
 
+/// What one claim leased: the domains to check, and the rows that did not read back.
+public struct LeaseClaim: Sendable {
+    public var leased: [LeasedDomain] = []
+    public var unreadable: [UnreadableLease] = []
+}
+
+/// A leased row that does not read back as a `LeasedDomain`, with the decoding error.
+public struct UnreadableLease: Sendable, Hashable {
+    public var id: Int64
+    public var reason: String
+}
+
 extension DomainStore {
     /// Leases up to `limit` due domains to `worker` for `lease`, "check now" requests first, then the
     /// due ones, then, with the room left, imported domains waiting for their first check (oldest
     /// first). One short statement: rows another worker holds are skipped, not waited for, and a
     /// crashed worker's leases simply expire, which makes its domains due again.
     public func leaseDueDomains(limit: Int, lease: Duration, worker: String) throws -> [LeasedDomain] {
-        try rows(Self.leaseDue, limit, Int(lease.components.seconds), worker).map { row in
-            LeasedDomain(id: try row.decode("id"), host: try row.decodeHost("host", unicode: "display_name"),
+        try claimDueDomains(limit: limit, lease: lease, worker: worker).leased
+    }
+
+    /// The due domains leased, and apart those whose stored row does not read back (a host that is not a
+    /// host name, written past the registration's rules): one such row must not fail the claim, or every
+    /// claim would fail, and roll back, for as long as it is due. The caller defers and reports them
+    /// (`deferUnreadable`).
+    public func claimDueDomains(limit: Int, lease: Duration, worker: String) throws -> LeaseClaim {
+        var claim = LeaseClaim()
+        for row in try rows(Self.leaseDue, limit, Int(lease.components.seconds), worker) {
+            do {
+                claim.leased.append(try Self.leased(row))
+            } catch {
+                claim.unreadable.append(UnreadableLease(id: try row.decode("id"), reason: "\(error)"))
+            }
+        }
+        return claim
+    }
+
+    /// Unreadable leased rows wait one interval, their lease released, instead of coming back with
+    /// every lease that expires.
+    public func deferUnreadable(_ ids: [Int64]) throws {
+        try execute("""
+            UPDATE domains SET lease_until = NULL, next_check_at = now() + make_interval(secs => interval_seconds),
+                   check_requested_at = NULL, first_check_queued_at = NULL
+            WHERE id = ANY($1::bigint[])
+            """, SQLArray(ids))
+    }
+
+    private static func leased(_ row: Row) throws -> LeasedDomain {
+        LeasedDomain(id: try row.decode("id"), host: try row.decodeHost("host", unicode: "display_name"),
                          displayName: try row.decode("display_name"),
                          intervalSeconds: try row.decode("interval_seconds"), attemptKey: try row.decode("lease_attempt_key"),
                          round: try row.decode("check_round"), consecutiveFailures: try row.decode("consecutive_failures"),
@@ -49,7 +91,6 @@ extension DomainStore {
                                               certificate: try row.decode("certificate_read_at"), fullFetch: try row.decode("full_fetch_at")),
                          requested: try row.decode("requested"), queued: try row.decode("queued"),
                          directRoute: try row.decode("direct_route"))
-        }
     }
 
     /// Asks for these hosts to be checked at once; returns the hosts that are registered, each with
