@@ -145,13 +145,16 @@ public enum OverviewPage {
                 """)
         }
         let table: HTML = """
-            \(canChange ? bulkForm(m) : .empty)<div class="table-wrap stack"><table><thead><tr>\(canChange ? "<th><span class=\"visually-hidden\">Select</span></th>" : HTML.empty)\(sortHeader(.host, "Domain"))\(sortHeader(.state, "State"))<th>Platforms</th>\
+            \(canChange ? bulkForm(m) : .empty)<div class="table-wrap stack"\(canChange ? selectionGroup : .empty)><table><thead><tr>\(canChange ? "<th><span class=\"visually-hidden\">Select</span></th>" : HTML.empty)\(sortHeader(.host, "Domain"))\(sortHeader(.state, "State"))<th>Platforms</th>\
             \(sortHeader(.lastCheck, "Last check"))\(sortHeader(.lastChange, "File changed"))\
             <th>Response time</th><th>Open alerts</th></tr></thead><tbody>\(body)</tbody></table></div>
             \(pagination(m))
             """
         return head + filters + table
     }
+
+    /// The rows' checkboxes, all named `id`, form one group (for a screen reader, and axe's checkboxgroup rule).
+    static let selectionGroup: HTML = " role=\"group\" aria-label=\"Domains to select for the bulk actions\""
 
     /// The bulk actions' form: the rows' checkboxes belong to it (`form="bulk"`), and it carries the
     /// filter, so "all matching" is the filter applied on the server, not the ids of this page. It
