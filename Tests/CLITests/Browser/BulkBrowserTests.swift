@@ -8,7 +8,7 @@ import TestSupport
 /// on a phone (390×844) and a desktop (1366×900): rows are ticked and an action chosen by clicking,
 /// the confirmation names the count, and only the ticked rows (or all the filter matches) change in
 /// PostgreSQL; the import's preview writes nothing until its button is pressed. Every page on the
-/// way fits the viewport and passes axe-core.
+/// way fits the viewport and passes axe-core, light and dark.
 @Suite(.serialized) struct BulkBrowserTests {
     static let shop = ["a.shop.example", "b.shop.example", "c.shop.example", "d.shop.example"]
     static let other = ["x.other.example", "y.other.example"]
@@ -52,8 +52,12 @@ import TestSupport
                 log.expect(viewport == size.width, "\(size.name): the viewport is \(viewport) px wide, not \(size.width)")
                 log.expect(scrollWidth <= viewport, "\(size.name) \(page): the page is \(scrollWidth) px wide on a \(viewport) px screen; "
                     + "reaching past it: \(fit.last as? String ?? "?")")
-                let violations = try audit.violations(in: browser)
-                log.expect(violations.isEmpty, "axe-core on \(page) (\(size.name)):\n" + violations.joined(separator: "\n"))
+                for scheme in ["light", "dark"] {
+                    try browser.emulateColorScheme(scheme)
+                    let violations = try audit.violations(in: browser)
+                    log.expect(violations.isEmpty, "axe-core on \(page) (\(size.name), \(scheme)):\n" + violations.joined(separator: "\n"))
+                }
+                try browser.emulateColorScheme("light")
                 _ = try browser.screenshot(page)
             }
             try browser.go(base + "/login")
