@@ -33,6 +33,11 @@ extension DomainRegistry {
         try store.count(selection)
     }
 
+    /// The display names of the first `limit` selected domains, by name (the confirmation's list).
+    public func names(_ selection: DomainSelection, limit: Int) throws -> [String] {
+        try store.names(selection, limit: limit)
+    }
+
     /// Applies `action` to every selected domain in one statement, whatever their number, with the
     /// single-domain action's rules: a paused domain is not requested; a resumed or requested one
     /// wakes the crawlers. `intervalMinutes` is the new interval of `.setInterval` and must be one of

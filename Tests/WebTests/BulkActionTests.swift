@@ -43,6 +43,8 @@ import Vocabulary
             let ask = client.get("/domains/bulk?action=pause&" + ticked.map { "id=\(ids[$0] ?? 0)" }.joined(separator: "&"))
             #expect(ask.status == 200)
             #expect(ask.bodyText.contains("<h1>Pause 2 domains?</h1>"), "\(ask.bodyText)")
+            #expect(ask.bodyText.contains("<ul class=\"selected-domains\"><li>b.shop.example</li><li>y.other.example</li></ul>"),
+                    "the confirmation names the ticked domains")
             #expect(try hosts(db, where: "paused").isEmpty, "asking changes nothing")
             let fields = [("action", "pause")] + ticked.map { ("id", String(ids[$0] ?? 0)) }
             #expect(client.post("/domains/bulk", fields, csrf: .some(nil)).status == 403, "no CSRF token, no change")
@@ -94,6 +96,7 @@ import Vocabulary
 
             let ask = client.get("/domains/bulk?action=check&all=1&q=shop&state=failing&id=\(ids["z.other.example"] ?? 0)")
             #expect(ask.bodyText.contains("<h1>Check 2 domains?</h1>"), "all matching counts the filter, not the ticked id")
+            #expect(ask.bodyText.contains("<li>a.shop.example</li><li>c.shop.example</li></ul>"))
             #expect(ask.bodyText.contains("name=\"q\" value=\"shop\"") && ask.bodyText.contains("name=\"all\" value=\"1\""))
             let done = client.post("/domains/bulk", [("action", "check"), ("all", "1"), ("q", "shop"), ("state", "failing")])
             #expect(done.status == 303)

@@ -45,6 +45,14 @@ extension DomainStore {
         return try query("SELECT count(*)::bigint FROM domains d WHERE " + c.sql, c.parameters).rows.first?.decode(0) ?? 0
     }
 
+    /// The display names of the first `limit` selected domains, by name: the confirmation shows
+    /// which domains it means (a page's worth; the count says how many more).
+    public func names(_ selection: DomainSelection, limit: Int) throws -> [String] {
+        let c = Self.condition(selection)
+        return try query("SELECT d.display_name FROM domains d WHERE " + c.sql + " ORDER BY lower(d.display_name), d.id LIMIT $4",
+                         c.parameters + [limit]).rows.map { try $0.decode("display_name") }
+    }
+
     /// "Check now" for every selected domain that is not paused, in one statement (as `requestCheck(domainID:)`).
     public func requestCheck(_ selection: DomainSelection) throws -> BulkChange {
         try change(selection, """

@@ -66,7 +66,8 @@ enum BulkHandlers {
         if choice.action == .setInterval, interval == nil {
             return c.redirect(choice.back, flash: Flash(.error, "Choose one of the offered intervals."))
         }
-        return .html(BulkPages.confirm(choice.action, count: count, intervalLabel: interval, carried: choice.carried,
+        let names = try c.registry.names(choice.selection, limit: 50)
+        return .html(BulkPages.confirm(choice.action, count: count, names: names, intervalLabel: interval, carried: choice.carried,
                                        back: choice.back, viewer: try c.signedIn))
     }
 

@@ -19,8 +19,8 @@ enum BulkPages {
 
     /// "Delete 37 domains?": the action, the count, what it does, and a form that repeats the choice
     /// (ids, or the filter for all matching) with the CSRF token. Works without JavaScript.
-    static func confirm(_ action: BulkAction, count: Int, intervalLabel: String?, carried: [(String, String)], back: String,
-                        viewer: Viewer) -> HTML {
+    static func confirm(_ action: BulkAction, count: Int, names: [String], intervalLabel: String?, carried: [(String, String)],
+                        back: String, viewer: Viewer) -> HTML {
         let question = "\(action.verb) \(domains(count))\(intervalLabel.map { " to " + $0 } ?? "")?"
         let effect: String = switch action {
         case .checkNow: "Each is checked within seconds, ahead of routine checks. Paused domains are left alone."
@@ -33,8 +33,11 @@ enum BulkPages {
         for (name, value) in carried { hidden.append("<input type=\"hidden\" name=\"\(name)\" value=\"\(value)\">") }
         let button: HTML = action == .delete ? "<button type=\"submit\" class=\"danger\">\(String(question.dropLast()))</button>"
             : "<button type=\"submit\" class=\"primary\">\(String(question.dropLast()))</button>"
+        var listed: HTML = .empty
+        for name in names { listed.append("<li>\(name)</li>") }
+        let more: HTML = count > names.count ? "<p class=\"muted\">and \(count - names.count) more.</p>" : .empty
         return Layout.page(title: question, viewer: viewer, active: .overview, body: """
-            <h1>\(question)</h1><div class="card"><p>\(effect)</p>\
+            <h1>\(question)</h1><div class="card"><p>\(effect)</p><ul class="selected-domains">\(listed)</ul>\(more)\
             <form method="post" action="/domains/bulk">\(Layout.csrfField(viewer.csrf))\(hidden)\(button) \
             <a class="button" href="\(back)">Cancel</a></form></div>
             """)
