@@ -151,6 +151,21 @@ import Vocabulary
         }
     }
 
+    /// The overview's CSV export, pasted into the browser import, reads back: every domain it lists
+    /// is known, and one deleted since is new again.
+    @Test func theCSVExportReimportsThroughTheBrowser() throws {
+        try TestPostgres.withDatabase { (db: Database) throws in
+            let (_, client, ids) = try seeded(db)
+            client.get("/")
+            let csv = client.get("/export/domains.csv").bodyText
+            #expect(client.post("/domains/bulk", [("action", "delete"), ("id", String(ids["c.shop.example"] ?? 0))]).status == 303)
+            let page = client.post("/domains/import/preview", [("list", csv)]).bodyText
+            #expect(page.contains("1 new, 6 registered already, 0 refused."), "\(page)")
+            #expect(client.post("/domains/import", [("list", csv)]).status == 303)
+            #expect(try hosts(db, where: "true") == Set(Self.shop + Self.other))
+        }
+    }
+
     @Test func readOnlyViewersSeeNoCheckboxesAndAreRefused() throws {
         try TestPostgres.withDatabase { (db: Database) throws in
             let (app, admin, ids) = try seeded(db)

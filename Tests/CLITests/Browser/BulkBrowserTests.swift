@@ -7,7 +7,8 @@ import TestSupport
 /// The overview's bulk actions and the browser import in real Chromium against the built `serve`,
 /// on a phone (390×844) and a desktop (1366×900): rows are ticked and an action chosen by clicking,
 /// the confirmation names the count, and only the ticked rows (or all the filter matches) change in
-/// PostgreSQL; the import's preview writes nothing until its button is pressed. Every page on the
+/// PostgreSQL; the import's preview (of a pasted list on the phone, an uploaded file on the desktop)
+/// writes nothing until its button is pressed. Every page on the
 /// way fits the viewport and passes axe-core, light and dark.
 @Suite(.serialized) struct BulkBrowserTests {
     static let shop = ["a.shop.example", "b.shop.example", "c.shop.example", "d.shop.example"]
@@ -102,7 +103,17 @@ import TestSupport
             try browser.click("a[href='/domains/import']")
             try browser.wait("the import page") { try browser.exists("#list") }
             try inspect("import")
-            try browser.fill("#list", "\(fresh)\nb.shop.example\nnot a host!\n")
+            let list = "\(fresh)\nb.shop.example\nnot a host!\n"
+            // The desktop uploads the list as a file (a multipart form) instead of pasting it; the file
+            // stays until the browser has sent it.
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("bulk-import-\(getpid()).csv")
+            defer { try? FileManager.default.removeItem(at: file) }
+            if size.isPhone {
+                try browser.fill("#list", list)
+            } else {
+                try Data(list.utf8).write(to: file)
+                try browser.upload("#file", path: file.path)
+            }
             try browser.click("form[action='/domains/import/preview'] button[type=submit]")
             try browser.wait("the preview") { try browser.exists("main h1") && browser.text("main h1") == "Import preview" }
             try inspect("import-preview")
