@@ -166,42 +166,77 @@ public struct DomainRegistry: Sendable {
         let interval = try defaultIntervalMinutes()
         for (index, entry) in parsed.entries.enumerated() {
             defer { progress(index + 1, parsed.entries.count) }
-            let host: HostName
-            do { host = try HostName(entry.host) } catch {
-                report.refused.append(DomainListRefusal(line: entry.line, text: entry.host, reason: error.reason))
+            let draft: DomainDraft
+            switch Self.importDraft(entry, intervalMinutes: interval, platforms: platforms) {
+            case .failure(let refusal):
+                report.refused.append(refusal)
                 continue
+            case .success(let d): draft = d
             }
-            let apps = entry.appIDs.sorted { $0.key < $1.key }.flatMap { service, ids in
-                ids.map { AppIDExpectation(service: service, appID: $0.text) }
-            }
-            // The form's rules for watched URLs; a refusal names the line and which url: column.
-            var problems: [RegistrationField: String] = [:]
-            let watched = Self.watchedURLs(entry.watchedURLs, host: host.ascii, display: host.unicode, problems: &problems)
-            if let (index, problem) = entry.watchedURLs.indices.lazy.compactMap({ i in
-                (problems[.watchedURL(i)] ?? problems[.expectation(i)] ?? problems[.androidExpectation(i)]).map { (i, $0) }
-            }).first {
-                report.refused.append(DomainListRefusal(line: entry.line, text: entry.host,
-                                                        reason: "watched URL \(index + 1) (\(entry.watchedURLs[index].url)): \(problem)"))
-                continue
-            }
-            let draft = DomainDraft(host: host.ascii, displayName: host.unicode, wildcard: host.isWildcard,
-                                    intervalSeconds: interval * 60, badgeEnabled: false, appIDs: apps, watchedURLs: watched,
-                                    platforms: platforms,
-                                    androidApps: entry.androidApps.map {
-                                        AndroidAppExpectation(packageName: $0.package.text, fingerprints: $0.fingerprints.map(\.text),
-                                                                   uploadKeys: $0.uploadKeys.map(\.text))
-                                    })
             // Queued, not requested, and due at its host's slot in the interval at the latest: a list of
             // 1,000,000 that the workers cannot check within the hour is due spread over it, not all in one second.
             let firstCheck = SchedulePolicy().slot(for: draft.host, interval: .seconds(draft.intervalSeconds), notBefore: Date())
             switch try store.createDomain(draft, requestFirstCheck: false, queueFirstCheck: true, firstCheckAt: firstCheck) {
-            case .created: report.added.append(host.unicode)
-            case .alreadyRegistered: report.skipped.append(host.unicode)
+            case .created: report.added.append(draft.displayName)
+            case .alreadyRegistered: report.skipped.append(draft.displayName)
             }
         }
         report.refused.sort { $0.line < $1.line }
         if !report.added.isEmpty { crawlers.notify() }
         return report
+    }
+
+    /// What `importList` would do with `text`, line by line, writing nothing: the browser import's
+    /// preview. Read by the same parser and the same rules, and checked against the registered
+    /// domains in one query; a name listed twice is new once, then listed already.
+    public func previewImport(_ text: String, platforms: WatchedPlatforms = .both) throws -> ImportPreview {
+        let parsed = DomainListParser.parse(text)
+        let interval = try defaultIntervalMinutes()
+        let drafts = parsed.entries.map { (line: $0.line, draft: Self.importDraft($0, intervalMinutes: interval, platforms: platforms)) }
+        let registered = try store.registeredNames(hosts: drafts.compactMap { try? $0.draft.get().host })
+        var preview = ImportPreview(lines: parsed.refusals.map { ImportPreview.Line(line: $0.line, text: $0.text, outcome: .refused($0.reason)) })
+        var listed: [DomainName: Int] = [:]
+        for (line, result) in drafts {
+            switch result {
+            case .failure(let refusal):
+                preview.lines.append(ImportPreview.Line(line: line, text: refusal.text, outcome: .refused(refusal.reason)))
+            case .success(let draft):
+                let name = DomainName(host: draft.host, wildcard: draft.wildcard)
+                let outcome: ImportPreview.Outcome = if registered.contains(name) { .registered }
+                    else if let first = listed[name] { .listedAbove(line: first) } else { .new }
+                if listed[name] == nil { listed[name] = line }
+                preview.lines.append(ImportPreview.Line(line: line, text: draft.displayName, outcome: outcome))
+            }
+        }
+        preview.lines.sort { $0.line < $1.line }
+        return preview
+    }
+
+    /// An import entry as the form's rules make it a draft, at `intervalMinutes`, or the line's refusal.
+    static func importDraft(_ entry: DomainListEntry, intervalMinutes: Int, platforms: WatchedPlatforms) -> Result<DomainDraft, DomainListRefusal> {
+        let host: HostName
+        do { host = try HostName(entry.host) } catch {
+            return .failure(DomainListRefusal(line: entry.line, text: entry.host, reason: error.reason))
+        }
+        let apps = entry.appIDs.sorted { $0.key < $1.key }.flatMap { service, ids in
+            ids.map { AppIDExpectation(service: service, appID: $0.text) }
+        }
+        // The form's rules for watched URLs; a refusal names the line and which url: column.
+        var problems: [RegistrationField: String] = [:]
+        let watched = Self.watchedURLs(entry.watchedURLs, host: host.ascii, display: host.unicode, problems: &problems)
+        if let (index, problem) = entry.watchedURLs.indices.lazy.compactMap({ i in
+            (problems[.watchedURL(i)] ?? problems[.expectation(i)] ?? problems[.androidExpectation(i)]).map { (i, $0) }
+        }).first {
+            return .failure(DomainListRefusal(line: entry.line, text: entry.host,
+                                              reason: "watched URL \(index + 1) (\(entry.watchedURLs[index].url)): \(problem)"))
+        }
+        return .success(DomainDraft(host: host.ascii, displayName: host.unicode, wildcard: host.isWildcard,
+                                    intervalSeconds: intervalMinutes * 60, badgeEnabled: false, appIDs: apps, watchedURLs: watched,
+                                    platforms: platforms,
+                                    androidApps: entry.androidApps.map {
+                                        AndroidAppExpectation(packageName: $0.package.text, fingerprints: $0.fingerprints.map(\.text),
+                                                                   uploadKeys: $0.uploadKeys.map(\.text))
+                                    }))
     }
 
     /// Checks every field at once and returns what to store, or every problem by field.
@@ -354,3 +389,34 @@ public struct ImportReport: Sendable {
     /// Lines that could not become a registration, by line number.
     public var refused: [DomainListRefusal] = []
 }
+
+/// What `importList` would do with a list, line by line (`previewImport`); nothing is written.
+public struct ImportPreview: Sendable {
+    public enum Outcome: Sendable, Equatable {
+        /// Would be registered.
+        case new
+        /// Registered already: left as it is.
+        case registered
+        /// The same domain on an earlier line of this list.
+        case listedAbove(line: Int)
+        /// Not a registration, with why.
+        case refused(String)
+    }
+
+    public struct Line: Sendable, Equatable {
+        public var line: Int
+        /// The domain's display name, or the line's text when it is refused.
+        public var text: String
+        public var outcome: Outcome
+    }
+
+    /// Every line that is a domain or a refusal, in the list's order.
+    public var lines: [Line]
+
+    public var new: Int { lines.count(where: { $0.outcome == .new }) }
+    public var registered: Int { lines.count(where: { if case .registered = $0.outcome { true } else if case .listedAbove = $0.outcome { true } else { false } }) }
+    public var refused: Int { lines.count(where: { if case .refused = $0.outcome { true } else { false } }) }
+}
+
+/// A refused line is the failure of `importDraft`'s `Result` (it is data shown to the user, never thrown).
+extension DomainListRefusal: Error {}

@@ -308,10 +308,12 @@ extension DomainStore {
     /// The platform filter `$5`: '' all; 'apple' the domains watched for Apple; 'android' those Android
     /// counts for: the ones with an Android state (`last_android_state`, migration 0061; carried by the
     /// overview's indexes, so the walk stays index-only). `CountedDomains.matches` is the same test.
-    static var sqlPlatformFilter: SQL {
-        """
-        CASE $5 WHEN '' THEN true WHEN 'apple' THEN d.platforms <> 'android' ELSE d.last_android_state IS NOT NULL END
-        """
+    static var sqlPlatformFilter: SQL { sqlPlatformFilter("$5") }
+
+    /// The platform filter held in the text parameter `parameter` (the bulk actions' selection has its own numbering).
+    static func sqlPlatformFilter(_ parameter: StaticString) -> SQL {
+        SQL(vocabularyFragment: "CASE \(parameter)::text WHEN '' THEN true WHEN 'apple' THEN d.platforms <> 'android' "
+            + "ELSE d.last_android_state IS NOT NULL END")
     }
 
     /// Each platform's state of the domain `d`, as every surface shows and /metrics counts it: the

@@ -140,6 +140,16 @@ public struct DomainRecord: Sendable, RowDecodable {
         """
 }
 
+/// A domain's unique key: its ASCII host and whether it is the wildcard `*.host`.
+public struct DomainName: Sendable, Hashable {
+    public var host: String
+    public var wildcard: Bool
+    public init(host: String, wildcard: Bool) {
+        self.host = host
+        self.wildcard = wildcard
+    }
+}
+
 public enum DomainCreation: Sendable, Equatable {
     case created(id: Int64)
     case alreadyRegistered(id: Int64)
@@ -257,6 +267,12 @@ extension DomainStore {
     /// The id of the domain registered under `host` (ASCII) with this wildcard flag, if any.
     public func domainID(host: String, wildcard: Bool) throws -> Int64? {
         try firstRow("SELECT id FROM domains WHERE host = $1 AND wildcard = $2", host, wildcard)?.decode("id")
+    }
+
+    /// Which of these (ASCII host, wildcard) names are registered, in one query (an import's preview).
+    public func registeredNames(hosts: [String]) throws -> Set<DomainName> {
+        Set(try rows("SELECT host, wildcard FROM domains WHERE host = ANY($1::text[])", SQLArray(hosts))
+            .map { DomainName(host: try $0.decode("host"), wildcard: try $0.decode("wildcard")) })
     }
 
     public func appIDExpectations(domainID: Int64) throws -> [AppIDExpectation] {

@@ -1,3 +1,4 @@
+import Registry
 import Store
 import Vocabulary
 extension OverviewItem {
@@ -83,7 +84,8 @@ public enum OverviewPage {
             let current: HTML = m.query.state == s ? " aria-current=\"true\"" : ""
             cards.append("<a href=\"\(m.query.link(state: .some(s)))\"\(current)><span class=\"count\">\(m.counts[s] ?? 0)</span>\(s.pill)</a>")
         }
-        let register: HTML = canChange ? "<a class=\"button primary\" href=\"/domains/new\">Add a domain</a>" : .empty
+        let register: HTML = canChange
+            ? "<a class=\"button\" href=\"/domains/import\">Import</a><a class=\"button primary\" href=\"/domains/new\">Add a domain</a>" : .empty
         let head: HTML = """
             <div class="page-head"><h1>Domains</h1><div class="actions"><a class="button" href="/apps">By app</a>\
             <a class="button" href="/export/domains.csv">Export CSV</a>\
@@ -125,12 +127,15 @@ public enum OverviewPage {
             return "<th\(cls)><a href=\"\(m.query.link(sort: s, descending: desc))\">\(label)\(arrow)</a></th>"
         }
         var body: HTML = .empty
+        let select: (OverviewItem) -> HTML = { r in
+            canChange ? "<td class=\"select\" data-label=\"Select\"><input type=\"checkbox\" name=\"id\" value=\"\(r.id)\" form=\"bulk\" aria-label=\"Select \(r.displayName)\"></td>" : .empty
+        }
         for r in m.rows {
             let reason: HTML = r.reason.map(\.line).map { "<span class=\"reason\" title=\"\($0)\">\($0)</span>" } ?? .empty
             let hostTitle: HTML = r.displayName != r.host ? "<span class=\"muted mono\"> \(r.host)</span>" : .empty
             let alerts: HTML = r.openAlerts > 0 ? "<a class=\"alert-count\" href=\"/alerts\">\(r.openAlerts)</a>" : "<span class=\"muted\">0</span>"
             body.append("""
-                <tr><td class="host"><a href="/domains/\(r.id)">\(r.displayName)</a>\(hostTitle)\(reason)</td>\
+                <tr>\(select(r))<td class="host"><a href="/domains/\(r.id)">\(r.displayName)</a>\(hostTitle)\(reason)</td>\
                 <td data-label="State">\(r.state.pill)\(r.paused ? DomainState.pausedPill : .empty)</td>\
                 <td class="platforms" data-label="Platforms">\(platformCell(r))</td>\
                 <td data-label="Last check">\(r.lastCheckedAt.map { DisplayTime.ago(DomainHandlers.epoch($0), now: m.now) } ?? "—")</td>\
@@ -140,12 +145,41 @@ public enum OverviewPage {
                 """)
         }
         let table: HTML = """
-            <div class="table-wrap stack"><table><thead><tr>\(sortHeader(.host, "Domain"))\(sortHeader(.state, "State"))<th>Platforms</th>\
+            \(canChange ? bulkForm(m) : .empty)<div class="table-wrap stack"\(canChange ? selectionGroup : .empty)><table><thead><tr>\(canChange ? "<th><span class=\"visually-hidden\">Select</span></th>" : HTML.empty)\(sortHeader(.host, "Domain"))\(sortHeader(.state, "State"))<th>Platforms</th>\
             \(sortHeader(.lastCheck, "Last check"))\(sortHeader(.lastChange, "File changed"))\
             <th>Response time</th><th>Open alerts</th></tr></thead><tbody>\(body)</tbody></table></div>
             \(pagination(m))
             """
         return head + filters + table
+    }
+
+    /// The rows' checkboxes, all named `id`, form one group (for a screen reader, and axe's checkboxgroup rule).
+    static let selectionGroup: HTML = " role=\"group\" aria-label=\"Domains to select for the bulk actions\""
+
+    /// The bulk actions' form: the rows' checkboxes belong to it (`form="bulk"`), and it carries the
+    /// filter, so "all matching" is the filter applied on the server, not the ids of this page. It
+    /// asks first: the confirmation page (`BulkPages.confirm`) names the action and the count.
+    static func bulkForm(_ m: OverviewModel) -> HTML {
+        var hidden: HTML = .empty
+        for (name, value) in [("state", m.query.state?.rawValue), ("platform", m.query.platform?.rawValue),
+                              ("q", m.query.search.isEmpty ? nil : m.query.search),
+                              ("sort", m.query.sort == .state ? nil : m.query.sort.rawValue), ("dir", m.query.descending ? "desc" : nil)] {
+            if let value { hidden.append("<input type=\"hidden\" name=\"\(name)\" value=\"\(value)\">") }
+        }
+        var actions: HTML = .empty
+        for a in BulkAction.allCases { actions.append("<option value=\"\(a.rawValue)\">\(BulkPages.label(a))</option>") }
+        var intervals: HTML = .empty
+        for i in Registration.offeredIntervals {
+            intervals.append("<option value=\"\(i.minutes)\"\(i.minutes == 60 ? " selected" : "")>\(i.label)</option>")
+        }
+        let all = m.matchingCapped ? "All domains matching this filter" : "All \(m.matching) domain\(m.matching == 1 ? "" : "s") matching this filter"
+        return """
+            <form id="bulk" class="filters bulk" method="get" action="/domains/bulk">\(hidden)\
+            <label for="bulk-action">Selected domains:</label><select id="bulk-action" name="action">\(actions)</select>\
+            <select name="interval" aria-label="New interval (for Set the interval)">\(intervals)</select>\
+            <label class="check"><input type="checkbox" name="all" value="1"> \(all)</label>\
+            <button type="submit">Continue…</button></form>
+            """
     }
 
     /// "1,234 domains · page 3 of 25" and the links to the pages either side.
