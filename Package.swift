@@ -76,6 +76,8 @@ let package = Package(
             dependencies: [
                 "Vocabulary", "AASA", "AppManifests", "AssetLinks", "HTTP", "Store", "Fetch", "Monitor", "Notify", "Registry", "Web", "TextEncoding", "Outbound", "ConfigFile",
                 "WebAuthn", "PublicSuffixes",
+                // The remote client (`--server`) sets its own transfer options on an Outbound easy handle.
+                "CCurl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
