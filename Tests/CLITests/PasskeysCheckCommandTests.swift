@@ -55,8 +55,10 @@ import Testing
     @Test func usageErrors() throws {
         let platform = try CheckCommandTests.run(["check", "example.com", "--passkeys", "--platform", "apple"])
         #expect(platform.status == 64 && platform.stderr.contains("--passkeys checks the web files alone"), "\(platform.stderr)")
-        let origin = try CheckCommandTests.run(["check", "com", "--passkeys"])
-        #expect(origin.status == 64 && origin.stderr.contains("public suffix"), "\(origin.stderr)")
+        let suffix = try CheckCommandTests.run(["check", "com", "--passkeys"])
+        #expect(suffix.status == 64 && suffix.stderr.contains("public suffix"), "\(suffix.stderr)")
+        let origin = try CheckCommandTests.run(["check", "https://example.com", "--passkeys"])
+        #expect(origin.status == 64 && origin.stderr.contains("an RP ID is a domain, not an origin"), "\(origin.stderr)")
     }
 
     @Test func refusedAddressCouldNotCheck() throws {

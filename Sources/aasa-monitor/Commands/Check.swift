@@ -59,10 +59,13 @@ extension AASAMonitor {
         var fetch: FetchOptions
 
         func validate() throws {
-            do {
-                _ = try HostName(domain)
-            } catch {
-                throw ValidationError(String(describing: error))
+            // An RP ID is judged by WebAuthn's rules in `checkPasskeys` (its refusals name the RP ID's mistakes).
+            if !passkeys {
+                do {
+                    _ = try HostName(domain)
+                } catch {
+                    throw ValidationError(String(describing: error))
+                }
             }
             _ = try apps()
             _ = try android.expectations()
@@ -83,9 +86,9 @@ extension AASAMonitor {
         }
 
         func run() async throws {
+            if passkeys { return try await checkPasskeys() }
             let host: HostName
             do { host = try HostName(domain) } catch { throw ValidationError(String(describing: error)) }
-            if passkeys { return try await checkPasskeys() }
             var configuration = try fetch.configuration()
             configuration.checkCDN = cdn && mode == nil
             let applePlan: PlatformPlan = mode == nil ? .everything : .everythingDirect
