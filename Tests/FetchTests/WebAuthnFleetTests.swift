@@ -15,6 +15,7 @@ import WebAuthn
         "wa-plain": (["webauthn-content-type", "passkey-endpoints-missing", "change-password-missing"], 2),
         "wa-redirecthttp": (["webauthn-redirect-insecure", "passkey-endpoints-missing", "change-password-missing"], 2),
         "wa-sixlabels": (["webauthn-label-limit", "passkey-endpoints-missing", "change-password-missing"], 1),
+        "wa-redirect": (["webauthn-redirect-followed", "passkey-endpoints-missing", "change-password-missing"], 0),
     ]
 
     static func rules() throws -> DomainRules {
@@ -62,6 +63,18 @@ import WebAuthn
             #expect(check.webauthn.status == 301)
             #expect(check.webauthn.followedRedirects?.map(\.location) == ["http://wa-good.fleet.test/.well-known/webauthn"])
             #expect(check.evaluation.relatedOrigins == nil, "an http hop is never read")
+        }
+    }
+
+    @Test func httpsRedirectIsFollowedToTheFile() async throws {
+        let rules = try Self.rules()
+        try await TestTLSFleet.with { fleet in
+            let fetcher = try Fetcher(try FetchConfiguration.fleet(fleet))
+            defer { fetcher.shutdown() }
+            let check = await fetcher.checkPasskeys(try RelyingPartyID(fleet.host("wa-redirect"), rules: rules), rules: rules)
+            #expect(check.webauthn.status == 200 && check.webauthn.url == "https://wa-good.fleet.test/.well-known/webauthn")
+            #expect(check.webauthn.followedRedirects?.map(\.status) == [302])
+            #expect(check.evaluation.relatedOrigins?.usableOrigins.count == 3)
         }
     }
 

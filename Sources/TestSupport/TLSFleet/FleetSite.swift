@@ -152,6 +152,8 @@ extension FleetSite {
             // The file moved to the apex over plain http, as a "canonical host" rule written for http does.
             FleetSite(name: "wa-redirecthttp", directives: "location = \(webauthn) { return 301 http://wa-good.fleet.test\(webauthn); }", cdn: cdn),
             FleetSite(name: "wa-sixlabels", files: [json(webauthn, sixLabels)], cdn: cdn),
+            // An https redirect to another host: browsers follow it (each hop resolved and judged anew).
+            FleetSite(name: "wa-redirect", directives: "location = \(webauthn) { return 302 https://wa-good.fleet.test\(webauthn); }", cdn: cdn),
         ]
     }
 }
