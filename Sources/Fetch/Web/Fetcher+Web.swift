@@ -28,10 +28,12 @@ extension Fetcher {
                 await transfer(.wellKnown, url: WebAuthnCheck.url(rpID, path: path), host: rpID.domain, target: target,
                                userAgent: agent, certificate: false)
             }
-            // The file first, with the certificate: the optional files ride on its connection.
+            // The file first, with the certificate: the optional files ride on its connection. The
+            // browser's 10 s cover the whole fetch, redirects included.
+            let deadline = ContinuousClock.now + Self.webauthnTimeout
             let first = await transfer(.wellKnown, url: webauthnURL, host: rpID.domain, target: target, userAgent: agent,
                                        timeout: Self.webauthnTimeout)
-            async let followed = followingBrowserRedirects(from: first, userAgent: agent)
+            async let followed = followingBrowserRedirects(from: first, userAgent: agent, deadline: deadline)
             async let endpointsNow = get("/.well-known/passkey-endpoints")
             async let changeNow = get("/.well-known/change-password")
             async let probeNow = get(OptionalFilesTransport.reliabilityProbePath)
@@ -46,9 +48,9 @@ extension Fetcher {
 
     /// Follows `first`'s redirects as a browser fetches the related-origins file: each https target's
     /// host resolved, judged by the outbound policy and pinned (a redirect to a private address is
-    /// refused as one), up to `webauthnMaxRedirects`. A hop to anything but https is recorded in
+    /// refused as one), up to `webauthnMaxRedirects`, within what is left of the 10 s at `deadline`. A hop to anything but https is recorded in
     /// `followedRedirects` and not fetched: the answer stays that redirect, and the core reports the hop.
-    func followingBrowserRedirects(from first: TransportFacts, userAgent: String) async -> TransportFacts {
+    func followingBrowserRedirects(from first: TransportFacts, userAgent: String, deadline: ContinuousClock.Instant) async -> TransportFacts {
         var facts = first
         var hops: [FollowedRedirect] = []
         while facts.failure == nil, let status = facts.status, Self.redirectStatuses.contains(status),
@@ -66,12 +68,20 @@ extension Fetcher {
                 facts.followedRedirects = hops
                 return facts
             }
+            // curl reads a zero timeout as none: a spent budget ends the fetch here.
+            let left = deadline - ContinuousClock.now
+            guard left >= .milliseconds(1) else {
+                facts = TransportFacts(location: first.location, url: target.url,
+                                       failure: FetchFailure(kind: .timeout, message: "the redirects took the browser's whole \(Self.webauthnTimeout)"))
+                facts.followedRedirects = hops
+                return facts
+            }
             switch await pin(target.host, port: target.port) {
             case .failure(let failure, _):
                 facts = TransportFacts(location: first.location, url: target.url, failure: failure)
             case .success(let pinned):
                 facts = await transfer(first.location, url: target.url, host: target.host, port: target.port, target: pinned,
-                                       userAgent: userAgent, certificate: false, timeout: Self.webauthnTimeout)
+                                       userAgent: userAgent, certificate: false, timeout: left)
             }
             facts.followedRedirects = hops
         }

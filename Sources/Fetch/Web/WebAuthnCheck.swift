@@ -34,17 +34,8 @@ public struct WebAuthnEvaluation: Sendable {
     /// No HTTP answer for the webauthn file (DNS, refused address, timeout, reset): nothing was judged.
     public var couldNotCheck: Bool
 
+    /// Exit statuses come from `CheckConclusion` (Monitor), as for the other platforms' reports.
     public var verdict: Verdict { Verdict(findings: findings) }
-
-    /// `check`'s exit status: 2 fail, 3 could not check, 1 warnings, 0 pass (an error wins).
-    public var exitStatus: Int32 {
-        switch verdict {
-        case .fail: 2
-        case _ where couldNotCheck: 3
-        case .warn: 1
-        case .pass: 0
-        }
-    }
 }
 
 extension WebAuthnEvaluation {
@@ -102,8 +93,7 @@ extension WebAuthnEvaluation {
                 hint: "Trim the file: list only the origins that use this RP ID.")]
         }
         return [WebTransportFinding.fetchFailed.finding(at: nil, "\(facts.url): \(failure.kind.rawValue): \(failure.message)",
-                                                       hint: judgesServer(failure.kind) ? nil : "The check could not be made; try again.",
-                                                       severity: judgesServer(failure.kind) ? .error : .warning)]
+                                                       hint: judgesServer(failure.kind) ? nil : "The check could not be made; try again.")]
     }
 
     static func hasInsecureHop(_ facts: TransportFacts) -> Bool {

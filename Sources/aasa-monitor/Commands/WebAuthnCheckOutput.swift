@@ -4,6 +4,9 @@ import Monitor
 import Vocabulary
 import WebAuthn
 
+/// The web check's exit status is `check`'s, as for Apple's and Android's reports.
+extension WebAuthnEvaluation: CheckConclusion {}
+
 /// How `check --passkeys` prints a `WebAuthnCheck`: the same layout as the other platforms' checks
 /// (verdict, findings, facts), then the related origins browsers keep and the labels they spend.
 enum WebAuthnCheckOutput {
