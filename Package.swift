@@ -58,8 +58,8 @@ let package = Package(
         // The I/O edge every connection the product makes goes through: the outbound address policy,
         // the one checked curl easy-handle wrapper, pinning by the name curl uses, the socket guard.
         .target(name: "Outbound", dependencies: ["CCurl", "CShim", "CIDN2"], swiftSettings: strict),
-        // libcurl fetcher (multi loop) of association files, on Outbound's handles.
-        .target(name: "Fetch", dependencies: ["CCurl", "CShim", "CIDN2", "Vocabulary", "AASA", "AssetLinks", "Outbound"], swiftSettings: strict),
+        // libcurl fetcher (multi loop) of association files, on Outbound's handles; WebAuthn judges the web files it fetches.
+        .target(name: "Fetch", dependencies: ["CCurl", "CShim", "CIDN2", "Vocabulary", "AASA", "AssetLinks", "Outbound", "WebAuthn"], swiftSettings: strict),
         // Scheduler, check pipeline, alert rules.
         .target(name: "Monitor", dependencies: ["Vocabulary", "AASA", "AppManifests", "AssetLinks", "Fetch", "Store", "TextEncoding", "CShim"], swiftSettings: strict),
         // Email, webhook and on-call/chat provider delivery from the outbox.
@@ -100,7 +100,7 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport", "TextEncoding", "Vocabulary", "AASA"], swiftSettings: strict),
         .testTarget(name: "OutboundTests", dependencies: ["Outbound", "TestSupport", "CCurl"], swiftSettings: strict),
-        .testTarget(name: "FetchTests", dependencies: ["Vocabulary", "AASA", "AssetLinks", "Outbound", "Fetch", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "FetchTests", dependencies: ["Vocabulary", "AASA", "AssetLinks", "Outbound", "Fetch", "TestSupport", "WebAuthn", "PublicSuffixes"], swiftSettings: strict),
         .testTarget(name: "MonitorTests", dependencies: ["Vocabulary", "AASA", "AssetLinks", "Outbound", "Fetch", "Store", "Monitor", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "NotifyTests", dependencies: ["Vocabulary", "AASA", "Outbound", "Fetch", "Store", "Monitor", "Notify", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RegistryTests", dependencies: ["Vocabulary", "Store", "Monitor", "Registry", "AppManifests", "ConfigFile", "TestSupport"], swiftSettings: strict),

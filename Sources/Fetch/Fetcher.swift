@@ -289,12 +289,13 @@ public final class Fetcher: Sendable {
 
     func transfer(_ location: TransportFacts.Location, url: String, host: String, port: Int = 443, target: PinnedTarget,
                   userAgent: String, certificate: Bool = true, freshConnection: Bool = false,
-                  ifNoneMatch: String? = nil) async -> TransportFacts {
+                  ifNoneMatch: String? = nil, timeout: Duration? = nil) async -> TransportFacts {
         var request = TransferRequest(location: location, url: url, host: host, port: port, userAgent: userAgent,
                                       connectTarget: target.connectTarget, pinnedAddresses: target.addresses,
                                       dnsSeconds: target.dnsSeconds, wantCertificate: certificate)
         request.freshConnection = freshConnection
         request.ifNoneMatch = ifNoneMatch
+        request.totalTimeoutMilliseconds = timeout.map { Int($0.milliseconds) }
         var facts = await run(request)
         // Kept with the facts, so a stored 304 says it answered our conditional request (the page shows
         // it as "unchanged", not as the origin's status).

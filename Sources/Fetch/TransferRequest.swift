@@ -26,6 +26,9 @@ struct TransferRequest: Sendable {
     var freshConnection: Bool = false
     /// Sent as If-None-Match: the stored file's strong ETag, when the plan allows a conditional fetch.
     var ifNoneMatch: String?
+    /// A client's own limit on the whole transfer (a browser's 10 s for /.well-known/webauthn), when it
+    /// is shorter than the fetcher's; nil: the fetcher's.
+    var totalTimeoutMilliseconds: Int?
 
     /// The per-address concurrency key.
     var addressKey: String { pinnedAddresses.first?.description ?? host }

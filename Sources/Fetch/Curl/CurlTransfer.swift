@@ -59,7 +59,7 @@ final class CurlTransfer {
         // "" = every encoding this libcurl decodes; the 128 KB limit is on the decoded body.
         try set(CURLOPT_ACCEPT_ENCODING, "")
         try set(CURLOPT_CONNECTTIMEOUT_MS, settings.connectTimeoutMilliseconds)
-        try set(CURLOPT_TIMEOUT_MS, settings.totalTimeoutMilliseconds)
+        try set(CURLOPT_TIMEOUT_MS, min(request.totalTimeoutMilliseconds ?? .max, settings.totalTimeoutMilliseconds))
         if let caPath = settings.caPath {
             try set(CURLOPT_CAPATH, caPath)
             // Only the extra CA as a file; NULL stops curl from parsing its default bundle per handle.

@@ -135,3 +135,25 @@ extension FleetSite {
         ]
     }
 }
+
+extension FleetSite {
+    /// The web passkeys scenarios of issue #33 (`wa-…` hosts, each an RP ID): the related-origins file
+    /// as browsers fetch it, and passkey-endpoints beside it.
+    static func webScenarios() -> [FleetSite] {
+        let webauthn = "/.well-known/webauthn"
+        let cdn = CDNAnswer.failure("SWCERR00101 Bad HTTP Response: 404 Not Found")
+        let good = Array(#"{"origins": ["https://shop.example.com", "https://www.example.co.uk", "https://brand.example.org"]}"#.utf8)
+        // Six registrable-domain labels: browsers keep five and ignore https://six.example.
+        let sixLabels = Array(#"{"origins": ["https://one.example", "https://two.example", "https://three.example", "https://four.example", "https://five.example", "https://six.example"]}"#.utf8)
+        let endpoints = Array(#"{"enroll": "https://wa-good.fleet.test/passkeys/new", "manage": "https://wa-good.fleet.test/passkeys"}"#.utf8)
+        return [
+            FleetSite(name: "wa-good", files: [json(webauthn, good), json("/.well-known/passkey-endpoints", endpoints)], cdn: cdn),
+            FleetSite(name: "wa-plain", files: [File(path: webauthn, body: good, contentType: "text/plain")], cdn: cdn),
+            // The file moved to the apex over plain http, as a "canonical host" rule written for http does.
+            FleetSite(name: "wa-redirecthttp", directives: "location = \(webauthn) { return 301 http://wa-good.fleet.test\(webauthn); }", cdn: cdn),
+            FleetSite(name: "wa-sixlabels", files: [json(webauthn, sixLabels)], cdn: cdn),
+            // An https redirect to another host: browsers follow it (each hop resolved and judged anew).
+            FleetSite(name: "wa-redirect", directives: "location = \(webauthn) { return 302 https://wa-good.fleet.test\(webauthn); }", cdn: cdn),
+        ]
+    }
+}

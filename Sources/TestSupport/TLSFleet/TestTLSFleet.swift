@@ -27,6 +27,8 @@ public final class TestTLSFleet: @unchecked Sendable {
     public let scenarios: [String]
     /// Every assetlinks.json scenario label (`al-good`, `al-redirect`, …).
     public let androidScenarios: [String]
+    /// Every web passkeys scenario label (`wa-good`, `wa-plain`, …): RP IDs for `checkPasskeys`.
+    public let webScenarios: [String]
 
     private let nginx: Process
     private let misbehaving: [MisbehavingServer]
@@ -78,9 +80,11 @@ public final class TestTLSFleet: @unchecked Sendable {
             let drip = try MisbehavingServer(.drip)
             misbehaving = [hang, reset, drip]
             let android = FleetSite.androidScenarios()
-            let sites = FleetSite.scenarios(signed: signed, dripPort: drip.port) + android
-            scenarios = sites.dropLast(android.count).map(\.name).sorted()
+            let web = FleetSite.webScenarios()
+            let sites = FleetSite.scenarios(signed: signed, dripPort: drip.port) + android + web
+            scenarios = sites.dropLast(android.count + web.count).map(\.name).sorted()
             androidScenarios = android.map(\.name).sorted()
+            webScenarios = web.map(\.name).sorted()
 
             var lastError: (any Error)?
             var started: (Process, Int)?

@@ -5,6 +5,7 @@ import Fetch
 import Foundation
 import Monitor
 import Vocabulary
+import WebAuthn
 
 extension AASAMonitor {
     /// `aasa-monitor check DOMAIN`: one full check of both platforms, as a CI job runs it after a deploy.
@@ -20,6 +21,10 @@ extension AASAMonitor {
                 serves no assetlinks.json is not failing for Android unless --package expects an app, or --platform android \
                 asks for Android alone (as a domain watched for Android only is judged: its file is required).
                 --fingerprint applies to every --package (one Android app per run, as a CI job checks it).
+                --passkeys: DOMAIN is a WebAuthn RP ID; fetches https://DOMAIN/.well-known/webauthn as a browser does \
+                (no credentials, https redirects only, 256 KiB, 10 s), reads its related origins and the labels they spend \
+                (at most 5), and checks /.well-known/passkey-endpoints and /.well-known/change-password. Web only: \
+                no Apple or Android check, so --platform, --mode, --app-id and --package do not apply.
                 Exit status: the worse of the two platforms — 0 pass, 1 warnings or deprecations, 2 errors, \
                 3 could not check (DNS, network, refused address; an error wins over it).
                 """)
@@ -44,6 +49,9 @@ extension AASAMonitor {
                                                                 valueName: "APP_ID"))
         var appIDs: [String] = []
 
+        @Flag(help: "Check DOMAIN as a WebAuthn RP ID on the web: its related-origins file and passkey endpoints.")
+        var passkeys = false
+
         @OptionGroup(title: "Android apps")
         var android: AndroidAppOptions
 
@@ -51,16 +59,22 @@ extension AASAMonitor {
         var fetch: FetchOptions
 
         func validate() throws {
-            do {
-                _ = try HostName(domain)
-            } catch {
-                throw ValidationError(String(describing: error))
+            // An RP ID is judged by WebAuthn's rules in `checkPasskeys` (its refusals name the RP ID's mistakes).
+            if !passkeys {
+                do {
+                    _ = try HostName(domain)
+                } catch {
+                    throw ValidationError(String(describing: error))
+                }
             }
             _ = try apps()
             _ = try android.expectations()
             if platform == .apple, !android.packages.isEmpty { throw ValidationError("--package is an Android expectation; drop --platform apple.") }
             if platform == .android, !appIDs.isEmpty { throw ValidationError("--app-id is an Apple expectation; drop --platform android.") }
             if platform == .android, mode != nil { throw ValidationError("--mode is an Apple entitlement's; drop --platform android.") }
+            if passkeys, platform != nil || mode != nil || !appIDs.isEmpty || !android.packages.isEmpty {
+                throw ValidationError("--passkeys checks the web files alone; drop --platform, --mode, --app-id and --package.")
+            }
         }
 
         func apps() throws -> [AppID] {
@@ -72,6 +86,7 @@ extension AASAMonitor {
         }
 
         func run() async throws {
+            if passkeys { return try await checkPasskeys() }
             let host: HostName
             do { host = try HostName(domain) } catch { throw ValidationError(String(describing: error)) }
             var configuration = try fetch.configuration()
@@ -106,6 +121,23 @@ extension AASAMonitor {
                 }
             }
             throw ExitCode(CheckExitStatus.worst([apple?.report.exitStatus, androidCheck?.report.exitStatus].compactMap { $0 }))
+        }
+
+        /// `--passkeys`: the web check of DOMAIN as an RP ID; exits with its status.
+        func checkPasskeys() async throws {
+            let rules = try WebAuthnOutput.rules(command: "check")
+            let rpID: RelyingPartyID
+            do { rpID = try RelyingPartyID(domain, rules: rules) } catch { throw ValidationError(error.description) }
+            let fetcher: Fetcher
+            do { fetcher = try Fetcher(try fetch.configuration()) } catch { throw ValidationError(String(describing: error)) }
+            let check = await fetcher.checkPasskeys(rpID, rules: rules)
+            fetcher.shutdown()
+            if json {
+                Terminal.print(TerminalText(json: try CheckOutput.json(apple: nil, android: nil, web: check)))
+            } else {
+                Terminal.print(WebAuthnCheckOutput.text(check), terminator: "")
+            }
+            throw ExitCode(check.evaluation.exitStatus)
         }
 
         /// An Associated Domains entitlement's `?mode=` (aasa-spec.md §3.3): each takes the direct route.

@@ -139,7 +139,8 @@ enum CheckOutput {
 
     /// Apple's report keeps its top-level keys (pipelines read them); Android's is under `android`, and
     /// `exit_status` is the command's, the worse of the two.
-    static func json(apple: AppleCheck?, android: AndroidCheck?) throws -> String {
+    /// `check --passkeys` puts its report under `web`, beside `host` and `exit_status`.
+    static func json(apple: AppleCheck?, android: AndroidCheck?, web: WebAuthnCheck? = nil) throws -> String {
         let encoder = PublicJSON.encoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
@@ -154,7 +155,14 @@ enum CheckOutput {
                 object["display_name"] = android.host.unicode
             }
         }
-        object["exit_status"] = CheckExitStatus.worst([apple?.report.exitStatus, android?.report.exitStatus]
+        if let web {
+            object["web"] = try JSONSerialization.jsonObject(with: try encoder.encode(WebAuthnCheckOutput.report(web)))
+            if apple == nil, android == nil {
+                object["host"] = web.rpID.domain
+                object["display_name"] = (try? HostName(web.rpID.domain))?.unicode ?? web.rpID.domain
+            }
+        }
+        object["exit_status"] = CheckExitStatus.worst([apple?.report.exitStatus, android?.report.exitStatus, web?.evaluation.exitStatus]
             .compactMap { $0 })
         let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self)
