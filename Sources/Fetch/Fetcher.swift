@@ -90,7 +90,8 @@ public final class Fetcher: Sendable {
     private func appleOrigin(_ host: HostName, target: PinnedTarget, plan: PlatformPlan, opened: TransportFacts?) async -> AppleOrigin {
         // A due certificate is read on a connection of its own (`freshConnection`), opened before any
         // other request of the check starts, so those ride on it instead of opening one beside it.
-        let opened = plan.certificateDue ? await openingFetch(host, target: target, plan: plan, given: opened) : opened
+        // `opened`: made already by `checkPlatforms`, before Android's requests started.
+        let opened: TransportFacts? = if let opened { opened } else if plan.certificateDue { await openingFetch(host, target: target, plan: plan) } else { nil }
         // Due comparisons start with the `.well-known` fetch; the others wait to see its answer.
         let compareNow = plan.comparisonsDue
         async let comparedNow: (root: TransportFacts?, plain: TransportFacts?) = compareNow
@@ -162,11 +163,9 @@ public final class Fetcher: Sendable {
     }
 
     /// The `.well-known` fetch on a new connection with a full handshake, so the check sees the certificate
-    /// as served now (the check's other requests ride on that connection and borrow it); `given` when the
-    /// caller made it already (`checkPlatforms`, before Android's requests start).
-    func openingFetch(_ host: HostName, target: PinnedTarget, plan: PlatformPlan, given: TransportFacts? = nil) async -> TransportFacts {
-        if let given { return given }
-        return await transfer(.wellKnown, url: Self.wellKnownURL(host), host: host.ascii,
+    /// as served now (the check's other requests ride on that connection and borrow it).
+    func openingFetch(_ host: HostName, target: PinnedTarget, plan: PlatformPlan) async -> TransportFacts {
+        await transfer(.wellKnown, url: Self.wellKnownURL(host), host: host.ascii,
                               target: target, userAgent: configuration.appleUserAgent, freshConnection: true,
                               ifNoneMatch: plan.ifNoneMatch)
     }
